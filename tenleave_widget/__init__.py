@@ -1,0 +1,1 @@
+"""tenleave_widget: the card game 10 to Leave, for Jupyter."""
