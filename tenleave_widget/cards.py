@@ -1,0 +1,52 @@
+"""Cards: values, backs, notation and the mosquito colours (RULES.md §1).
+
+A card is written by its value, with ``*`` for a marked back: ``"3*"`` is a 3 with the
+hint illustration, ``"5"`` a plain 5.
+
+>>> parse_card("4*")
+(4, True)
+>>> card_back("5")
+'plain'
+"""
+
+from __future__ import annotations
+
+COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue", "purple")
+"""Seat i plays ``COLOURS[i]``."""
+
+MARKED = "marked"
+PLAIN = "plain"
+
+DEFAULT_DECK: tuple[str, ...] = ("1", "1", "2", "2", "3*", "3*", "4*", "4*", "5*", "5")
+"""One colour's ten cards (RULES.md §1, variant ``deck``)."""
+
+
+def parse_card(notation: object) -> tuple[int, bool]:
+    """Return ``(value, marked)`` of a card notation, or raise :class:`ValueError`.
+
+    >>> parse_card("2")
+    (2, False)
+    """
+    if not isinstance(notation, str) or notation not in _PARSED:
+        raise ValueError(f"{notation!r} is not a card notation (1..5, '*' for a marked back)")
+    return _PARSED[notation]
+
+
+def card_value(notation: str) -> int:
+    """The value of a card notation: ``card_value("4*") == 4``."""
+    return parse_card(notation)[0]
+
+
+def card_back(notation: str) -> str:
+    """``"marked"`` or ``"plain"``: the back of a card notation."""
+    return MARKED if parse_card(notation)[1] else PLAIN
+
+
+def card_notation(value: int, marked: bool) -> str:
+    """The notation of a value and back: ``card_notation(3, True) == "3*"``."""
+    return f"{value}*" if marked else str(value)
+
+
+_PARSED: dict[str, tuple[int, bool]] = {
+    card_notation(v, m): (v, m) for v in range(1, 6) for m in (False, True)
+}

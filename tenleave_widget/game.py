@@ -1,0 +1,835 @@
+"""The game: state, legal turns, apply/undo, swats, daybreak and scoring (RULES.md §2–7).
+
+>>> g = Game(["Ana", "Ben", "Cy"], seed=7)
+>>> g.to_move, len(g.legal_turns) > 0
+(0, True)
+>>> g.apply({"seat": 0, "play": ["3*", 1]})
+>>> g.view(1)["queues"][1]
+[{'key': 0, 'owner': 0, 'back': 'marked', 'value': None, 'peeked_by': []}]
+>>> _ = g.undo(); g.turns_applied
+0
+
+A game is its setup plus its list of turns; :meth:`Game.undo` and :meth:`Game.from_record`
+replay that list. Token draws come from a seeded stream that every reveal is recorded in,
+so a game always round-trips to a ``tenleave-record/1`` record.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, Union
+
+from .cards import COLOURS, MARKED, PLAIN, parse_card
+from .errors import IllegalActionError, InvalidRecordError, TenLeaveError
+from .rules import MAX_SEATS, MIN_SEATS, QUEUE_CAPACITY, Rules, queue_count
+from .turn import AFTER, BEFORE, Turn
+
+DEFAULT_NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli")
+RECORD_FORMAT = "tenleave-record/1"
+VIEW_FORMAT = "tenleave-view/1"
+
+Event = tuple[Any, ...]
+Record = dict[str, Any]
+RecordSource = Union[Record, str, Path]
+
+_CAP = QUEUE_CAPACITY
+
+
+class _TokenShortage(Exception):
+    """A record's ``defense`` list ran out (raised mid-turn; the turn is rolled back)."""
+
+
+class Game:
+    """One game of 10 to Leave.
+
+    ``players`` is a number of seats (2–5) or the list of names. ``seed`` seeds the token
+    draws; ``defense`` fixes the tokens in reveal order (the first is the initial token);
+    with ``strict_defense`` a turn that needs more reveals than listed is illegal.
+    """
+
+    # ---------------------------------------------------------------- set-up
+    def __init__(
+        self,
+        players: int | Sequence[str] = 3,
+        *,
+        rules: Rules | None = None,
+        first: int = 0,
+        seed: int | None = None,
+        defense: Sequence[str] | None = None,
+        strict_defense: bool = False,
+        notes: dict[int, str] | None = None,
+    ) -> None:
+        if isinstance(players, int) and not isinstance(players, bool):
+            names = list(DEFAULT_NAMES[: max(0, players)])
+            if not MIN_SEATS <= players <= MAX_SEATS:
+                raise IllegalActionError(f"a game has 2 to 5 seats, not {players}")
+        else:
+            names = list(players)
+            if not MIN_SEATS <= len(names) <= MAX_SEATS:
+                raise IllegalActionError(f"a game has 2 to 5 seats, not {len(names)}")
+            if not all(isinstance(x, str) for x in names):
+                raise IllegalActionError("player names must be strings")
+        n = len(names)
+        if type(first) is not int or not 0 <= first < n:
+            raise IllegalActionError(f"first seat must be 0..{n - 1}, not {first!r}")
+        self.rules = rules if rules is not None else Rules()
+        self.players: list[str] = names
+        self.first = first
+        self.notes: dict[int, str] = dict(notes or {})
+        self._n = n
+        self._nq = queue_count(n)
+        dealt = self.rules.dealt(n)
+        self._dealt = dealt
+        d = len(dealt)
+        self._d = d
+        # card ids: seat * d + index in the dealt list
+        self._vals: list[int] = []
+        self._marked: list[bool] = []
+        self._notes: list[str] = []
+        for _ in range(n):
+            for c in dealt:
+                v, m = parse_card(c)
+                self._vals.append(v)
+                self._marked.append(m)
+                self._notes.append(c)
+        masks: dict[str, int] = {}
+        for j, c in enumerate(dealt):
+            masks[c] = masks.get(c, 0) | (1 << j)
+        self._note_masks = masks
+        self._distinct = sorted(masks)
+        self._token_ids = list(self.rules.tokens)
+        self._rng = random.Random(seed)
+        if defense is not None:
+            self._stream = list(defense)
+            self._check_defense(self._stream)
+        else:
+            self._stream = [self._rng.choice(self._token_ids)]
+        self._strict = strict_defense
+        self._hand_cache: dict[int, list[str]] = {}
+        self._reset()
+
+    def _check_defense(self, stream: list[str]) -> None:
+        if not stream:
+            raise InvalidRecordError("'defense' must list at least one token")
+        for i, t in enumerate(stream):
+            if not isinstance(t, str) or t not in self.rules.tokens:
+                raise InvalidRecordError(f"'defense' names an unknown token {t!r}")
+            if i and stream[i - 1] == t:
+                raise InvalidRecordError(f"'defense' lists {t!r} twice in a row")
+
+    def _reset(self) -> None:
+        n, d = self._n, self._d
+        self._hands = [(1 << d) - 1] * n
+        self._queues: list[list[int]] = [[] for _ in range(self._nq)]
+        self._peeks = [0] * (n * d)
+        self._keys = [-1] * (n * d)
+        self._swatted: list[list[int]] = [[] for _ in range(n)]
+        self._safe: list[int] = []
+        self._penalty = [0] * n
+        self._tok = 0
+        self._tokpos = self.rules.tokens[self._stream[0]]
+        self._to_move = self.first
+        self._left = n * d
+        self._finished = False
+        self._turns: list[Turn] = []
+        self._events: list[list[Event]] = []
+
+    # ------------------------------------------------------------ properties
+    @property
+    def seats(self) -> int:
+        """The number of seats."""
+        return self._n
+
+    @property
+    def queue_count(self) -> int:
+        return self._nq
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose turn it is, or ``None`` once the game is over."""
+        return None if self._finished else self._to_move
+
+    @property
+    def finished(self) -> bool:
+        return self._finished
+
+    @property
+    def turns(self) -> list[Turn]:
+        """The turns applied so far (a copy)."""
+        return list(self._turns)
+
+    @property
+    def turns_applied(self) -> int:
+        return len(self._turns)
+
+    @property
+    def token(self) -> str:
+        """The current Human Defense token (after the end, the last one revealed)."""
+        return self._stream[self._tok]
+
+    @property
+    def defense(self) -> list[str]:
+        """The tokens revealed so far, in order."""
+        return self._stream[: self._tok + 1]
+
+    @property
+    def penalty(self) -> list[int]:
+        return list(self._penalty)
+
+    @property
+    def winners(self) -> list[int] | None:
+        """The seats with the lowest penalty, once the game is over."""
+        if not self._finished:
+            return None
+        low = min(self._penalty)
+        return [s for s, p in enumerate(self._penalty) if p == low]
+
+    @property
+    def legal_turns(self) -> LegalTurns:
+        """The legal turns of the seat to move: a lazy collection (``len``, ``in``, iteration,
+        indexing)."""
+        return LegalTurns(self)
+
+    def hand(self, seat: int) -> list[str]:
+        """The sorted notations in ``seat``'s hand (omniscient: see :meth:`view` for a seat's)."""
+        return self._hand_list(self._hands[seat])
+
+    def queue_cards(self, queue: int) -> list[tuple[int, str]]:
+        """The cards of a queue, front first, as ``(owner, notation)`` (omniscient)."""
+        d = self._d
+        return [(c // d, self._notes[c]) for c in self._queues[queue]]
+
+    def _hand_list(self, mask: int) -> list[str]:
+        got = self._hand_cache.get(mask)
+        if got is None:
+            got = sorted(self._notes[j] for j in range(self._d) if mask >> j & 1)
+            self._hand_cache[mask] = got
+        return list(got)
+
+    def _distinct_in_hand(self, seat: int) -> list[str]:
+        h = self._hands[seat]
+        masks = self._note_masks
+        return [c for c in self._distinct if h & masks[c]]
+
+    # ------------------------------------------------------------ validation
+    def _check(self, t: Turn) -> Turn:
+        """Raise :class:`IllegalActionError` unless ``t`` is legal now; return it normalized."""
+        if self._finished:
+            raise IllegalActionError("the game is over: no more turns")
+        s = self._to_move
+        if type(t.seat) is not int or t.seat != s:
+            raise IllegalActionError(f"seat {t.seat!r} cannot move: it is seat {s}'s turn")
+        card = t.card
+        m = self._note_masks.get(card) if isinstance(card, str) else None
+        if m is None or not self._hands[s] & m:
+            raise IllegalActionError(f"seat {s} has no {card!r} in hand")
+        nq = self._nq
+        q = t.queue
+        if type(q) is not int or not 0 <= q < nq:
+            raise IllegalActionError(f"queue {q!r} does not exist (queues are 0..{nq - 1})")
+        if (t.wake is not False) + (t.peek is not None) + (t.rotate is not None) > 1:
+            raise IllegalActionError("a turn takes at most one of peek, rotate and wake")
+        if t.extra not in (BEFORE, AFTER):
+            raise IllegalActionError(f"'extra' must be \"before\" or \"after\", not {t.extra!r}")
+        sizes = [len(x) for x in self._queues]
+        if t.wake is not False:
+            if t.wake is not True:
+                raise IllegalActionError(f"'wake' must be true or false, not {t.wake!r}")
+            if min(sizes) < 2:
+                raise IllegalActionError(
+                    f"cannot wake SleepKid: every queue must hold at least 2 cards "
+                    f"(queue sizes {sizes})"
+                )
+            return t.normalized()
+        if t.peek is None and t.rotate is None:
+            self._check_room(sizes, q)
+            return t.normalized()
+        if t.extra == BEFORE:
+            self._check_extra(t, sizes)
+            self._check_room(sizes, q)
+        else:
+            self._check_room(sizes, q)
+            sizes[q] += 1
+            self._check_extra(t, sizes)
+        return t
+
+    @staticmethod
+    def _check_room(sizes: list[int], q: int) -> None:
+        if sizes[q] >= _CAP:
+            raise IllegalActionError(f"queue {q} is full ({_CAP} cards): play elsewhere")
+
+    def _check_extra(self, t: Turn, sizes: list[int]) -> None:
+        if t.peek is not None:
+            self._check_peek(t.peek, sizes)
+        elif t.rotate is not None:
+            self._check_rotate(t.rotate, sizes)
+
+    def _check_peek(self, peek: object, sizes: list[int]) -> None:
+        if (
+            not isinstance(peek, (tuple, list))
+            or len(peek) != 2
+            or type(peek[0]) is not int
+            or type(peek[1]) is not int
+        ):
+            raise IllegalActionError(f"a peek names [queue, position], not {peek!r}")
+        pq, pi = peek
+        if not 0 <= pq < self._nq:
+            raise IllegalActionError(f"cannot peek: queue {pq} does not exist")
+        if not 0 <= pi < sizes[pq]:
+            raise IllegalActionError(
+                f"cannot peek: queue {pq} has no card at position {pi} "
+                f"(it holds {sizes[pq]} card(s))"
+            )
+
+    def _check_rotate(self, r: object, sizes: list[int]) -> None:
+        if type(r) is not int or not 0 <= r < self._nq:
+            raise IllegalActionError(f"cannot rotate: queue {r!r} does not exist")
+        if sizes[r] < 2:
+            raise IllegalActionError(
+                f"cannot rotate queue {r}: it holds {sizes[r]} card(s), rotating needs 2 or more"
+            )
+
+    # ------------------------------------------------------------- applying
+    def apply(self, turn: Turn | dict[str, Any]) -> None:
+        """Apply a whole turn (a :class:`Turn` or a record turn object).
+
+        Raises :class:`IllegalActionError` naming what is wrong; the game is then unchanged.
+        """
+        t = Turn.from_json(turn) if isinstance(turn, dict) else turn
+        if not isinstance(t, Turn):
+            raise IllegalActionError(f"not a turn: {turn!r}")
+        t = self._check(t)
+        try:
+            self._execute(t)
+        except _TokenShortage:
+            self._rebuild(list(self._turns))
+            raise IllegalActionError(
+                "the record's 'defense' list has no more tokens to reveal"
+            ) from None
+
+    def push(self, turn: Turn | dict[str, Any]) -> None:
+        """Alias of :meth:`apply` (python-chess's name)."""
+        self.apply(turn)
+
+    def undo(self) -> Turn:
+        """Take back the last turn, restoring the exact previous state; return it."""
+        if not self._turns:
+            raise IllegalActionError("no turn to undo")
+        last = self._turns[-1]
+        self._rebuild(self._turns[:-1])
+        return last
+
+    pop = undo
+
+    def _rebuild(self, turns: list[Turn]) -> None:
+        self._reset()
+        for t in turns:
+            self._execute(t)
+
+    def copy(self) -> Game:
+        """An independent copy (same history, same future token draws)."""
+        g = Game.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g.players = list(self.players)
+        g.notes = dict(self.notes)
+        g._hands = list(self._hands)
+        g._queues = [list(q) for q in self._queues]
+        g._peeks = list(self._peeks)
+        g._keys = list(self._keys)
+        g._swatted = [list(x) for x in self._swatted]
+        g._safe = list(self._safe)
+        g._penalty = list(self._penalty)
+        g._stream = list(self._stream)
+        g._turns = list(self._turns)
+        g._events = [list(e) for e in self._events]
+        g._rng = random.Random()
+        g._rng.setstate(self._rng.getstate())
+        return g
+
+    def _execute(self, t: Turn) -> None:
+        s = t.seat
+        ev: list[Event] = []
+        self._events.append(ev)
+        key = len(self._turns)
+        if t.wake:
+            ev.append(("wake", s))
+            self._swat_all("wake", ev)
+            self._next_token(ev)
+            self._play(s, t.card, t.queue, key, ev)
+        else:
+            act = t.peek is not None or t.rotate is not None
+            if act and t.extra == BEFORE:
+                self._extra(s, t, ev)
+            self._play(s, t.card, t.queue, key, ev)
+            if act and t.extra == AFTER:
+                self._extra(s, t, ev)
+        self._end_turn(s, ev)
+        self._turns.append(t)
+
+    def _extra(self, s: int, t: Turn, ev: list[Event]) -> None:
+        if t.peek is not None:
+            pq, pi = t.peek
+            c = self._queues[pq][pi]
+            self._peeks[c] |= 1 << s
+            ev.append(("peek", s, pq, pi, c))
+        else:
+            assert t.rotate is not None
+            qq = self._queues[t.rotate]
+            qq.append(qq.pop(0))
+            ev.append(("rotate", s, t.rotate))
+
+    def _play(self, s: int, card: str, q: int, key: int, ev: list[Event]) -> None:
+        m = self._hands[s] & self._note_masks[card]
+        bit = m & -m
+        self._hands[s] ^= bit
+        c = s * self._d + bit.bit_length() - 1
+        self._keys[c] = key
+        self._queues[q].append(c)
+        self._left -= 1
+        ev.append(("play", s, q, c))
+
+    def _end_turn(self, s: int, ev: list[Event]) -> None:
+        if self._left == 0:
+            self._daybreak(ev)
+            self._finished = True
+            ev.append(("end", self.winners))
+        else:
+            for qq in self._queues:
+                if len(qq) != _CAP:
+                    break
+            else:
+                self._swat_all("full", ev)
+                self._next_token(ev)
+        self._to_move = (s + 1) % self._n
+
+    def _next_token(self, ev: list[Event]) -> None:
+        i = self._tok + 1
+        if i >= len(self._stream):
+            if self._strict:
+                raise _TokenShortage
+            cur = self._stream[self._tok]
+            self._stream.append(self._rng.choice([x for x in self._token_ids if x != cur]))
+        self._tok = i
+        tok = self._stream[i]
+        self._tokpos = self.rules.tokens[tok]
+        ev.append(("token", tok))
+
+    def _swat_queue(self, q: int) -> tuple[int, tuple[int, ...], int, tuple[int, ...], None]:
+        cards = self._queues[q]
+        vals = self._vals
+        total = 0
+        k = 0
+        n = len(cards)
+        while k < n:
+            total += vals[cards[k]]
+            k += 1
+            if total >= 10:
+                break
+        flipped = tuple(cards[:k])
+        del cards[:k]
+        if total < 10:
+            if not flipped:
+                return (q, (), 0, (), None)
+            top = max(vals[c] for c in flipped)
+            sw = tuple(c for c in flipped if vals[c] == top)
+        elif total == 10:
+            sw = ()
+        else:
+            sw = tuple(flipped[p - 1] for p in self._tokpos if p <= k)
+        d = self._d
+        for c in flipped:
+            if c in sw:
+                o = c // d
+                self._swatted[o].append(c)
+                self._penalty[o] += vals[c]
+            else:
+                self._safe.append(c)
+        return (q, flipped, total, sw, None)
+
+    def _swat_all(self, reason: str, ev: list[Event]) -> None:
+        ev.append(("swat", reason, [self._swat_queue(q) for q in range(self._nq)]))
+
+    def _daybreak(self, ev: list[Event]) -> None:
+        queues = self._queues
+        while any(queues):
+            res: list[tuple[int, tuple[int, ...], int, tuple[int, ...], int | None]] = []
+            for q in range(self._nq):
+                if len(queues[q]) == 1:
+                    c = queues[q].pop()
+                    self._safe.append(c)
+                    res.append((q, (), 0, (), c))
+                else:
+                    res.append(self._swat_queue(q))
+            ev.append(("swat", "daybreak", res))
+            if any(queues) and self.rules.daybreak_token_change:
+                self._next_token(ev)
+
+    # -------------------------------------------------------------- preview
+    def preview(self, steps: list[dict[str, Any]]) -> Game:
+        """Check a partial turn of the seat to move, step by step, and return a copy of the
+        game with those steps done but the turn not ended (no automatic wake yet).
+
+        The widget uses it to show a peek before the play, or the card just played before
+        the seat chooses an action after it. Raises :class:`IllegalActionError`.
+
+        >>> g = Game(2, seed=1)
+        >>> p = g.preview([{"kind": "play", "card": "4*", "queue": 0}])
+        >>> len(p.view(0)["queues"][0]), len(g.view(0)["queues"][0])
+        (1, 0)
+        """
+        if self._finished:
+            raise IllegalActionError("the game is over: no more turns")
+        if not isinstance(steps, list):
+            raise IllegalActionError("steps must be a list")
+        g = self.copy()
+        s = g._to_move
+        ev: list[Event] = []
+        g._events.append(ev)
+        key = len(g._turns)
+        played = False
+        extra_done = False
+        for st in steps:
+            if not isinstance(st, dict):
+                raise IllegalActionError(f"a step must be an object, not {st!r}")
+            kind = st.get("kind")
+            sizes = [len(x) for x in g._queues]
+            if kind == "play":
+                if played:
+                    raise IllegalActionError("a turn plays exactly one card")
+                g._check(Turn(s, st.get("card"), st.get("queue")))  # type: ignore[arg-type]
+                g._play(s, st["card"], st["queue"], key, ev)
+                played = True
+            elif kind in ("peek", "rotate", "wake"):
+                if extra_done:
+                    raise IllegalActionError("a turn takes at most one additional action or wake")
+                extra_done = True
+                if kind == "wake":
+                    if played:
+                        raise IllegalActionError("wake is allowed only before playing")
+                    if min(sizes) < 2:
+                        raise IllegalActionError(
+                            f"cannot wake SleepKid: every queue must hold at least 2 cards "
+                            f"(queue sizes {sizes})"
+                        )
+                    ev.append(("wake", s))
+                    g._swat_all("wake", ev)
+                    try:
+                        g._next_token(ev)
+                    except _TokenShortage:
+                        raise IllegalActionError(
+                            "the record's 'defense' list has no more tokens to reveal"
+                        ) from None
+                elif kind == "peek":
+                    pk = (st.get("queue"), st.get("position"))
+                    g._check_peek(pk, sizes)
+                    g._extra(s, Turn(s, "", 0, peek=pk), ev)  # type: ignore[arg-type]
+                else:
+                    g._check_rotate(st.get("queue"), sizes)
+                    g._extra(s, Turn(s, "", 0, rotate=st["queue"]), ev)
+            else:
+                raise IllegalActionError(f"unknown step kind {kind!r}")
+        return g
+
+    # ----------------------------------------------------------------- views
+    def knows(self, seat: int | None, card_id: int) -> bool:
+        return seat is None or card_id // self._d == seat or bool(self._peeks[card_id] >> seat & 1)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` knows (RULES.md §9) as JSON — see ``docs/view.md``. ``None`` gives
+        the teacher's omniscient view. No face-down value the seat does not know is in it.
+        """
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self._n):
+            raise IllegalActionError(f"seat {seat!r} does not exist (seats 0..{self._n - 1})")
+        d = self._d
+        notes = self._notes
+        marked = self._marked
+        vals = self._vals
+
+        def peekers(c: int) -> list[int]:
+            m = self._peeks[c]
+            return [s for s in range(self._n) if m >> s & 1]
+
+        queues = [
+            [
+                {
+                    "key": self._keys[c],
+                    "owner": c // d,
+                    "back": MARKED if marked[c] else PLAIN,
+                    "value": vals[c] if self.knows(seat, c) else None,
+                    "peeked_by": peekers(c),
+                }
+                for c in qq
+            ]
+            for qq in self._queues
+        ]
+        hands = []
+        for s in range(self._n):
+            h = self._hands[s]
+            ids = [s * d + j for j in range(d) if h >> j & 1]
+            nm = sum(1 for c in ids if marked[c])
+            hands.append(
+                {
+                    "size": len(ids),
+                    "marked": nm,
+                    "plain": len(ids) - nm,
+                    "cards": self._hand_list(h) if seat is None or seat == s else None,
+                }
+            )
+        return {
+            "format": VIEW_FORMAT,
+            "seat": seat,
+            "players": list(self.players),
+            "colours": list(COLOURS[: self._n]),
+            "first": self.first,
+            "rules": self.rules.full_json(),
+            "queue_capacity": _CAP,
+            "turns_applied": len(self._turns),
+            "to_move": self.to_move,
+            "finished": self._finished,
+            "token": self.token,
+            "token_positions": list(self._tokpos),
+            "queues": queues,
+            "hands": hands,
+            "dealt": [sorted(self._dealt) for _ in range(self._n)],
+            "swatted": [sorted(notes[c] for c in pile) for pile in self._swatted],
+            "safe": [{"owner": c // d, "card": notes[c]} for c in self._safe],
+            "penalty": list(self._penalty),
+            "winners": self.winners,
+            "events": self._events_json(self._events[-1] if self._events else []),
+        }
+
+    def _events_json(self, events: list[Event]) -> list[dict[str, Any]]:
+        d = self._d
+
+        def card(c: int) -> dict[str, Any]:
+            return {"key": self._keys[c], "owner": c // d, "card": self._notes[c]}
+
+        out: list[dict[str, Any]] = []
+        for e in events:
+            kind = e[0]
+            if kind == "peek":
+                out.append({"kind": "peek", "seat": e[1], "queue": e[2], "position": e[3],
+                            "key": self._keys[e[4]]})
+            elif kind == "rotate":
+                out.append({"kind": "rotate", "seat": e[1], "queue": e[2]})
+            elif kind == "wake":
+                out.append({"kind": "wake", "seat": e[1]})
+            elif kind == "play":
+                c = e[3]
+                out.append({"kind": "play", "seat": e[1], "queue": e[2],
+                            "back": MARKED if self._marked[c] else PLAIN, "key": self._keys[c]})
+            elif kind == "swat":
+                qs = []
+                for q, flipped, total, sw, single in e[2]:
+                    if single is not None:
+                        outcome = "single"
+                    elif not flipped:
+                        outcome = "empty"
+                    else:
+                        outcome = "under" if total < 10 else "exact" if total == 10 else "over"
+                    qs.append({
+                        "queue": q,
+                        "flipped": [card(c) for c in flipped],
+                        "total": total,
+                        "outcome": outcome,
+                        "swatted": [self._keys[c] for c in sw],
+                        "single": card(single) if single is not None else None,
+                    })
+                out.append({"kind": "swat", "reason": e[1], "queues": qs})
+            elif kind == "token":
+                out.append({"kind": "token", "token": e[1]})
+            elif kind == "end":
+                out.append({"kind": "end", "winners": e[1]})
+        return out
+
+    def events(self, turn: int | None = None) -> list[dict[str, Any]]:
+        """The public events of one turn (default: the last), as in a view's ``events``."""
+        if not self._events:
+            return []
+        return self._events_json(self._events[-1 if turn is None else turn])
+
+    # --------------------------------------------------------------- records
+    def to_record(self, notes: dict[int, str] | None = None) -> Record:
+        """The game so far as a ``tenleave-record/1`` object."""
+        rec: Record = {
+            "format": RECORD_FORMAT,
+            "players": list(self.players),
+            "first": self.first,
+            "rules": self.rules.to_json(),
+            "defense": self.defense,
+            "turns": [t.to_json() for t in self._turns],
+        }
+        nts = self.notes if notes is None else notes
+        if nts:
+            rec["notes"] = {str(k): v for k, v in sorted(nts.items())}
+        return rec
+
+    @classmethod
+    def from_record(cls, record: RecordSource, turns: int | None = None) -> Game:
+        """Load a record (an object, or a path to a JSON file) and apply its first ``turns``
+        turns (all by default). Raises :class:`InvalidRecordError` naming the turn index.
+        """
+        from .record import load_record, parse_record
+
+        obj = load_record(record) if isinstance(record, (str, Path)) else record
+        head = parse_record(obj)
+        all_turns = head.turns
+        if turns is None:
+            n = len(all_turns)
+        else:
+            if type(turns) is not int or turns < 0:
+                raise InvalidRecordError(f"turns must be a non-negative integer, not {turns!r}")
+            if turns > len(all_turns):
+                raise InvalidRecordError(
+                    f"the record has {len(all_turns)} turns; cannot go to turn {turns}"
+                )
+            n = turns
+        g = cls(
+            head.players,
+            rules=head.rules,
+            first=head.first,
+            defense=head.defense,
+            strict_defense=True,
+            notes=head.notes,
+        )
+        for i in range(n):
+            raw = all_turns[i]
+            try:
+                g.apply(Turn.from_json(raw))
+            except TenLeaveError as e:
+                raise InvalidRecordError(str(e), turn=i) from None
+        g._strict = False
+        return g
+
+    # ---------------------------------------------------------- comparisons
+    def _state(self) -> tuple[Any, ...]:
+        return (
+            self.players, self.rules, self.first, self._turns, self._hands, self._queues,
+            self._peeks, self._keys, self._swatted, self._safe, self._penalty, self.defense,
+            self._to_move, self._finished, self._left,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self._state() == other._state()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        status = "finished" if self._finished else f"seat {self._to_move} to move"
+        return f"<Game {self._n} seats, {len(self._turns)} turns, {status}>"
+
+
+class LegalTurns:
+    """The legal turns of the seat to move, computed lazily (like python-chess's
+    ``board.legal_moves``): ``len`` and indexing are arithmetic, ``in`` checks one turn.
+
+    Order: plain plays; wakes; peek then play; rotate then play; play then peek;
+    play then rotate. Peeking a card before or after the play are distinct turns.
+    """
+
+    __slots__ = ("_g", "_seat", "_cards", "_room", "_sizes", "_rot", "_wake", "_counts")
+
+    def __init__(self, game: Game) -> None:
+        self._g = game
+        if game._finished:
+            self._counts = (0, 0, 0, 0, 0, 0)
+            return
+        s = game._to_move
+        self._seat = s
+        self._cards = game._distinct_in_hand(s)
+        sizes = [len(q) for q in game._queues]
+        self._sizes = sizes
+        self._room = [q for q, z in enumerate(sizes) if z < _CAP]
+        self._rot = [q for q, z in enumerate(sizes) if z >= 2]
+        self._wake = min(sizes) >= 2
+        nc = len(self._cards)
+        nr = len(self._room)
+        table = sum(sizes)
+        nrot = len(self._rot)
+        plays = nc * nr
+        rot_after = sum(nrot + (sizes[q] == 1) for q in self._room)
+        self._counts = (
+            plays,
+            nc * game._nq if self._wake else 0,
+            table * plays,
+            nrot * plays,
+            plays * (table + 1),
+            nc * rot_after,
+        )
+
+    def __len__(self) -> int:
+        return sum(self._counts)
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __contains__(self, turn: object) -> bool:
+        if not isinstance(turn, Turn):
+            return False
+        try:
+            return self._g._check(turn) == turn
+        except TenLeaveError:
+            return False
+
+    def _position(self, i: int, sizes: list[int]) -> tuple[int, int]:
+        for q, z in enumerate(sizes):
+            if i < z:
+                return (q, i)
+            i -= z
+        raise IndexError(i)
+
+    def __getitem__(self, i: int) -> Turn:
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("legal turn index out of range")
+        s = self._seat
+        cards = self._cards
+        room = self._room
+        nr = len(room)
+        a, b, c, d, e, _ = self._counts
+        if i < a:
+            ci, qi = divmod(i, nr)
+            return Turn(s, cards[ci], room[qi])
+        i -= a
+        if i < b:
+            nq = self._g._nq
+            ci, q = divmod(i, nq)
+            return Turn(s, cards[ci], q, wake=True)
+        i -= b
+        if i < c:
+            pos, rest = divmod(i, a)
+            ci, qi = divmod(rest, nr)
+            return Turn(s, cards[ci], room[qi], peek=self._position(pos, self._sizes))
+        i -= c
+        if i < d:
+            ri, rest = divmod(i, a)
+            ci, qi = divmod(rest, nr)
+            return Turn(s, cards[ci], room[qi], rotate=self._rot[ri])
+        i -= d
+        if i < e:
+            per = e // a
+            rest, pos = divmod(i, per)
+            ci, qi = divmod(rest, nr)
+            q = room[qi]
+            sizes = list(self._sizes)
+            sizes[q] += 1
+            return Turn(s, cards[ci], q, peek=self._position(pos, sizes), extra=AFTER)
+        i -= e
+        for ci in range(len(cards)):
+            for q in room:
+                rots = [r for r, z in enumerate(self._sizes) if z + (r == q) >= 2]
+                if i < len(rots):
+                    return Turn(s, cards[ci], q, rotate=rots[i], extra=AFTER)
+                i -= len(rots)
+        raise IndexError(i)  # pragma: no cover
+
+    def __iter__(self) -> Iterator[Turn]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def __repr__(self) -> str:
+        return f"<LegalTurns {len(self)} turns for seat {getattr(self, '_seat', None)}>"

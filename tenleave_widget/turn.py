@@ -1,0 +1,174 @@
+"""A turn: one card played, plus at most one additional action (RULES.md §3).
+
+A :class:`Turn` is what a seat does on its turn, exactly as a ``tenleave-record/1`` turn
+object says it:
+
+>>> t = Turn.from_json({"seat": 1, "peek": [1, 0], "extra": "before", "play": ["5", 0]})
+>>> t
+Turn(seat=1, card='5', queue=0, peek=(1, 0), rotate=None, wake=False, extra='before')
+>>> t.to_json()
+{'seat': 1, 'play': ['5', 0], 'peek': [1, 0]}
+>>> [s["kind"] for s in t.steps()]
+['peek', 'play']
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .errors import IllegalActionError
+
+BEFORE = "before"
+AFTER = "after"
+
+
+def _is_int(x: object) -> bool:
+    return type(x) is int  # JSON booleans are not integers
+
+
+class Turn(NamedTuple):
+    """One whole turn. ``extra`` says whether ``peek``/``rotate`` comes before or after the
+    play; it is ``"before"`` whenever there is no additional action or the seat wakes."""
+
+    seat: int
+    card: str
+    queue: int
+    peek: tuple[int, int] | None = None
+    rotate: int | None = None
+    wake: bool = False
+    extra: str = BEFORE
+
+    @property
+    def action(self) -> str:
+        """``"peek"``, ``"rotate"``, ``"wake"`` or ``"none"``."""
+        if self.wake:
+            return "wake"
+        if self.peek is not None:
+            return "peek"
+        if self.rotate is not None:
+            return "rotate"
+        return "none"
+
+    def normalized(self) -> Turn:
+        """The same turn with ``extra`` set to ``"before"`` where it does not matter."""
+        if self.extra != BEFORE and (self.wake or (self.peek is None and self.rotate is None)):
+            return self._replace(extra=BEFORE)
+        return self
+
+    def to_json(self) -> dict[str, Any]:
+        """The record turn object (``extra`` only when ``"after"``)."""
+        out: dict[str, Any] = {"seat": self.seat, "play": [self.card, self.queue]}
+        if self.wake:
+            out["wake"] = True
+        elif self.peek is not None:
+            out["peek"] = [self.peek[0], self.peek[1]]
+        elif self.rotate is not None:
+            out["rotate"] = self.rotate
+        if self.extra == AFTER and not self.wake and self.action != "none":
+            out["extra"] = AFTER
+        return out
+
+    @classmethod
+    def from_json(cls, obj: object) -> Turn:
+        """Parse a record turn object; raise :class:`IllegalActionError` naming the fault.
+
+        Unknown keys are ignored (RULES.md §8).
+        """
+        if not isinstance(obj, dict):
+            raise IllegalActionError(f"a turn must be an object, not {type(obj).__name__}")
+        seat = obj.get("seat")
+        if not _is_int(seat):
+            raise IllegalActionError(f"'seat' must be an integer, not {seat!r}")
+        play = obj.get("play")
+        if (
+            not isinstance(play, list)
+            or len(play) != 2
+            or not isinstance(play[0], str)
+            or not _is_int(play[1])
+        ):
+            raise IllegalActionError(f"'play' must be [card notation, queue], not {play!r}")
+        peek: tuple[int, int] | None = None
+        rotate: int | None = None
+        wake = False
+        present = [k for k in ("peek", "rotate", "wake") if k in obj]
+        if len(present) > 1:
+            raise IllegalActionError(
+                f"a turn takes at most one of peek, rotate and wake, not {' and '.join(present)}"
+            )
+        if "peek" in obj:
+            p = obj["peek"]
+            if not isinstance(p, list) or len(p) != 2 or not all(_is_int(x) for x in p):
+                raise IllegalActionError(f"'peek' must be [queue, position], not {p!r}")
+            peek = (p[0], p[1])
+        if "rotate" in obj:
+            r = obj["rotate"]
+            if not _is_int(r):
+                raise IllegalActionError(f"'rotate' must be a queue index, not {r!r}")
+            rotate = r
+        if "wake" in obj:
+            if obj["wake"] is not True:
+                raise IllegalActionError(
+                    f"'wake' must be true (leave the key out for no wake), not {obj['wake']!r}"
+                )
+            wake = True
+        extra = obj.get("extra", BEFORE)
+        if extra not in (BEFORE, AFTER):
+            raise IllegalActionError(f"'extra' must be \"before\" or \"after\", not {extra!r}")
+        assert isinstance(seat, int) and isinstance(play[1], int)
+        return cls(seat, play[0], play[1], peek, rotate, wake, str(extra)).normalized()
+
+    def steps(self) -> list[dict[str, Any]]:
+        """The turn as ordered steps (the widget's vocabulary; see :meth:`from_steps`)."""
+        play: dict[str, Any] = {"kind": "play", "card": self.card, "queue": self.queue}
+        if self.wake:
+            return [{"kind": "wake"}, play]
+        if self.peek is not None:
+            extra: dict[str, Any] = {
+                "kind": "peek", "queue": self.peek[0], "position": self.peek[1]
+            }
+        elif self.rotate is not None:
+            extra = {"kind": "rotate", "queue": self.rotate}
+        else:
+            return [play]
+        return [extra, play] if self.extra == BEFORE else [play, extra]
+
+    @classmethod
+    def from_steps(cls, seat: int, steps: list[dict[str, Any]]) -> Turn:
+        """Build the turn of ``seat`` from ordered steps, each one of
+        ``{"kind": "peek", "queue": q, "position": i}``, ``{"kind": "rotate", "queue": q}``,
+        ``{"kind": "wake"}``, ``{"kind": "play", "card": "3*", "queue": q}``.
+
+        >>> Turn.from_steps(0, [{"kind": "play", "card": "2", "queue": 1},
+        ...                     {"kind": "rotate", "queue": 1}]).to_json()
+        {'seat': 0, 'play': ['2', 1], 'rotate': 1, 'extra': 'after'}
+        """
+        obj: dict[str, Any] = {"seat": seat}
+        played = False
+        if not isinstance(steps, list):
+            raise IllegalActionError("steps must be a list")
+        for st in steps:
+            if not isinstance(st, dict):
+                raise IllegalActionError(f"a step must be an object, not {st!r}")
+            kind = st.get("kind")
+            if kind == "play":
+                if played:
+                    raise IllegalActionError("a turn plays exactly one card")
+                obj["play"] = [st.get("card"), st.get("queue")]
+                played = True
+            elif kind in ("peek", "rotate", "wake"):
+                if any(k in obj for k in ("peek", "rotate", "wake")):
+                    raise IllegalActionError("a turn takes at most one additional action or wake")
+                if kind == "wake":
+                    if played:
+                        raise IllegalActionError("wake is allowed only before playing")
+                    obj["wake"] = True
+                elif kind == "peek":
+                    obj["peek"] = [st.get("queue"), st.get("position")]
+                else:
+                    obj["rotate"] = st.get("queue")
+                obj["extra"] = AFTER if played else BEFORE
+            else:
+                raise IllegalActionError(f"unknown step kind {kind!r}")
+        if not played:
+            raise IllegalActionError("the turn has no play yet")
+        return cls.from_json(obj)
