@@ -23,7 +23,7 @@ from typing import Any, Union
 
 from .cards import COLOURS, MARKED, PLAIN, parse_card
 from .errors import IllegalActionError, InvalidRecordError, TenLeaveError
-from .rules import MAX_SEATS, MIN_SEATS, QUEUE_CAPACITY, Rules, queue_count
+from .rules import DEFAULT_RULES, MAX_SEATS, MIN_SEATS, QUEUE_CAPACITY, Rules, queue_count
 from .turn import AFTER, BEFORE, Turn
 
 DEFAULT_NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli")
@@ -35,6 +35,40 @@ Record = dict[str, Any]
 RecordSource = Union[Record, str, Path]
 
 _CAP = QUEUE_CAPACITY
+
+
+class _Tables:
+    """Per (seats, deck) constants: card ids are ``seat * d + index in the dealt list``."""
+
+    def __init__(self, n: int, dealt: tuple[str, ...]) -> None:
+        self.dealt = dealt
+        self.d = len(dealt)
+        self.vals: list[int] = []
+        self.marked: list[bool] = []
+        self.notes: list[str] = []
+        for _ in range(n):
+            for c in dealt:
+                v, m = parse_card(c)
+                self.vals.append(v)
+                self.marked.append(m)
+                self.notes.append(c)
+        self.note_masks: dict[str, int] = {}
+        for j, c in enumerate(dealt):
+            self.note_masks[c] = self.note_masks.get(c, 0) | (1 << j)
+        self.distinct_order = sorted(self.note_masks)
+        self.distinct: dict[int, list[str]] = {}  # hand mask -> distinct notations
+        self.hands: dict[int, list[str]] = {}  # hand mask -> sorted notations
+
+
+_TABLES: dict[tuple[int, tuple[str, ...]], _Tables] = {}
+
+
+def _tables_for(n: int, rules: Rules) -> _Tables:
+    dealt = rules.dealt(n)
+    t = _TABLES.get((n, dealt))
+    if t is None:
+        t = _TABLES[(n, dealt)] = _Tables(n, dealt)
+    return t
 
 
 class _TokenShortage(Exception):
@@ -74,31 +108,21 @@ class Game:
         n = len(names)
         if type(first) is not int or not 0 <= first < n:
             raise IllegalActionError(f"first seat must be 0..{n - 1}, not {first!r}")
-        self.rules = rules if rules is not None else Rules()
+        self.rules = rules if rules is not None else DEFAULT_RULES
         self.players: list[str] = names
         self.first = first
         self.notes: dict[int, str] = dict(notes or {})
         self._n = n
         self._nq = queue_count(n)
-        dealt = self.rules.dealt(n)
-        self._dealt = dealt
-        d = len(dealt)
-        self._d = d
-        # card ids: seat * d + index in the dealt list
-        self._vals: list[int] = []
-        self._marked: list[bool] = []
-        self._notes: list[str] = []
-        for _ in range(n):
-            for c in dealt:
-                v, m = parse_card(c)
-                self._vals.append(v)
-                self._marked.append(m)
-                self._notes.append(c)
-        masks: dict[str, int] = {}
-        for j, c in enumerate(dealt):
-            masks[c] = masks.get(c, 0) | (1 << j)
-        self._note_masks = masks
-        self._distinct = sorted(masks)
+        tables = _tables_for(n, self.rules)
+        self._tables = tables
+        self._dealt = tables.dealt
+        self._d = tables.d
+        self._vals = tables.vals
+        self._marked = tables.marked
+        self._notes = tables.notes
+        self._note_masks = tables.note_masks
+        self._distinct = tables.distinct_order
         self._token_ids = list(self.rules.tokens)
         self._rng = random.Random(seed)
         if defense is not None:
@@ -107,7 +131,6 @@ class Game:
         else:
             self._stream = [self._rng.choice(self._token_ids)]
         self._strict = strict_defense
-        self._hand_cache: dict[int, list[str]] = {}
         self._reset()
 
     def _check_defense(self, stream: list[str]) -> None:
@@ -202,16 +225,19 @@ class Game:
         return [(c // d, self._notes[c]) for c in self._queues[queue]]
 
     def _hand_list(self, mask: int) -> list[str]:
-        got = self._hand_cache.get(mask)
+        got = self._tables.hands.get(mask)
         if got is None:
             got = sorted(self._notes[j] for j in range(self._d) if mask >> j & 1)
-            self._hand_cache[mask] = got
+            self._tables.hands[mask] = got
         return list(got)
 
     def _distinct_in_hand(self, seat: int) -> list[str]:
         h = self._hands[seat]
-        masks = self._note_masks
-        return [c for c in self._distinct if h & masks[c]]
+        got = self._tables.distinct.get(h)
+        if got is None:
+            masks = self._note_masks
+            got = self._tables.distinct[h] = [c for c in self._distinct if h & masks[c]]
+        return got
 
     # ------------------------------------------------------------ validation
     def _check(self, t: Turn) -> Turn:
@@ -312,6 +338,13 @@ class Game:
     def push(self, turn: Turn | dict[str, Any]) -> None:
         """Alias of :meth:`apply` (python-chess's name)."""
         self.apply(turn)
+
+    def push_legal(self, turn: Turn) -> None:
+        """Apply a turn taken from :attr:`legal_turns` *without* checking it again — the
+        fast path of self-play. Anything from outside (a user, the browser, a record)
+        must go through :meth:`apply`.
+        """
+        self._execute(turn)
 
     def undo(self) -> Turn:
         """Take back the last turn, restoring the exact previous state; return it."""
@@ -721,6 +754,9 @@ class Game:
         return f"<Game {self._n} seats, {len(self._turns)} turns, {status}>"
 
 
+_new_turn = tuple.__new__
+
+
 class LegalTurns:
     """The legal turns of the seat to move, computed lazily (like python-chess's
     ``board.legal_moves``): ``len`` and indexing are arithmetic, ``in`` checks one turn.
@@ -729,38 +765,41 @@ class LegalTurns:
     play then rotate. Peeking a card before or after the play are distinct turns.
     """
 
-    __slots__ = ("_g", "_seat", "_cards", "_room", "_sizes", "_rot", "_wake", "_counts")
+    __slots__ = ("_g", "_seat", "_cards", "_room", "_sizes", "_rot", "_wake", "_counts", "_n")
 
     def __init__(self, game: Game) -> None:
         self._g = game
         if game._finished:
             self._counts = (0, 0, 0, 0, 0, 0)
+            self._n = 0
             return
         s = game._to_move
         self._seat = s
-        self._cards = game._distinct_in_hand(s)
-        sizes = [len(q) for q in game._queues]
-        self._sizes = sizes
-        self._room = [q for q, z in enumerate(sizes) if z < _CAP]
-        self._rot = [q for q, z in enumerate(sizes) if z >= 2]
-        self._wake = min(sizes) >= 2
-        nc = len(self._cards)
-        nr = len(self._room)
+        cards = self._cards = game._distinct_in_hand(s)
+        sizes = self._sizes = [len(q) for q in game._queues]
+        room = self._room = [q for q, z in enumerate(sizes) if z < _CAP]
+        rot = self._rot = [q for q, z in enumerate(sizes) if z >= 2]
+        wake = self._wake = min(sizes) >= 2
+        nc = len(cards)
         table = sum(sizes)
-        nrot = len(self._rot)
-        plays = nc * nr
-        rot_after = sum(nrot + (sizes[q] == 1) for q in self._room)
-        self._counts = (
+        nrot = len(rot)
+        plays = nc * len(room)
+        rot_after = nrot * len(room)
+        for q in room:
+            if sizes[q] == 1:
+                rot_after += 1
+        counts = self._counts = (
             plays,
-            nc * game._nq if self._wake else 0,
+            nc * game._nq if wake else 0,
             table * plays,
             nrot * plays,
             plays * (table + 1),
             nc * rot_after,
         )
+        self._n = sum(counts)
 
     def __len__(self) -> int:
-        return sum(self._counts)
+        return self._n
 
     def __bool__(self) -> bool:
         return len(self) > 0
@@ -773,6 +812,12 @@ class LegalTurns:
         except TenLeaveError:
             return False
 
+    def sample(self, rng: random.Random) -> Turn:
+        """A uniformly random legal turn: ``self[rng.randrange(len(self))]``."""
+        if not self._n:
+            raise IndexError("no legal turn")
+        return self[rng.randrange(self._n)]
+
     def _position(self, i: int, sizes: list[int]) -> tuple[int, int]:
         for q, z in enumerate(sizes):
             if i < z:
@@ -781,7 +826,7 @@ class LegalTurns:
         raise IndexError(i)
 
     def __getitem__(self, i: int) -> Turn:
-        n = len(self)
+        n = self._n
         if i < 0:
             i += n
         if not 0 <= i < n:
@@ -793,7 +838,7 @@ class LegalTurns:
         a, b, c, d, e, _ = self._counts
         if i < a:
             ci, qi = divmod(i, nr)
-            return Turn(s, cards[ci], room[qi])
+            return _new_turn(Turn, (s, cards[ci], room[qi], None, None, False, BEFORE))
         i -= a
         if i < b:
             nq = self._g._nq

@@ -73,8 +73,8 @@ class Rules:
     @classmethod
     def from_json(cls, obj: object) -> Rules:
         """Rules from a record's ``rules`` object (overrides of the defaults)."""
-        if obj is None:
-            return cls()
+        if obj is None or obj == {}:
+            return DEFAULT_RULES
         if not isinstance(obj, dict):
             raise InvalidRulesError("rules must be an object")
         unknown = set(obj) - {"deck", "tokens", "daybreak_token_change"}
@@ -121,3 +121,7 @@ class Rules:
                     del deck[len(deck) - 1 - deck[::-1].index(c)]
                     break
         return tuple(deck)
+
+
+DEFAULT_RULES = Rules()
+"""The default rules (shared: :class:`Rules` is immutable)."""

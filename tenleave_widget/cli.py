@@ -1,0 +1,87 @@
+"""The ``tenleave`` command (also ``python -m tenleave_widget``).
+
+- ``tenleave replay FILE [--turns N]``: the position after N turns, as JSON.
+- ``tenleave odds FILE --seat P [--turns N]``: seat P's exact swat-risk odds, as JSON.
+- ``tenleave simulate --players N --games K [--seed S] [--bots random,greedy,...] [--json]``.
+
+An invalid record or an illegal turn: exit status 2, nothing on stdout, one line on
+stderr naming ``turn K`` when a turn is at fault.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from .errors import TenLeaveError
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tenleave", description="10 to Leave: replay, odds, self-play")
+    sub = p.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("replay", help="print the position after the first N turns of a record")
+    r.add_argument("file")
+    r.add_argument("--turns", type=int, default=None)
+    o = sub.add_parser("odds", help="print a seat's exact swat-risk odds after N turns")
+    o.add_argument("file")
+    o.add_argument("--seat", type=int, required=True)
+    o.add_argument("--turns", type=int, default=None)
+    s = sub.add_parser("simulate", help="self-play games and print per-seat statistics")
+    s.add_argument("--players", type=int, required=True)
+    s.add_argument("--games", type=int, required=True)
+    s.add_argument("--seed", type=int, default=None)
+    s.add_argument("--bots", default=None, help="comma-separated bot per seat (random, greedy)")
+    s.add_argument("--rotate-first", action="store_true", help="rotate the first seat")
+    s.add_argument("--json", action="store_true", help="machine-readable output")
+    s.add_argument("--no-progress", action="store_true")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "replay":
+            from .record import replay
+
+            out = replay(args.file, turns=args.turns)
+        elif args.command == "odds":
+            from .odds import odds
+
+            out = odds(args.file, args.seat, turns=args.turns)
+        else:
+            return _simulate(args)
+    except TenLeaveError as e:
+        print(f"tenleave: {e}", file=sys.stderr)
+        return 2
+    json.dump(out, sys.stdout)
+    sys.stdout.write("\n")
+    return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from .simulate import simulate
+
+    if not 2 <= args.players <= 5 or args.games < 1:
+        print("tenleave: --players must be 2..5 and --games at least 1", file=sys.stderr)
+        return 2
+    bots = args.bots.split(",") if args.bots else None
+    try:
+        stats = simulate(
+            args.players, args.games, seed=args.seed, bots=bots, rotate_first=args.rotate_first,
+            progress=not args.json and not args.no_progress and args.games >= 200,
+        )
+    except ValueError as e:
+        print(f"tenleave: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        json.dump(stats.to_json(), sys.stdout)
+        sys.stdout.write("\n")
+    else:
+        print(stats.table())
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
