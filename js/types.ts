@@ -1,0 +1,131 @@
+// The synced state of the table widget. `view` follows docs/view.md (tenleave-view/1);
+// everything else is computed by Python (tenleave_widget/widget.py). The browser holds
+// no game rules: it draws what it is given and sends intents back.
+
+export type Back = "marked" | "plain";
+
+export interface TableCard {
+  key: number;
+  owner: number;
+  back: Back;
+  value: number | null;
+  peeked_by: number[];
+}
+
+export interface Hand {
+  size: number;
+  marked: number;
+  plain: number;
+  cards: string[] | null;
+}
+
+export interface FlippedCard {
+  key: number;
+  owner: number;
+  card: string;
+}
+
+export interface SwatQueue {
+  queue: number;
+  flipped: FlippedCard[];
+  total: number;
+  outcome: "under" | "exact" | "over" | "empty";
+  swatted: number[];
+  single: FlippedCard | null;
+}
+
+export type GameEvent =
+  | { kind: "peek"; seat: number; queue: number; position: number; key: number }
+  | { kind: "rotate"; seat: number; queue: number }
+  | { kind: "wake"; seat: number }
+  | { kind: "play"; seat: number; queue: number; back: Back; key: number }
+  | { kind: "swat"; reason: "wake" | "full" | "daybreak"; queues: SwatQueue[] }
+  | { kind: "token"; token: string }
+  | { kind: "end"; winners: number[] };
+
+export interface View {
+  format: string;
+  seat: number | null;
+  players: string[];
+  colours: string[];
+  queue_capacity: number;
+  turns_applied: number;
+  to_move: number | null;
+  finished: boolean;
+  token: string;
+  token_positions: number[];
+  queues: TableCard[][];
+  hands: Hand[];
+  swatted: string[][];
+  safe: { owner: number; card: string }[];
+  penalty: number[];
+  winners: number[] | null;
+  events: GameEvent[];
+}
+
+/** What the viewing seat may do now (computed by Python with the engine). */
+export interface Offers {
+  active: boolean;
+  play_cards: string[];
+  play_queues: number[];
+  peek: [number, number][];
+  rotate: number[];
+  wake: boolean;
+  end: boolean;
+  reset: boolean;
+  undo: boolean;
+}
+
+export interface Message {
+  id: number;
+  level: "error" | "info" | "";
+  text: string;
+}
+
+export interface Narration {
+  /** One line per public event of the last turn, in words. */
+  lines: string[];
+  /** For each swat event in view.events (in order): one explanation line per queue. */
+  swats: string[][];
+}
+
+export interface ReplayState {
+  turn: number;
+  total: number;
+  note: string;
+  note_turn: number | null;
+}
+
+export interface Cover {
+  shown: boolean;
+  seat: number | null;
+  text: string;
+}
+
+export interface TableModel {
+  view: View;
+  mode: "play" | "hotseat" | "replay";
+  perspective: number | null;
+  offers: Offers;
+  pending: string[];
+  message: Message;
+  narration: Narration;
+  replay: ReplayState;
+  cover: Cover;
+  busy: boolean;
+  show_odds: boolean;
+  status: string;
+}
+
+export type Intent =
+  | { kind: "play"; card: string; queue: number }
+  | { kind: "peek"; queue: number; position: number }
+  | { kind: "rotate"; queue: number }
+  | { kind: "wake" }
+  | { kind: "end" }
+  | { kind: "reset" }
+  | { kind: "undo" }
+  | { kind: "uncover" }
+  | { kind: "goto"; turn: number }
+  | { kind: "perspective"; seat: number | null }
+  | { kind: "odds"; show: boolean };
