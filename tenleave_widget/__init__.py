@@ -11,7 +11,7 @@ from .cards import COLOURS, DEFAULT_DECK
 from .errors import IllegalActionError, InvalidRecordError, InvalidRulesError, TenLeaveError
 from .game import Game, LegalTurns
 from .record import load_record, parse_record, replay, save_record
-
+from .record import position_odds as odds
 from .rules import Rules
 from .turn import Turn
 
@@ -27,6 +27,7 @@ __all__ = [
     "TenLeaveError",
     "Turn",
     "load_record",
+    "odds",
     "parse_record",
     "replay",
     "save_record",

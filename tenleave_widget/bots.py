@@ -10,7 +10,7 @@ True
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import Any, Protocol
 
 from .errors import IllegalActionError
 from .game import Game
@@ -52,9 +52,9 @@ class GreedyBot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def _best(self, moves: list[dict[str, object]]) -> dict[str, object]:
-        low = min(float(m["expected_penalty"]) for m in moves)  # type: ignore[arg-type]
-        best = [m for m in moves if float(m["expected_penalty"]) <= low + 1e-12]  # type: ignore[arg-type]
+    def _best(self, moves: list[dict[str, Any]]) -> dict[str, Any]:
+        low = min(float(m["expected_penalty"]) for m in moves)
+        best = [m for m in moves if float(m["expected_penalty"]) <= low + 1e-12]
         return best[self.rng.randrange(len(best))] if len(best) > 1 else best[0]
 
     def choose(self, game: Game) -> Turn:
@@ -67,10 +67,10 @@ class GreedyBot:
         if move.get("wake"):
             after = game.preview([{"kind": "wake"}])
             plays = [m for m in move_evaluation(after.view(seat)) if "play" in m]
-            card, queue = self._best(plays)["play"]  # type: ignore[misc]
-            return Turn(seat, card, queue, wake=True)
-        card, queue = move["play"]  # type: ignore[misc]
-        return Turn(seat, card, queue)
+            card, queue = self._best(plays)["play"]
+            return Turn(seat, str(card), int(queue), wake=True)
+        card, queue = move["play"]
+        return Turn(seat, str(card), int(queue))
 
 
 def make_bot(name: str, seed: int | None = None) -> RandomBot | GreedyBot:

@@ -47,9 +47,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             out = replay(args.file, turns=args.turns)
         elif args.command == "odds":
-            from .odds import odds
+            from .record import position_odds
 
-            out = odds(args.file, args.seat, turns=args.turns)
+            out = position_odds(args.file, args.seat, turns=args.turns)
         else:
             return _simulate(args)
     except TenLeaveError as e:

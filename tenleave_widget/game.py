@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from .cards import COLOURS, MARKED, PLAIN, parse_card
 from .errors import IllegalActionError, InvalidRecordError, TenLeaveError
@@ -32,7 +32,7 @@ VIEW_FORMAT = "tenleave-view/1"
 
 Event = tuple[Any, ...]
 Record = dict[str, Any]
-RecordSource = Union[Record, str, Path]
+RecordSource = Record | str | Path
 
 _CAP = QUEUE_CAPACITY
 
@@ -100,7 +100,7 @@ class Game:
             if not MIN_SEATS <= players <= MAX_SEATS:
                 raise IllegalActionError(f"a game has 2 to 5 seats, not {players}")
         else:
-            names = list(players)
+            names = list(players)  # type: ignore[arg-type]
             if not MIN_SEATS <= len(names) <= MAX_SEATS:
                 raise IllegalActionError(f"a game has 2 to 5 seats, not {len(names)}")
             if not all(isinstance(x, str) for x in names):

@@ -151,3 +151,22 @@ def replay(record: Any, turns: int | None = None) -> dict[str, Any]:
         "safe": g.view(None)["safe"],
         "winners": g.winners,
     }
+
+
+def position_odds(record: Any, seat: int, turns: int | None = None) -> dict[str, Any]:
+    """Seat ``seat``'s exact swat-risk odds (and move evaluation on its turn) after the
+    first ``turns`` turns of a record, or of a :class:`~tenleave_widget.Game` — the
+    ``tenleave odds`` JSON. Exported as ``tenleave_widget.odds``.
+    """
+    from .game import Game
+    from .odds import seat_odds
+
+    if isinstance(record, Game):
+        g = record
+        if turns is not None:
+            g = Game.from_record(g.to_record(), turns=turns)
+    else:
+        g = Game.from_record(record, turns=turns)
+    if type(seat) is not int or not 0 <= seat < g.seats:
+        raise InvalidRecordError(f"seat {seat!r} does not exist (seats 0..{g.seats - 1})")
+    return seat_odds(g.view(seat))

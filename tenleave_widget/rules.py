@@ -79,7 +79,8 @@ class Rules:
             raise InvalidRulesError("rules must be an object")
         unknown = set(obj) - {"deck", "tokens", "daybreak_token_change"}
         if unknown:
-            raise InvalidRulesError(f"unknown rule option(s): {', '.join(sorted(map(str, unknown)))}")
+            names = ", ".join(sorted(map(str, unknown)))
+            raise InvalidRulesError(f"unknown rule option(s): {names}")
         kw: dict[str, Any] = {}
         if "deck" in obj:
             kw["deck"] = obj["deck"]
