@@ -36,9 +36,7 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, game: Game) -> Turn:
-        if game.finished:
-            raise IllegalActionError("no legal turn: the game is over")
-        return game.legal_turns.sample(self.rng)
+        return game.random_turn(self.rng)
 
 
 class GreedyBot:

@@ -339,6 +339,83 @@ class Game:
         """Alias of :meth:`apply` (python-chess's name)."""
         self.apply(turn)
 
+    def random_turn(self, rng: random.Random) -> Turn:
+        """A uniformly random legal turn — the same turn as
+        ``self.legal_turns.sample(rng)`` for the same generator state, computed without
+        building the collection (the random bot's fast path).
+        """
+        if self._finished:
+            raise IllegalActionError("the game is over: no more turns")
+        s = self._to_move
+        cards = self._tables.distinct.get(self._hands[s])
+        if cards is None:
+            cards = self._distinct_in_hand(s)
+        queues = self._queues
+        sizes = [len(x) for x in queues]
+        nq = self._nq
+        room = [q for q in range(nq) if sizes[q] < _CAP]
+        nc = len(cards)
+        nr = len(room)
+        plays = nc * nr
+        table = sum(sizes)
+        nrot = 0
+        wake = True
+        for z in sizes:
+            if z >= 2:
+                nrot += 1
+            else:
+                wake = False
+        b = nc * nq if wake else 0
+        c = table * plays
+        d = nrot * plays
+        e = plays + c
+        rot_after = nrot * nr
+        for q in room:
+            if sizes[q] == 1:
+                rot_after += 1
+        i = rng.randrange(plays + b + c + d + e + nc * rot_after)
+        if i < plays:
+            ci, qi = divmod(i, nr)
+            return _new_turn(Turn, (s, cards[ci], room[qi], None, None, False, BEFORE))
+        i -= plays
+        if i < b:
+            ci, q = divmod(i, nq)
+            return _new_turn(Turn, (s, cards[ci], q, None, None, True, BEFORE))
+        i -= b
+        if i < c:
+            pos, rest = divmod(i, plays)
+            ci, qi = divmod(rest, nr)
+            pq = 0
+            while pos >= sizes[pq]:
+                pos -= sizes[pq]
+                pq += 1
+            return _new_turn(Turn, (s, cards[ci], room[qi], (pq, pos), None, False, BEFORE))
+        i -= c
+        if i < d:
+            ri, rest = divmod(i, plays)
+            ci, qi = divmod(rest, nr)
+            rot = [q for q in range(nq) if sizes[q] >= 2]
+            return _new_turn(Turn, (s, cards[ci], room[qi], None, rot[ri], False, BEFORE))
+        i -= d
+        if i < e:
+            rest, pos = divmod(i, table + 1)
+            ci, qi = divmod(rest, nr)
+            q = room[qi]
+            sizes[q] += 1
+            pq = 0
+            while pos >= sizes[pq]:
+                pos -= sizes[pq]
+                pq += 1
+            return _new_turn(Turn, (s, cards[ci], q, (pq, pos), None, False, AFTER))
+        i -= e
+        for ci in range(nc):
+            for q in room:
+                rots = [r for r in range(nq) if sizes[r] + (r == q) >= 2]
+                if i < len(rots):
+                    return _new_turn(Turn, (s, cards[ci], q, None, rots[i], False, AFTER))
+                i -= len(rots)
+        raise AssertionError("unreachable")  # pragma: no cover
+
     def push_legal(self, turn: Turn) -> None:
         """Apply a turn taken from :attr:`legal_turns` *without* checking it again — the
         fast path of self-play. Anything from outside (a user, the browser, a record)
@@ -382,23 +459,62 @@ class Game:
         return g
 
     def _execute(self, t: Turn) -> None:
-        s = t.seat
-        ev: list[Event] = []
-        self._events.append(ev)
+        # The hot path of self-play: the common steps are inlined.
+        s, card, q, peek, rotate, wake, extra = t
         key = len(self._turns)
-        if t.wake:
-            ev.append(("wake", s))
+        queues = self._queues
+        if wake:
+            ev: list[Event] = [("wake", s)]
+            self._events.append(ev)
             self._swat_all("wake", ev)
             self._next_token(ev)
-            self._play(s, t.card, t.queue, key, ev)
+            self._play(s, card, q, key, ev)
         else:
-            act = t.peek is not None or t.rotate is not None
-            if act and t.extra == BEFORE:
-                self._extra(s, t, ev)
-            self._play(s, t.card, t.queue, key, ev)
-            if act and t.extra == AFTER:
-                self._extra(s, t, ev)
-        self._end_turn(s, ev)
+            # play (inlined _play)
+            m = self._hands[s] & self._note_masks[card]
+            bit = m & -m
+            self._hands[s] ^= bit
+            c = s * self._d + bit.bit_length() - 1
+            self._keys[c] = key
+            self._left -= 1
+            play = ("play", s, q, c)
+            if peek is not None:
+                if extra == BEFORE:
+                    pc = queues[peek[0]][peek[1]]
+                    queues[q].append(c)
+                else:
+                    queues[q].append(c)
+                    pc = queues[peek[0]][peek[1]]
+                self._peeks[pc] |= 1 << s
+                pev = ("peek", s, peek[0], peek[1], pc)
+                ev = [pev, play] if extra == BEFORE else [play, pev]
+            elif rotate is not None:
+                qq = queues[rotate]
+                if extra == BEFORE:
+                    qq.append(qq.pop(0))
+                    queues[q].append(c)
+                    ev = [("rotate", s, rotate), play]
+                else:
+                    queues[q].append(c)
+                    qq.append(qq.pop(0))
+                    ev = [play, ("rotate", s, rotate)]
+            else:
+                queues[q].append(c)
+                ev = [play]
+            self._events.append(ev)
+        # end of turn (inlined _end_turn)
+        if self._left == 0:
+            self._daybreak(ev)
+            self._finished = True
+            ev.append(("end", self.winners))
+        else:
+            for qq in queues:
+                if len(qq) != _CAP:
+                    break
+            else:
+                self._swat_all("full", ev)
+                self._next_token(ev)
+        self._to_move = (s + 1) % self._n
         self._turns.append(t)
 
     def _extra(self, s: int, t: Turn, ev: list[Event]) -> None:
@@ -422,20 +538,6 @@ class Game:
         self._queues[q].append(c)
         self._left -= 1
         ev.append(("play", s, q, c))
-
-    def _end_turn(self, s: int, ev: list[Event]) -> None:
-        if self._left == 0:
-            self._daybreak(ev)
-            self._finished = True
-            ev.append(("end", self.winners))
-        else:
-            for qq in self._queues:
-                if len(qq) != _CAP:
-                    break
-            else:
-                self._swat_all("full", ev)
-                self._next_token(ev)
-        self._to_move = (s + 1) % self._n
 
     def _next_token(self, ev: list[Event]) -> None:
         i = self._tok + 1

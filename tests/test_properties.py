@@ -162,3 +162,15 @@ def test_views_do_not_depend_on_unknown_values(gs: tuple[int, int]) -> None:
             assert g2.view(viewer) == g.view(viewer)
             assert g2.view(t["seat"]) != g.view(t["seat"])
             return
+
+
+@SETTINGS
+@given(games)
+def test_random_turn_matches_the_legal_collection(gs: tuple[int, int]) -> None:
+    seats, seed = gs
+    g = Game(seats, seed=seed)
+    r1, r2 = random.Random(seed), random.Random(seed)
+    while not g.finished:
+        a = g.random_turn(r1)
+        assert a == g.legal_turns.sample(r2)
+        g.apply(a)

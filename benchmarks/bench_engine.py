@@ -1,0 +1,65 @@
+"""Engine benchmark: complete random self-play games per second, on one core.
+
+    .venv/bin/python benchmarks/bench_engine.py [--seconds 1.0] [--repeats 7]
+
+For 2, 3, 4 and 5 seats it plays complete games with the random bot (uniform over the
+legal turns) through the self-play path (``Game.random_turn`` + ``Game.push_legal``, what
+``simulate`` runs) and through the checked public path (``legal_turns.sample`` +
+``Game.apply``, what a user or the widget runs). Each figure is the median of
+``--repeats`` timed rounds; rounds of the two paths are interleaved so that the ratio
+between them holds on a noisy shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from tenleave_widget import Game
+
+
+def fast_turn(g: Game, rng: random.Random) -> None:
+    g.push_legal(g.random_turn(rng))
+
+
+def checked_turn(g: Game, rng: random.Random) -> None:
+    g.apply(g.legal_turns.sample(rng))
+
+
+def games_per_second(
+    seats: int, seconds: float, seed: int, turn: Callable[[Game, random.Random], None]
+) -> float:
+    rng = random.Random(seed)
+    n = 0
+    t0 = time.perf_counter()
+    while True:
+        g = Game(seats, seed=n + seed)
+        while not g.finished:
+            turn(g, rng)
+        n += 1
+        dt = time.perf_counter() - t0
+        if dt >= seconds:
+            return n / dt
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=1.0, help="length of one timed round")
+    ap.add_argument("--repeats", type=int, default=7)
+    args = ap.parse_args()
+    print(f"{'seats':>5} {'self-play games/s':>18} {'checked games/s':>16} {'ratio':>6}")
+    for seats in (2, 3, 4, 5):
+        fast: list[float] = []
+        checked: list[float] = []
+        for r in range(args.repeats):
+            fast.append(games_per_second(seats, args.seconds, 1000 * r, fast_turn))
+            checked.append(games_per_second(seats, args.seconds, 1000 * r, checked_turn))
+        f, c = statistics.median(fast), statistics.median(checked)
+        print(f"{seats:>5} {f:>18,.0f} {c:>16,.0f} {f / c:>6.2f}")
+
+
+if __name__ == "__main__":
+    main()
