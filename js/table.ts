@@ -6,7 +6,7 @@ import { h, roman } from "./dom";
 import type {
   Child,
 } from "./dom";
-import type { GameEvent, Intent, TableCard, TableModel, View } from "./types";
+import type { Intent, TableCard, TableModel, View } from "./types";
 
 export const INITIALS: Record<string, string> = {
   red: "R",
@@ -19,7 +19,8 @@ export const INITIALS: Record<string, string> = {
 /** Local, browser-only state of one rendered table (never game state). */
 export interface UiState {
   selected: string | null;
-  animatedKey: string;
+  /** Swats already revealed (so a redraw does not replay their animation). */
+  animated: Set<string>;
 }
 
 export type Send = (intent: Intent) => void;
@@ -421,65 +422,54 @@ function handBlock(model: TableModel, ui: UiState, send: Send, rerender: () => v
   );
 }
 
-const REASONS: Record<string, string> = {
-  wake: "SleepKid was woken",
-  full: "Every queue is full: SleepKid wakes",
-  daybreak: "Daybreak: SleepKid swats",
-};
-
 function eventsBlock(model: TableModel, ui: UiState): HTMLElement {
   const view = model.view;
-  const key = `${view.turns_applied}:${model.perspective}:${model.pending.length}`;
-  const animate = ui.animatedKey !== key;
-  ui.animatedKey = key;
-  let swatIndex = 0;
-  const swats: HTMLElement[] = [];
-  view.events.forEach((e: GameEvent) => {
-    if (e.kind !== "swat") return;
-    const lines = model.narration.swats[swatIndex] ?? [];
-    swatIndex += 1;
-    let step = 0;
-    swats.push(
-      h(
+  const turns = model.narration.turns;
+  const seen = new Set<string>();
+  const blocks = turns.map((tw) => {
+    const who = view.players[tw.seat] ?? "";
+    const swats = tw.swats.map((sw, si) => {
+      const id = `${tw.turn}:${tw.pending ? "p" : ""}:${si}`;
+      const animate = !ui.animated.has(id);
+      seen.add(id);
+      let step = 0;
+      return h(
         "div",
         { class: `tl-swat ${animate ? "tl-animate" : ""}`, "data-testid": "swat" },
-        h("div", { class: "tl-swathead" }, REASONS[e.reason] ?? "Swat"),
-        e.queues.map((sq, qi) => {
-          const cards = sq.single ? [sq.single] : sq.flipped;
-          return h(
+        h("div", { class: "tl-swathead" }, sw.title),
+        sw.queues.map((sq) =>
+          h(
             "div",
             { class: "tl-swatrow" },
             h("span", { class: "tl-qname" }, `Queue ${sq.queue + 1}:`),
-            cards.map((fc) => {
-              const el = faceUp(
-                view,
-                fc.owner,
-                fc.card,
-                sq.swatted.includes(fc.key) ? "swatted" : "escaped",
-              );
-              el.classList.add(sq.swatted.includes(fc.key) ? "tl-hit" : "tl-miss");
+            sq.cards.map((fc) => {
+              const el = faceUp(view, fc.owner, fc.card, fc.swatted ? "swatted" : "escaped");
+              el.classList.add(fc.swatted ? "tl-hit" : "tl-miss");
               el.style.setProperty("--tl-step", String(step++));
               return el;
             }),
-            h(
-              "span",
-              { class: "tl-explain", style: `--tl-step:${step++}` },
-              lines[qi] ?? "",
-            ),
-          );
-        }),
+            h("span", { class: "tl-explain", style: `--tl-step:${step++}` }, sq.text),
+          ),
+        ),
+      );
+    });
+    return h(
+      "div",
+      { class: `tl-turnwords ${tw.pending ? "tl-inprogress" : ""}`, "data-turn": tw.turn },
+      h(
+        "div",
+        { class: "tl-lastevent" },
+        h("strong", null, tw.pending ? "This turn: " : `Turn ${tw.turn + 1} (${who}): `),
+        tw.lines.join(" "),
       ),
+      swats,
     );
   });
+  ui.animated = seen;
   return h(
     "div",
     { class: "tl-events", "aria-live": "polite", "data-testid": "events" },
-    h(
-      "div",
-      { class: "tl-lastevent", "data-testid": "last-event" },
-      model.narration.lines.length ? model.narration.lines.join(" ") : "No turn played yet.",
-    ),
-    swats,
+    blocks.length ? blocks : h("div", { class: "tl-lastevent" }, "No turn played yet."),
   );
 }
 

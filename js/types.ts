@@ -29,7 +29,7 @@ export interface SwatQueue {
   queue: number;
   flipped: FlippedCard[];
   total: number;
-  outcome: "under" | "exact" | "over" | "empty";
+  outcome: "under" | "exact" | "over" | "empty" | "single";
   swatted: number[];
   single: FlippedCard | null;
 }
@@ -82,11 +82,30 @@ export interface Message {
   text: string;
 }
 
-export interface Narration {
-  /** One line per public event of the last turn, in words. */
+export interface SwatCard {
+  owner: number;
+  card: string;
+  swatted: boolean;
+}
+
+export interface SwatShown {
+  reason: string;
+  title: string;
+  queues: { queue: number; cards: SwatCard[]; text: string }[];
+}
+
+export interface TurnWords {
+  turn: number;
+  seat: number;
+  pending?: boolean;
+  /** One line per public event of the turn, in words. */
   lines: string[];
-  /** For each swat event in view.events (in order): one explanation line per queue. */
-  swats: string[][];
+  /** The swats of the turn, each queue's flips in order with a one-line explanation. */
+  swats: SwatShown[];
+}
+
+export interface Narration {
+  turns: TurnWords[];
 }
 
 export interface ReplayState {

@@ -41,7 +41,7 @@ function render({ model, el }: RenderProps<TableModel>): () => void {
   root.setAttribute("role", "region");
   root.setAttribute("aria-label", "10 to Leave table");
   el.appendChild(root);
-  const ui: UiState = { selected: null, animatedKey: "" };
+  const ui: UiState = { selected: null, animated: new Set<string>() };
 
   const send = (intent: Intent): void => {
     model.send(intent);
