@@ -342,6 +342,12 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         return self._current().copy()
 
     @property
+    def table_game(self) -> Game:
+        """A copy of the position on the table: :attr:`game` plus the steps of the turn in
+        progress (a peek, the card just played), not yet ended."""
+        return self._shown().copy()
+
+    @property
     def turn(self) -> int:
         """The number of turns played at the position shown."""
         return self._turn
@@ -764,6 +770,10 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         notes = self._live.notes
         note_turn = self._turn - 1 if self._turn > 0 else None
         note = notes.get(note_turn, "") if note_turn is not None else ""
+        if note and self._seat is not None:
+            # A note is free text by the teacher: it may name values this seat does not
+            # know, so a seat's view only says that there is one.
+            note = "(a teacher's note: switch to the teacher's view to read it)"
         return {
             "turn": self._turn,
             "total": len(self._history) - 1,

@@ -1,0 +1,219 @@
+"""Secrets: in a seat's view, nothing the widget syncs (table traitlets, Plotly data, the
+state a notebook would save) depends on a face-down value that the seat does not know.
+
+Two checks over many random positions, for every seat:
+
+* structural: every value in the synced table view is one the seat knows (it owns the
+  card or peeked it), and only the seat's own hand is listed;
+* non-interference: swap two of an opponent's unknown cards of the same back (one on the
+  table, face down, not peeked by the seat; the other on the table or in that opponent's
+  hand) in the game's record. The public history and the seat's knowledge are the same,
+  so the seat's widget must be byte-for-byte the same too (table, Plotly figure, every
+  synced change along the way, and the answers to the same clicks).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from helpers import random_game
+
+from tenleave_widget import Game
+from tenleave_widget.widget import TenLeaveWidget, hotseat, replay_widget
+
+
+def normalized(obj: Any) -> Any:
+    """`obj` without the identities that differ between any two widgets (model ids,
+    Plotly trace uids)."""
+    if isinstance(obj, dict):
+        return {k: normalized(v) for k, v in obj.items() if k != "uid"}
+    if isinstance(obj, (list, tuple)):
+        return [normalized(v) for v in obj]
+    if isinstance(obj, str) and obj.startswith("IPY_MODEL_"):
+        return "IPY_MODEL"
+    return obj
+
+
+def widget_state(w: TenLeaveWidget) -> Any:
+    """What a notebook saves / the browser receives for every widget of `w`."""
+    states = []
+    for widget in (w, w.table, w.figure, *w.children, w.children[1].layout):
+        state = widget.get_state()
+        states.append({k: v for k, v in state.items() if k not in ("_esm", "_css")})
+    states.append(w.figure.to_dict())  # the data sent so far (the state holds the first)
+    return normalized(json.loads(json.dumps(states, sort_keys=True, default=repr)))
+
+
+def record_log(w: TenLeaveWidget) -> list[Any]:
+    """Every synced change of the table and the figure, in order."""
+    log: list[Any] = []
+    for widget in (w.table, w.figure):
+        names = [k for k in widget.keys if k not in ("_esm", "_css")]
+        widget.observe(
+            lambda ch: log.append([ch["name"], normalized(json.loads(json.dumps(
+                ch["new"], sort_keys=True, default=repr)))]),
+            names=names,
+        )
+    return log
+
+
+def swapped_record(
+    game: Game, seat: int, rng: random.Random
+) -> tuple[dict[str, Any], set[int]] | None:
+    """The game's record with two of an opponent's cards unknown to `seat` swapped, and
+    the keys of the table cards that changed."""
+    record = game.to_record()
+    # the face-down cards unknown to the seat: (turn index it was played in, owner, notation)
+    unknown: list[tuple[int, int, str]] = []
+    for queue in game.view(seat)["queues"]:
+        for c in queue:
+            if c["owner"] != seat and c["value"] is None:
+                notation = record["turns"][c["key"]]["play"][0]
+                unknown.append((c["key"], c["owner"], notation))
+    rng.shuffle(unknown)
+    for key, owner, notation in unknown:
+        back = notation.endswith("*")
+        for key2, owner2, notation2 in unknown:
+            if key2 != key and owner2 == owner and notation2 != notation and \
+                    notation2.endswith("*") == back:
+                rec = json.loads(json.dumps(record))
+                rec["turns"][key]["play"][0] = notation2
+                rec["turns"][key2]["play"][0] = notation
+                return rec, {key, key2}
+        for other in sorted(set(game.hand(owner))):
+            if other != notation and other.endswith("*") == back:
+                rec = json.loads(json.dumps(record))
+                rec["turns"][key]["play"][0] = other
+                return rec, {key}
+    return None
+
+
+def positions(count: int, to_move: bool) -> list[tuple[Game, int]]:
+    """Random unfinished positions of 2-5 seats, each with a seat (the seat to move, or
+    any) for which some opponent card on the table is unknown."""
+    rng = random.Random(2024 + to_move)
+    out: list[tuple[Game, int]] = []
+    seed = 0
+    while len(out) < count:
+        seed += 1
+        seats = 2 + seed % 4
+        g = random_game(seats, seed=seed, turns=rng.randrange(3, 9 * seats))
+        seat = g.to_move if to_move else seed % seats
+        if seat is None or swapped_record(g, seat, random.Random(0)) is None:
+            continue
+        out.append((g, seat))
+    return out
+
+
+REPLAY_CASES = positions(24, to_move=False)
+PLAY_CASES = positions(24, to_move=True)
+
+
+def check_view_is_the_seats(view: dict[str, Any], game: Game, seat: int) -> None:
+    omni = game.view(None)
+    assert view["seat"] == seat
+    for q, (mine, truth) in enumerate(zip(view["queues"], omni["queues"], strict=True)):
+        for c, t in zip(mine, truth, strict=True):
+            knows = t["owner"] == seat or seat in t["peeked_by"]
+            assert c["value"] == (t["value"] if knows else None), (q, c, t)
+    for s, hand in enumerate(view["hands"]):
+        assert (hand["cards"] is not None) == (s == seat)
+
+
+@pytest.mark.parametrize("case", range(24))
+def test_replay_in_a_seats_view_leaks_nothing(case: int) -> None:
+    game, seat = REPLAY_CASES[case]
+    rng = random.Random(case)
+    swap = swapped_record(game, seat, rng)
+    assert swap is not None
+    other, _ = swap
+    twin = Game.from_record(other)
+    assert twin.view(seat) == game.view(seat)
+    assert twin.view(None) != game.view(None)
+    a = replay_widget(game.to_record(), seat=seat, turn=0)
+    b = replay_widget(other, seat=seat, turn=0)
+    log_a, log_b = record_log(a), record_log(b)
+    assert widget_state(a) == widget_state(b)
+    last = game.turns_applied  # the swapped cards are on the table at the end
+    for t in sorted({last, *rng.sample(range(last + 1), min(5, last + 1))}):
+        a.goto(t)
+        b.goto(t)
+        check_view_is_the_seats(a.table.view, a.game, seat)
+        assert widget_state(a) == widget_state(b)
+    assert log_a == log_b
+
+
+@pytest.mark.parametrize("case", range(24))
+def test_play_in_a_seats_view_leaks_nothing(case: int) -> None:
+    """The seat to move plays against bots: its widget, and its answers to clicks (legal
+    and not), are the same whatever the opponents' unknown cards are."""
+    rng = random.Random(100 + case)
+    game, seat = PLAY_CASES[case]
+    swap = swapped_record(game, seat, rng)
+    assert swap is not None
+    other, swapped = swap
+    bots = {s: "random" for s in range(game.seats) if s != seat}
+    a = TenLeaveWidget(game, mode="play", humans=[seat], bots=bots, bot_delay=0, seed=1)
+    b = TenLeaveWidget(Game.from_record(other), mode="play", humans=[seat], bots=bots,
+                       bot_delay=0, seed=1)
+    log_a, log_b = record_log(a), record_log(b)
+    assert widget_state(a) == widget_state(b)
+    check_view_is_the_seats(a.table.view, a.game, seat)
+    offers = a.table.offers
+    intents: list[dict[str, Any]] = []
+    queues = a.table.view["queues"]
+    # peeking at a swapped card would (rightly) teach the seat the difference
+    peeks = [(q, i) for q, i in offers["peek"] if queues[q][i]["key"] not in swapped]
+    if peeks:
+        q, i = rng.choice(peeks)
+        intents.append({"kind": "peek", "queue": q, "position": i})
+    intents += [
+        {"kind": "play", "card": rng.choice(offers["play_cards"]),
+         "queue": rng.choice(offers["play_queues"])},
+        {"kind": "play", "card": "1", "queue": 0},  # a second play: refused
+        {"kind": "peek", "queue": 0, "position": 3},
+        {"kind": "rotate", "queue": 1},
+        {"kind": "wake"},
+        {"kind": "perspective", "seat": None},  # forged: no omniscience in play mode
+        {"kind": "goto", "turn": 0},
+        {"kind": "odds", "show": False},
+        {"kind": "odds", "show": True},
+        {"kind": "reset"},
+    ]
+    for intent in intents:
+        assert a.send_intent(intent) == b.send_intent(intent), intent
+        assert widget_state(a) == widget_state(b), intent
+        check_view_is_the_seats(a.table.view, a.table_game, seat)
+    assert log_a == log_b
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_hotseat_cover_shows_nothing_private(seed: int) -> None:
+    h = hotseat(players=2 + seed % 4, seed=seed, show_odds=True)
+    rng = random.Random(seed)
+    for _ in range(6):
+        seat = h.perspective
+        assert seat is not None
+        check_view_is_the_seats(h.table.view, h.game, seat)
+        offers = h.table.offers
+        h.handle_intent({"kind": "play", "card": rng.choice(offers["play_cards"]),
+                         "queue": rng.choice(offers["play_queues"])})
+        h.handle_intent({"kind": "end"})
+        assert h.table.cover["shown"]
+        view = h.table.view
+        assert all(hand["cards"] is None for hand in view["hands"])
+        assert all(c["value"] is None for q in view["queues"] for c in q)
+        assert all(not tr.y for tr in h.figure.data)
+        assert h.table.offers["active"] is False
+        h.handle_intent({"kind": "uncover"})
+
+
+def test_teacher_view_is_an_explicit_choice() -> None:
+    game = random_game(3, seed=4, turns=12)
+    r = replay_widget(game.to_record(), seat=1, turn=12)
+    check_view_is_the_seats(r.table.view, r.game, 1)
+    r.set_perspective(None)
+    assert r.table.view == game.view(None)
