@@ -1,6 +1,6 @@
 """Make the annotated sample games of ``examples/games/`` (deterministic).
 
-    python examples/games/make_games.py            # write the four records
+    python examples/games/make_games.py            # write the records and classroom.ipynb
     python examples/games/make_games.py --search 300   # search seeds 0..299, print the best
 
 Each game is self-play by :class:`Coach` bots — the greedy bot's move evaluation
@@ -391,6 +391,9 @@ def main() -> None:
         rec = build(n)
         save_record(rec, HERE / file_name(n))
         print(file_name(n), sorted(find_situations(rec)), "of", len(SITUATIONS))
+    import make_classroom  # the classroom notebook stops at these games' turns
+
+    make_classroom.main()
 
 
 if __name__ == "__main__":
