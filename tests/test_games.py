@@ -92,7 +92,10 @@ def test_games_show_every_situation() -> None:
 def test_games_are_what_the_generator_makes() -> None:
     make_games = _module("make_games")
     for n in (2, 3, 4, 5):
-        assert make_games.build(n) == _load(GAMES / make_games.file_name(n)), n
+        assert make_games.build(n) == _load(GAMES / make_games.file_name(n)), (
+            f"{n} seats: run python examples/games/make_games.py (and --search if a "
+            f"situation is lost)"
+        )
 
 
 # -------------------------------------- the detectors, on small hand-made games
