@@ -1,0 +1,604 @@
+"""Exact swat-risk odds and move evaluation (RULES.md §9), a pure function of a seat view.
+
+The only input is a ``tenleave-view/1`` seat view (``docs/view.md``). Under the viewing
+seat's *uniform model*, the unknown values of seat o's cards of back b are a uniformly
+random arrangement of what o was dealt of that back, minus what was flipped, minus the
+face-down cards of o whose value the viewer knows. The cards on the table are then a
+uniformly random ordered draw without replacement from that multiset, independent
+across (owner, back).
+
+Every number here is exact (up to floating-point rounding): it is a weighted sum over
+the distinct values the unknown cards can take, never a sample. Every quantity asked
+for (a queue's total, a card's fate, a seat's expected penalty) depends on one queue
+only, and the swat handles each queue on its own, so each queue is enumerated on its
+own: at most 4 cards, each with at most 5 possible values, pruned as soon as a running
+total reaches 10. The marginal of a uniform arrangement on a subset of its places is a
+uniform ordered draw, so this gives exactly the numbers of a brute force over every
+joint arrangement of all the unknown multisets (``tests/naive_odds.py`` checks it).
+
+>>> view = sketch_view([["1:?", "0:4*"], ["2:?*"]], seat=0, token="I+II")
+>>> odds = seat_odds(view)
+>>> odds["queues"][0]["total"]      # Ben's plain card is a 1, 2 or 5, in ratio 2:2:1
+{'5': 0.4, '6': 0.4, '9': 0.2}
+>>> odds["queues"][0]["cards"][1]["p_swatted"]     # my 4 is the highest unless Ben's is a 5
+0.8
+>>> [round(p, 3) for p in odds["expected_penalty"]]
+[3.2, 1.0, 3.8]
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+from typing import Any, TypedDict
+
+__all__ = [
+    "CardOdds",
+    "QueueOdds",
+    "QueueOuts",
+    "SeatOdds",
+    "TARGET",
+    "move_evaluation",
+    "queue_outs",
+    "seat_odds",
+    "sketch_view",
+]
+
+TARGET = 10
+"""A queue's running total at which flipping stops (RULES.md §4)."""
+
+View = Mapping[str, Any]
+Pool = tuple[tuple[int, int], ...]
+"""A multiset of values: sorted ``(value, count)`` pairs with count > 0."""
+Leaf = tuple[float, int, tuple[int, ...]]
+"""One outcome of a queue's flips: ``(probability, total, flipped values front first)``."""
+
+
+class CardOdds(TypedDict):
+    """The fate of one table card in a swat right now."""
+
+    owner: int
+    back: str
+    value: int | None
+    p_swatted: float
+    p_escapes: float
+    p_stays: float
+
+
+class QueueOdds(TypedDict):
+    """One queue's outcome in a swat right now; ``total`` maps str(total) to probability."""
+
+    p_under: float
+    p_exact: float
+    p_over: float
+    total: dict[str, float]
+    cards: list[CardOdds]
+
+
+class SeatOdds(TypedDict, total=False):
+    """The JSON of ``tenleave odds FILE --seat P``; ``moves`` only on P's turn."""
+
+    seat: int | None
+    token: str
+    queues: list[QueueOdds]
+    expected_penalty: list[float]
+    moves: list[dict[str, Any]]
+
+
+class QueueOut(TypedDict):
+    """One way a queue's total can be exactly 10: ``values`` per card (None: stays)."""
+
+    values: list[int | None]
+    p: float
+
+
+class QueueOuts(TypedDict):
+    """The outs of one queue; see :func:`queue_outs`."""
+
+    queue: int
+    unknown: list[int]
+    p_exact: float
+    outs: list[QueueOut]
+    append: dict[int, float]
+
+
+# --------------------------------------------------------------------------- the model
+
+
+def _parse(notation: str) -> tuple[int, str]:
+    """``"4*"`` -> ``(4, "marked")``; ``"5"`` -> ``(5, "plain")``."""
+    if notation.endswith("*"):
+        return int(notation[:-1]), "marked"
+    return int(notation), "plain"
+
+
+class _Model:
+    """A seat view reduced to what the odds need.
+
+    ``slots[q]`` encodes queue q front first: a value ``v > 0`` is a card whose value the
+    seat knows, ``-(g + 1)`` an unknown card drawn from ``pools[g]``.
+    """
+
+    __slots__ = ("seat", "n_seats", "positions", "slots", "owners", "pools", "view")
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        seat = view["seat"]
+        self.seat: int | None = seat
+        dealt: Sequence[Sequence[str]] = view["dealt"]
+        self.n_seats = len(dealt)
+        self.positions: tuple[int, ...] = tuple(view["token_positions"])
+        queues: Sequence[Sequence[Mapping[str, Any]]] = view["queues"]
+
+        group_of: dict[tuple[int, str], int] = {}
+        unknown_counts: list[int] = []
+        removed: dict[tuple[int, str], Counter[int]] = {}
+
+        def take(owner: int, notation: str) -> None:
+            value, back = _parse(notation)
+            removed.setdefault((owner, back), Counter())[value] += 1
+
+        for owner, pile in enumerate(view["swatted"]):
+            for notation in pile:
+                take(owner, notation)
+        for entry in view["safe"]:
+            take(entry["owner"], entry["card"])
+        for owner, hand in enumerate(view["hands"]):
+            cards = hand.get("cards")
+            if cards is not None:
+                for notation in cards:
+                    take(owner, notation)
+
+        slots: list[tuple[int, ...]] = []
+        owners: list[tuple[int, ...]] = []
+        for queue in queues:
+            row: list[int] = []
+            for card in queue:
+                owner, back, value = card["owner"], card["back"], card["value"]
+                if value is not None:
+                    removed.setdefault((owner, back), Counter())[value] += 1
+                    row.append(int(value))
+                    continue
+                key = (owner, back)
+                g = group_of.get(key)
+                if g is None:
+                    g = group_of[key] = len(unknown_counts)
+                    unknown_counts.append(0)
+                unknown_counts[g] += 1
+                row.append(-(g + 1))
+            slots.append(tuple(row))
+            owners.append(tuple(card["owner"] for card in queue))
+        self.slots = slots
+        self.owners = owners
+
+        pools: list[Pool] = []
+        for (owner, back), g in group_of.items():
+            left: Counter[int] = Counter()
+            for notation in dealt[owner]:
+                value, b = _parse(notation)
+                if b == back:
+                    left[value] += 1
+            left.subtract(removed.get((owner, back), Counter()))
+            if any(c < 0 for c in left.values()) or sum(left.values()) < unknown_counts[g]:
+                raise ValueError(
+                    f"inconsistent view: seat {owner}'s {back} cards cannot fill the table"
+                )
+            pools.append(tuple(sorted((v, c) for v, c in left.items() if c > 0)))
+        self.pools = pools
+
+    def queue_key(self, q: int) -> tuple[tuple[int, ...], tuple[Pool, ...]]:
+        """Queue q's cards and pools, pools renumbered by first appearance (a cache key)."""
+        local: dict[int, int] = {}
+        row: list[int] = []
+        for s in self.slots[q]:
+            if s > 0:
+                row.append(s)
+            else:
+                g = local.setdefault(s, len(local))
+                row.append(-(g + 1))
+        pools = tuple(self.pools[-s - 1] for s in local)
+        return tuple(row), pools
+
+
+# --------------------------------------------------------------------- one queue, exactly
+
+
+@lru_cache(maxsize=1 << 14)
+def _leaves(slots: tuple[int, ...], pools: tuple[Pool, ...]) -> tuple[Leaf, ...]:
+    """Every distinct outcome of flipping a queue, with its probability.
+
+    Flipping stops at a total >= 10 or at the queue's end. A leaf is
+    ``(probability, total, flipped values)``; the probabilities sum to 1.
+
+    >>> _leaves((4, -1), (((1, 2), (2, 2), (5, 1)),))
+    ((0.4, 5, (4, 1)), (0.4, 6, (4, 2)), (0.2, 9, (4, 5)))
+    >>> _leaves((), ())
+    ((1.0, 0, ()),)
+    """
+    n = len(slots)
+    if n == 0:
+        return ((1.0, 0, ()),)
+    counts = [dict(p) for p in pools]
+    sizes = [sum(c for _, c in p) for p in pools]
+    out: list[Leaf] = []
+
+    def walk(i: int, weight: float, total: int, values: tuple[int, ...]) -> None:
+        s = slots[i]
+        last = i == n - 1
+        if s > 0:
+            t = total + s
+            if t >= TARGET or last:
+                out.append((weight, t, values + (s,)))
+            else:
+                walk(i + 1, weight, t, values + (s,))
+            return
+        g = -s - 1
+        count = counts[g]
+        size = sizes[g]
+        for v, c in tuple(count.items()):
+            if c == 0:
+                continue
+            w = weight * c / size
+            t = total + v
+            if t >= TARGET or last:
+                out.append((w, t, values + (v,)))
+            else:
+                count[v] = c - 1
+                sizes[g] = size - 1
+                walk(i + 1, w, t, values + (v,))
+                count[v] = c
+                sizes[g] = size
+
+    walk(0, 1.0, 0, ())
+    return tuple(out)
+
+
+def _swatted(total: int, values: tuple[int, ...], positions: tuple[int, ...]) -> list[int]:
+    """Indices (front = 0) of the flipped cards a swat hits (RULES.md §4).
+
+    >>> _swatted(9, (4, 5), (1, 2)), _swatted(10, (5, 5), (1, 2)), _swatted(12, (5, 4, 3), (2, 3))
+    ([1], [], [1, 2])
+    """
+    if total < TARGET:
+        if not values:
+            return []
+        top = max(values)
+        return [i for i, v in enumerate(values) if v == top]
+    if total == TARGET:
+        return []
+    k = len(values)
+    return [p - 1 for p in positions if p <= k]
+
+
+_QueueSummary = tuple[
+    tuple[tuple[int, float], ...],  # (total, probability), ascending totals
+    tuple[float, float, float],  # p_under, p_exact, p_over
+    tuple[float, ...],  # p_swatted per card
+    tuple[float, ...],  # p_escapes per card
+    tuple[float, ...],  # p_stays per card
+    tuple[float, ...],  # E[value * swatted] per card
+]
+
+
+@lru_cache(maxsize=1 << 14)
+def _summary(
+    slots: tuple[int, ...], pools: tuple[Pool, ...], positions: tuple[int, ...]
+) -> _QueueSummary:
+    """The odds of one queue: totals, outcome classes and every card's fate."""
+    n = len(slots)
+    totals: dict[int, float] = {}
+    under = exact = over = 0.0
+    hit = [0.0] * n
+    esc = [0.0] * n
+    stay = [0.0] * n
+    cost = [0.0] * n
+    for w, t, values in _leaves(slots, pools):
+        totals[t] = totals.get(t, 0.0) + w
+        k = len(values)
+        if t < TARGET:
+            under += w
+        elif t == TARGET:
+            exact += w
+        else:
+            over += w
+        swatted = _swatted(t, values, positions)
+        for i in range(k):
+            if i in swatted:
+                hit[i] += w
+                cost[i] += w * values[i]
+            else:
+                esc[i] += w
+        for i in range(k, n):
+            stay[i] += w
+    return (
+        tuple(sorted(totals.items())),
+        (under, exact, over),
+        tuple(hit),
+        tuple(esc),
+        tuple(stay),
+        tuple(cost),
+    )
+
+
+@lru_cache(maxsize=1 << 14)
+def _append_costs(
+    slots: tuple[int, ...],
+    pools: tuple[Pool, ...],
+    positions: tuple[int, ...],
+    mine: tuple[bool, ...],
+    values: tuple[int, ...],
+) -> tuple[float, ...]:
+    """The viewer's expected penalty from one queue after it plays a card at the back.
+
+    ``mine`` marks the viewer's cards; one result per value in ``values``. The outcome
+    table of the queue as it is is reused: the new card is flipped only where every
+    card before it was flipped with a total below 10.
+    """
+    n = len(slots)
+    settled = 0.0
+    open_leaves: list[Leaf] = []
+    for leaf in _leaves(slots, pools):
+        w, t, flipped = leaf
+        if len(flipped) == n and t < TARGET:
+            open_leaves.append(leaf)
+        else:
+            settled += w * sum(flipped[i] for i in _swatted(t, flipped, positions) if mine[i])
+    results: list[float] = []
+    for v in values:
+        acc = settled
+        for w, t, flipped in open_leaves:
+            full = flipped + (v,)
+            acc += w * sum(full[i] for i in _swatted(t + v, full, positions) if i == n or mine[i])
+        results.append(acc)
+    return tuple(results)
+
+
+# ----------------------------------------------------------------------- the public API
+
+
+def _queue_costs(model: _Model, q: int) -> tuple[_QueueSummary, list[float]]:
+    """Queue q's summary and each seat's expected penalty from it."""
+    slots, pools = model.queue_key(q)
+    summary = _summary(slots, pools, model.positions)
+    per_seat = [0.0] * model.n_seats
+    for owner, c in zip(model.owners[q], summary[5], strict=True):
+        per_seat[owner] += c
+    return summary, per_seat
+
+
+def seat_odds(view: View) -> SeatOdds:
+    """The swat-risk odds of RULES.md §9 for the seat of ``view`` (the ``tenleave odds`` JSON).
+
+    ``moves`` (see :func:`move_evaluation`) is included when it is the viewing seat's
+    turn and the game is not over.
+
+    >>> view = sketch_view([["0:5", "1:?*"], []], seat=0, token="II+III")
+    >>> odds = seat_odds(view)
+    >>> odds["queues"][0]["total"], odds["queues"][1]["total"]
+    ({'8': 0.4, '9': 0.4, '10': 0.2}, {'0': 1.0})
+    >>> odds["queues"][0]["cards"][0]["p_swatted"], odds["expected_penalty"]
+    (0.8, [4.0, 0.0, 0.0])
+    """
+    model = _Model(view)
+    queues: list[QueueOdds] = []
+    penalty = [0.0] * model.n_seats
+    for q, cards in enumerate(view["queues"]):
+        summary, per_seat = _queue_costs(model, q)
+        totals, (under, exact, over), hit, esc, stay, _ = summary
+        for s, c in enumerate(per_seat):
+            penalty[s] += c
+        queues.append(
+            {
+                "p_under": under,
+                "p_exact": exact,
+                "p_over": over,
+                "total": {str(t): p for t, p in totals},
+                "cards": [
+                    {
+                        "owner": card["owner"],
+                        "back": card["back"],
+                        "value": card["value"],
+                        "p_swatted": hit[i],
+                        "p_escapes": esc[i],
+                        "p_stays": stay[i],
+                    }
+                    for i, card in enumerate(cards)
+                ],
+            }
+        )
+    result: SeatOdds = {
+        "seat": model.seat,
+        "token": view["token"],
+        "queues": queues,
+        "expected_penalty": penalty,
+    }
+    if _on_turn(view):
+        result["moves"] = _moves(model)
+    return result
+
+
+def _on_turn(view: View) -> bool:
+    seat = view["seat"]
+    return seat is not None and not view["finished"] and view["to_move"] == seat
+
+
+def move_evaluation(view: View) -> list[dict[str, Any]]:
+    """The viewing seat's expected penalty of a swat right after each of its legal plays.
+
+    One entry ``{"play": [notation, queue], "expected_penalty": f}`` per distinct card in
+    the seat's hand (sorted) x queue with room (ascending), then ``{"wake": True,
+    "expected_penalty": f}`` when every queue holds at least 2 cards. Lower is better.
+    Empty when it is not the viewing seat's turn.
+
+    >>> queues = [["1:?", "2:?*"], ["2:?*", "1:?*"]]
+    >>> view = sketch_view(queues, seat=0, hand=["1", "4*"], token="III+IV")
+    >>> [(m.get("play"), round(m["expected_penalty"], 3)) for m in move_evaluation(view)]
+    [(['1', 0], 0.0), (['1', 1], 0.0), (['4*', 0], 2.88), (['4*', 1], 3.2), (None, 0.0)]
+    """
+    if not _on_turn(view):
+        return []
+    return _moves(_Model(view))
+
+
+def _moves(model: _Model) -> list[dict[str, Any]]:
+    seat = model.seat
+    assert seat is not None
+    view = model.view
+    capacity: int = view.get("queue_capacity", 4)
+    cards = view["hands"][seat]["cards"] or []
+    notations = sorted(set(cards), key=lambda n: (_parse(n)[0], n))
+    costs = [_queue_costs(model, q)[1][seat] for q in range(len(model.slots))]
+    moves: list[dict[str, Any]] = []
+    after: dict[int, dict[int, float]] = {}
+    values = tuple(sorted({_parse(n)[0] for n in notations}))
+    for q, slots in enumerate(model.slots):
+        if len(slots) >= capacity:
+            continue
+        key_slots, pools = model.queue_key(q)
+        mine = tuple(owner == seat for owner in model.owners[q])
+        new = _append_costs(key_slots, pools, model.positions, mine, values)
+        after[q] = dict(zip(values, new, strict=True))
+    for notation in notations:
+        value = _parse(notation)[0]
+        for q in after:
+            total = sum(c for r, c in enumerate(costs) if r != q) + after[q][value]
+            moves.append({"play": [notation, q], "expected_penalty": total})
+    if all(len(slots) >= 2 for slots in model.slots):
+        moves.append({"wake": True, "expected_penalty": sum(costs)})
+    return moves
+
+
+def queue_outs(view: View) -> list[QueueOuts]:
+    """Per queue, the values of its unknown cards that would make a swat total exactly 10.
+
+    For queue q: ``unknown`` lists the positions (0 = front) of the cards whose value
+    the seat does not know; ``outs`` lists every way the flips can total exactly 10:
+    ``values`` gives, per card front first, the value it must have (known cards show
+    their own value) or ``None`` for a card that is not flipped, with ``p`` its
+    probability; ``p_exact`` is their sum. ``append`` maps each value 1..5 to the
+    probability that a swat totals exactly 10 after one more card of that value is
+    played at the back (present only when the queue has room).
+
+    >>> view = sketch_view([["0:4*", "1:?"]], seat=0, players=2)
+    >>> outs = queue_outs(view)[0]
+    >>> outs["unknown"], outs["outs"], outs["append"][1]
+    ([1], [], 0.25)
+    >>> view = sketch_view([["0:5*", "1:?", "2:?*"]], seat=0)
+    >>> [(o["values"], o["p"]) for o in queue_outs(view)[0]["outs"]]
+    [([5, 1, 4], 0.16), ([5, 2, 3], 0.16), ([5, 5, None], 0.2)]
+    """
+    model = _Model(view)
+    capacity: int = view.get("queue_capacity", 4)
+    result: list[QueueOuts] = []
+    for q, raw in enumerate(model.slots):
+        slots, pools = model.queue_key(q)
+        outs: list[QueueOut] = []
+        exact = 0.0
+        append: dict[int, float] = {}
+        for w, t, flipped in _leaves(slots, pools):
+            if t == TARGET:
+                padded: list[int | None] = list(flipped)
+                padded += [None] * (len(slots) - len(flipped))
+                outs.append({"values": padded, "p": w})
+                exact += w
+            elif len(raw) < capacity and len(flipped) == len(slots) and t < TARGET:
+                need = TARGET - t
+                append[need] = append.get(need, 0.0) + w
+        if len(raw) < capacity:
+            append = {v: exact + append.get(v, 0.0) for v in range(1, 6)}
+        result.append(
+            {
+                "queue": q,
+                "unknown": [i for i, s in enumerate(raw) if s < 0],
+                "p_exact": exact,
+                "outs": outs,
+                "append": append,
+            }
+        )
+    return result
+
+
+# ------------------------------------------------------------------ a position sketcher
+
+_DEFAULT_DECK = ("1", "1", "2", "2", "3*", "3*", "4*", "4*", "5*", "5")
+_TOKENS = {"I+II": [1, 2], "II+III": [2, 3], "III+IV": [3, 4], "I+IV": [1, 4]}
+
+
+def sketch_view(
+    queues: Sequence[Iterable[str]],
+    seat: int | None = 0,
+    players: int = 3,
+    token: str = "I+II",
+    hand: Sequence[str] | None = None,
+    flipped: Sequence[tuple[int, str]] = (),
+) -> dict[str, Any]:
+    """A hand-made seat view, for examples and tests: not every sketch is a reachable game.
+
+    Table cards are written ``"owner:card"``: ``"1:4*"`` is seat 1's 4 whose value the
+    viewer knows, ``"1:?*"`` / ``"1:?"`` an unknown marked / plain card of seat 1. Every
+    seat holds its default deck (less one ``2`` with 2 players) minus its table cards and
+    its ``flipped`` ones ``(owner, card)`` (all counted as escaped). ``hand``, when given,
+    is the viewing seat's hand (else everything it has left); it is the seat's turn.
+
+    >>> v = sketch_view([["0:3*", "1:?"]], seat=0, players=2)
+    >>> v["queues"][0][1]["value"], v["hands"][0]["cards"], v["dealt"][1][:3]
+    (None, ['1', '1', '2', '3*', '4*', '4*', '5', '5*'], ['1', '1', '2'])
+    """
+    deck = list(_DEFAULT_DECK)
+    if players == 2:
+        deck.remove("2")
+    dealt = [sorted(deck) for _ in range(players)]
+    left = [Counter(deck) for _ in range(players)]
+    unknown_left: list[Counter[str]] = [Counter() for _ in range(players)]
+    table: list[list[dict[str, Any]]] = []
+    key = 0
+    for queue in queues:
+        row: list[dict[str, Any]] = []
+        for text in queue:
+            owner_text, card = text.split(":")
+            owner = int(owner_text)
+            if card.startswith("?"):
+                back = "marked" if card.endswith("*") else "plain"
+                unknown_left[owner][back] += 1
+                value = None
+            else:
+                value, back = _parse(card)
+                left[owner][card] -= 1
+            row.append({"key": key, "owner": owner, "back": back, "value": value, "peeked_by": []})
+            key += 1
+        table.append(row)
+    safe = []
+    for owner, card in flipped:
+        left[owner][card] -= 1
+        safe.append({"owner": owner, "card": card})
+    hands = []
+    for s in range(players):
+        cards = sorted(left[s].elements())
+        marked = sum(1 for c in cards if c.endswith("*")) - unknown_left[s]["marked"]
+        plain = len(cards) - sum(1 for c in cards if c.endswith("*")) - unknown_left[s]["plain"]
+        shown = None
+        if s == seat:
+            shown = sorted(hand) if hand is not None else cards
+            marked = sum(1 for c in shown if c.endswith("*"))
+            plain = len(shown) - marked
+        elif seat is None:
+            shown = cards
+        hands.append({"size": marked + plain, "marked": marked, "plain": plain, "cards": shown})
+    return {
+        "format": "tenleave-view/1",
+        "seat": seat,
+        "players": [f"P{s}" for s in range(players)],
+        "first": 0,
+        "queue_capacity": 4,
+        "to_move": seat,
+        "finished": False,
+        "token": token,
+        "token_positions": _TOKENS[token],
+        "queues": table,
+        "hands": hands,
+        "dealt": dealt,
+        "swatted": [[] for _ in range(players)],
+        "safe": safe,
+        "penalty": [0] * players,
+    }
