@@ -93,6 +93,7 @@ function faceDown(
   i: number,
   viewer: number | null,
   peekable: boolean,
+  clickable: boolean,
   send: Send,
 ): HTMLElement {
   const colour = colourOf(view, c.owner);
@@ -121,7 +122,9 @@ function faceDown(
       ? h("span", { class: "tl-eye", "aria-hidden": "true" }, peekedByMe ? "◉" : "○")
       : null,
   ];
-  if (peekable) {
+  if (clickable) {
+    // On the seat's turn every face-down card is a button: Python answers a peek that
+    // is not allowed (a second action, say) with a message.
     return h(
       "button",
       { ...attrs, type: "button", onclick: () => send({ kind: "peek", queue: q, position: i }) },
@@ -254,7 +257,9 @@ function queuesBlock(model: TableModel, ui: UiState, send: Send): HTMLElement {
                 roman(i),
               ),
               card
-                ? faceDown(view, card, q, i, viewer, peekable.has(`${q}:${i}`), send)
+                ? faceDown(
+                    view, card, q, i, viewer, peekable.has(`${q}:${i}`), offers.active, send,
+                  )
                 : h("span", { class: "tl-empty", "aria-label": "empty place" }, "·"),
             );
           }),
@@ -458,7 +463,7 @@ function eventsBlock(model: TableModel, ui: UiState): HTMLElement {
       { class: `tl-turnwords ${tw.pending ? "tl-inprogress" : ""}`, "data-turn": tw.turn },
       h(
         "div",
-        { class: "tl-lastevent" },
+        { class: "tl-lastevent", "data-testid": "last-event" },
         h("strong", null, tw.pending ? "This turn: " : `Turn ${tw.turn + 1} (${who}): `),
         tw.lines.join(" "),
       ),
@@ -499,7 +504,7 @@ function replayBlock(model: TableModel, send: Send): HTMLElement {
     h(
       "div",
       { class: "tl-replaybar" },
-      button("first", "⏮", () => go(0), "", "First turn"),
+      button("first", "|◀", () => go(0), "", "First turn"),
       button("prev", "◀", () => go(r.turn - 1), "", "Previous turn"),
       h("input", {
         type: "range",
@@ -512,7 +517,7 @@ function replayBlock(model: TableModel, send: Send): HTMLElement {
         onchange: (ev: Event) => go(Number((ev.target as HTMLInputElement).value)),
       }),
       button("next", "▶", () => go(r.turn + 1), "", "Next turn"),
-      button("last", "⏭", () => go(r.total), "", "Last turn"),
+      button("last", "▶|", () => go(r.total), "", "Last turn"),
       h("span", { class: "tl-turncount", "data-testid": "turn" }, `after ${r.turn} of ${r.total} turns`),
       select,
     ),

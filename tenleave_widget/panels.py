@@ -191,16 +191,19 @@ class Panels:
         fig.update_yaxes(range=[0, 1], row=2, col=1)
         fig.update_yaxes(rangemode="tozero", row=1, col=1)
         fig.update_yaxes(rangemode="tozero", row=2, col=2)
+        fig.update_yaxes(rangemode="tozero", title_text="penalty", row=3, col=1)
         fig.update_xaxes(title_text="turns played", row=3, col=1)
         fig.update_xaxes(tickangle=-60, tickfont_size=10, row=2, col=2)
         fig.update_xaxes(tickfont_size=10, row=2, col=1)
         fig.update_layout(
             barmode="stack",
             height=720,
-            margin={"l": 40, "r": 20, "t": 40, "b": 40},
+            margin={"l": 40, "r": 20, "t": 80, "b": 40},
             legend={"orientation": "h", "y": -0.12},
             template="plotly_white",
-            paper_bgcolor="rgba(0,0,0,0)",
+            # a white card in JupyterLab's dark theme too (Plotly cannot read --jp-* colours)
+            paper_bgcolor="white",
+            plot_bgcolor="white",
             uirevision="tenleave",
             transition={"duration": 0},
         )
@@ -209,6 +212,7 @@ class Panels:
             tr.marker.color for tr in fig.data[:7]
         ] + [self._colour(s) for s in range(len(self.players))] + ["#777777"]
         self.figure = go.FigureWidget(fig)
+        self._sent: dict[int, Any] = {}
 
     def _colour(self, seat: int) -> str:
         return COLOUR_HEX.get(self.colours[seat], "#777777")
@@ -270,10 +274,25 @@ class Panels:
             exp = [p for p in timeline if p.expected is not None]
             xs[7 + n] = [p.turn for p in exp]
             ys[7 + n] = [p.expected for p in exp]
-        indices = list(range(self.trace_count))
-        self.figure.plotly_update(
-            restyle_data={"x": xs, "y": ys, "marker.color": colours},
-            relayout_data={"title.text": title},
-            trace_indexes=indices,
-        )
-        self.figure.plotly_restyle({"marker.pattern.shape": [patterns]}, [5])
+        # Only the traces that changed go to the browser (every key of each: see above).
+        sent = self._sent
+        changed = [
+            i for i in range(self.trace_count)
+            if sent.get(i) != (xs[i], ys[i], colours[i], patterns if i == 5 else None)
+        ]
+        for i in changed:
+            sent[i] = (xs[i], ys[i], colours[i], patterns if i == 5 else None)
+        if changed:
+            self.figure.plotly_update(
+                restyle_data={
+                    "x": [xs[i] for i in changed],
+                    "y": [ys[i] for i in changed],
+                    "marker.color": [colours[i] for i in changed],
+                },
+                relayout_data={"title.text": title},
+                trace_indexes=changed,
+            )
+        elif self.figure.layout.title.text != title:
+            self.figure.plotly_relayout({"title.text": title})
+        if 5 in changed:
+            self.figure.plotly_restyle({"marker.pattern.shape": [patterns]}, [5])

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import nbformat
 
-from tenleave_widget.bots import make_bot
-from tenleave_widget.game import Game
+GAME = Path(__file__).resolve().parents[2] / "examples" / "games" / "game-3-seats.json"
 
 PLAY = [
     "import tenleave_widget.widget as tw",
@@ -26,18 +24,6 @@ BENCH = [
 ]
 
 
-def recorded_game(seed: int = 5) -> dict[str, object]:
-    """A whole game of bots, with two notes, as a record."""
-    g = Game(["Ana", "Ben", "Cy"], seed=seed)
-    bots = [make_bot("greedy", seed), make_bot("random", seed + 1), make_bot("greedy", seed + 2)]
-    while not g.finished:
-        seat = g.to_move
-        assert seat is not None
-        g.apply(bots[seat].choose(g))
-    rec = g.to_record(notes={0: "Ana opens on queue 1.", 5: "Watch the queue sums here."})
-    return dict(rec)
-
-
 def _notebook(cells: list[str]) -> nbformat.NotebookNode:
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(src) for src in cells]
@@ -53,7 +39,7 @@ def write_notebooks(folder: Path) -> list[Path]:
         p = folder / name
         nbformat.write(_notebook(cells), p)
         paths.append(p)
-    game = folder / "game.json"
-    game.write_text(json.dumps(recorded_game()))
+    game = folder / "game.json"  # an annotated record of the project's sample games
+    game.write_text(GAME.read_text())
     paths.append(game)
     return paths

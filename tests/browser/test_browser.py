@@ -1,0 +1,189 @@
+"""The widget in a real JupyterLab, driven through Debian's Chromium.
+
+Play a full turn by clicking and see the bots answer; an illegal click is answered with a
+message and changes nothing; step through a recorded game with the buttons and the arrow
+keys; light- and dark-theme screenshots go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .conftest import artifact
+from .driver import Kernel, open_and_run, wait_idle
+from .harness import LabServer
+
+TABLE_JS = """(root) => ({
+    turns: Number(root.dataset.turns),
+    toMove: root.dataset.toMove === '' ? null : Number(root.dataset.toMove),
+    queues: [...root.querySelectorAll('.tl-queue')].map(q =>
+        [...q.querySelectorAll('.tl-slots .tl-card')].map(c => ({
+            key: Number(c.dataset.key), owner: Number(c.dataset.owner), back: c.dataset.back,
+            value: c.dataset.value === '' ? null : Number(c.dataset.value)}))),
+    penalty: [...root.querySelectorAll('[data-testid^="seat-"]')].map(
+        r => Number(r.dataset.penalty)),
+    handSizes: [...root.querySelectorAll('[data-testid^="seat-"]')].map(
+        r => Number(r.dataset.hand)),
+    token: root.querySelector('[data-testid="token"] strong')?.textContent,
+    labelled: [...root.querySelectorAll('.tl-card')].every(c => c.getAttribute('aria-label')),
+})"""
+
+PLOT_JS = """() => JSON.stringify(
+    document.querySelector('.jp-OutputArea-output .js-plotly-plot').data.map(t => [t.x, t.y]))"""
+
+
+def table_of(view: dict[str, Any]) -> dict[str, Any]:
+    """What the DOM must show of a view."""
+    return {
+        "turns": view["turns_applied"],
+        "toMove": view["to_move"],
+        "queues": [
+            [{"key": c["key"], "owner": c["owner"], "back": c["back"], "value": c["value"]}
+             for c in q]
+            for q in view["queues"]
+        ],
+        "penalty": view["penalty"],
+        "handSizes": [h["size"] for h in view["hands"]],
+        "token": view["token"],
+        "labelled": True,
+    }
+
+
+def wait_message(page: Any, previous_id: int) -> dict[str, Any]:
+    page.wait_for_function(
+        f"() => Number(document.querySelector('[data-testid=message]')"
+        f"?.dataset.messageId) > {previous_id}",
+        timeout=20_000,
+    )
+    el = page.locator("[data-testid=message]").first
+    return {"text": el.inner_text(), "cls": el.get_attribute("class")}
+
+
+def test_play_a_turn_by_clicking_and_the_bots_answer(page: Any, lab: LabServer) -> None:
+    root = open_and_run(page, lab, "play.ipynb")
+    kernel = Kernel(lab, "play.ipynb")
+    try:
+        wait_idle(page, root, 0)
+        assert root.evaluate(TABLE_JS) == table_of(kernel.eval("w.table.view"))
+        plots_before = page.evaluate(PLOT_JS)
+        page.screenshot(path=str(artifact("play-start-light.png")), full_page=True)
+
+        # choose a card, play it on queue 1, peek at it, end the turn
+        page.click("[data-testid='hand-card-4*']")
+        page.click("[data-testid='play-0']")
+        page.wait_for_function("() => document.querySelector('.tl-root').dataset.pending === '1'")
+        page.click(".tl-queue >> nth=0 >> button.tl-card.tl-peekable >> nth=0")
+        page.wait_for_function("() => document.querySelector('.tl-root').dataset.pending === '2'")
+
+        # an illegal click: a second additional action. Python refuses, nothing changes.
+        before = kernel.eval("[w.table.pending, w.game.to_record(), w.table.view]")
+        message_id = int(page.locator("[data-testid=message]").get_attribute("data-message-id"))
+        page.click(".tl-queue >> nth=0 >> button.tl-card >> nth=0")
+        shown = wait_message(page, message_id)
+        assert "tl-error" in (shown["cls"] or "") and shown["text"]
+        assert kernel.eval("[w.table.pending, w.game.to_record(), w.table.view]") == before
+        assert root.evaluate(TABLE_JS) == table_of(before[2])
+        page.screenshot(path=str(artifact("play-illegal-click.png")), full_page=True)
+
+        page.click("[data-testid='end']")
+        wait_idle(page, root, 3)  # both bots answered
+        game = kernel.eval("w.game.to_record()")
+        assert len(game["turns"]) == 3
+        first = game["turns"][0]
+        assert first["play"] == ["4*", 0] and first["seat"] == 0
+        assert first["peek"] == [0, 0] and first["extra"] == "after"
+        assert [t["seat"] for t in game["turns"]] == [0, 1, 2]
+        assert root.evaluate(TABLE_JS) == table_of(kernel.eval("w.table.view"))
+        page.wait_for_function(f"() => ({PLOT_JS})() !== {plots_before!r}", timeout=20_000)
+        assert page.locator("[data-testid=last-event]").count() >= 3
+        assert page.errors == []
+    finally:
+        kernel.close()
+
+
+def test_step_through_a_recorded_game(page: Any, lab: LabServer) -> None:
+    root = open_and_run(page, lab, "replay.ipynb")
+    kernel = Kernel(lab, "replay.ipynb")
+    try:
+        total = kernel.eval("r.table.replay['total']")
+        truth = kernel.eval(
+            "[__import__('tenleave_widget.game', fromlist=['Game']).Game"
+            f".from_record('game.json', turns=t).view(None) for t in range({total} + 1)]"
+        )
+
+        def at(turn: int) -> None:
+            page.wait_for_function(
+                f"() => document.querySelector('.tl-root').dataset.turns === '{turn}'",
+                timeout=20_000,
+            )
+            assert root.evaluate(TABLE_JS) == table_of(truth[turn]), turn
+
+        at(0)
+        half = total // 2
+        for t in range(1, half + 1):  # the buttons
+            page.click("[data-testid=next]")
+            at(t)
+            if kernel.eval("r.table.replay['note']"):
+                assert page.locator("[data-testid=note]").inner_text()
+        root.focus()
+        for t in range(half + 1, total + 1):  # the arrow keys
+            page.keyboard.press("ArrowRight")
+            at(t)
+        page.keyboard.press("ArrowLeft")
+        at(total - 1)
+        page.keyboard.press("Home")
+        at(0)
+        page.keyboard.press("End")
+        at(total)
+        page.click("[data-testid=prev]")
+        at(total - 1)
+        page.click("[data-testid=first]")
+        at(0)
+        page.click("[data-testid=last]")
+        at(total)
+        page.locator("[data-testid=slider]").fill(str(half))
+        at(half)
+        assert kernel.eval("r.turn") == half
+        # a seat's view: only that seat's knowledge on the table
+        page.select_option("[data-testid=perspective]", "1")
+        page.wait_for_function(
+            "() => document.querySelector('.tl-root').dataset.perspective === '1'"
+        )
+        seat_view = kernel.eval(
+            "__import__('tenleave_widget.game', fromlist=['Game']).Game"
+            f".from_record('game.json', turns={half}).view(1)"
+        )
+        assert root.evaluate(TABLE_JS) == table_of(seat_view)
+        assert page.errors == []
+    finally:
+        kernel.close()
+
+
+def test_light_and_dark_theme_screenshots(page: Any, lab: LabServer) -> None:
+    root = open_and_run(page, lab, "replay.ipynb")
+    root.focus()
+    page.keyboard.press("End")
+    page.wait_for_function("() => document.querySelector('.tl-root').dataset.turns !== '0'")
+    page.keyboard.press("ArrowLeft")  # the last daybreak swat is shown one turn before
+    page.wait_for_timeout(2500)  # let the swat reveal finish before the picture
+    light_bg = root.evaluate("el => getComputedStyle(el).backgroundColor")
+    root.screenshot(path=str(artifact("table-light.png")))
+    page.locator(".js-plotly-plot").first.screenshot(path=str(artifact("panels-light.png")))
+    page.click("#jp-MainMenu >> text=Settings")
+    page.hover(".lm-Menu-item >> text=Theme")
+    page.click(".lm-Menu-item >> text=JupyterLab Dark")
+    page.wait_for_function("() => document.body.dataset.jpThemeLight === 'false'",
+                           timeout=20_000)
+    page.wait_for_timeout(500)
+    dark_bg = root.evaluate("el => getComputedStyle(el).backgroundColor")
+    assert dark_bg != light_bg
+    root.screenshot(path=str(artifact("table-dark.png")))
+    page.locator(".js-plotly-plot").first.screenshot(path=str(artifact("panels-dark.png")))
+    root.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifact("page-dark.png")))
+    # back to the light theme for the other tests (the setting is saved on the server)
+    page.click("#jp-MainMenu >> text=Settings")
+    page.hover(".lm-Menu-item >> text=Theme")
+    page.click(".lm-Menu-item >> text=JupyterLab Light")
+    page.wait_for_function("() => document.body.dataset.jpThemeLight === 'true'",
+                           timeout=20_000)
