@@ -7,13 +7,28 @@
 1
 """
 
+import types as _types
+from typing import Any
+
+from . import odds
 from .cards import COLOURS, DEFAULT_DECK
 from .errors import IllegalActionError, InvalidRecordError, InvalidRulesError, TenLeaveError
 from .game import Game, LegalTurns
-from .record import load_record, parse_record, replay, save_record
-from .record import position_odds as odds
+from .record import load_record, parse_record, position_odds, replay, save_record
 from .rules import Rules
 from .turn import Turn
+
+
+class _CallableModule(_types.ModuleType):
+    """``tenleave_widget.odds`` is both the odds module (``odds.seat_odds`` …) and, called,
+    the odds of a record or game: ``tenleave_widget.odds(record_or_game, seat, turns=None)``.
+    """
+
+    def __call__(self, record: Any, seat: int, turns: int | None = None) -> dict[str, Any]:
+        return position_odds(record, seat, turns)
+
+
+odds.__class__ = _CallableModule
 
 __all__ = [
     "COLOURS",

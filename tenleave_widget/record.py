@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .errors import InvalidRecordError, InvalidRulesError
 from .rules import MAX_SEATS, MIN_SEATS, Rules
@@ -124,9 +124,12 @@ def save_record(record: dict[str, Any], path: str | Path) -> None:
     Path(path).write_text(dumps_record(record), encoding="utf-8")
 
 
-def replay(record: Any, turns: int | None = None) -> dict[str, Any]:
+def replay(record: Any, turns: int | None = None, *, widget: bool = False) -> Any:
     """Replay a record (an object or a path) for its first ``turns`` turns and return the
     omniscient position as the ``tenleave replay`` JSON (see the README).
+
+    With ``widget=True`` it returns the notebook widget in replay mode instead, at turn
+    ``turns`` (default 0), to step through the game (see ``widget.replay_widget``).
 
     >>> rec = {"format": "tenleave-record/1", "players": ["Ana", "Ben"],
     ...        "defense": ["I+II"], "turns": [{"seat": 0, "play": ["3*", 1]}]}
@@ -136,6 +139,10 @@ def replay(record: Any, turns: int | None = None) -> dict[str, Any]:
     """
     from .game import Game
 
+    if widget:
+        from .widget import replay_widget
+
+        return replay_widget(record, turn=turns or 0)
     g = Game.from_record(record, turns=turns)
     return {
         "finished": g.finished,
@@ -169,4 +176,4 @@ def position_odds(record: Any, seat: int, turns: int | None = None) -> dict[str,
         g = Game.from_record(record, turns=turns)
     if type(seat) is not int or not 0 <= seat < g.seats:
         raise InvalidRecordError(f"seat {seat!r} does not exist (seats 0..{g.seats - 1})")
-    return seat_odds(g.view(seat))
+    return cast(dict[str, Any], seat_odds(g.view(seat)))
