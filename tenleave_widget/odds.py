@@ -39,6 +39,7 @@ __all__ = [
     "QueueOuts",
     "SeatOdds",
     "TARGET",
+    "clear_cache",
     "move_evaluation",
     "queue_outs",
     "seat_odds",
@@ -106,6 +107,7 @@ class QueueOuts(TypedDict):
 # --------------------------------------------------------------------------- the model
 
 
+@lru_cache(maxsize=256)
 def _parse(notation: str) -> tuple[int, str]:
     """``"4*"`` -> ``(4, "marked")``; ``"5"`` -> ``(5, "plain")``."""
     if notation.endswith("*"):
@@ -131,25 +133,10 @@ class _Model:
         self.positions: tuple[int, ...] = tuple(view["token_positions"])
         queues: Sequence[Sequence[Mapping[str, Any]]] = view["queues"]
 
+        # the table first: which (owner, back) have cards of unknown value
         group_of: dict[tuple[int, str], int] = {}
         unknown_counts: list[int] = []
-        removed: dict[tuple[int, str], Counter[int]] = {}
-
-        def take(owner: int, notation: str) -> None:
-            value, back = _parse(notation)
-            removed.setdefault((owner, back), Counter())[value] += 1
-
-        for owner, pile in enumerate(view["swatted"]):
-            for notation in pile:
-                take(owner, notation)
-        for entry in view["safe"]:
-            take(entry["owner"], entry["card"])
-        for owner, hand in enumerate(view["hands"]):
-            cards = hand.get("cards")
-            if cards is not None:
-                for notation in cards:
-                    take(owner, notation)
-
+        known: list[tuple[int, str, int]] = []
         slots: list[tuple[int, ...]] = []
         owners: list[tuple[int, ...]] = []
         for queue in queues:
@@ -157,7 +144,7 @@ class _Model:
             for card in queue:
                 owner, back, value = card["owner"], card["back"], card["value"]
                 if value is not None:
-                    removed.setdefault((owner, back), Counter())[value] += 1
+                    known.append((owner, back, value))
                     row.append(int(value))
                     continue
                 key = (owner, back)
@@ -171,21 +158,42 @@ class _Model:
             owners.append(tuple(card["owner"] for card in queue))
         self.slots = slots
         self.owners = owners
+        self.pools: list[Pool] = []
+        if not group_of:
+            return
 
-        pools: list[Pool] = []
-        for (owner, back), g in group_of.items():
-            left: Counter[int] = Counter()
+        # then what is left of those: dealt - flipped - known face down - known in hand
+        left: dict[tuple[int, str], dict[int, int]] = {key: {} for key in group_of}
+        for owner in {o for o, _ in group_of}:
             for notation in dealt[owner]:
-                value, b = _parse(notation)
-                if b == back:
-                    left[value] += 1
-            left.subtract(removed.get((owner, back), Counter()))
-            if any(c < 0 for c in left.values()) or sum(left.values()) < unknown_counts[g]:
+                value, back = _parse(notation)
+                pool = left.get((owner, back))
+                if pool is not None:
+                    pool[value] = pool.get(value, 0) + 1
+
+        def take(owner: int, value: int, back: str) -> None:
+            pool = left.get((owner, back))
+            if pool is not None:
+                pool[value] = pool.get(value, 0) - 1
+
+        hands = view["hands"]
+        for owner in {o for o, _ in group_of}:
+            for notation in view["swatted"][owner]:
+                take(owner, *_parse(notation))
+            for notation in hands[owner].get("cards") or ():
+                take(owner, *_parse(notation))
+        for entry in view["safe"]:
+            take(entry["owner"], *_parse(entry["card"]))
+        for owner, back, value in known:
+            take(owner, value, back)
+
+        for key, g in group_of.items():
+            pool = left[key]
+            if any(c < 0 for c in pool.values()) or sum(pool.values()) < unknown_counts[g]:
                 raise ValueError(
-                    f"inconsistent view: seat {owner}'s {back} cards cannot fill the table"
+                    f"inconsistent view: seat {key[0]}'s {key[1]} cards cannot fill the table"
                 )
-            pools.append(tuple(sorted((v, c) for v, c in left.items() if c > 0)))
-        self.pools = pools
+            self.pools.append(tuple(sorted((v, c) for v, c in pool.items() if c > 0)))
 
     def queue_key(self, q: int) -> tuple[tuple[int, ...], tuple[Pool, ...]]:
         """Queue q's cards and pools, pools renumbered by first appearance (a cache key)."""
@@ -293,22 +301,32 @@ def _summary(
     esc = [0.0] * n
     stay = [0.0] * n
     cost = [0.0] * n
+    struck = tuple(p - 1 for p in positions)
     for w, t, values in _leaves(slots, pools):
         totals[t] = totals.get(t, 0.0) + w
         k = len(values)
-        if t < TARGET:
+        if t < TARGET:  # the highest flipped card(s) swatted
             under += w
-        elif t == TARGET:
+            top = max(values, default=0)
+            for i in range(k):
+                v = values[i]
+                if v == top:
+                    hit[i] += w
+                    cost[i] += w * v
+                else:
+                    esc[i] += w
+        elif t == TARGET:  # swing and miss
             exact += w
-        else:
-            over += w
-        swatted = _swatted(t, values, positions)
-        for i in range(k):
-            if i in swatted:
-                hit[i] += w
-                cost[i] += w * values[i]
-            else:
+            for i in range(k):
                 esc[i] += w
+        else:  # the token's positions swatted
+            over += w
+            for i in range(k):
+                if i in struck:
+                    hit[i] += w
+                    cost[i] += w * values[i]
+                else:
+                    esc[i] += w
         for i in range(k, n):
             stay[i] += w
     return (
@@ -357,6 +375,18 @@ def _append_costs(
 # ----------------------------------------------------------------------- the public API
 
 
+def clear_cache() -> None:
+    """Forget the memoised per-queue tables (they are exact; this only frees memory).
+
+    A queue's table depends only on its cards, their pools and the token, so it is
+    memoised (bounded LRU) and shared by every position and seat that shows the same
+    queue. The benchmark clears it before each timed call to measure the cold path.
+    """
+    _leaves.cache_clear()
+    _summary.cache_clear()
+    _append_costs.cache_clear()
+
+
 def _queue_costs(model: _Model, q: int) -> tuple[_QueueSummary, list[float]]:
     """Queue q's summary and each seat's expected penalty from it."""
     slots, pools = model.queue_key(q)
@@ -367,11 +397,11 @@ def _queue_costs(model: _Model, q: int) -> tuple[_QueueSummary, list[float]]:
     return summary, per_seat
 
 
-def seat_odds(view: View) -> SeatOdds:
+def seat_odds(view: View, moves: bool = True) -> SeatOdds:
     """The swat-risk odds of RULES.md §9 for the seat of ``view`` (the ``tenleave odds`` JSON).
 
     ``moves`` (see :func:`move_evaluation`) is included when it is the viewing seat's
-    turn and the game is not over.
+    turn and the game is not over (and ``moves`` is true).
 
     >>> view = sketch_view([["0:5", "1:?*"], []], seat=0, token="II+III")
     >>> odds = seat_odds(view)
@@ -383,8 +413,10 @@ def seat_odds(view: View) -> SeatOdds:
     model = _Model(view)
     queues: list[QueueOdds] = []
     penalty = [0.0] * model.n_seats
+    by_queue: list[list[float]] = []
     for q, cards in enumerate(view["queues"]):
         summary, per_seat = _queue_costs(model, q)
+        by_queue.append(per_seat)
         totals, (under, exact, over), hit, esc, stay, _ = summary
         for s, c in enumerate(per_seat):
             penalty[s] += c
@@ -413,8 +445,9 @@ def seat_odds(view: View) -> SeatOdds:
         "queues": queues,
         "expected_penalty": penalty,
     }
-    if _on_turn(view):
-        result["moves"] = _moves(model)
+    if moves and _on_turn(view):
+        assert model.seat is not None
+        result["moves"] = _moves(model, [c[model.seat] for c in by_queue])
     return result
 
 
@@ -441,14 +474,16 @@ def move_evaluation(view: View) -> list[dict[str, Any]]:
     return _moves(_Model(view))
 
 
-def _moves(model: _Model) -> list[dict[str, Any]]:
+def _moves(model: _Model, costs: list[float] | None = None) -> list[dict[str, Any]]:
+    """The move evaluation; ``costs``: the seat's expected penalty per queue, if known."""
     seat = model.seat
     assert seat is not None
     view = model.view
     capacity: int = view.get("queue_capacity", 4)
     cards = view["hands"][seat]["cards"] or []
     notations = sorted(set(cards), key=lambda n: (_parse(n)[0], n))
-    costs = [_queue_costs(model, q)[1][seat] for q in range(len(model.slots))]
+    if costs is None:
+        costs = [_queue_costs(model, q)[1][seat] for q in range(len(model.slots))]
     moves: list[dict[str, Any]] = []
     after: dict[int, dict[int, float]] = {}
     values = tuple(sorted({_parse(n)[0] for n in notations}))

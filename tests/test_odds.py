@@ -326,6 +326,14 @@ def test_moves_match_seat_odds(seed: int) -> None:
         assert abs(seat_odds(after)["expected_penalty"][seat] - m["expected_penalty"]) < 1e-12
 
 
+def test_moves_can_be_left_out() -> None:
+    view = sketch_view([["1:?", "0:4*"], ["2:?*"]], seat=0)
+    full = seat_odds(view)
+    bare = seat_odds(view, moves=False)
+    assert "moves" in full and "moves" not in bare
+    assert bare == {k: v for k, v in full.items() if k != "moves"}
+
+
 def test_no_moves_off_turn_or_when_finished() -> None:
     view = sketch_view([["1:?", "0:4*"], ["2:?*"]], seat=0)
     view["to_move"] = 1
