@@ -17,7 +17,7 @@ CHROMIUM := /usr/bin/chromium
 lab:
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -e . jupyterlab
-	$(BIN)/jupyter lab examples/
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) examples/
 
 test:
 	if [ ! -x $(CHROMIUM) ]; then \
