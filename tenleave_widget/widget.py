@@ -812,7 +812,7 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         got = self._expected.get(key)
         if got is None:
             game = self._history[turn]
-            odds = seat_odds(game.view(seat))
+            odds = seat_odds(game.view(seat), moves=False)
             got = game.penalty[seat] + float(odds["expected_penalty"][seat])
             self._expected[key] = got
         return got

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -236,7 +237,12 @@ def test_bots_are_paced_on_a_running_event_loop() -> None:
                 break
         return right_after, w.game.turns_applied, busy
 
-    right_after, later, busy = asyncio.run(scenario())
+    # In a thread of its own: other tests (nbclient) may leave this thread's loop running.
+    results: list[tuple[int, int, bool]] = []
+    thread = threading.Thread(target=lambda: results.append(asyncio.run(scenario())))
+    thread.start()
+    thread.join()
+    right_after, later, busy = results[0]
     assert right_after == 1 and busy  # the bots had not moved yet
     assert later == 3
 
