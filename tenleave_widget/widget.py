@@ -650,7 +650,14 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         return True
 
     def _bot_tick(self, generation: int) -> None:
-        if not self._bot_move(generation):
+        try:
+            moved = self._bot_move(generation)
+        except TenLeaveError as e:  # a bot that cannot move: say so, stop waiting
+            self._busy = False
+            self._say(f"the bot could not move: {e}", "error")
+            self._refresh()
+            return
+        if not moved:
             return
         self._refresh()
         self._run_bots()

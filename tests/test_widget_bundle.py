@@ -1,0 +1,31 @@
+"""The front-end bundle: built by the package build, small, self-contained (no CDN)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tenleave_widget.widget import STATIC, TableWidget
+
+JS = STATIC / "widget.js"
+CSS = STATIC / "widget.css"
+
+
+def test_the_bundle_is_built_and_small() -> None:
+    assert JS.exists() and CSS.exists(), "run `pip install -e .` (or `npm run build`)"
+    assert JS.stat().st_size < 150 * 1024
+
+
+def test_the_bundle_is_an_esm_module_that_loads_nothing_from_the_network() -> None:
+    js = JS.read_text()
+    assert re.search(r"export\s*\{", js), "esbuild must output --format=esm"
+    assert not re.search(r"""(import\s*\(|from\s*)["'](https?:)?//""", js)
+    assert "http://" not in js and "https://" not in js
+    assert "@import" not in CSS.read_text() and "url(http" not in CSS.read_text()
+
+
+def test_the_widget_ships_the_built_files() -> None:
+    w = TableWidget()
+    assert w._esm == JS.read_text()
+    assert w._css == CSS.read_text()
+    assert Path(STATIC).name == "static"
