@@ -30,6 +30,21 @@ class _CallableModule(_types.ModuleType):
 
 odds.__class__ = _CallableModule
 
+_WIDGET_NAMES = (
+    "TableWidget", "TenLeaveWidget", "WidgetMessageError", "hotseat", "play", "replay_widget"
+)
+
+
+def __getattr__(name: str) -> Any:
+    """The widget entry points (``play``, ``hotseat``, ``replay_widget`` …), imported on
+    first use so that the engine loads without Jupyter."""
+    if name in _WIDGET_NAMES:
+        from . import widget
+
+        return getattr(widget, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
     "COLOURS",
     "DEFAULT_DECK",
@@ -46,4 +61,5 @@ __all__ = [
     "parse_record",
     "replay",
     "save_record",
+    *_WIDGET_NAMES,
 ]
