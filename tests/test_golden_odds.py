@@ -12,9 +12,7 @@ from naive_odds import assert_close, naive_moves, naive_odds
 from tenleave_widget.game import Game
 from tenleave_widget.odds import move_evaluation, seat_odds
 
-HERE = Path(__file__).parent / "golden" / "odds"
-SHARED = Path("/work/shared/golden/odds")
-FILES = sorted((HERE if HERE.is_dir() else SHARED).glob("*.json"))
+FILES = sorted((Path(__file__).parent / "golden" / "odds").glob("*.json"))
 
 
 def load(path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
