@@ -263,11 +263,7 @@ class Game:
         if t.wake is not False:
             if t.wake is not True:
                 raise IllegalActionError(f"'wake' must be true or false, not {t.wake!r}")
-            if min(sizes) < 2:
-                raise IllegalActionError(
-                    f"cannot wake SleepKid: every queue must hold at least 2 cards "
-                    f"(queue sizes {sizes})"
-                )
+            self._check_wake(sizes)
             return t.normalized()
         if t.peek is None and t.rotate is None:
             self._check_room(sizes, q)
@@ -280,6 +276,14 @@ class Game:
             sizes[q] += 1
             self._check_extra(t, sizes)
         return t
+
+    @staticmethod
+    def _check_wake(sizes: list[int]) -> None:
+        if min(sizes) < 2:
+            raise IllegalActionError(
+                f"cannot wake SleepKid: every queue must hold at least 2 cards "
+                f"(queue sizes {sizes})"
+            )
 
     @staticmethod
     def _check_room(sizes: list[int], q: int) -> None:
@@ -643,11 +647,7 @@ class Game:
                 if kind == "wake":
                     if played:
                         raise IllegalActionError("wake is allowed only before playing")
-                    if min(sizes) < 2:
-                        raise IllegalActionError(
-                            f"cannot wake SleepKid: every queue must hold at least 2 cards "
-                            f"(queue sizes {sizes})"
-                        )
+                    g._check_wake(sizes)
                     ev.append(("wake", s))
                     g._swat_all("wake", ev)
                     try:
