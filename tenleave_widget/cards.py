@@ -11,6 +11,8 @@ hint illustration, ``"5"`` a plain 5.
 
 from __future__ import annotations
 
+from .errors import TenLeaveError
+
 COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue", "purple")
 """Seat i plays ``COLOURS[i]``."""
 
@@ -22,13 +24,13 @@ DEFAULT_DECK: tuple[str, ...] = ("1", "1", "2", "2", "3*", "3*", "4*", "4*", "5*
 
 
 def parse_card(notation: object) -> tuple[int, bool]:
-    """Return ``(value, marked)`` of a card notation, or raise :class:`ValueError`.
+    """Return ``(value, marked)`` of a card notation, or raise :class:`TenLeaveError`.
 
     >>> parse_card("2")
     (2, False)
     """
     if not isinstance(notation, str) or notation not in _PARSED:
-        raise ValueError(f"{notation!r} is not a card notation (1..5, '*' for a marked back)")
+        raise TenLeaveError(f"{notation!r} is not a card notation (1..5, '*' for a marked back)")
     return _PARSED[notation]
 
 

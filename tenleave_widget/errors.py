@@ -27,6 +27,14 @@ class InvalidRulesError(TenLeaveError):
     """A rule-option set (a variant) that is malformed."""
 
 
+class InvalidViewError(TenLeaveError):
+    """A seat view (``docs/view.md``) that is malformed or inconsistent."""
+
+
+class SetupError(TenLeaveError):
+    """Bad arguments for setting up a game, a bot or a simulation."""
+
+
 class InvalidRecordError(TenLeaveError):
     """A ``tenleave-record/1`` record that is malformed or holds an illegal turn.
 

@@ -126,21 +126,11 @@ class Game:
         self._token_ids = list(self.rules.tokens)
         self._rng = random.Random(seed)
         if defense is not None:
-            self._stream = list(defense)
-            self._check_defense(self._stream)
+            self._stream = self.rules.check_defense(defense)
         else:
             self._stream = [self._rng.choice(self._token_ids)]
         self._strict = strict_defense
         self._reset()
-
-    def _check_defense(self, stream: list[str]) -> None:
-        if not stream:
-            raise InvalidRecordError("'defense' must list at least one token")
-        for i, t in enumerate(stream):
-            if not isinstance(t, str) or t not in self.rules.tokens:
-                raise InvalidRecordError(f"'defense' names an unknown token {t!r}")
-            if i and stream[i - 1] == t:
-                raise InvalidRecordError(f"'defense' lists {t!r} twice in a row")
 
     def _reset(self) -> None:
         n, d = self._n, self._d
@@ -802,9 +792,14 @@ class Game:
         return rec
 
     @classmethod
-    def from_record(cls, record: RecordSource, turns: int | None = None) -> Game:
+    def from_record(
+        cls, record: RecordSource, turns: int | None = None, *, seed: int | None = None
+    ) -> Game:
         """Load a record (an object, or a path to a JSON file) and apply its first ``turns``
         turns (all by default). Raises :class:`InvalidRecordError` naming the turn index.
+
+        Played on past the record, the game reveals the record's unused tokens first, then
+        draws from a generator seeded with ``seed``.
         """
         from .record import load_record, parse_record
 
@@ -828,6 +823,7 @@ class Game:
             defense=head.defense,
             strict_defense=True,
             notes=head.notes,
+            seed=seed,
         )
         for i in range(n):
             raw = all_turns[i]

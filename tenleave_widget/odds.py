@@ -33,6 +33,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, TypedDict
 
+from .cards import DEFAULT_DECK
+from .errors import InvalidViewError
+from .rules import DEFAULT_TOKENS
+
 __all__ = [
     "CardOdds",
     "QueueOdds",
@@ -190,7 +194,7 @@ class _Model:
         for key, g in group_of.items():
             pool = left[key]
             if any(c < 0 for c in pool.values()) or sum(pool.values()) < unknown_counts[g]:
-                raise ValueError(
+                raise InvalidViewError(
                     f"inconsistent view: seat {key[0]}'s {key[1]} cards cannot fill the table"
                 )
             self.pools.append(tuple(sorted((v, c) for v, c in pool.items() if c > 0)))
@@ -556,8 +560,8 @@ def queue_outs(view: View) -> list[QueueOuts]:
 
 # ------------------------------------------------------------------ a position sketcher
 
-_DEFAULT_DECK = ("1", "1", "2", "2", "3*", "3*", "4*", "4*", "5*", "5")
-_TOKENS = {"I+II": [1, 2], "II+III": [2, 3], "III+IV": [3, 4], "I+IV": [1, 4]}
+_DEFAULT_DECK = DEFAULT_DECK
+_TOKENS = {k: list(v) for k, v in DEFAULT_TOKENS.items()}
 
 
 def sketch_view(

@@ -45,6 +45,8 @@ def load_record(path: str | Path) -> Any:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
         raise InvalidRecordError(f"cannot read {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise InvalidRecordError(f"{path} is not UTF-8 text: {e.reason}") from None
     return loads_record(text)
 
 
@@ -54,6 +56,8 @@ def loads_record(text: str) -> Any:
         return json.loads(text)
     except ValueError as e:
         raise InvalidRecordError(f"not JSON: {e}") from None
+    except RecursionError:
+        raise InvalidRecordError("not a record: JSON nested too deeply") from None
 
 
 def parse_record(obj: Any) -> RecordHead:
@@ -79,14 +83,7 @@ def parse_record(obj: Any) -> RecordHead:
         raise InvalidRecordError(f"'rules': {e}") from None
     if "rules" in obj and not isinstance(obj["rules"], dict):
         raise InvalidRecordError("'rules' must be an object")
-    defense = obj.get("defense")
-    if not isinstance(defense, list) or not defense:
-        raise InvalidRecordError("'defense' must be a non-empty list of tokens")
-    for i, t in enumerate(defense):
-        if not isinstance(t, str) or t not in rules.tokens:
-            raise InvalidRecordError(f"'defense' names an unknown token {t!r}")
-        if i and defense[i - 1] == t:
-            raise InvalidRecordError(f"'defense' lists {t!r} twice in a row (at {i - 1} and {i})")
+    defense = rules.check_defense(obj.get("defense"))
     turns = obj.get("turns", [])
     if not isinstance(turns, list):
         raise InvalidRecordError("'turns' must be a list")
@@ -95,10 +92,10 @@ def parse_record(obj: Any) -> RecordHead:
         raise InvalidRecordError("'notes' must be an object keyed by turn index")
     notes: dict[int, str] = {}
     for k, v in notes_raw.items():
-        if not (isinstance(k, str) and k.isdigit()) or not isinstance(v, str):
+        if not (isinstance(k, str) and k.isascii() and k.isdigit()) or not isinstance(v, str):
             raise InvalidRecordError(f"'notes': {k!r} must be a turn index with a text")
         notes[int(k)] = v
-    return RecordHead(list(players), first, rules, list(defense), turns, notes)
+    return RecordHead(list(players), first, rules, defense, turns, notes)
 
 
 def dumps_record(record: dict[str, Any]) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import DEFAULT_DECK, parse_card
-from .errors import InvalidRulesError
+from .errors import InvalidRecordError, InvalidRulesError
 
 DEFAULT_TOKENS: dict[str, tuple[int, ...]] = {
     "I+II": (1, 2),
@@ -23,6 +23,7 @@ DEFAULT_TOKENS: dict[str, tuple[int, ...]] = {
 """The four Human Defense tokens: id -> positions (1 = position I, nearest SleepKid)."""
 
 QUEUE_CAPACITY = 4
+DECK_SIZE = 10
 MIN_SEATS, MAX_SEATS = 2, 5
 
 
@@ -41,8 +42,10 @@ class Rules:
 
     def __post_init__(self) -> None:
         deck = self.deck
-        if not isinstance(deck, (list, tuple)) or not 1 <= len(deck) <= 20:
-            raise InvalidRulesError("deck must be a list of 1 to 20 card notations")
+        if not isinstance(deck, (list, tuple)) or len(deck) != DECK_SIZE:
+            raise InvalidRulesError(
+                f"deck must list the {DECK_SIZE} card notations of one colour"
+            )
         for c in deck:
             try:
                 parse_card(c)
@@ -108,6 +111,21 @@ class Rules:
             "tokens": {k: list(v) for k, v in self.tokens.items()},
             "daybreak_token_change": self.daybreak_token_change,
         }
+
+    def check_defense(self, defense: object) -> list[str]:
+        """Check a reveal order of tokens (a record's ``defense``): a non-empty list of
+        known token ids, never the same twice in a row. Raises :class:`InvalidRecordError`.
+        """
+        if not isinstance(defense, (list, tuple)) or not defense:
+            raise InvalidRecordError("'defense' must be a non-empty list of tokens")
+        for i, t in enumerate(defense):
+            if not isinstance(t, str) or t not in self.tokens:
+                raise InvalidRecordError(f"'defense' names an unknown token {t!r}")
+            if i and defense[i - 1] == t:
+                raise InvalidRecordError(
+                    f"'defense' lists {t!r} twice in a row (at {i - 1} and {i})"
+                )
+        return list(defense)
 
     def dealt(self, seats: int) -> tuple[str, ...]:
         """One seat's dealt cards: the deck, less one ``2`` in a 2-seat game (RULES.md §2).

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bots import BOT_NAMES, make_bot
+from .errors import SetupError
 from .game import Game
 
 
@@ -129,10 +130,10 @@ def simulate(
     """
     names = list(bots) if bots is not None else ["random"] * players
     if len(names) != players:
-        raise ValueError(f"{players} seats need {players} bots, not {len(names)}")
+        raise SetupError(f"{players} seats need {players} bots, not {len(names)}")
     for b in names:
         if b not in BOT_NAMES:
-            raise ValueError(f"unknown bot {b!r} (choose from {', '.join(BOT_NAMES)})")
+            raise SetupError(f"unknown bot {b!r} (choose from {', '.join(BOT_NAMES)})")
     master = random.Random(seed)
     seat_bots = [make_bot(b, master.randrange(2**32)) for b in names]
     stats = [SeatStats(b) for b in names]

@@ -131,3 +131,26 @@ def test_unreadable_and_broken_files(tmp_path: Path) -> None:
     bad.write_text('{"format": ')
     with pytest.raises(InvalidRecordError, match="not JSON"):
         Game.from_record(bad)
+
+
+def test_broken_files_are_typed_errors(tmp_path: Path) -> None:
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(b'{"format": "tenleave-record/1", "players": ["Ren\xe9", "Ana"]}')
+    with pytest.raises(InvalidRecordError, match="not UTF-8"):
+        Game.from_record(latin)
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(InvalidRecordError):
+        Game.from_record(deep)
+    with pytest.raises(InvalidRecordError, match="notes"):
+        Game.from_record(mutated(notes={"²": "a superscript two is not a turn index"}))
+
+
+def test_playing_on_after_a_record_is_seeded() -> None:
+    rec = mutated(defense=["I+II", "III+IV"])
+    a = Game.from_record(rec, seed=5)
+    b = Game.from_record(rec, seed=5)
+    for g in (a, b):
+        while g.turns_applied < 14:
+            g.apply(next(iter(g.legal_turns)))
+    assert a.defense == b.defense and len(a.defense) > 2

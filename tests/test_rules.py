@@ -283,12 +283,17 @@ def test_winners_share_equal_lowest() -> None:
 
 # ---------------------------------------------------------------- variants
 def test_variant_deck() -> None:
-    r = Rules.from_json({"deck": ["1", "2", "2", "5*", "5*"]})
+    deck = ["1", "1", "1", "2", "2", "3*", "4*", "5*", "5*", "5"]
+    r = Rules.from_json({"deck": deck})
     g = Game(3, rules=r, seed=1)
-    assert g.hand(0) == ["1", "2", "2", "5*", "5*"]
-    assert Game(2, rules=r, seed=1).hand(0) == ["1", "2", "5*", "5*"]
-    with pytest.raises(InvalidRulesError):
-        Rules.from_json({"deck": ["7"]})
+    assert g.hand(0) == sorted(deck)
+    assert Game(2, rules=r, seed=1).hand(0) == ["1", "1", "1", "2", "3*", "4*", "5", "5*", "5*"]
+    no_two = Rules.from_json({"deck": ["1", "1", "1", "2*", "3*", "3*", "4*", "4*", "5*", "5"]})
+    assert "2*" not in Game(2, rules=no_two, seed=1).hand(0)
+    with pytest.raises(InvalidRulesError, match="not a card notation"):
+        Rules.from_json({"deck": ["7"] * 10})
+    with pytest.raises(InvalidRulesError, match="the 10 card notations"):
+        Rules.from_json({"deck": ["1", "2", "2", "5*", "5*"]})
 
 
 def test_variant_tokens() -> None:
