@@ -8,6 +8,12 @@ legal turns) through the self-play path (``Game.random_turn`` + ``Game.push_lega
 ``Game.apply``, what a user or the widget runs). Each figure is the median of
 ``--repeats`` timed rounds; rounds of the two paths are interleaved so that the ratio
 between them holds on a noisy shared machine.
+
+Instruction count of one 3-seat game (steady where wall-clock time is not)::
+
+    valgrind --tool=callgrind .venv/bin/python benchmarks/bench_engine.py --fixed-games 300
+    valgrind --tool=callgrind .venv/bin/python benchmarks/bench_engine.py --fixed-games 0
+    # (difference of the two "Collected" totals) / 300
 """
 
 from __future__ import annotations
@@ -49,7 +55,20 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=1.0, help="length of one timed round")
     ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument(
+        "--fixed-games", type=int, default=None, metavar="N",
+        help="only play N complete 3-seat games on the self-play path and exit (run it under "
+        "valgrind --tool=callgrind with N and with 0: the difference / N is the "
+        "instruction count of one game, steady on a noisy machine)",
+    )
     args = ap.parse_args()
+    if args.fixed_games is not None:
+        rng = random.Random(1)
+        for n in range(args.fixed_games):
+            g = Game(3, seed=n)
+            while not g.finished:
+                fast_turn(g, rng)
+        return
     print(f"{'seats':>5} {'self-play games/s':>18} {'checked games/s':>16} {'ratio':>6}")
     for seats in (2, 3, 4, 5):
         fast: list[float] = []
