@@ -5,6 +5,8 @@ playing the human seat through the widget's intents, as clicks would."""
 from __future__ import annotations
 
 import importlib.util
+import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -98,6 +100,89 @@ def test_classroom_notebook_steps_through_every_game() -> None:
     nb.cells.append(check)
     client(nb).execute()
     assert text_of(nb.cells[-1]).split() == ["50", "50", "True"]  # the 5-seat game's end
+    tables = [o for c in nb.cells for o in c.get("outputs", [])
+              if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    assert len(tables) == 4  # one table per game, shown once
+
+
+WIDGET = re.compile(r'^w = replay_widget\(GAMES / "(?P<name>[^"]+)", show_odds=False\)$')
+GOTO = re.compile(r"^w\.goto\((?P<turn>\d+)\)(  # .*)?$")
+PERSPECTIVE = re.compile(r"^w\.set_perspective\((?P<seat>None|\d+)\)(  # .*)?$")
+
+
+def classroom_steps() -> list[tuple[str, str, int, int | None]]:
+    """For each code cell of the classroom notebook after the first: (the markdown just
+    before it, the game's file, the turn shown, the perspective), by reading its code."""
+    nb = read("classroom.ipynb")
+    steps: list[tuple[str, str, int, int | None]] = []
+    game, turn, seat, text = "", 0, None, ""
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            text = cell.source
+            continue
+        lines = cell.source.splitlines()
+        if "import" in cell.source:
+            continue
+        for line in lines:
+            if m := WIDGET.match(line):
+                game, turn, seat = m["name"], 0, None
+            elif m := GOTO.match(line):
+                turn = int(m["turn"])
+            elif m := PERSPECTIVE.match(line):
+                seat = None if m["seat"] == "None" else int(m["seat"])
+            else:
+                assert line == "w" and WIDGET.match(lines[0]), (
+                    f"a cell may only make and show a game's table once, or move it: {line!r}"
+                )
+        steps.append((text, game, turn, seat))
+    return steps
+
+
+def test_classroom_shows_each_table_once_and_moves_it() -> None:
+    # a widget shown twice is one table shown twice: every earlier output would follow
+    # the latest cell. So each game's table is shown by the cell that makes it, only.
+    steps = classroom_steps()
+    games = [g for _, g, _, _ in steps]
+    assert sorted(set(games)) == [f"game-{n}-seats.json" for n in (2, 3, 4, 5)]
+    for text, game, turn, _ in steps:
+        record = json.loads((EXAMPLES / "games" / game).read_text(encoding="utf-8"))
+        assert 0 <= turn <= len(record["turns"])
+        if text.startswith("### Turn "):
+            number = int(text.split()[2])
+            assert turn == number - 1, f"{text[:40]!r}: the table must stop before the turn"
+            assert "the table above moves to just before turn" in text
+        else:
+            assert "table" in text, text[:60]
+
+
+def test_classroom_peek_is_shown_after_the_peek_from_the_peekers_view() -> None:
+    from tenleave_widget import Game
+
+    steps = classroom_steps()
+    heads = [i for i, (text, *_) in enumerate(steps)
+             if text.startswith("### Turn ") and "a peek that changes a decision" in text]
+    assert len(heads) == 1
+    at = heads[0]
+    _, game, before, seat = steps[at]
+    path = EXAMPLES / "games" / game
+    raw = json.loads(path.read_text(encoding="utf-8"))["turns"][before]
+    assert "peek" in raw and seat == raw["seat"]  # the peeker's view, before the peek
+    q, i = raw["peek"]
+    key = Game.from_record(path, turns=before).view(None)["queues"][q][i]["key"]
+    value = Game.from_record(path, turns=before).view(None)["queues"][q][i]["value"]
+
+    def shown(turns: int) -> int | None:
+        cards = [c for cs in Game.from_record(path, turns=turns).view(seat)["queues"]
+                 for c in cs if c["key"] == key]
+        assert len(cards) == 1
+        return cards[0]["value"]  # type: ignore[no-any-return]
+
+    assert shown(before) is None  # not known before the peek
+    text, game2, after, seat2 = steps[at + 1]  # the next cell: past the peek
+    assert (game2, seat2) == (game, seat) and after > before
+    assert shown(after) == value, "the peeker's view must show the peeked value"
+    assert f"**{value}**" in text
+    assert steps[at + 2][3] is None  # then back to the teacher's view, with the note
 
 
 def test_classroom_notebook_is_generated_from_the_games() -> None:
