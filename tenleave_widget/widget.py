@@ -32,7 +32,7 @@ import anywidget
 import ipywidgets
 import traitlets
 
-from .bots import make_bot
+from .bots import BOT_NAMES, make_bot
 from .errors import IllegalActionError, TenLeaveError
 from .game import Game
 from .odds import seat_odds
@@ -262,6 +262,67 @@ def _step_text(step: Mapping[str, Any]) -> str:
     return "woke SleepKid"
 
 
+def _is_seat(game: Game, seat: object) -> bool:
+    return type(seat) is int and 0 <= seat < game.seats
+
+
+def _check_humans(game: Game, humans: object) -> list[int]:
+    """The human seats, sorted; raise :class:`WidgetMessageError` naming a bad one."""
+    if isinstance(humans, (str, bytes)) or not isinstance(humans, Sequence):
+        raise WidgetMessageError(f"humans must be a list of seats, not {humans!r}")
+    for s in humans:
+        if not _is_seat(game, s):
+            raise WidgetMessageError(
+                f"human seat {s!r} does not exist (seats 0..{game.seats - 1})"
+            )
+    return sorted(set(humans))
+
+
+def _check_bots(game: Game, bots: object, humans: Sequence[int]) -> dict[int, str]:
+    """The bot of each bot seat; raise :class:`WidgetMessageError` naming a bad one."""
+    if bots is None:
+        return {}
+    if not isinstance(bots, Mapping):
+        raise WidgetMessageError(f"bots must map seats to bot names, not {bots!r}")
+    out: dict[int, str] = {}
+    for s, name in bots.items():
+        if not _is_seat(game, s):
+            raise WidgetMessageError(f"bot seat {s!r} does not exist (seats 0..{game.seats - 1})")
+        if s in humans:
+            raise WidgetMessageError(f"seat {s} cannot be both human and bot")
+        if name not in BOT_NAMES:
+            raise WidgetMessageError(
+                f"unknown bot {name!r} for seat {s} (choose from {', '.join(BOT_NAMES)})"
+            )
+        out[s] = name
+    return out
+
+
+def _build_history(game: Game) -> list[Game]:
+    """The position after every turn of ``game``: ``history[t]`` is the game after t turns."""
+    start = game.copy()
+    while start.turns_applied:
+        start.undo()
+    history = [start]
+    for t in game.turns[:-1]:
+        nxt = history[-1].copy()
+        nxt.apply(t)
+        history.append(nxt)
+    if game.turns_applied:
+        history.append(game.copy())
+    return history
+
+
+def _final_steps(pending: Sequence[Mapping[str, Any]]) -> int:
+    """How many of a turn's pending steps are final: every step up to and including the
+    last peek or wake (what they showed cannot be unseen)."""
+    keep = 0
+    for i, step in enumerate(pending):
+        if step["kind"] in ("peek", "wake"):
+            keep = i + 1
+    return keep
+
+
 # ------------------------------------------------------------------- controller
 
 
@@ -286,28 +347,58 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         seed: int | None = None,
         show_odds: bool = True,
     ) -> None:
+        if not isinstance(game, Game):
+            raise WidgetMessageError(f"game must be a Game, not {type(game).__name__}")
         if mode not in ("play", "hotseat", "replay"):
-            raise ValueError(f"unknown mode {mode!r}")
+            raise WidgetMessageError(
+                f"unknown mode {mode!r} (choose from 'play', 'hotseat', 'replay')"
+            )
+        if isinstance(bot_delay, bool) or not isinstance(bot_delay, (int, float)) or not (
+            0 <= bot_delay < float("inf")
+        ):
+            raise WidgetMessageError(
+                f"bot_delay must be a number of seconds >= 0, not {bot_delay!r}"
+            )
+        if seed is not None and type(seed) is not int:
+            raise WidgetMessageError(f"seed must be an integer or None, not {seed!r}")
+        if not isinstance(show_odds, bool):
+            raise WidgetMessageError(f"show_odds must be True or False, not {show_odds!r}")
         self.mode: Mode = mode
         self.bot_delay = float(bot_delay)
         self._seed = seed
-        self._humans = sorted(set(humans)) if mode != "replay" else []
-        for s in self._humans:
-            if not 0 <= s < game.seats:
-                raise ValueError(f"human seat {s} does not exist (seats 0..{game.seats - 1})")
-        self._bot_names = dict(bots or {})
+        self._humans = _check_humans(game, humans) if mode != "replay" else []
+        self._bot_names = _check_bots(game, bots, self._humans)
         self._bots = {
             s: make_bot(name, None if seed is None else seed * 10 + s)
             for s, name in self._bot_names.items()
         }
-        if mode != "replay":
+        total = game.turns_applied
+        if mode == "replay":
+            if perspective is not None and not _is_seat(game, perspective):
+                raise WidgetMessageError(
+                    f"perspective must be a seat 0..{game.seats - 1} or None (the teacher's "
+                    f"view), not {perspective!r}"
+                )
+            if turn is not None and not (type(turn) is int and 0 <= turn <= total):
+                raise WidgetMessageError(f"turn must be an integer 0..{total}, not {turn!r}")
+        else:
+            if not self._humans:
+                raise WidgetMessageError(f"{mode} mode needs at least one human seat")
             missing = [
                 s for s in range(game.seats) if s not in self._humans and s not in self._bots
             ]
             if missing:
-                raise ValueError(f"seats {missing} are neither human nor bot")
-        self._history: list[Game] = []
-        self._set_history(game)
+                raise WidgetMessageError(f"seats {missing} are neither human nor bot")
+            if perspective is not None:
+                raise WidgetMessageError(
+                    "perspective is for replay mode: in play the table shows the human seat's "
+                    "view"
+                )
+            if turn is not None:
+                raise WidgetMessageError(
+                    "turn is for replay mode: play continues from the game's last turn"
+                )
+        self._history: list[Game] = _build_history(game)
         self._turn = len(self._history) - 1 if turn is None else turn
         self._pending: list[dict[str, Any]] = []
         self._preview: Game | None = None
@@ -316,6 +407,8 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         self._covered = False
         self._msg_id = 0
         self._expected: dict[tuple[int, int], float] = {}
+        # (seat,) whose view the odds figure holds, None while it holds no seat's data
+        self._panels_hold: tuple[int | None] | None = None
         if mode == "replay":
             self._seat = perspective
         else:
@@ -375,28 +468,44 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         if type(turn) is not int or not 0 <= turn <= len(self._history) - 1:
             raise WidgetMessageError(f"turn must be 0..{len(self._history) - 1}, not {turn!r}")
         self._cancel_bots()
-        del self._history[turn + 1 :]
-        self._turn = turn
-        self._pending = []
+        self._take_back_to(turn)
         self._after_turn()
 
     def load(self, record: Any, turn: int | None = None) -> None:
         """Load a ``tenleave-record/1`` (object or path). Replay mode shows turn ``turn``
-        (default 0); play mode continues from the record's end."""
+        (default 0); play mode continues from the record's end (``turn`` must be left out).
+
+        Everything is checked before anything changes: on an error (an invalid record,
+        other players, a bad ``turn``) the widget is exactly as it was."""
         game = Game.from_record(record)
         if game.players != self._live.players or game.queue_count != self._live.queue_count:
             raise WidgetMessageError(
                 "the record has other players; build a new widget with replay_widget(record)"
             )
-        self._cancel_bots()
-        self._set_history(game)
-        self._pending = []
-        self._expected.clear()
+        total = game.turns_applied
         if self.mode == "replay":
-            self._turn = 0 if turn is None else turn
-            self.handle_intent({"kind": "goto", "turn": self._turn})
+            shown = 0 if turn is None else turn
+            if type(shown) is not int or not 0 <= shown <= total:
+                raise WidgetMessageError(f"turn must be an integer 0..{total}, not {turn!r}")
+        elif turn is not None:
+            raise WidgetMessageError(
+                "turn is for replay mode: play continues from the record's end "
+                "(then goto(n) takes turns back)"
+            )
         else:
-            self._turn = len(self._history) - 1
+            shown = total
+        history = _build_history(game)
+        # nothing has changed so far; from here on nothing raises
+        self._cancel_bots()
+        self._history = history
+        self._turn = shown
+        self._pending = []
+        self._preview = None
+        self._expected.clear()
+        self._say("")
+        if self.mode == "replay":
+            self._refresh()
+        else:
             self._after_turn()
 
     def record(self) -> dict[str, Any]:
@@ -427,20 +536,6 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
     @property
     def _live(self) -> Game:
         return self._history[-1]
-
-    def _set_history(self, game: Game) -> None:
-        """Keep the position after every turn: ``history[t]`` is the game after t turns."""
-        start = game.copy()
-        while start.turns_applied:
-            start.undo()
-        history = [start]
-        for t in game.turns[:-1]:
-            nxt = history[-1].copy()
-            nxt.apply(t)
-            history.append(nxt)
-        if game.turns_applied:
-            history.append(game.copy())
-        self._history = history
 
     def _order_from(self, seat: int | None) -> list[int]:
         n = self._live.seats
@@ -510,12 +605,33 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         self._step({"kind": "wake"})
 
     def _do_reset(self, _msg: dict[str, Any]) -> None:
+        """Drop the steps of the turn in progress that revealed nothing. A peek or a wake is
+        final (the card was seen, the swat happened), and so is every step before it: only
+        the steps after the last peek/wake are dropped."""
         self._require_turn()
-        if not self._pending:
+        pending = self._pending
+        if not pending:
             raise WidgetMessageError("nothing to take back in this turn")
-        self._pending = []
-        self._preview = None
-        self._say("")
+        keep = _final_steps(pending)
+        if keep == len(pending):
+            last = pending[keep - 1]
+            what = (
+                "you peeked at a card and have seen it"
+                if last["kind"] == "peek" else "SleepKid has woken and swatted"
+            )
+            then = (
+                "end the turn" if any(s["kind"] == "play" for s in pending)
+                else "play a card, then end the turn"
+            )
+            raise WidgetMessageError(f"this turn cannot be started again: {what}; {then}")
+        kept = pending[:keep]
+        self._preview = self._live.preview(kept) if kept else None
+        self._pending = kept
+        if kept:
+            what = "peek" if kept[-1]["kind"] == "peek" else "wake"
+            self._say(f"Your {what} stays (it cannot be taken back); the steps after it were.")
+        else:
+            self._say("")
         self._refresh()
 
     def _do_end(self, _msg: dict[str, Any]) -> None:
@@ -528,16 +644,14 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         self._after_turn()
 
     def _do_undo(self, _msg: dict[str, Any]) -> None:
-        if not self._can_undo():
-            raise WidgetMessageError("there is no turn of yours to take back")
+        refusal = self._undo_refusal()
+        if refusal is not None:
+            raise WidgetMessageError(refusal)
         human = self._humans[0]
         turns = self._live.turns
         last = max(i for i, t in enumerate(turns) if t.seat == human)
         self._cancel_bots()
-        del self._history[last + 1 :]
-        self._turn = last
-        self._pending = []
-        self._preview = None
+        self._take_back_to(last)
         self._say("Your last turn was taken back.")
         self._after_turn()
 
@@ -585,12 +699,43 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         self._pending = []
         self._preview = None
 
-    def _can_undo(self) -> bool:
-        return (
-            self.mode == "play"
-            and len(self._humans) == 1
-            and any(t.seat == self._humans[0] for t in self._live.turns)
-        )
+    def _undo_refusal(self) -> str | None:
+        """Why undo is not allowed now, or ``None``. Undo takes back the human's last turn,
+        the bots' answers and the steps of the turn in progress; it is refused when any of
+        them revealed a face-down value the human has seen: a swat (wake, automatic wake,
+        daybreak) or a peek by the human."""
+        if self.mode != "play" or len(self._humans) != 1:
+            return "undo is for one player against bots"
+        human = self._humans[0]
+        live = self._live
+        mine = [i for i, t in enumerate(live.turns) if t.seat == human]
+        if not mine:
+            return "there is no turn of yours to take back"
+        why = "cannot undo: {} (face-down values were shown), so it cannot be taken back"
+        for step in self._pending:
+            if step["kind"] == "peek":
+                return why.format("you peeked at a card in this turn")
+            if step["kind"] == "wake":
+                return why.format("you woke SleepKid in this turn")
+        for i in range(mine[-1], live.turns_applied):
+            for e in live.events(i):
+                if e["kind"] == "swat":
+                    who = "your" if live.turns[i].seat == human else (
+                        f"{_name(live.players, live.turns[i].seat)}'s"
+                    )
+                    return why.format(f"SleepKid swatted in {who} turn {i + 1}")
+                if e["kind"] == "peek" and e["seat"] == human:
+                    return why.format(f"you peeked at a card in turn {i + 1}")
+        return None
+
+    def _take_back_to(self, turn: int) -> None:
+        """Forget every turn after ``turn`` turns, the turn in progress and the odds
+        cached for the abandoned line."""
+        del self._history[turn + 1 :]
+        self._expected = {k: v for k, v in self._expected.items() if k[0] <= turn}
+        self._turn = turn
+        self._pending = []
+        self._preview = None
 
     def _after_turn(self) -> None:
         """After a turn (or a take-back): cover the screen for the next human in hot-seat
@@ -706,7 +851,7 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
             "wake": False, "end": False, "reset": False, "undo": False,
         }
         if self.mode == "play" and not self._busy:
-            offers["undo"] = self._can_undo()
+            offers["undo"] = self._undo_refusal() is None
         if not self._my_turn():
             return offers
         live = self._live
@@ -744,7 +889,7 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
             ]
             offers["wake"] = not played and legal({"kind": "wake"})
         offers["end"] = played
-        offers["reset"] = bool(pending)
+        offers["reset"] = len(pending) > _final_steps(pending)
         return offers
 
     def _status(self) -> str:
@@ -766,7 +911,11 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
                 return "Wait…"
             if any(s["kind"] == "play" for s in self._pending):
                 return "You played: peek or rotate now if you like, then end the turn."
-            return f"Your turn, {_name(players, mover)}: choose a card, then a queue."
+            text = f"Your turn, {_name(players, mover)}: choose a card, then a queue."
+            refusal = self._undo_refusal() if self.mode == "play" else None
+            if refusal is not None and refusal.startswith("cannot undo"):
+                text += " (No undo: a swat or your peek has shown cards since your last turn.)"
+            return text
         if mover in self._bots:
             return f"{_name(players, mover)} ({self._bot_names[mover]} bot) is thinking…"
         return f"{_name(players, mover)}'s turn."
@@ -825,24 +974,29 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         return got
 
     def _refresh_panels(self) -> None:
-        if not self.table.show_odds:
-            return
-        if self._covered:
-            self._panels.update(None, None, [], "")
+        seat = self._seat
+        if self._covered or not self.table.show_odds:
+            # Behind the hot-seat cover, or once another seat (or the teacher) is viewing,
+            # the figure must hold nothing of the previous view: empty it even when the
+            # odds are hidden (hidden panels are still synced to the browser). Otherwise
+            # the update below replaces every trace.
+            hold = self._panels_hold
+            if hold is not None and (self._covered or hold[0] != seat):
+                self._panels.update(None, None, [], "")
+                self._panels_hold = None
             return
         shown = self._shown()
-        seat = self._seat
         view = shown.view(seat)
         odds: dict[str, Any] = dict(seat_odds(view))
-        if self._pending and any(s["kind"] == "play" for s in self._pending):
+        if any(s["kind"] == "play" for s in self._pending):
             odds.pop("moves", None)
+        elif self._pending:  # after a peek, rotate or wake, waking is no longer legal
+            odds["moves"] = [m for m in odds.get("moves", []) if not m.get("wake")]
         if seat is None and shown.to_move is not None:
             mover_odds = seat_odds(shown.view(shown.to_move))
             odds["moves"] = mover_odds.get("moves", [])
             odds["seat"] = shown.to_move
         last = self._turn if self.mode == "replay" else len(self._history) - 1
-        if self.mode == "replay" and self._turn >= len(self._history):
-            last = len(self._history) - 1
         timeline = [
             TimelinePoint(
                 t,
@@ -854,6 +1008,7 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         who = "the teacher's view" if seat is None else f"{_name(shown.players, seat)}'s view"
         title = f"Odds — {who}, after {shown.turns_applied} turns"
         self._panels.update(view, odds, timeline, title)
+        self._panels_hold = (seat,)
 
 
 # ---------------------------------------------------------------- entry points
@@ -875,14 +1030,27 @@ def play(
     repeated if there are more seats than names. Bots move after the human, ``bot_delay``
     seconds apart so that a person can follow. With one human, the widget offers undo.
     """
-    game = Game(players, seed=seed, first=first)
-    humans = [human] if isinstance(human, int) else list(human)
+    game = _new_game(players, seed, first)
+    if isinstance(human, int) and not isinstance(human, bool):
+        humans: list[Any] = [human]
+    elif isinstance(human, Sequence) and not isinstance(human, (str, bytes)):
+        humans = list(human)
+    else:
+        raise WidgetMessageError(f"human must be a seat or a list of seats, not {human!r}")
+    humans = _check_humans(game, humans)
     others = [s for s in range(game.seats) if s not in humans]
-    names = list(bots)
+    if isinstance(bots, str):
+        names = [bots]
+    elif isinstance(bots, Sequence) and all(isinstance(b, str) for b in bots):
+        names = list(bots)
+    else:
+        raise WidgetMessageError(f"bots must be a list of bot names, not {bots!r}")
     if others and not names:
-        raise ValueError(f"seats {others} need bots: pass bots=[...] or make them human")
+        raise WidgetMessageError(
+            f"seats {others} need bots: pass bots=[...] or make them human"
+        )
     if len(names) > len(others):
-        raise ValueError(f"{len(names)} bots for {len(others)} non-human seats")
+        raise WidgetMessageError(f"{len(names)} bots for {len(others)} non-human seats")
     assignment = {s: names[k % len(names)] for k, s in enumerate(others)}
     mode: Mode = "hotseat" if len(humans) > 1 else "play"
     return TenLeaveWidget(
@@ -895,7 +1063,7 @@ def hotseat(
     players: int | Sequence[str] = 2, *, seed: int | None = None, show_odds: bool = False
 ) -> TenLeaveWidget:
     """Every seat human, on one screen, with a cover between seats."""
-    game = Game(players, seed=seed)
+    game = _new_game(players, seed, 0)
     return TenLeaveWidget(
         game, mode="hotseat", humans=list(range(game.seats)), bots={}, seed=seed,
         show_odds=show_odds,
@@ -908,8 +1076,29 @@ def replay_widget(
     """A record (object or path) in replay mode: step through its turns, from the teacher's
     view (``seat=None``, everything shown) or one seat's view."""
     game = Game.from_record(record)
-    if seat is not None and not 0 <= seat < game.seats:
-        raise WidgetMessageError(f"seat {seat} does not exist")
-    if not 0 <= turn <= game.turns_applied:
-        raise WidgetMessageError(f"turn must be 0..{game.turns_applied}, not {turn}")
+    if seat is not None and not _is_seat(game, seat):
+        raise WidgetMessageError(
+            f"seat must be 0..{game.seats - 1} or None (the teacher's view), not {seat!r}"
+        )
+    if type(turn) is not int or not 0 <= turn <= game.turns_applied:
+        raise WidgetMessageError(
+            f"turn must be an integer 0..{game.turns_applied}, not {turn!r}"
+        )
     return TenLeaveWidget(game, mode="replay", perspective=seat, turn=turn, show_odds=show_odds)
+
+
+def _new_game(players: Any, seed: Any, first: Any) -> Game:
+    """A new game for :func:`play` / :func:`hotseat`; a bad argument raises
+    :class:`WidgetMessageError` naming it."""
+    if seed is not None and type(seed) is not int:
+        raise WidgetMessageError(f"seed must be an integer or None, not {seed!r}")
+    if not (type(players) is int or (
+        isinstance(players, Sequence) and not isinstance(players, (str, bytes))
+    )):
+        raise WidgetMessageError(
+            f"players must be a number of seats or a list of names, not {players!r}"
+        )
+    try:
+        return Game(players, seed=seed, first=first)
+    except TenLeaveError as e:
+        raise WidgetMessageError(str(e)) from None

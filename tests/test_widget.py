@@ -429,3 +429,315 @@ def test_record_is_a_copy() -> None:
     rec2 = copy.deepcopy(rec)
     rec["turns"].append({"seat": 0, "play": ["1", 0]})
     assert w.record() == rec2
+
+
+# ------------------------------------------- what was seen cannot be taken back
+
+
+def wake_position() -> Game:
+    """Two seats, every queue holding two cards: Ana (seat 0) may wake."""
+    g = Game(["Ana", "Ben"], seed=2)
+    for t in [(0, "1", 0), (1, "1", 0), (0, "2", 1), (1, "2", 1)]:
+        g.apply(Turn(*t))
+    return g
+
+
+def vs_random(game: Game) -> TenLeaveWidget:
+    return TenLeaveWidget(game, mode="play", humans=[0], bots={1: "random"}, bot_delay=0)
+
+
+def test_reset_after_a_peek_keeps_the_peek() -> None:
+    w = vs_random(wake_position())
+    w.handle_intent({"kind": "peek", "queue": 0, "position": 1})  # Ben's 1
+    assert not w.table.offers["reset"]
+    peeked = snapshot(w)
+    assert not w.send_intent({"kind": "reset"})  # nothing to drop: the peek is final
+    assert "peeked" in w.table.message["text"] and "play a card" in w.table.message["text"]
+    assert snapshot(w) == peeked
+    # no second peek after a refused reset
+    assert not w.send_intent({"kind": "peek", "queue": 1, "position": 1})
+    assert snapshot(w) == peeked
+    w.handle_intent({"kind": "play", "card": "3*", "queue": 0})
+    assert w.table.offers["reset"]
+    w.handle_intent({"kind": "reset"})  # drops the play only
+    assert snapshot(w) == peeked
+    assert w.table.pending == ["peeked at queue 1, position II"]
+    assert "stays" in w.table.message["text"]
+    assert w.table_game == w.game.preview([{"kind": "peek", "queue": 0, "position": 1}])
+    w.handle_intent({"kind": "play", "card": "4*", "queue": 1})
+    w.handle_intent({"kind": "end"})
+    assert w.game.turns[4] == Turn(0, "4*", 1, peek=(0, 1))
+
+
+def test_reset_after_a_wake_keeps_the_wake() -> None:
+    w = vs_random(wake_position())
+    w.handle_intent({"kind": "wake"})
+    woke = snapshot(w)
+    assert not w.table.offers["reset"]
+    assert not w.send_intent({"kind": "reset"})
+    assert "woken" in w.table.message["text"]
+    assert snapshot(w) == woke
+    w.handle_intent({"kind": "play", "card": "5", "queue": 1})
+    w.handle_intent({"kind": "reset"})
+    assert snapshot(w) == woke
+    assert w.table_game == w.game.preview([{"kind": "wake"}])
+
+
+def test_reset_after_play_then_peek_is_refused() -> None:
+    w = vs_random(wake_position())
+    w.handle_intent({"kind": "play", "card": "3*", "queue": 0})
+    w.handle_intent({"kind": "peek", "queue": 1, "position": 0})
+    state = snapshot(w)
+    assert not w.table.offers["reset"]
+    assert not w.send_intent({"kind": "reset"})
+    assert "end the turn" in w.table.message["text"]
+    assert snapshot(w) == state
+
+
+def test_reset_drops_a_play_and_a_rotate() -> None:
+    w = vs_random(wake_position())
+    start = snapshot(w)
+    w.handle_intent({"kind": "rotate", "queue": 0})
+    w.handle_intent({"kind": "play", "card": "3*", "queue": 0})
+    assert w.table.offers["reset"]
+    w.handle_intent({"kind": "reset"})
+    assert snapshot(w) == start
+
+
+def test_undo_is_refused_after_the_humans_peek() -> None:
+    w = vs_random(wake_position())
+    w.handle_intent({"kind": "peek", "queue": 0, "position": 1})
+    w.handle_intent({"kind": "play", "card": "3*", "queue": 0})
+    w.handle_intent({"kind": "end"})
+    assert w.game.turns_applied == 6
+    assert not any(e["kind"] == "swat" for t in range(4, 6) for e in w.game.events(t))
+    assert not w.table.offers["undo"]
+    state = snapshot(w)
+    message_id = w.table.message["id"]
+    assert not w.send_intent({"kind": "undo"})
+    assert w.table.message["id"] == message_id + 1 and w.table.message["level"] == "error"
+    assert "peeked" in w.table.message["text"]
+    assert snapshot(w) == state
+    with pytest.raises(WidgetMessageError):
+        w.handle_intent({"kind": "undo"})
+
+
+def test_undo_is_refused_after_the_humans_wake() -> None:
+    w = vs_random(wake_position())
+    w.handle_intent({"kind": "wake"})
+    w.handle_intent({"kind": "play", "card": "3*", "queue": 0})
+    w.handle_intent({"kind": "end"})
+    state = snapshot(w)
+    assert not w.table.offers["undo"]
+    assert not w.send_intent({"kind": "undo"})
+    assert "swatted" in w.table.message["text"]
+    assert snapshot(w) == state
+
+
+def test_undo_is_refused_after_a_bots_automatic_wake() -> None:
+    g = Game(["Ana", "Ben"], seed=2)
+    for t in [(0, "1", 0), (1, "1", 0), (0, "2", 0), (1, "2", 0), (0, "1", 1), (1, "1", 1)]:
+        g.apply(Turn(*t))
+    w = vs_random(g)
+    w.handle_intent({"kind": "play", "card": "3*", "queue": 1})  # Ben must fill queue 2
+    w.handle_intent({"kind": "end"})
+    assert any(e["kind"] == "swat" for e in w.game.events(7))
+    state = snapshot(w)
+    assert not w.table.offers["undo"]
+    assert not w.send_intent({"kind": "undo"})
+    assert "Ben's turn 8" in w.table.message["text"]
+    assert "No undo" in w.table.status
+    assert snapshot(w) == state
+
+
+def test_undo_is_refused_during_a_turn_with_a_peek() -> None:
+    w = human_vs_bots(seed=5)
+    w.handle_intent({"kind": "play", "card": "2", "queue": 0})
+    w.handle_intent({"kind": "end"})
+    assert w.table.offers["undo"]
+    q, i = w.table.offers["peek"][0]
+    w.handle_intent({"kind": "peek", "queue": q, "position": i})
+    assert not w.table.offers["undo"]
+    state = snapshot(w)
+    assert not w.send_intent({"kind": "undo"})
+    assert snapshot(w) == state
+
+
+def test_undo_after_turns_that_revealed_nothing_still_works() -> None:
+    w = human_vs_bots(seed=1)
+    w.handle_intent({"kind": "play", "card": "2", "queue": 0})
+    w.handle_intent({"kind": "end"})
+    before = w.game
+    w.handle_intent({"kind": "play", "card": "4*", "queue": 0})
+    w.handle_intent({"kind": "rotate", "queue": 0})
+    w.handle_intent({"kind": "end"})
+    events = [e for t in range(3, 6) for e in w.game.events(t)]
+    assert not any(e["kind"] == "swat" for e in events)
+    assert {"kind": "peek", "seat": 2} in [{k: e[k] for k in ("kind", "seat")} for e in events]
+    assert w.table.offers["undo"]  # a bot's peek showed the human nothing
+    w.handle_intent({"kind": "undo"})
+    assert w.game == before
+
+
+# ------------------------------------------------------ the timeline after undo
+
+
+def expected_line(w: TenLeaveWidget, seat: int) -> list[float]:
+    from tenleave_widget.odds import seat_odds
+
+    out = []
+    for t in range(w.game.turns_applied + 1):
+        g = Game.from_record(w.record(), turns=t)
+        out.append(g.penalty[seat] + float(seat_odds(g.view(seat), moves=False)
+                                           ["expected_penalty"][seat]))
+    return out
+
+
+def timeline_trace(w: TenLeaveWidget) -> list[float]:
+    return list([tr for tr in w.figure.data if tr.name == "expected (viewer)"][0].y)
+
+
+def test_timeline_follows_the_new_line_after_undo_and_goto() -> None:
+    w = human_vs_bots(seed=5)
+    w.handle_intent({"kind": "play", "card": "1", "queue": 0})
+    w.handle_intent({"kind": "end"})
+    w.handle_intent({"kind": "play", "card": "5", "queue": 0})
+    w.handle_intent({"kind": "end"})
+    abandoned = timeline_trace(w)
+    assert abandoned == pytest.approx(expected_line(w, 0))
+    w.handle_intent({"kind": "undo"})
+    w.handle_intent({"kind": "play", "card": "4*", "queue": 1})
+    w.handle_intent({"kind": "end"})
+    fresh = expected_line(w, 0)
+    assert fresh[4:] != pytest.approx(abandoned[4:])  # the lines differ after turn 3
+    assert timeline_trace(w) == pytest.approx(fresh)
+    line = timeline_trace(w)
+    w.goto(3)  # take back the last turn and the bots' answers; the bots answer again
+    w.handle_intent({"kind": "play", "card": "1", "queue": 1})
+    w.handle_intent({"kind": "end"})
+    fresh = expected_line(w, 0)
+    assert fresh[4:] != pytest.approx(line[4:])
+    assert timeline_trace(w) == pytest.approx(fresh)
+
+
+# ------------------------------------------------- panel (c) after a pending step
+
+
+@pytest.mark.parametrize(
+    "step",
+    [{"kind": "peek", "queue": 0, "position": 1}, {"kind": "rotate", "queue": 1},
+     {"kind": "wake"}],
+)
+def test_panel_moves_drop_wake_once_it_is_no_longer_legal(step: dict[str, Any]) -> None:
+    w = vs_random(wake_position())
+    bar = [tr for tr in w.figure.data if tr.name == "expected penalty"][0]
+    assert "wake" in bar.x
+    w.handle_intent(step)
+    assert not w.table.offers["wake"]
+    assert "wake" not in bar.x
+    if step["kind"] != "wake":
+        assert len(bar.x) > 0  # the plays are still ranked
+
+
+# ---------------------------------------------------------------- load is atomic
+
+
+def test_a_failed_load_leaves_the_widget_as_it_was(tmp_path: Path) -> None:
+    record = json.loads((GAMES / "game-2-seats.json").read_text())
+    short = {**record, "turns": record["turns"][:5]}
+    r = replay_widget(record, seat=0, turn=7)
+    before = snapshot(r)
+    for bad in (10, -1, 1.5, True, "3"):
+        with pytest.raises(WidgetMessageError):
+            r.load(short, turn=bad)
+        assert snapshot(r) == before
+    other = json.loads((GAMES / "game-3-seats.json").read_text())
+    with pytest.raises(WidgetMessageError):
+        r.load(other)
+    broken = {**record, "turns": [*record["turns"][:3], {"seat": 0, "play": ["9", 0]}]}
+    with pytest.raises(TenLeaveError):
+        r.load(broken)
+    assert snapshot(r) == before
+    r.goto(len(record["turns"]))  # still works
+    r.load(short, turn=5)
+    assert r.turn == 5 and r.table.replay["total"] == 5
+    w = human_vs_bots()
+    state = snapshot(w)
+    live = w.record()
+    with pytest.raises(WidgetMessageError):
+        w.load(live, turn=0)  # play mode continues from the record's end
+    assert snapshot(w) == state
+
+
+# --------------------------------------------------------------- typed errors
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"turn": 1.5}, {"turn": True}, {"turn": "2"}, {"turn": 999}, {"turn": -1},
+     {"seat": 1.0}, {"seat": True}, {"seat": 2}, {"seat": -1}],
+)
+def test_replay_widget_bad_arguments_are_widget_errors(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(WidgetMessageError):
+        replay_widget(GAMES / "game-2-seats.json", **kwargs)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"mode": "tournament"},
+        {"humans": [5]},
+        {"humans": [True]},
+        {"humans": 0},
+        {"humans": [], "bots": {0: "random", 1: "random"}},
+        {"bots": {}},
+        {"bots": {1: "chess-engine"}},
+        {"bots": {0: "random", 1: "random"}},
+        {"bots": {7: "random", 1: "random"}},
+        {"bots": ["random"]},
+        {"bot_delay": -1},
+        {"bot_delay": "fast"},
+        {"seed": "x"},
+        {"show_odds": "yes"},
+        {"perspective": 1},
+        {"turn": 0},
+        {"mode": "replay", "perspective": 9},
+        {"mode": "replay", "turn": 2.5},
+        {"mode": "replay", "turn": 99},
+    ],
+)
+def test_widget_bad_arguments_are_widget_errors(kwargs: dict[str, Any]) -> None:
+    args: dict[str, Any] = {"mode": "play", "humans": [0], "bots": {1: "random"},
+                            "bot_delay": 0, **kwargs}
+    with pytest.raises(WidgetMessageError):
+        TenLeaveWidget(Game(2, seed=1), **args)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"bots": ["greedy", "random", "random"]},
+        {"bots": []},
+        {"bots": ["chess-engine"]},
+        {"bots": [3]},
+        {"players": 1},
+        {"players": None},
+        {"players": 2.5},
+        {"human": 7},
+        {"human": "0"},
+        {"human": True},
+        {"first": 9},
+        {"seed": "x"},
+        {"bot_delay": -0.5},
+    ],
+)
+def test_play_bad_arguments_are_widget_errors(kwargs: dict[str, Any]) -> None:
+    args: dict[str, Any] = {"players": 3, "human": 0, "bots": ["greedy", "random"], **kwargs}
+    with pytest.raises(WidgetMessageError):
+        play(**args)
+
+
+def test_hotseat_bad_arguments_are_widget_errors() -> None:
+    for kwargs in ({"players": 6}, {"players": "Ana"}, {"seed": 1.5}, {"show_odds": None}):
+        with pytest.raises(WidgetMessageError):
+            hotseat(**kwargs)  # type: ignore[arg-type]

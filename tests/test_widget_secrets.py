@@ -217,3 +217,47 @@ def test_teacher_view_is_an_explicit_choice() -> None:
     check_view_is_the_seats(r.table.view, r.game, 1)
     r.set_perspective(None)
     assert r.table.view == game.view(None)
+
+
+def figure_is_empty(h: TenLeaveWidget) -> bool:
+    return all(not tr.x and not tr.y for tr in h.figure.data)
+
+
+def test_hotseat_cover_empties_hidden_odds_too() -> None:
+    """The odds switched off (the panels hidden but still synced) just before passing the
+    screen: the figure must not keep the previous seat's odds, e.g. the known sum of a queue
+    holding a card only that seat peeked, behind the cover or after the next uncovers."""
+    from tenleave_widget.panels import expected_unknown_sums
+
+    h = hotseat(players=["Ana", "Ben"], seed=3, show_odds=True)
+    for card in ("1", "2"):  # Ana, Ben
+        h.handle_intent({"kind": "play", "card": card, "queue": 0})
+        h.handle_intent({"kind": "end"})
+        h.handle_intent({"kind": "uncover"})
+    assert h.perspective == 0
+    h.handle_intent({"kind": "peek", "queue": 0, "position": 1})  # Ben's 2: only Ana knows
+    h.handle_intent({"kind": "play", "card": "5", "queue": 1})
+    known = [tr for tr in h.figure.data if tr.name == "known sum"][0]
+    ana_known, _ = expected_unknown_sums(h.table_game.view(0))
+    assert list(known.y) == ana_known == [3, 5]
+    h.handle_intent({"kind": "odds", "show": False})
+    h.handle_intent({"kind": "end"})
+    assert h.table.cover["shown"] and h.perspective == 1
+    assert figure_is_empty(h)
+    assert not h.figure.layout.title.text
+    h.handle_intent({"kind": "uncover"})
+    assert figure_is_empty(h)  # hidden odds: Ben's are not computed, Ana's are gone
+    h.handle_intent({"kind": "odds", "show": True})
+    ben_known, _ = expected_unknown_sums(h.game.view(1))
+    assert list(known.y) == ben_known != ana_known
+
+
+def test_replay_perspective_switch_empties_hidden_odds() -> None:
+    game = random_game(3, seed=4, turns=12)
+    r = replay_widget(game.to_record(), seat=None, turn=12)  # the teacher's view
+    r.handle_intent({"kind": "odds", "show": False})
+    r.set_perspective(1)
+    assert figure_is_empty(r)
+    r.handle_intent({"kind": "odds", "show": True})
+    check_view_is_the_seats(r.table.view, r.game, 1)
+    assert not figure_is_empty(r)
