@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import COLOURS, MARKED, PLAIN, parse_card
 from .errors import IllegalActionError, InvalidRecordError, TenLeaveError
@@ -58,9 +58,57 @@ class _Tables:
         self.distinct_order = sorted(self.note_masks)
         self.distinct: dict[int, list[str]] = {}  # hand mask -> distinct notations
         self.hands: dict[int, list[str]] = {}  # hand mask -> sorted notations
+        self.shapes: dict[tuple[int, tuple[int, ...]], _Shape] = {}  # see Game.random_turn
 
 
 _TABLES: dict[tuple[int, tuple[str, ...]], _Tables] = {}
+
+
+class _Shape(NamedTuple):
+    """What :meth:`Game.random_turn` needs for one (distinct cards in hand, queue sizes):
+    the ends of the six groups of :class:`LegalTurns` and the lookup lists inside them."""
+
+    total: int
+    plays_end: int
+    wakes_end: int
+    peeks_end: int
+    rotates_end: int
+    peeks_after_end: int
+    room: tuple[int, ...]  # the queues with room to play into
+    plays: int  # distinct cards × queues with room
+    positions: tuple[tuple[int, int], ...]  # (queue, position) of every card on the table
+    after_positions: tuple[tuple[tuple[int, int], ...], ...]  # the same after playing to room[k]
+    rot: tuple[int, ...]  # the queues that can be rotated before the play
+    after_rot: tuple[tuple[int, int], ...]  # (play queue, rotated queue) for rotating after
+
+    @staticmethod
+    def of(nc: int, sizes: tuple[int, ...]) -> _Shape:
+        nq = len(sizes)
+
+        def positions(zs: Sequence[int]) -> tuple[tuple[int, int], ...]:
+            return tuple((q, p) for q in range(nq) for p in range(zs[q]))
+
+        room = tuple(q for q in range(nq) if sizes[q] < _CAP)
+        rot = tuple(q for q in range(nq) if sizes[q] >= 2)
+        after_rot = tuple(
+            (q, r) for q in room for r in range(nq) if sizes[r] + (r == q) >= 2
+        )
+        after_positions = tuple(
+            positions([z + (r == q) for r, z in enumerate(sizes)]) for q in room
+        )
+        table = sum(sizes)
+        plays = nc * len(room)
+        a = plays
+        b = a + (nc * nq if min(sizes) >= 2 else 0)
+        c = b + table * plays
+        d = c + len(rot) * plays
+        e = d + plays * (table + 1)
+        total = e + nc * len(after_rot)
+        return _Shape(
+            total, a, b, c, d, e, room, plays, positions(sizes), after_positions, rot, after_rot
+        )
+
+
 
 
 def _tables_for(n: int, rules: Rules) -> _Tables:
@@ -341,74 +389,39 @@ class Game:
         if self._finished:
             raise IllegalActionError("the game is over: no more turns")
         s = self._to_move
-        cards = self._tables.distinct.get(self._hands[s])
+        tables = self._tables
+        cards = tables.distinct.get(self._hands[s])
         if cards is None:
             cards = self._distinct_in_hand(s)
-        queues = self._queues
-        sizes = [len(x) for x in queues]
-        nq = self._nq
-        room = [q for q in range(nq) if sizes[q] < _CAP]
-        nc = len(cards)
+        key = (len(cards), tuple(map(len, self._queues)))
+        shape = tables.shapes.get(key)
+        if shape is None:
+            shape = tables.shapes[key] = _Shape.of(key[0], key[1])
+        total, a, b, c, d, e, room, plays, positions, after_positions, rot, after_rot = shape
+        i = rng.randrange(total)
         nr = len(room)
-        plays = nc * nr
-        table = sum(sizes)
-        nrot = 0
-        wake = True
-        for z in sizes:
-            if z >= 2:
-                nrot += 1
-            else:
-                wake = False
-        b = nc * nq if wake else 0
-        c = table * plays
-        d = nrot * plays
-        e = plays + c
-        rot_after = nrot * nr
-        for q in room:
-            if sizes[q] == 1:
-                rot_after += 1
-        i = rng.randrange(plays + b + c + d + e + nc * rot_after)
-        if i < plays:
+        if i < a:
             ci, qi = divmod(i, nr)
             return _new_turn(Turn, (s, cards[ci], room[qi], None, None, False, BEFORE))
-        i -= plays
         if i < b:
-            ci, q = divmod(i, nq)
+            ci, q = divmod(i - a, self._nq)
             return _new_turn(Turn, (s, cards[ci], q, None, None, True, BEFORE))
-        i -= b
         if i < c:
-            pos, rest = divmod(i, plays)
+            pos, rest = divmod(i - b, plays)
             ci, qi = divmod(rest, nr)
-            pq = 0
-            while pos >= sizes[pq]:
-                pos -= sizes[pq]
-                pq += 1
-            return _new_turn(Turn, (s, cards[ci], room[qi], (pq, pos), None, False, BEFORE))
-        i -= c
+            return _new_turn(Turn, (s, cards[ci], room[qi], positions[pos], None, False, BEFORE))
         if i < d:
-            ri, rest = divmod(i, plays)
+            ri, rest = divmod(i - c, plays)
             ci, qi = divmod(rest, nr)
-            rot = [q for q in range(nq) if sizes[q] >= 2]
             return _new_turn(Turn, (s, cards[ci], room[qi], None, rot[ri], False, BEFORE))
-        i -= d
         if i < e:
-            rest, pos = divmod(i, table + 1)
+            rest, pos = divmod(i - d, len(positions) + 1)
             ci, qi = divmod(rest, nr)
-            q = room[qi]
-            sizes[q] += 1
-            pq = 0
-            while pos >= sizes[pq]:
-                pos -= sizes[pq]
-                pq += 1
-            return _new_turn(Turn, (s, cards[ci], q, (pq, pos), None, False, AFTER))
-        i -= e
-        for ci in range(nc):
-            for q in room:
-                rots = [r for r in range(nq) if sizes[r] + (r == q) >= 2]
-                if i < len(rots):
-                    return _new_turn(Turn, (s, cards[ci], q, None, rots[i], False, AFTER))
-                i -= len(rots)
-        raise AssertionError("unreachable")  # pragma: no cover
+            peek = after_positions[qi][pos]
+            return _new_turn(Turn, (s, cards[ci], room[qi], peek, None, False, AFTER))
+        ci, j = divmod(i - e, len(after_rot))
+        q, r = after_rot[j]
+        return _new_turn(Turn, (s, cards[ci], q, None, r, False, AFTER))
 
     def push_legal(self, turn: Turn) -> None:
         """Apply a turn taken from :attr:`legal_turns` *without* checking it again — the
