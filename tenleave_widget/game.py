@@ -468,33 +468,35 @@ class Game:
     def _execute(self, t: Turn) -> None:
         # The hot path of self-play: the common steps are inlined.
         s, card, q, peek, rotate, wake, extra = t
-        key = len(self._turns)
         queues = self._queues
         if wake:
             ev: list[Event] = [("wake", s)]
             self._events.append(ev)
             self._swat_all("wake", ev)
             self._next_token(ev)
-            self._play(s, card, q, key, ev)
+            self._play(s, card, q, len(self._turns), ev)
+            left = self._left
         else:
             # play (inlined _play)
-            m = self._hands[s] & self._note_masks[card]
+            hands = self._hands
+            m = hands[s] & self._note_masks[card]
             bit = m & -m
-            self._hands[s] ^= bit
+            hands[s] ^= bit
             c = s * self._d + bit.bit_length() - 1
-            self._keys[c] = key
-            self._left -= 1
+            self._keys[c] = len(self._turns)
+            left = self._left = self._left - 1
             play = ("play", s, q, c)
             if peek is not None:
+                pq, pi = peek
                 if extra == BEFORE:
-                    pc = queues[peek[0]][peek[1]]
+                    pc = queues[pq][pi]
                     queues[q].append(c)
+                    ev = [("peek", s, pq, pi, pc), play]
                 else:
                     queues[q].append(c)
-                    pc = queues[peek[0]][peek[1]]
+                    pc = queues[pq][pi]
+                    ev = [play, ("peek", s, pq, pi, pc)]
                 self._peeks[pc] |= 1 << s
-                pev = ("peek", s, peek[0], peek[1], pc)
-                ev = [pev, play] if extra == BEFORE else [play, pev]
             elif rotate is not None:
                 qq = queues[rotate]
                 if extra == BEFORE:
@@ -509,12 +511,12 @@ class Game:
                 queues[q].append(c)
                 ev = [play]
             self._events.append(ev)
-        # end of turn (inlined _end_turn)
-        if self._left == 0:
+        # end of turn (inlined _end_turn); every queue is full only if the played-to one is
+        if left == 0:
             self._daybreak(ev)
             self._finished = True
             ev.append(("end", self.winners))
-        else:
+        elif len(queues[q]) == _CAP:
             for qq in queues:
                 if len(qq) != _CAP:
                     break
