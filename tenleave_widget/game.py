@@ -423,13 +423,6 @@ class Game:
         q, r = after_rot[j]
         return _new_turn(Turn, (s, cards[ci], q, None, r, False, AFTER))
 
-    def push_legal(self, turn: Turn) -> None:
-        """Apply a turn taken from :attr:`legal_turns` *without* checking it again — the
-        fast path of self-play. Anything from outside (a user, the browser, a record)
-        must go through :meth:`apply`.
-        """
-        self._execute(turn)
-
     def undo(self) -> Turn:
         """Take back the last turn, restoring the exact previous state; return it."""
         if not self._turns:
@@ -465,9 +458,13 @@ class Game:
         g._rng.setstate(self._rng.getstate())
         return g
 
-    def _execute(self, t: Turn) -> None:
-        # The hot path of self-play: the common steps are inlined.
-        s, card, q, peek, rotate, wake, extra = t
+    def push_legal(self, turn: Turn) -> None:
+        """Apply a turn taken from :attr:`legal_turns` *without* checking it again — the
+        fast path of self-play. Anything from outside (a user, the browser, a record)
+        must go through :meth:`apply`.
+        """
+        # The hot path of self-play (one call per turn): the common steps are inlined.
+        s, card, q, peek, rotate, wake, extra = turn
         queues = self._queues
         if wake:
             ev: list[Event] = [("wake", s)]
@@ -524,7 +521,9 @@ class Game:
                 self._swat_all("full", ev)
                 self._next_token(ev)
         self._to_move = (s + 1) % self._n
-        self._turns.append(t)
+        self._turns.append(turn)
+
+    _execute = push_legal  # applies a turn already checked (by apply, or a replay)
 
     def _extra(self, s: int, t: Turn, ev: list[Event]) -> None:
         if t.peek is not None:
