@@ -35,6 +35,8 @@ Record = dict[str, Any]
 RecordSource = Record | str | Path
 
 _CAP = QUEUE_CAPACITY
+_FILL_WEIGHTS = tuple((_CAP + 1) ** q for q in range(queue_count(MAX_SEATS)))
+"""Queue ``q`` adds ``_FILL_WEIGHTS[q]`` per card to ``Game._fill`` (sizes in base CAP+1)."""
 
 
 class _Tables:
@@ -58,7 +60,11 @@ class _Tables:
         self.distinct_order = sorted(self.note_masks)
         self.distinct: dict[int, list[str]] = {}  # hand mask -> distinct notations
         self.hands: dict[int, list[str]] = {}  # hand mask -> sorted notations
-        self.shapes: dict[tuple[int, tuple[int, ...]], _Shape] = {}  # see Game.random_turn
+        # Game._fill -> distinct cards in hand -> _Shape (see Game.random_turn)
+        nq = queue_count(n)
+        self.shapes: list[list[_Shape | None]] = [
+            [None] * (self.d + 1) for _ in range((_CAP + 1) ** nq)
+        ]
 
 
 _TABLES: dict[tuple[int, tuple[str, ...]], _Tables] = {}
@@ -82,8 +88,8 @@ class _Shape(NamedTuple):
     after_rot: tuple[tuple[int, int], ...]  # (play queue, rotated queue) for rotating after
 
     @staticmethod
-    def of(nc: int, sizes: tuple[int, ...]) -> _Shape:
-        nq = len(sizes)
+    def of(nc: int, fill: int, nq: int) -> _Shape:
+        sizes = [fill // _FILL_WEIGHTS[q] % (_CAP + 1) for q in range(nq)]
 
         def positions(zs: Sequence[int]) -> tuple[tuple[int, int], ...]:
             return tuple((q, p) for q in range(nq) for p in range(zs[q]))
@@ -184,6 +190,7 @@ class Game:
         n, d = self._n, self._d
         self._hands = [(1 << d) - 1] * n
         self._queues: list[list[int]] = [[] for _ in range(self._nq)]
+        self._fill = 0  # the queue sizes as one number (see _FILL_WEIGHTS)
         self._peeks = [0] * (n * d)
         self._keys = [-1] * (n * d)
         self._swatted: list[list[int]] = [[] for _ in range(n)]
@@ -393,10 +400,11 @@ class Game:
         cards = tables.distinct.get(self._hands[s])
         if cards is None:
             cards = self._distinct_in_hand(s)
-        key = (len(cards), tuple(map(len, self._queues)))
-        shape = tables.shapes.get(key)
+        nc = len(cards)
+        shapes = tables.shapes[self._fill]
+        shape = shapes[nc]
         if shape is None:
-            shape = tables.shapes[key] = _Shape.of(key[0], key[1])
+            shape = shapes[nc] = _Shape.of(nc, self._fill, self._nq)
         total, a, b, c, d, e, room, plays, positions, after_positions, rot, after_rot = shape
         i = rng.randrange(total)
         nr = len(room)
@@ -482,6 +490,7 @@ class Game:
             c = s * self._d + bit.bit_length() - 1
             self._keys[c] = len(self._turns)
             left = self._left = self._left - 1
+            self._fill += _FILL_WEIGHTS[q]
             play = ("play", s, q, c)
             if peek is not None:
                 pq, pi = peek
@@ -544,6 +553,7 @@ class Game:
         c = s * self._d + bit.bit_length() - 1
         self._keys[c] = key
         self._queues[q].append(c)
+        self._fill += _FILL_WEIGHTS[q]
         self._left -= 1
         ev.append(("play", s, q, c))
 
@@ -572,6 +582,7 @@ class Game:
                 break
         flipped = tuple(cards[:k])
         del cards[:k]
+        self._fill -= k * _FILL_WEIGHTS[q]
         if total < 10:
             if not flipped:
                 return (q, (), 0, (), None)
@@ -601,6 +612,7 @@ class Game:
             for q in range(self._nq):
                 if len(queues[q]) == 1:
                     c = queues[q].pop()
+                    self._fill -= _FILL_WEIGHTS[q]
                     self._safe.append(c)
                     res.append((q, (), 0, (), c))
                 else:
