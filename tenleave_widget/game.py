@@ -67,7 +67,7 @@ class _Tables:
         ]
 
 
-_TABLES: dict[tuple[int, tuple[str, ...]], _Tables] = {}
+_TABLES: dict[tuple[int, tuple[str, ...]], _Tables] = {}  # by (seats, deck)
 
 
 class _Shape(NamedTuple):
@@ -118,10 +118,9 @@ class _Shape(NamedTuple):
 
 
 def _tables_for(n: int, rules: Rules) -> _Tables:
-    dealt = rules.dealt(n)
-    t = _TABLES.get((n, dealt))
+    t = _TABLES.get((n, rules.deck))  # the dealt cards depend on the deck and seats only
     if t is None:
-        t = _TABLES[(n, dealt)] = _Tables(n, dealt)
+        t = _TABLES[(n, rules.deck)] = _Tables(n, rules.dealt(n))
     return t
 
 
