@@ -570,36 +570,48 @@ class Game:
 
     def _swat_queue(self, q: int) -> tuple[int, tuple[int, ...], int, tuple[int, ...], None]:
         cards = self._queues[q]
+        if not cards:
+            return (q, (), 0, (), None)
         vals = self._vals
         total = 0
         k = 0
-        n = len(cards)
-        while k < n:
-            total += vals[cards[k]]
+        for c in cards:
+            total += vals[c]
             k += 1
             if total >= 10:
                 break
-        flipped = tuple(cards[:k])
-        del cards[:k]
-        self._fill -= k * _FILL_WEIGHTS[q]
-        if total < 10:
-            if not flipped:
-                return (q, (), 0, (), None)
-            top = max(vals[c] for c in flipped)
-            sw = tuple(c for c in flipped if vals[c] == top)
-        elif total == 10:
-            sw = ()
+        if k == len(cards):
+            flipped = tuple(cards)
+            cards.clear()
         else:
-            sw = tuple(flipped[p - 1] for p in self._tokpos if p <= k)
+            flipped = tuple(cards[:k])
+            del cards[:k]
+        self._fill -= k * _FILL_WEIGHTS[q]
+        if total == 10:
+            self._safe.extend(flipped)
+            return (q, flipped, total, (), None)
+        swat: list[int] = []
+        if total < 10:
+            top = 0
+            for c in flipped:
+                if vals[c] > top:
+                    top = vals[c]
+            for c in flipped:
+                if vals[c] == top:
+                    swat.append(c)
+        else:
+            for p in self._tokpos:
+                if p <= k:
+                    swat.append(flipped[p - 1])
         d = self._d
         for c in flipped:
-            if c in sw:
+            if c in swat:
                 o = c // d
                 self._swatted[o].append(c)
                 self._penalty[o] += vals[c]
             else:
                 self._safe.append(c)
-        return (q, flipped, total, sw, None)
+        return (q, flipped, total, tuple(swat), None)
 
     def _swat_all(self, reason: str, ev: list[Event]) -> None:
         ev.append(("swat", reason, [self._swat_queue(q) for q in range(self._nq)]))
