@@ -614,7 +614,10 @@ class Game:
         return (q, flipped, total, tuple(swat), None)
 
     def _swat_all(self, reason: str, ev: list[Event]) -> None:
-        ev.append(("swat", reason, [self._swat_queue(q) for q in range(self._nq)]))
+        res = []
+        for q in range(self._nq):
+            res.append(self._swat_queue(q))
+        ev.append(("swat", reason, res))
 
     def _daybreak(self, ev: list[Event]) -> None:
         queues = self._queues
