@@ -561,8 +561,9 @@ class Game:
         if i >= len(self._stream):
             if self._strict:
                 raise _TokenShortage
-            cur = self._stream[self._tok]
-            self._stream.append(self._rng.choice([x for x in self._token_ids if x != cur]))
+            others = list(self._token_ids)
+            others.remove(self._stream[self._tok])  # token ids are distinct
+            self._stream.append(self._rng.choice(others))
         self._tok = i
         tok = self._stream[i]
         self._tokpos = self.rules.tokens[tok]
