@@ -80,10 +80,9 @@ class _Shape(NamedTuple):
     peeks_end: int
     rotates_end: int
     peeks_after_end: int
-    room: tuple[int, ...]  # the queues with room to play into
-    plays: int  # distinct cards × queues with room
+    plays_at: tuple[tuple[int, int], ...]  # (card index, queue) of each plain play, in order
     positions: tuple[tuple[int, int], ...]  # (queue, position) of every card on the table
-    after_positions: tuple[tuple[tuple[int, int], ...], ...]  # the same after playing to room[k]
+    after_positions: tuple[tuple[tuple[int, int], ...], ...]  # the same after playing to queue q
     rot: tuple[int, ...]  # the queues that can be rotated before the play
     after_rot: tuple[tuple[int, int], ...]  # (play queue, rotated queue) for rotating after
 
@@ -100,7 +99,7 @@ class _Shape(NamedTuple):
             (q, r) for q in room for r in range(nq) if sizes[r] + (r == q) >= 2
         )
         after_positions = tuple(
-            positions([z + (r == q) for r, z in enumerate(sizes)]) for q in room
+            positions([z + (r == q) for r, z in enumerate(sizes)]) for q in range(nq)
         )
         table = sum(sizes)
         plays = nc * len(room)
@@ -110,11 +109,10 @@ class _Shape(NamedTuple):
         d = c + len(rot) * plays
         e = d + plays * (table + 1)
         total = e + nc * len(after_rot)
+        plays_at = tuple((ci, q) for ci in range(nc) for q in room)
         return _Shape(
-            total, a, b, c, d, e, room, plays, positions(sizes), after_positions, rot, after_rot
+            total, a, b, c, d, e, plays_at, positions(sizes), after_positions, rot, after_rot
         )
-
-
 
 
 def _tables_for(n: int, rules: Rules) -> _Tables:
@@ -404,28 +402,26 @@ class Game:
         shape = shapes[nc]
         if shape is None:
             shape = shapes[nc] = _Shape.of(nc, self._fill, self._nq)
-        total, a, b, c, d, e, room, plays, positions, after_positions, rot, after_rot = shape
+        total, a, b, c, d, e, plays_at, positions, after_positions, rot, after_rot = shape
         i = rng.randrange(total)
-        nr = len(room)
         if i < a:
-            ci, qi = divmod(i, nr)
-            return _new_turn(Turn, (s, cards[ci], room[qi], None, None, False, BEFORE))
+            ci, q = plays_at[i]
+            return _new_turn(Turn, (s, cards[ci], q, None, None, False, BEFORE))
         if i < b:
             ci, q = divmod(i - a, self._nq)
             return _new_turn(Turn, (s, cards[ci], q, None, None, True, BEFORE))
         if i < c:
-            pos, rest = divmod(i - b, plays)
-            ci, qi = divmod(rest, nr)
-            return _new_turn(Turn, (s, cards[ci], room[qi], positions[pos], None, False, BEFORE))
+            pos, rest = divmod(i - b, a)
+            ci, q = plays_at[rest]
+            return _new_turn(Turn, (s, cards[ci], q, positions[pos], None, False, BEFORE))
         if i < d:
-            ri, rest = divmod(i - c, plays)
-            ci, qi = divmod(rest, nr)
-            return _new_turn(Turn, (s, cards[ci], room[qi], None, rot[ri], False, BEFORE))
+            ri, rest = divmod(i - c, a)
+            ci, q = plays_at[rest]
+            return _new_turn(Turn, (s, cards[ci], q, None, rot[ri], False, BEFORE))
         if i < e:
             rest, pos = divmod(i - d, len(positions) + 1)
-            ci, qi = divmod(rest, nr)
-            peek = after_positions[qi][pos]
-            return _new_turn(Turn, (s, cards[ci], room[qi], peek, None, False, AFTER))
+            ci, q = plays_at[rest]
+            return _new_turn(Turn, (s, cards[ci], q, after_positions[q][pos], None, False, AFTER))
         ci, j = divmod(i - e, len(after_rot))
         q, r = after_rot[j]
         return _new_turn(Turn, (s, cards[ci], q, None, r, False, AFTER))
