@@ -392,18 +392,34 @@ class Game:
         """
         if self._finished:
             raise IllegalActionError("the game is over: no more turns")
-        s = self._to_move
+        # _turn_space, inlined: this is the hot path of self-play
         tables = self._tables
-        cards = tables.distinct.get(self._hands[s])
+        cards = tables.distinct.get(self._hands[self._to_move])
         if cards is None:
-            cards = self._distinct_in_hand(s)
-        nc = len(cards)
-        shapes = tables.shapes[self._fill]
-        shape = shapes[nc]
+            return self.legal_turns.sample(rng)
+        shape = tables.shapes[self._fill][len(cards)]
         if shape is None:
-            shape = shapes[nc] = _Shape.of(nc, self._fill, self._nq)
-        total, a, b, c, d, e, plays_at, positions, after_positions, rot, after_rot = shape
-        i = rng.randrange(total)
+            return self.legal_turns.sample(rng)
+        return self._turn_at(cards, shape, rng.randrange(shape.total))
+
+    def _turn_space(self) -> tuple[list[str], _Shape]:
+        """The distinct cards in the hand of the seat to move, and the shape of its list of
+        legal turns (cached per cards and queue sizes)."""
+        tables = self._tables
+        cards = tables.distinct.get(self._hands[self._to_move])
+        if cards is None:
+            cards = self._distinct_in_hand(self._to_move)
+        shapes = tables.shapes[self._fill]
+        shape = shapes[len(cards)]
+        if shape is None:
+            shape = shapes[len(cards)] = _Shape.of(len(cards), self._fill, self._nq)
+        return cards, shape
+
+    def _turn_at(self, cards: list[str], shape: _Shape, i: int) -> Turn:
+        """Turn ``i`` (``0 <= i < shape.total``) of the legal-turn list (order: see
+        :class:`LegalTurns`)."""
+        s = self._to_move
+        _, a, b, c, d, e, plays_at, positions, after_positions, rot, after_rot = shape
         if i < a:
             ci, q = plays_at[i]
             return _new_turn(Turn, (s, cards[ci], q, None, None, False, BEFORE))
@@ -900,38 +916,15 @@ class LegalTurns:
     play then rotate. Peeking a card before or after the play are distinct turns.
     """
 
-    __slots__ = ("_g", "_seat", "_cards", "_room", "_sizes", "_rot", "_wake", "_counts", "_n")
+    __slots__ = ("_g", "_cards", "_shape", "_n")
 
     def __init__(self, game: Game) -> None:
         self._g = game
         if game._finished:
-            self._counts = (0, 0, 0, 0, 0, 0)
             self._n = 0
             return
-        s = game._to_move
-        self._seat = s
-        cards = self._cards = game._distinct_in_hand(s)
-        sizes = self._sizes = [len(q) for q in game._queues]
-        room = self._room = [q for q, z in enumerate(sizes) if z < _CAP]
-        rot = self._rot = [q for q, z in enumerate(sizes) if z >= 2]
-        wake = self._wake = min(sizes) >= 2
-        nc = len(cards)
-        table = sum(sizes)
-        nrot = len(rot)
-        plays = nc * len(room)
-        rot_after = nrot * len(room)
-        for q in room:
-            if sizes[q] == 1:
-                rot_after += 1
-        counts = self._counts = (
-            plays,
-            nc * game._nq if wake else 0,
-            table * plays,
-            nrot * plays,
-            plays * (table + 1),
-            nc * rot_after,
-        )
-        self._n = sum(counts)
+        self._cards, self._shape = game._turn_space()
+        self._n = self._shape.total
 
     def __len__(self) -> int:
         return self._n
@@ -953,63 +946,17 @@ class LegalTurns:
             raise IndexError("no legal turn")
         return self[rng.randrange(self._n)]
 
-    def _position(self, i: int, sizes: list[int]) -> tuple[int, int]:
-        for q, z in enumerate(sizes):
-            if i < z:
-                return (q, i)
-            i -= z
-        raise IndexError(i)
-
     def __getitem__(self, i: int) -> Turn:
         n = self._n
         if i < 0:
             i += n
         if not 0 <= i < n:
             raise IndexError("legal turn index out of range")
-        s = self._seat
-        cards = self._cards
-        room = self._room
-        nr = len(room)
-        a, b, c, d, e, _ = self._counts
-        if i < a:
-            ci, qi = divmod(i, nr)
-            return _new_turn(Turn, (s, cards[ci], room[qi], None, None, False, BEFORE))
-        i -= a
-        if i < b:
-            nq = self._g._nq
-            ci, q = divmod(i, nq)
-            return Turn(s, cards[ci], q, wake=True)
-        i -= b
-        if i < c:
-            pos, rest = divmod(i, a)
-            ci, qi = divmod(rest, nr)
-            return Turn(s, cards[ci], room[qi], peek=self._position(pos, self._sizes))
-        i -= c
-        if i < d:
-            ri, rest = divmod(i, a)
-            ci, qi = divmod(rest, nr)
-            return Turn(s, cards[ci], room[qi], rotate=self._rot[ri])
-        i -= d
-        if i < e:
-            per = e // a
-            rest, pos = divmod(i, per)
-            ci, qi = divmod(rest, nr)
-            q = room[qi]
-            sizes = list(self._sizes)
-            sizes[q] += 1
-            return Turn(s, cards[ci], q, peek=self._position(pos, sizes), extra=AFTER)
-        i -= e
-        for ci in range(len(cards)):
-            for q in room:
-                rots = [r for r, z in enumerate(self._sizes) if z + (r == q) >= 2]
-                if i < len(rots):
-                    return Turn(s, cards[ci], q, rotate=rots[i], extra=AFTER)
-                i -= len(rots)
-        raise IndexError(i)  # pragma: no cover
+        return self._g._turn_at(self._cards, self._shape, i)
 
     def __iter__(self) -> Iterator[Turn]:
         for i in range(len(self)):
             yield self[i]
 
     def __repr__(self) -> str:
-        return f"<LegalTurns {len(self)} turns for seat {getattr(self, '_seat', None)}>"
+        return f"<LegalTurns {len(self)} turns for seat {self._g.to_move}>"
