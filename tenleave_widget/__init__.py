@@ -12,7 +12,16 @@ from typing import Any
 
 from . import odds
 from .cards import COLOURS, DEFAULT_DECK
-from .errors import IllegalActionError, InvalidRecordError, InvalidRulesError, TenLeaveError
+from .errors import (
+    IllegalActionError,
+    IntentError,
+    InvalidRecordError,
+    InvalidRulesError,
+    InvalidViewError,
+    RecordError,
+    SetupError,
+    TenLeaveError,
+)
 from .game import Game, LegalTurns
 from .record import load_record, parse_record, position_odds, replay, save_record
 from .rules import Rules
@@ -50,10 +59,14 @@ __all__ = [
     "DEFAULT_DECK",
     "Game",
     "IllegalActionError",
+    "IntentError",
     "InvalidRecordError",
     "InvalidRulesError",
+    "InvalidViewError",
     "LegalTurns",
+    "RecordError",
     "Rules",
+    "SetupError",
     "TenLeaveError",
     "Turn",
     "load_record",

@@ -14,8 +14,13 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from .errors import TenLeaveError
+from .errors import SetupError, TenLeaveError
+from .rules import MAX_SEATS, MIN_SEATS
+
+if TYPE_CHECKING:
+    from .simulate import Stats
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -51,7 +56,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             out = position_odds(args.file, args.seat, turns=args.turns)
         else:
-            return _simulate(args)
+            stats = _simulate(args)
+            if not args.json:
+                print(stats.table())
+                return 0
+            out = stats.to_json()
     except TenLeaveError as e:
         print(f"tenleave: {e}", file=sys.stderr)
         return 2
@@ -60,27 +69,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _simulate(args: argparse.Namespace) -> int:
+def _simulate(args: argparse.Namespace) -> Stats:
     from .simulate import simulate
 
-    if not 2 <= args.players <= 5 or args.games < 1:
-        print("tenleave: --players must be 2..5 and --games at least 1", file=sys.stderr)
-        return 2
-    bots = args.bots.split(",") if args.bots else None
-    try:
-        stats = simulate(
-            args.players, args.games, seed=args.seed, bots=bots, rotate_first=args.rotate_first,
-            progress=not args.json and not args.no_progress and args.games >= 200,
+    if not MIN_SEATS <= args.players <= MAX_SEATS or args.games < 1:
+        raise SetupError(
+            f"--players must be {MIN_SEATS}..{MAX_SEATS} and --games at least 1"
         )
-    except ValueError as e:
-        print(f"tenleave: {e}", file=sys.stderr)
-        return 2
-    if args.json:
-        json.dump(stats.to_json(), sys.stdout)
-        sys.stdout.write("\n")
-    else:
-        print(stats.table())
-    return 0
+    bots = args.bots.split(",") if args.bots else None
+    return simulate(
+        args.players, args.games, seed=args.seed, bots=bots, rotate_first=args.rotate_first,
+        progress=not args.json and not args.no_progress and args.games >= 200,
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,15 +1,28 @@
-"""The typed errors of tenleave_widget.
+"""The typed errors of tenleave_widget: one scheme, every error a :class:`ValueError`.
 
-Every error is a :class:`ValueError`, so ``except ValueError`` catches them all, as with
-python-chess's ``IllegalMoveError``. An error leaves the game exactly as it was.
+``except ValueError`` catches them all, as with python-chess's ``IllegalMoveError``;
+``except TenLeaveError`` catches exactly ours. An error leaves the game exactly as it was.
 
->>> from tenleave_widget import Game, IllegalActionError
+- :class:`SetupError`: bad arguments for setting up a game, a bot or a simulation
+  (:class:`InvalidRulesError`, a malformed variant, is one);
+- :class:`RecordError`: a malformed ``tenleave-record/1`` record or an illegal turn in one
+  (``.turn`` names the turn);
+- :class:`IllegalActionError`: a turn, or a step of one, that the rules do not allow now;
+- :class:`InvalidViewError`: a malformed seat view handed to the odds;
+- :class:`IntentError`: a malformed or forged message from the browser front end.
+
+>>> from tenleave_widget import Game, IllegalActionError, SetupError
 >>> g = Game(["Ana", "Ben"])
 >>> try:
 ...     g.apply({"seat": 1, "play": ["1", 0]})
 ... except IllegalActionError as e:
 ...     print(e)
 seat 1 cannot move: it is seat 0's turn
+>>> try:
+...     Game(6)
+... except SetupError as e:
+...     print(e)
+a game has 2 to 5 seats, not 6
 """
 
 from __future__ import annotations
@@ -19,30 +32,42 @@ class TenLeaveError(ValueError):
     """Base class of every error raised by tenleave_widget."""
 
 
-class IllegalActionError(TenLeaveError):
-    """An action (a turn, or a step of one) that the rules do not allow right now."""
-
-
-class InvalidRulesError(TenLeaveError):
-    """A rule-option set (a variant) that is malformed."""
-
-
-class InvalidViewError(TenLeaveError):
-    """A seat view (``docs/view.md``) that is malformed or inconsistent."""
-
-
 class SetupError(TenLeaveError):
     """Bad arguments for setting up a game, a bot or a simulation."""
 
 
-class InvalidRecordError(TenLeaveError):
+class InvalidRulesError(SetupError):
+    """A rule-option set (a variant) that is malformed."""
+
+
+class RecordError(TenLeaveError):
     """A ``tenleave-record/1`` record that is malformed or holds an illegal turn.
 
     ``turn`` is the 0-based index of the offending turn, or ``None`` when the record as a
-    whole is at fault.
+    whole is at fault; ``reason`` is the message without the ``turn K:`` prefix.
+
+    >>> str(RecordError("seat 1 cannot move", turn=3))
+    'turn 3: seat 1 cannot move'
     """
 
     def __init__(self, message: str, turn: int | None = None) -> None:
         self.turn = turn
         self.reason = message
         super().__init__(f"turn {turn}: {message}" if turn is not None else message)
+
+
+InvalidRecordError = RecordError
+"""The former name of :class:`RecordError` (kept as an alias)."""
+
+
+class IllegalActionError(TenLeaveError):
+    """An action (a turn, or a step of one) that the rules do not allow right now."""
+
+
+class InvalidViewError(TenLeaveError):
+    """A seat view (``docs/view.md``) that is malformed or inconsistent."""
+
+
+class IntentError(TenLeaveError):
+    """A message from the browser front end that is malformed or forged (an unknown kind,
+    a missing or mistyped field, an action for a seat the browser does not control)."""

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .cards import COLOURS, MARKED, PLAIN, parse_card
-from .errors import IllegalActionError, InvalidRecordError, TenLeaveError
+from .errors import IllegalActionError, RecordError, SetupError, TenLeaveError
 from .rules import DEFAULT_RULES, MAX_SEATS, MIN_SEATS, QUEUE_CAPACITY, Rules, queue_count
 from .turn import AFTER, BEFORE, Turn
 
@@ -34,6 +34,7 @@ Event = tuple[Any, ...]
 Record = dict[str, Any]
 RecordSource = Record | str | Path
 
+_SEATS = f"{MIN_SEATS} to {MAX_SEATS}"
 _CAP = QUEUE_CAPACITY
 _FILL_WEIGHTS = tuple((_CAP + 1) ** q for q in range(queue_count(MAX_SEATS)))
 """Queue ``q`` adds ``_FILL_WEIGHTS[q]`` per card to ``Game._fill`` (sizes in base CAP+1)."""
@@ -149,16 +150,16 @@ class Game:
         if isinstance(players, int) and not isinstance(players, bool):
             names = list(DEFAULT_NAMES[: max(0, players)])
             if not MIN_SEATS <= players <= MAX_SEATS:
-                raise IllegalActionError(f"a game has 2 to 5 seats, not {players}")
+                raise SetupError(f"a game has {_SEATS} seats, not {players}")
         else:
             names = list(players)  # type: ignore[arg-type]
             if not MIN_SEATS <= len(names) <= MAX_SEATS:
-                raise IllegalActionError(f"a game has 2 to 5 seats, not {len(names)}")
+                raise SetupError(f"a game has {_SEATS} seats, not {len(names)}")
             if not all(isinstance(x, str) for x in names):
-                raise IllegalActionError("player names must be strings")
+                raise SetupError("player names must be strings")
         n = len(names)
         if type(first) is not int or not 0 <= first < n:
-            raise IllegalActionError(f"first seat must be 0..{n - 1}, not {first!r}")
+            raise SetupError(f"first seat must be 0..{n - 1}, not {first!r}")
         self.rules = rules if rules is not None else DEFAULT_RULES
         self.players: list[str] = names
         self.first = first
@@ -849,7 +850,7 @@ class Game:
         cls, record: RecordSource, turns: int | None = None, *, seed: int | None = None
     ) -> Game:
         """Load a record (an object, or a path to a JSON file) and apply its first ``turns``
-        turns (all by default). Raises :class:`InvalidRecordError` naming the turn index.
+        turns (all by default). Raises :class:`RecordError` naming the turn index.
 
         Played on past the record, the game reveals the record's unused tokens first, then
         draws from a generator seeded with ``seed``.
@@ -863,9 +864,9 @@ class Game:
             n = len(all_turns)
         else:
             if type(turns) is not int or turns < 0:
-                raise InvalidRecordError(f"turns must be a non-negative integer, not {turns!r}")
+                raise RecordError(f"turns must be a non-negative integer, not {turns!r}")
             if turns > len(all_turns):
-                raise InvalidRecordError(
+                raise RecordError(
                     f"the record has {len(all_turns)} turns; cannot go to turn {turns}"
                 )
             n = turns
@@ -883,7 +884,7 @@ class Game:
             try:
                 g.apply(Turn.from_json(raw))
             except TenLeaveError as e:
-                raise InvalidRecordError(str(e), turn=i) from None
+                raise RecordError(str(e), turn=i) from None
         g._strict = False
         return g
 

@@ -10,7 +10,7 @@ A record is a game's setup plus its turns, like PGN for chess:
 >>> Game.from_record(rec).to_record()["turns"]
 [{'seat': 0, 'play': ['3*', 1]}]
 
-Structural faults make the record invalid as a whole (:class:`InvalidRecordError` with
+Structural faults make the record invalid as a whole (:class:`RecordError` with
 ``turn=None``); a malformed or illegal turn names its 0-based index.
 """
 
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from .errors import InvalidRecordError, InvalidRulesError
+from .errors import RecordError, SetupError
 from .rules import MAX_SEATS, MIN_SEATS, Rules
 
 RECORD_FORMAT = "tenleave-record/1"
@@ -44,9 +44,9 @@ def load_record(path: str | Path) -> Any:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
-        raise InvalidRecordError(f"cannot read {path}: {e.strerror or e}") from None
+        raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
     except UnicodeDecodeError as e:
-        raise InvalidRecordError(f"{path} is not UTF-8 text: {e.reason}") from None
+        raise RecordError(f"{path} is not UTF-8 text: {e.reason}") from None
     return loads_record(text)
 
 
@@ -55,45 +55,48 @@ def loads_record(text: str) -> Any:
     try:
         return json.loads(text)
     except ValueError as e:
-        raise InvalidRecordError(f"not JSON: {e}") from None
+        raise RecordError(f"not JSON: {e}") from None
     except RecursionError:
-        raise InvalidRecordError("not a record: JSON nested too deeply") from None
+        raise RecordError("not a record: JSON nested too deeply") from None
 
 
 def parse_record(obj: Any) -> RecordHead:
     """Validate a record's top level and return it parsed (turns are checked on replay)."""
     if not isinstance(obj, dict):
-        raise InvalidRecordError(f"a record must be a JSON object, not {type(obj).__name__}")
+        raise RecordError(f"a record must be a JSON object, not {type(obj).__name__}")
     fmt = obj.get("format")
     if fmt != RECORD_FORMAT:
-        raise InvalidRecordError(f"'format' must be {RECORD_FORMAT!r}, not {fmt!r}")
+        raise RecordError(f"'format' must be {RECORD_FORMAT!r}, not {fmt!r}")
     players = obj.get("players")
     if (
         not isinstance(players, list)
         or not MIN_SEATS <= len(players) <= MAX_SEATS
         or not all(isinstance(p, str) for p in players)
     ):
-        raise InvalidRecordError("'players' must be a list of 2 to 5 names")
+        raise RecordError(f"'players' must be a list of {MIN_SEATS} to {MAX_SEATS} names")
     first = obj.get("first", 0)
     if type(first) is not int or not 0 <= first < len(players):
-        raise InvalidRecordError(f"'first' must be a seat 0..{len(players) - 1}, not {first!r}")
+        raise RecordError(f"'first' must be a seat 0..{len(players) - 1}, not {first!r}")
     try:
         rules = Rules.from_json(obj.get("rules"))
-    except InvalidRulesError as e:
-        raise InvalidRecordError(f"'rules': {e}") from None
+    except SetupError as e:
+        raise RecordError(f"'rules': {e}") from None
     if "rules" in obj and not isinstance(obj["rules"], dict):
-        raise InvalidRecordError("'rules' must be an object")
-    defense = rules.check_defense(obj.get("defense"))
+        raise RecordError("'rules' must be an object")
+    try:
+        defense = rules.check_defense(obj.get("defense"))
+    except SetupError as e:
+        raise RecordError(str(e)) from None
     turns = obj.get("turns", [])
     if not isinstance(turns, list):
-        raise InvalidRecordError("'turns' must be a list")
+        raise RecordError("'turns' must be a list")
     notes_raw = obj.get("notes", {})
     if not isinstance(notes_raw, dict):
-        raise InvalidRecordError("'notes' must be an object keyed by turn index")
+        raise RecordError("'notes' must be an object keyed by turn index")
     notes: dict[int, str] = {}
     for k, v in notes_raw.items():
         if not (isinstance(k, str) and k.isascii() and k.isdigit()) or not isinstance(v, str):
-            raise InvalidRecordError(f"'notes': {k!r} must be a turn index with a text")
+            raise RecordError(f"'notes': {k!r} must be a turn index with a text")
         notes[int(k)] = v
     return RecordHead(list(players), first, rules, defense, turns, notes)
 
@@ -172,5 +175,5 @@ def position_odds(record: Any, seat: int, turns: int | None = None) -> dict[str,
     else:
         g = Game.from_record(record, turns=turns)
     if type(seat) is not int or not 0 <= seat < g.seats:
-        raise InvalidRecordError(f"seat {seat!r} does not exist (seats 0..{g.seats - 1})")
+        raise RecordError(f"seat {seat!r} does not exist (seats 0..{g.seats - 1})")
     return cast(dict[str, Any], seat_odds(g.view(seat)))

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import DEFAULT_DECK, parse_card
-from .errors import InvalidRecordError, InvalidRulesError
+from .errors import InvalidRulesError, SetupError
 
 DEFAULT_TOKENS: dict[str, tuple[int, ...]] = {
     "I+II": (1, 2),
@@ -114,15 +114,16 @@ class Rules:
 
     def check_defense(self, defense: object) -> list[str]:
         """Check a reveal order of tokens (a record's ``defense``): a non-empty list of
-        known token ids, never the same twice in a row. Raises :class:`InvalidRecordError`.
+        known token ids, never the same twice in a row. Raises :class:`SetupError`
+        (a record reader reports it as a :class:`RecordError`).
         """
         if not isinstance(defense, (list, tuple)) or not defense:
-            raise InvalidRecordError("'defense' must be a non-empty list of tokens")
+            raise SetupError("'defense' must be a non-empty list of tokens")
         for i, t in enumerate(defense):
             if not isinstance(t, str) or t not in self.tokens:
-                raise InvalidRecordError(f"'defense' names an unknown token {t!r}")
+                raise SetupError(f"'defense' names an unknown token {t!r}")
             if i and defense[i - 1] == t:
-                raise InvalidRecordError(
+                raise SetupError(
                     f"'defense' lists {t!r} twice in a row (at {i - 1} and {i})"
                 )
         return list(defense)

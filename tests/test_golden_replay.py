@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tenleave_widget import Game, InvalidRecordError, replay
+from tenleave_widget import Game, RecordError, replay
 from tenleave_widget.record import loads_record
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -42,7 +42,7 @@ def test_golden_replay(path: Path) -> None:
 @pytest.mark.parametrize("path", cases("invalid"), ids=lambda p: p.stem)
 def test_golden_invalid(path: Path) -> None:
     case = json.loads(path.read_text())
-    with pytest.raises(InvalidRecordError) as err:
+    with pytest.raises(RecordError) as err:
         record = loads_record(case["record_text"]) if "record_text" in case else case["record"]
         Game.from_record(record)
     assert err.value.turn == case["expect_turn"], str(err.value)

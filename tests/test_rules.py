@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tenleave_widget import Game, IllegalActionError, InvalidRulesError, Rules
+from tenleave_widget import Game, IllegalActionError, InvalidRulesError, Rules, SetupError
 
 
 def game(n: int, defense: list[str], rules: Rules | None = None, first: int = 0) -> Game:
@@ -34,12 +34,14 @@ def test_setup_sizes_and_two_seat_removal() -> None:
 
 
 def test_seat_count_and_first_seat_validated() -> None:
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(SetupError, match="2 to 5 seats"):
         Game(1)
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(SetupError):
         Game(6)
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(SetupError):
         Game(3, first=3)
+    with pytest.raises(SetupError, match="unknown token"):
+        Game(3, defense=["I+V"])
     assert Game(3, first=2).to_move == 2
 
 

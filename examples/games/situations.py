@@ -28,7 +28,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from tenleave_widget import Game, InvalidRecordError, Turn
+from tenleave_widget import Game, RecordError, Turn
 from tenleave_widget.odds import move_evaluation
 
 SITUATIONS: dict[str, str] = {
@@ -91,7 +91,7 @@ def rotate_saves(record: dict[str, Any], index: int, game: Game | None = None) -
     other.pop("notes", None)
     try:
         alt = Game.from_record(other, turns=nxt + 1)
-    except InvalidRecordError:
+    except RecordError:
         return None
     return moved if moved in _swatted_keys(alt.events(nxt)) else None
 
