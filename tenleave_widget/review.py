@@ -1,0 +1,567 @@
+"""Game review: every decision judged from the mover's view, the luck of every swat.
+
+A review takes a ``tenleave-record/1`` record and, turn by turn, asks the evaluator what
+each decision of the seat to move was worth **from that seat's view at that moment**
+(RULES.md §9) — never with hindsight of the hidden cards. It compares the turn played
+with the best one, labels the difference, and separates the luck of every swat from the
+quality of the decisions (GNU Backgammon's error rate and luck analysis, lichess's
+labels):
+
+- a decision's **loss** is how much worse the played turn is than the best, in the unit
+  of the ``objective`` (points of expected margin — the seat's final penalty minus the
+  mean of the other seats' — or win probability), with a paired 95% interval;
+- its **label** is ``best``, ``good``, ``inaccuracy``, ``mistake`` or ``blunder`` by the
+  thresholds :data:`THRESHOLDS`; a decision is **forced** when every move is worth the
+  same within the estimator's noise;
+- the **luck** of a swat (a chosen wake, an automatic wake, a daybreak pass) is, for each
+  seat, its actual penalty from that swat minus its expected penalty from that swat just
+  before it, from its own view (the exact one-swat odds of :mod:`tenleave_widget.odds`).
+
+>>> from tenleave_widget import Game
+>>> g = Game(["Ana", "Ben"], seed=3, defense=["I+II", "II+III"])
+>>> for turn in [{"seat": 0, "play": ["5", 0]}, {"seat": 1, "play": ["1", 0]},
+...              {"seat": 0, "play": ["4*", 1]}, {"seat": 1, "play": ["2", 1]},
+...              {"seat": 0, "wake": True, "play": ["1", 0]}]:
+...     g.apply(turn)
+>>> [(w.turn, w.kind, [round(x, 2) for x in w.luck]) for w in wake_luck(g.to_record())]
+[(4, 'wake', [2.25, -0.5])]
+
+Ana woke SleepKid: queue 0 (her 5 + Ben's 1) swatted her 5, queue 1 (her 4 + Ben's 2)
+swatted her 4 — 9 points where she expected 6.75 (to her, each of Ben's plain cards could
+have been his 5, which would have saved her); Ben expected 0.5 and lost nothing.
+
+The review itself (:func:`review`) needs the evaluator and takes longer; see the README
+for its JSON and the ``tenleave review`` command.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import parse_card
+from .errors import SetupError
+from .game import Game, RecordSource
+from .odds import move_evaluation, seat_odds
+from .turn import Turn
+
+__all__ = [
+    "DEFAULT_SAMPLES",
+    "LABELS",
+    "OBJECTIVES",
+    "THRESHOLDS",
+    "Review",
+    "SeatSummary",
+    "TurnReview",
+    "WakeLuck",
+    "describe_turn",
+    "review",
+    "wake_luck",
+]
+
+LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
+"""The labels of a decision, from no loss to the largest."""
+
+OBJECTIVES = ("margin", "win_probability", "immediate_expected_penalty")
+"""What a loss is measured in (lower cost is better for each):
+
+- ``margin``: points of expected final margin (the seat's final penalty minus the mean
+  of the other seats' final penalties);
+- ``win_probability``: the drop in the probability of winning (shared wins count);
+- ``immediate_expected_penalty``: points of expected penalty of a swat right after the
+  move (the one-swat move evaluation, a stand-in until the lookahead evaluation lands).
+"""
+
+THRESHOLDS: dict[str, tuple[float, float, float, float]] = {
+    "margin": (0.25, 1.0, 2.0, 4.0),
+    "win_probability": (0.02, 0.05, 0.10, 0.20),
+    "immediate_expected_penalty": (0.25, 1.0, 2.0, 4.0),
+}
+"""Per objective, the upper bounds of the losses labelled ``best``, ``good``,
+``inaccuracy`` and ``mistake``; a larger loss is a ``blunder``. A loss at or below the
+first bound is ``best`` (as good as the best within a quarter point)."""
+
+ACCURACY_SCALE: dict[str, float] = {
+    "margin": 2.0,
+    "win_probability": 0.10,
+    "immediate_expected_penalty": 2.0,
+}
+"""A decision's accuracy is ``100 * exp(-loss / scale)``: 100 for the best move, about 61
+for a loss of a quarter of the scale... see :func:`_accuracy`."""
+
+DEFAULT_SAMPLES = 0
+"""The default budget of the evaluator (0: the evaluator's own default)."""
+
+Progress = Callable[[int, int], None]
+"""A progress callback: ``progress(turns_done, turns_total)``."""
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass
+class TurnReview:
+    """One decision: the seat to move at turn ``turn``, what it played and what was best,
+    both valued from its view at that moment."""
+
+    turn: int
+    seat: int
+    played: Turn
+    expected_final_penalty: float
+    best: Turn
+    best_expected_final_penalty: float
+    loss: float
+    loss_ci95: tuple[float, float]
+    label: str
+    forced: bool
+    candidates: int = 0  # the number of distinct decisions compared
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn,
+            "seat": self.seat,
+            "played": self.played.to_json(),
+            "expected_final_penalty": self.expected_final_penalty,
+            "best": self.best.to_json(),
+            "best_expected_final_penalty": self.best_expected_final_penalty,
+            "loss": self.loss,
+            "loss_ci95": [self.loss_ci95[0], self.loss_ci95[1]],
+            "label": self.label,
+            "forced": self.forced,
+        }
+
+
+@dataclass
+class WakeLuck:
+    """One swat: during turn ``turn``, of ``kind`` ``"wake"`` (chosen), ``"full"``
+    (automatic) or ``"daybreak"`` (one daybreak pass). Per seat: the actual penalty it
+    took, its expected penalty from that swat just before it (from its own view), and
+    their difference, the ``luck`` (positive: worse than expected)."""
+
+    turn: int
+    kind: str
+    actual: list[int]
+    expected: list[float]
+
+    @property
+    def luck(self) -> list[float]:
+        return [a - e for a, e in zip(self.actual, self.expected, strict=True)]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"turn": self.turn, "kind": self.kind, "luck": self.luck}
+
+
+@dataclass
+class SeatSummary:
+    """One seat's review: ``mean_loss`` per unforced decision (``None`` without any),
+    label counts over all its decisions, total ``luck``, ``accuracy`` (0–100, ``None``
+    without an unforced decision), and for the consistency check: ``cost`` (the sum of
+    its losses), ``start_expected`` (its expected final penalty at its first decision)
+    and ``final_penalty``."""
+
+    seat: int
+    mean_loss: float | None
+    labels: dict[str, int]
+    luck: float
+    accuracy: float | None
+    decisions: int = 0
+    unforced: int = 0
+    cost: float = 0.0
+    start_expected: float | None = None
+    final_penalty: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "mean_loss": self.mean_loss,
+            "labels": dict(self.labels),
+            "luck": self.luck,
+            "accuracy": self.accuracy,
+        }
+
+
+@dataclass
+class Review:
+    """The review of a record (see :func:`review`)."""
+
+    players: list[str]
+    objective: str
+    turns: list[TurnReview]
+    wakes: list[WakeLuck]
+    seats: list[SeatSummary]
+    samples: int = 0
+    seed: int = 0
+    notes: dict[int, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``tenleave review --json`` object."""
+        return {
+            "players": list(self.players),
+            "objective": self.objective,
+            "turns": [t.to_json() for t in self.turns],
+            "wakes": [w.to_json() for w in self.wakes],
+            "seats": [s.to_json() for s in self.seats],
+        }
+
+    def table(self) -> str:
+        """A readable plain-text report: one line per turn, the swats' luck, the seats."""
+        unit = _UNITS[self.objective]
+        names = self.players
+        w = max(4, *(len(n) for n in names))
+        lines = [f"objective: {self.objective} ({unit}); loss = played - best, lower is better"]
+        lines.append(
+            f"{'turn':>4}  {'seat':<{w}}  {'played':<22} {'exp.':>6}  {'best':<22} "
+            f"{'exp.':>6}  {'loss [95% CI]':<22} label"
+        )
+        for t in self.turns:
+            ci = f"{t.loss:.2f} [{t.loss_ci95[0]:.2f}, {t.loss_ci95[1]:.2f}]"
+            label = t.label + (" (forced)" if t.forced else "")
+            lines.append(
+                f"{t.turn:>4}  {names[t.seat]:<{w}}  {describe_turn(t.played):<22} "
+                f"{t.expected_final_penalty:6.2f}  {describe_turn(t.best):<22} "
+                f"{t.best_expected_final_penalty:6.2f}  {ci:<22} {label}"
+            )
+            note = self.notes.get(t.turn)
+            if note:
+                lines.append(f"{'':>4}  note: {note}")
+        lines.append("")
+        lines.append("luck of each swat (actual - expected penalty from that swat)")
+        lines.append(f"{'turn':>4}  {'kind':<9}" + "".join(f" {n:>{w}}" for n in names))
+        for wk in self.wakes:
+            lines.append(
+                f"{wk.turn:>4}  {wk.kind:<9}" + "".join(f" {x:>{w}.2f}" for x in wk.luck)
+            )
+        lines.append("")
+        head = "".join(f" {lab[:7]:>7}" for lab in LABELS)
+        lines.append(f"{'seat':<{w}}  {'mean loss':>9}  {'accuracy':>8}{head}  {'luck':>6}  "
+                     f"{'penalty':>7}")
+        for s in self.seats:
+            ml = "-" if s.mean_loss is None else f"{s.mean_loss:.2f}"
+            acc = "-" if s.accuracy is None else f"{s.accuracy:.1f}"
+            counts = "".join(f" {s.labels[lab]:>7}" for lab in LABELS)
+            lines.append(f"{names[s.seat]:<{w}}  {ml:>9}  {acc:>8}{counts}  {s.luck:6.2f}  "
+                         f"{s.final_penalty:>7}")
+        return "\n".join(lines)
+
+
+_UNITS = {
+    "margin": "points of expected margin over the other seats' mean",
+    "win_probability": "win probability",
+    "immediate_expected_penalty": "points of expected penalty of a swat right after the move",
+}
+
+
+def describe_turn(t: Turn) -> str:
+    """A short text for a turn, e.g. ``"4* q1"``, ``"wake, 2 q0"``, ``"peek q1:0, 5 q0"``,
+    ``"3* q1, rotate q1"``.
+
+    >>> describe_turn(Turn(0, "4*", 1, rotate=1, extra="after"))
+    '4* q1, rotate q1'
+    """
+    play = f"{t.card} q{t.queue}"
+    if t.wake:
+        return f"wake, {play}"
+    if t.peek is not None:
+        extra = f"peek q{t.peek[0]}:{t.peek[1]}"
+    elif t.rotate is not None:
+        extra = f"rotate q{t.rotate}"
+    else:
+        return play
+    return f"{extra}, {play}" if t.extra == "before" else f"{play}, {extra}"
+
+
+# ----------------------------------------------------------------------------- luck
+
+
+def _swat_penalties(event: Mapping[str, Any], seats: int) -> list[int]:
+    """Each seat's penalty from one ``swat`` event."""
+    out = [0] * seats
+    for qe in event["queues"]:
+        hit = set(qe["swatted"])
+        for c in qe["flipped"]:
+            if c["key"] in hit:
+                out[c["owner"]] += parse_card(c["card"])[0]
+    return out
+
+
+def _expected_swat(view: Mapping[str, Any], daybreak: bool = False) -> list[float]:
+    """Each seat's expected penalty from a swat of the position of ``view``, under the
+    viewing seat's uniform model (a daybreak pass: a queue holding exactly one card lets
+    it escape unflipped)."""
+    if daybreak and any(len(q) == 1 for q in view["queues"]):
+        view = dict(view)
+        view["queues"] = [[] if len(q) == 1 else q for q in view["queues"]]
+    return [float(x) for x in seat_odds(view, moves=False)["expected_penalty"]]
+
+
+def _after_pass(view: dict[str, Any], event: Mapping[str, Any]) -> None:
+    """Apply one daybreak pass (a ``swat`` event) to a seat view, in place, as the engine
+    does: flipped cards leave face up (to the penalty pile or the safe area), the rest
+    move up; a single card escapes."""
+    for qe in event["queues"]:
+        q = qe["queue"]
+        if qe["single"] is not None:
+            view["queues"][q] = []
+            view["safe"].append({"owner": qe["single"]["owner"], "card": qe["single"]["card"]})
+            continue
+        flipped = qe["flipped"]
+        view["queues"][q] = view["queues"][q][len(flipped):]
+        hit = set(qe["swatted"])
+        for c in flipped:
+            if c["key"] in hit:
+                view["swatted"][c["owner"]] = sorted([*view["swatted"][c["owner"]], c["card"]])
+            else:
+                view["safe"].append({"owner": c["owner"], "card": c["card"]})
+
+
+def _turn_luck(
+    before: Game, turn: Turn, after: Game, k: int, viewers: Sequence[int | None] | None = None
+) -> list[WakeLuck]:
+    """The swats of turn ``k`` (``before``: the game just before it, ``after``: just after)
+    with each seat's actual and expected penalty. Seat p's expectation is taken from the
+    view of ``viewers[p]`` (default: p itself; ``None``: the omniscient view, which the
+    tests use — it must expect exactly what happens)."""
+    n = before.seats
+    who = list(range(n)) if viewers is None else list(viewers)
+    events = after.events()
+    swats = [e for e in events if e["kind"] == "swat"]
+    if not swats:
+        return []
+    out: list[WakeLuck] = []
+    rest = swats
+    if turn.wake:  # the chosen wake swats before the play: the views at the turn's start
+        expected = [_expected_swat(before.view(who[p]))[p] for p in range(n)]
+        out.append(WakeLuck(k, "wake", _swat_penalties(swats[0], n), expected))
+        rest = swats[1:]
+    if not rest:
+        return out
+    pre = before.preview(turn.steps())  # the turn's steps done, the turn not yet ended
+    if rest[0]["reason"] == "full":
+        expected = [_expected_swat(pre.view(who[p]))[p] for p in range(n)]
+        out.append(WakeLuck(k, "full", _swat_penalties(rest[0], n), expected))
+        return out
+    # daybreak: follow each seat's view through the passes (and the token changes)
+    views = [copy.deepcopy(pre.view(who[p])) for p in range(n)]
+    tokens = before.rules.tokens
+    i = events.index(rest[0])
+    for e in events[i:]:
+        if e["kind"] == "swat":
+            expected = [_expected_swat(views[p], daybreak=True)[p] for p in range(n)]
+            out.append(WakeLuck(k, "daybreak", _swat_penalties(e, n), expected))
+            for v in views:
+                _after_pass(v, e)
+        elif e["kind"] == "token":
+            for v in views:
+                v["token"] = e["token"]
+                v["token_positions"] = list(tokens[e["token"]])
+    return out
+
+
+def _load(record: RecordSource | Game) -> tuple[Game, list[Turn], dict[int, str]]:
+    """The record's setup as a fresh game (no turn applied), its turns and notes. The whole
+    record is checked first: an invalid one raises :class:`InvalidRecordError` before any
+    work is done."""
+    full = Game.from_record(record.to_record() if isinstance(record, Game) else record)
+    rec = full.to_record()
+    start = Game.from_record(rec, turns=0)
+    return start, full.turns, dict(full.notes)
+
+
+def wake_luck(record: RecordSource | Game) -> list[WakeLuck]:
+    """The luck of every swat of a record (chosen wakes, automatic wakes, daybreak passes),
+    in order; exact (no sampling). See the module docstring for an example."""
+    g, turns, _ = _load(record)
+    out: list[WakeLuck] = []
+    for k, t in enumerate(turns):
+        before = g.copy()
+        g.apply(t)
+        out.extend(_turn_luck(before, t, g, k))
+    return out
+
+
+# ------------------------------------------------------------------ the evaluator seam
+
+
+@dataclass
+class _Value:
+    """One candidate decision as the evaluator valued it, from the mover's view.
+
+    ``cost`` is the objective (lower is better); ``costs`` its value in each sampled
+    world (the same worlds for every candidate: common random numbers), or ``None``
+    when the evaluator is exact; ``half`` the half-width of its own 95% interval."""
+
+    turn: Turn
+    expected_final_penalty: float
+    cost: float
+    costs: Sequence[float] | None = None
+    half: float = 0.0
+
+
+@dataclass
+class _Judged:
+    values: list[_Value]
+    played: int  # index into values of the played turn's group
+    objective: str
+
+
+def _evaluate(view: Mapping[str, Any], played: Turn, samples: int, seed: int) -> _Judged:
+    """The evaluator seam: every distinct decision of the seat to move, valued from its
+    view, and which of them the played turn is.
+
+    Stand-in until the lookahead evaluation lands: the exact one-swat move evaluation
+    (:func:`~tenleave_widget.odds.move_evaluation`) — each play and waking valued by the
+    mover's expected penalty of a swat right after it. A peek or rotate turn is valued as
+    the same as its plain play. ``samples`` and ``seed`` are unused.
+    """
+    seat = view["seat"]
+    scored = float(view["penalty"][seat])
+    values: list[_Value] = []
+    played_at = -1
+    for m in move_evaluation(view):
+        e = float(m["expected_penalty"])
+        if m.get("wake"):
+            hand = view["hands"][seat]["cards"]
+            t = Turn(seat, played.card if played.wake else min(hand), played.queue
+                     if played.wake else 0, wake=True)
+            if played.wake:
+                played_at = len(values)
+        else:
+            card, q = m["play"]
+            t = Turn(seat, str(card), int(q))
+            if t == played:
+                played_at = len(values)
+        values.append(_Value(t, scored + e, e))
+    if played_at < 0:  # a peek or rotate: the stand-in maps it to its plain play
+        plain = Turn(seat, played.card, played.queue)
+        played_at = next(i for i, v in enumerate(values) if v.turn == plain)
+    return _Judged(values, played_at, "immediate_expected_penalty")
+
+
+# --------------------------------------------------------------------------- judging
+
+
+def _label(loss: float, objective: str) -> str:
+    for name, bound in zip(LABELS, THRESHOLDS[objective], strict=False):
+        if loss <= bound:
+            return name
+    return LABELS[-1]
+
+
+def _accuracy(loss: float, objective: str) -> float:
+    """100 for the best move, falling with the loss: ``100 * exp(-loss / scale)``."""
+    return 100.0 * math.exp(-max(0.0, loss) / ACCURACY_SCALE[objective])
+
+
+def _paired(a: _Value, b: _Value) -> tuple[float, float]:
+    """``a.cost - b.cost`` and the half-width of its 95% interval (paired over the common
+    worlds when both carry them)."""
+    d = a.cost - b.cost
+    if a.costs is not None and b.costs is not None and len(a.costs) == len(b.costs) > 1:
+        diffs = [x - y for x, y in zip(a.costs, b.costs, strict=True)]
+        n = len(diffs)
+        m = sum(diffs) / n
+        sd = math.sqrt(sum((x - m) ** 2 for x in diffs) / (n - 1))
+        return d, 1.96 * sd / math.sqrt(n)
+    return d, math.hypot(a.half, b.half)
+
+
+def _judge(k: int, seat: int, played: Turn, j: _Judged) -> TurnReview:
+    vals = j.values
+    best_i = min(range(len(vals)), key=lambda i: (vals[i].cost, i != j.played, i))
+    best = vals[best_i]
+    mine = vals[j.played]
+    loss, half = _paired(mine, best)
+    loss = max(0.0, loss)
+    # forced: every decision worth the same as the best within the noise
+    forced = all(
+        abs(d) <= max(h, 1e-9) for d, h in (_paired(v, best) for v in vals)
+    )
+    label = "best" if forced else _label(loss, j.objective)
+    return TurnReview(
+        turn=k,
+        seat=seat,
+        played=played,
+        expected_final_penalty=mine.expected_final_penalty,
+        best=played if best_i == j.played else best.turn,
+        best_expected_final_penalty=best.expected_final_penalty,
+        loss=loss,
+        loss_ci95=(loss - half, loss + half),
+        label=label,
+        forced=forced,
+        candidates=len(vals),
+    )
+
+
+def _turn_seed(seed: int, k: int) -> int:
+    """The evaluator's seed for turn ``k``: a function of the review's seed and ``k`` only,
+    so any one turn can be re-evaluated alone with the same result."""
+    return random.Random(f"tenleave-review:{seed}:{k}").getrandbits(32)
+
+
+def _summaries(
+    n: int, turns: list[TurnReview], wakes: list[WakeLuck], objective: str, final: list[int]
+) -> list[SeatSummary]:
+    out = []
+    for s in range(n):
+        mine = [t for t in turns if t.seat == s]
+        unforced = [t for t in mine if not t.forced]
+        labels = {lab: sum(1 for t in mine if t.label == lab) for lab in LABELS}
+        mean_loss = sum(t.loss for t in unforced) / len(unforced) if unforced else None
+        acc = (
+            sum(_accuracy(t.loss, objective) for t in unforced) / len(unforced)
+            if unforced else None
+        )
+        out.append(SeatSummary(
+            seat=s,
+            mean_loss=mean_loss,
+            labels=labels,
+            luck=sum(w.luck[s] for w in wakes),
+            accuracy=acc,
+            decisions=len(mine),
+            unforced=len(unforced),
+            cost=sum(t.loss for t in mine),
+            start_expected=mine[0].best_expected_final_penalty if mine else None,
+            final_penalty=final[s],
+        ))
+    return out
+
+
+def review(
+    record: RecordSource | Game,
+    *,
+    samples: int | None = None,
+    seed: int = 0,
+    progress: Progress | None = None,
+) -> Review:
+    """Review every decision and every swat of a record (an object, a path, or a game).
+
+    ``samples``: the evaluator's budget per decision (default: the evaluator's default);
+    ``seed``: the same seed gives the same review. ``progress(done, total)`` is called
+    after each turn. An invalid record raises :class:`InvalidRecordError` naming the turn,
+    before any evaluation.
+    """
+    if samples is not None and (type(samples) is not int or samples < 1):
+        raise SetupError(f"samples must be a positive integer, not {samples!r}")
+    if type(seed) is not int:
+        raise SetupError(f"seed must be an integer, not {seed!r}")
+    g, turns, notes = _load(record)
+    budget = samples if samples is not None else DEFAULT_SAMPLES
+    judged: list[TurnReview] = []
+    wakes: list[WakeLuck] = []
+    objective = "immediate_expected_penalty"
+    for k, t in enumerate(turns):
+        j = _evaluate(g.view(t.seat), t, budget, _turn_seed(seed, k))
+        objective = j.objective
+        judged.append(_judge(k, t.seat, t, j))
+        before = g.copy()
+        g.apply(t)
+        wakes.extend(_turn_luck(before, t, g, k))
+        if progress is not None:
+            progress(k + 1, len(turns))
+    seats = _summaries(g.seats, judged, wakes, objective, g.penalty)
+    return Review(list(g.players), objective, judged, wakes, seats, budget, seed, notes)
+

@@ -1,0 +1,193 @@
+"""The game review (``tenleave_widget.review``) and ``tenleave review``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import random_game
+
+from tenleave_widget import Game, InvalidRecordError
+from tenleave_widget.review import (
+    LABELS,
+    THRESHOLDS,
+    _label,
+    _turn_luck,
+    describe_turn,
+    review,
+    wake_luck,
+)
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "games"
+TURN_KEYS = {
+    "turn", "seat", "played", "expected_final_penalty", "best", "best_expected_final_penalty",
+    "loss", "loss_ci95", "label", "forced",
+}
+
+
+def wake_game() -> Game:
+    """A game that ends with a chosen wake on the last card (wake swat, then daybreak)."""
+    g = random_game(2, seed=5)
+    for seed in range(200):
+        g = random_game(2, seed=seed)
+        if g.turns[-1].wake:
+            return g
+    raise AssertionError("no random 2-seat game ends with a wake")  # pragma: no cover
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+def test_swat_penalties_add_up_to_the_final_penalties(seats: int) -> None:
+    for seed in range(6):
+        g = random_game(seats, seed=seed)
+        wakes = wake_luck(g.to_record())
+        assert wakes and wakes[-1].kind == "daybreak"
+        for s in range(seats):
+            assert sum(w.actual[s] for w in wakes) == g.penalty[s]
+        kinds = {w.kind for w in wakes}
+        assert kinds <= {"wake", "full", "daybreak"}
+
+
+def test_the_omniscient_view_expects_exactly_what_happens() -> None:
+    """Replaying each swat's expectation from the teacher's view (every value known) gives
+    exactly the actual penalties: the positions before each swat, and between daybreak
+    passes (cards moved up, flipped cards gone face up, new tokens), are rebuilt right."""
+    games = [random_game(n, seed=s) for n in (2, 3, 4, 5) for s in range(5)] + [wake_game()]
+    passes = 0
+    for g in games:
+        h = Game.from_record(g.to_record(), turns=0)
+        for k, t in enumerate(g.turns):
+            before = h.copy()
+            h.apply(t)
+            for w in _turn_luck(before, t, h, k, viewers=[None] * g.seats):
+                passes += w.kind == "daybreak"
+                assert w.expected == pytest.approx(w.actual, abs=1e-9), (k, w)
+    assert passes > len(games)  # several daybreak passes per game were checked
+
+
+def test_luck_is_from_each_seats_own_view() -> None:
+    g = Game(["Ana", "Ben"], seed=3, defense=["I+II", "II+III"])
+    for turn in [{"seat": 0, "play": ["5", 0]}, {"seat": 1, "play": ["1", 0]},
+                 {"seat": 0, "play": ["4*", 1]}, {"seat": 1, "play": ["2", 1]},
+                 {"seat": 0, "wake": True, "play": ["1", 0]}]:
+        g.apply(turn)
+    (w,) = wake_luck(g.to_record())
+    # Ana knows her 5 and 4; each of Ben's plain cards is, to her, a 1, 2 or 5 with
+    # probability 1/2, 1/4, 1/4 (his plain cards are 1 1 2 5 in a 2-seat game). Queue 0
+    # (5 + x) swats her 5 unless x = 5 (exactly 10); queue 1 (4 + y) swats her 4 unless
+    # y = 5: 5 * 3/4 + 4 * 3/4 = 6.75. Ben's 1 behind Ana's plain card is swatted only on
+    # a tie (her 1, probability 1/2); his 2 behind her marked card never: 0.5.
+    assert w.turn == 4 and w.kind == "wake" and w.actual == [9, 0]
+    assert w.expected == pytest.approx([6.75, 0.5])
+    assert w.luck == pytest.approx([2.25, -0.5])
+
+
+def test_labels_follow_the_thresholds() -> None:
+    for objective, bounds in THRESHOLDS.items():
+        assert list(bounds) == sorted(bounds)
+        assert _label(0.0, objective) == "best"
+        for name, bound in zip(LABELS, bounds, strict=False):
+            assert _label(bound, objective) == name
+            assert _label(bound * 1.01 + 1e-9, objective) == LABELS[LABELS.index(name) + 1]
+
+
+def test_describe_turn() -> None:
+    g = Game(3, seed=1)
+    texts = {describe_turn(t) for t in g.legal_turns}
+    assert "1 q0" in texts
+
+
+def check_review_json(out: dict[str, object], rec: dict[str, object]) -> None:
+    assert set(out) == {"players", "objective", "turns", "wakes", "seats"}
+    turns = out["turns"]
+    assert isinstance(turns, list) and isinstance(rec["turns"], list)
+    assert len(turns) == len(rec["turns"])
+    for k, (t, played) in enumerate(zip(turns, rec["turns"], strict=True)):
+        assert set(t) == TURN_KEYS
+        assert t["turn"] == k and t["seat"] == played["seat"] and t["played"] == played
+        assert t["loss"] >= 0 and t["label"] in LABELS and isinstance(t["forced"], bool)
+        lo, hi = t["loss_ci95"]
+        assert lo <= t["loss"] <= hi
+        assert t["best"]["seat"] == t["seat"]
+    seats = out["seats"]
+    assert isinstance(seats, list)
+    for s in seats:
+        assert set(s) == {"seat", "mean_loss", "labels", "luck", "accuracy"}
+        assert set(s["labels"]) == set(LABELS)
+        assert sum(s["labels"].values()) == sum(1 for t in turns if t["seat"] == s["seat"])
+        assert s["accuracy"] is None or 0 <= s["accuracy"] <= 100
+    wakes = out["wakes"]
+    assert isinstance(wakes, list)
+    for w in wakes:
+        assert set(w) == {"turn", "kind", "luck"} and len(w["luck"]) == len(seats)
+
+
+def test_review_of_a_sample_game() -> None:
+    rec = json.loads((EXAMPLES / "game-3-seats.json").read_text())
+    seen: list[tuple[int, int]] = []
+    r = review(rec, seed=4, progress=lambda done, total: seen.append((done, total)))
+    out = r.to_json()
+    check_review_json(out, rec)
+    assert seen == [(k + 1, 30) for k in range(30)]
+    # the review is reproducible for a fixed seed, and keeps the record's notes
+    assert review(rec, seed=4).to_json() == out
+    assert r.notes == {int(k): v for k, v in rec["notes"].items()}
+    text = r.table()
+    assert rec["notes"]["6"] in text and "luck" in text
+    # luck: per seat the sum over the swats
+    for s in r.seats:
+        assert s.luck == pytest.approx(sum(w["luck"][s.seat] for w in out["wakes"]))
+        assert s.final_penalty == Game.from_record(rec).penalty[s.seat]
+
+
+def test_review_of_a_partial_record() -> None:
+    rec = random_game(4, seed=3, turns=9).to_record()
+    out = review(rec).to_json()
+    check_review_json(out, rec)
+
+
+def test_invalid_record_is_rejected_before_any_work() -> None:
+    rec = random_game(3, seed=2, turns=6).to_record()
+    rec["turns"][4]["seat"] = 9
+    calls: list[int] = []
+    with pytest.raises(InvalidRecordError, match="turn 4"):
+        review(rec, progress=lambda d, t: calls.append(d))
+    assert calls == []
+    with pytest.raises(ValueError, match="samples"):
+        review(random_game(2, seed=1).to_record(), samples=0)
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tenleave_widget", *args], capture_output=True, text=True
+    )
+
+
+def test_cli_review(tmp_path: Path) -> None:
+    f = EXAMPLES / "game-2-seats.json"
+    r = run("review", str(f), "--json", "--seed", "3")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    check_review_json(out, json.loads(f.read_text()))
+    table = run("review", str(f), "--no-progress")
+    assert table.returncode == 0 and "accuracy" in table.stdout and "luck" in table.stdout
+    bad = tmp_path / "bad.json"
+    rec = random_game(3, seed=2, turns=6).to_record()
+    rec["turns"][4]["seat"] = 9
+    bad.write_text(json.dumps(rec))
+    for args in [(str(bad),), (str(tmp_path / "missing.json"),), (str(f), "--samples", "0")]:
+        e = run("review", *args)
+        assert e.returncode == 2 and e.stdout == "", args
+        assert len(e.stderr.strip().splitlines()) == 1 and e.stderr.startswith("tenleave: ")
+    assert "turn 4" in run("review", str(bad)).stderr
+
+
+def test_doctests() -> None:
+    import doctest
+
+    from tenleave_widget import review as review_module
+
+    result = doctest.testmod(review_module)
+    assert result.attempted >= 2 and result.failed == 0
