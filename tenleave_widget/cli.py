@@ -3,6 +3,8 @@
 - ``tenleave replay FILE [--turns N]``: the position after N turns, as JSON.
 - ``tenleave odds FILE --seat P [--turns N]``: seat P's exact swat-risk odds, as JSON.
 - ``tenleave simulate --players N --games K [--seed S] [--bots random,greedy,...] [--json]``.
+- ``tenleave review FILE [--json] [--samples K] [--seed S]``: every decision judged, the
+  luck of every swat (a table, or one JSON object with ``--json``).
 
 An invalid record or an illegal turn: exit status 2, nothing on stdout, one line on
 stderr naming ``turn K`` when a turn is at fault.
@@ -14,7 +16,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import SetupError, TenLeaveError
 from .rules import MAX_SEATS, MIN_SEATS
@@ -41,6 +43,12 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--rotate-first", action="store_true", help="rotate the first seat")
     s.add_argument("--json", action="store_true", help="machine-readable output")
     s.add_argument("--no-progress", action="store_true")
+    v = sub.add_parser("review", help="judge every decision of a record and the luck of every swat")
+    v.add_argument("file")
+    v.add_argument("--json", action="store_true", help="one JSON object instead of a table")
+    v.add_argument("--samples", type=int, default=None, help="evaluator budget per decision")
+    v.add_argument("--seed", type=int, default=0)
+    v.add_argument("--no-progress", action="store_true")
     return p
 
 
@@ -55,6 +63,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .record import position_odds
 
             out = position_odds(args.file, args.seat, turns=args.turns)
+        elif args.command == "review":
+            return _review(args)
         else:
             stats = _simulate(args)
             if not args.json:
@@ -81,6 +91,33 @@ def _simulate(args: argparse.Namespace) -> Stats:
         args.players, args.games, seed=args.seed, bots=bots, rotate_first=args.rotate_first,
         progress=not args.json and not args.no_progress and args.games >= 200,
     )
+
+
+def _review(args: argparse.Namespace) -> int:
+    from .review import review
+
+    bars: list[Any] = []  # made at the first report, so that an error prints alone
+
+    def progress(done: int, total: int) -> None:
+        if not bars:
+            from tqdm.auto import tqdm
+
+            bars.append(tqdm(total=total, unit="turn", desc="review", leave=False))
+        bars[0].update(done - bars[0].n)
+
+    show = not args.json and not args.no_progress
+    try:
+        r = review(args.file, samples=args.samples, seed=args.seed,
+                   progress=progress if show else None)
+    finally:
+        for bar in bars:
+            bar.close()
+    if args.json:
+        json.dump(r.to_json(), sys.stdout)
+        sys.stdout.write("\n")
+    else:
+        print(r.table())
+    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover
