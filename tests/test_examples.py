@@ -81,6 +81,17 @@ def test_odds_notebook_runs_and_its_simulation_agrees_with_the_exact_odds() -> N
         exact = float(words[words.index("exact") + 1])
         simulated = float(words[words.index("simulated") + 1])
         assert abs(exact - simulated) < 0.05 * max(1.0, exact), line
+    # the figures the questions quote are the ones the notebook prints
+    markdown = " ".join(" ".join(c.source.split()) for c in nb.cells if c.cell_type == "markdown")
+    (outs,) = [line for line in lines if line.startswith("queue 1: P(exactly 10) if Ana adds")]
+    chance = dict(re.findall(r"(\d): (\d\.\d\d)", outs.split("...")[1]))
+    assert chance["2"] == chance["3"] == chance["4"] == chance["5"] != chance["1"]
+    assert (f"queue 1 already totals exactly 10 with probability {chance['2']}. Why does a 1 "
+            f"added at the back raise that to {chance['1']}, while a 2, 3, 4 or 5 leaves it "
+            f"at {chance['2']}?") in markdown
+    (peeked,) = [line for line in lines if line.startswith("Ana after peeking")]
+    assert peeked.split()[-5:] == ["0.00", "P(=10)", "0.60", "P(>10)", "0.40"]
+    assert "So P(=10) is 3/5 and P(>10) is 2/5" in markdown
 
 
 def test_analysis_notebook_runs_with_progress_bars_and_charts() -> None:

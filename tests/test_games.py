@@ -5,6 +5,7 @@ the notes."""
 
 from __future__ import annotations
 
+import doctest
 import importlib.util
 import json
 import sys
@@ -99,6 +100,24 @@ def test_games_are_what_the_generator_makes() -> None:
 
 
 # -------------------------------------- the detectors, on small hand-made games
+
+
+def test_note_figures_are_rounded_half_up_from_the_exact_odds() -> None:
+    make_games = _module("make_games")
+    assert doctest.testmod(make_games).failed == 0
+    assert make_games._money(53 / 40) == "1.33"  # 1.32499... in floating point
+
+
+def test_peek_note_names_every_tied_best_play() -> None:
+    note = _load(GAMES / "game-5-seats.json")["notes"]["34"]
+    assert "best plays were 3 on queue 1 and 3 on queue 3, tied" in note
+
+
+def test_two_seat_hands_are_the_colour_less_a_two() -> None:
+    note = _load(GAMES / "game-2-seats.json")["notes"]["0"]
+    g = Game.from_record(GAMES / "game-2-seats.json", turns=0)
+    assert all(len(d) == 9 and d.count("2") == 1 for d in g.view(None)["dealt"])
+    assert "less the one 2 that each seat removes in a 2-seat game" in note
 
 
 def test_tie_and_wake_are_detected() -> None:

@@ -114,9 +114,18 @@ class Moment:
         return {"name": self.name, "q": q, "token": self.before.token,
                 "rq": "" if rotate is None else rotate + 1}
 
+    def swatted(self) -> bool:
+        """Whether the swat(s) of this turn swatted any card (a swat where every queue
+        totals exactly 10, or holds one card at daybreak, swats nothing)."""
+        return any(qe["swatted"] for e in self.full.events(self.turn) if e["kind"] == "swat"
+                   for qe in e["queues"])
+
     def look(self) -> list[str]:
-        """What to discuss after the turn."""
-        out = [LOOK[k].format(name=self.name) for k in self.kinds]
+        """What to discuss after the turn: the questions that fit what the turn did."""
+        out = [LOOK[k].format(name=self.name) for k in self.kinds
+               if not (k == "auto" and not self.swatted())]
+        if "auto" in self.kinds and not self.swatted():
+            out.insert(0, LOOK_NOBODY_SWATTED)
         if self.final and "shared" not in self.kinds:
             out.append("Who won, and was it decided by daybreak or before?")
         return out
@@ -161,6 +170,10 @@ LOOK = {
     "shared": "Who won? Why is it a shared win?",
 }
 """What to discuss after it."""
+
+LOOK_NOBODY_SWATTED = ("Nobody lost a point in this swat. Was that luck, or could a player have "
+                       "planned it?")
+"""Asked after an automatic wake that swatted nothing (every queue totalled exactly 10)."""
 
 
 def _and(items: list[Any]) -> str:

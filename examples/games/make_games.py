@@ -15,6 +15,8 @@ import argparse
 import copy
 import random
 import sys
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -110,7 +112,18 @@ def _value(card: str) -> int:
 
 
 def _money(x: float) -> str:
-    return f"{x:.2f}"
+    """Two decimals, rounded half up from the exact fraction the float stands for.
+
+    The odds are fractions with small denominators computed in floating point, so
+    53/40 arrives as 1.32499999...: ``f"{x:.2f}"`` would print 1.32 where the exact
+    value 1.325 rounds to 1.33.
+
+    >>> _money(53 / 40), _money(0.2), _money(1 / 3)
+    ('1.33', '0.20', '0.33')
+    """
+    exact = Fraction(x).limit_denominator(10**6)
+    quotient = Decimal(exact.numerator) / Decimal(exact.denominator)
+    return str(quotient.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
 
 def _and(items: list[str]) -> str:
@@ -219,10 +232,13 @@ class Annotator:
         rec = self.record
         g = Game.from_record(rec, turns=0)
         token = g.token
+        hands = ("each seat holds its whole colour, less the one 2 that each seat "
+                 "removes in a 2-seat game" if len(self.names) == 2 else
+                 "each seat holds its whole colour")
         self.add(0, (
             f"{len(self.names)} seats: {_and(self.names)}, played by the project's coach "
             f"bots (each plays the card that its exact odds say is safest, and sometimes "
-            f"peeks or rotates). Every hand is public (each seat holds its whole colour); "
+            f"peeks or rotates). Every hand is public ({hands}); "
             f"only where each card goes, and its value under the back, is secret. "
             f"The first Human Defense token is {token}."))
         rotated: dict[int, str] = {}  # swat turn -> what a rotate saved there
@@ -295,16 +311,26 @@ class Annotator:
         peeked = g.preview([{"kind": "peek", "queue": q, "position": pos}])
         new_moves = move_evaluation(peeked.view(t.seat))
         new_cost = {tuple(m["play"]): m["expected_penalty"] for m in new_moves if "play" in m}
-        was = old[0]
+        chosen = (t.card, t.queue)
+
+        def play(p: tuple[str, int] | list[Any]) -> str:
+            return f"{_value(p[0])} on queue {p[1] + 1}"
+
+        low = _money(cost[tuple(old[0])])
+        if len(old) == 1:
+            best = (f"{name}'s best play was {play(old[0])}: the expected penalty of a swat "
+                    f"right after it was {low}")
+        else:  # a tie: name every best play, none is "the" best
+            best = (f"{name}'s best plays were {_and([play(p) for p in old])}, tied: the "
+                    f"expected penalty of a swat right after each was {low}")
+        after = _and([f"{_money(new_cost[tuple(p)])} for {play(p)}"
+                      for p in [*old, chosen]])
         self.add(i, (
             f"{name} peeks at {owner}'s {target['back']} card in queue {q + 1}, position "
             f"{ROMAN[pos]}: it is a {target['value']} (only {name} learns it). Before the "
-            f"peek, {name}'s best play was {_value(was[0])} on queue {was[1] + 1}: the "
-            f"expected penalty of a swat right after it was {_money(cost[tuple(was)])}, "
-            f"against {_money(cost[(t.card, t.queue)])} for {_value(t.card)} on queue "
-            f"{t.queue + 1}. Knowing the {target['value']}, the numbers become "
-            f"{_money(new_cost[tuple(was)])} and {_money(new_cost[(t.card, t.queue)])}, so "
-            f"{name} changes plan and plays {_value(t.card)} on queue {t.queue + 1}."))
+            f"peek, {best}, against {_money(cost[chosen])} for {play(chosen)}. Knowing the "
+            f"{target['value']}, the numbers become {after}, so {name} changes plan and "
+            f"plays {play(chosen)}."))
 
     def fate(self, events: list[dict[str, Any]], key: int) -> str:
         """What a swat turn's events did to the card ``key``."""
