@@ -23,6 +23,7 @@ from .errors import (
     TenLeaveError,
 )
 from .game import Game, LegalTurns
+from .lookahead import evaluate
 from .record import load_record, parse_record, position_odds, replay, save_record
 from .rules import Rules
 from .turn import Turn
@@ -69,6 +70,7 @@ __all__ = [
     "SetupError",
     "TenLeaveError",
     "Turn",
+    "evaluate",
     "load_record",
     "odds",
     "parse_record",

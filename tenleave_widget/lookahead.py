@@ -1,0 +1,823 @@
+"""Whole-game move values from what one seat knows: sampled worlds, played out to the end.
+
+:func:`evaluate_view` is a pure function of a ``tenleave-view/1`` seat view (``docs/view.md``).
+For the seat to move it values every distinct decision — each card x queue, waking then
+each play, rotating a queue before or after each play — by what it is worth **at the end
+of the game**, not one swat ahead:
+
+1. *Worlds.* Draw the cards the seat cannot see from its uniform model (RULES.md §9): for
+   every other seat o and back b, the unknown values of o's b-backed cards (face down on
+   the table and in o's hand) are a uniformly random arrangement of what is left of them.
+   Each world also draws the future Human Defense tokens as the rules do (uniform among
+   the tokens other than the current one).
+2. *Play-outs.* In every world, play each decision, then play the game to its end with the
+   rollout policy (:class:`Policy`) for every seat, the seat itself included: the greedy
+   bot's rule with every card visible (the play that least raises the mover's penalty of
+   a swat right now; wake when every play raises it), a uniformly random play one turn
+   in ten (``explore``), ties broken at random.
+3. *Common random numbers.* Every decision is played out in the same worlds with the same
+   token draws and the same random numbers per turn, so the differences between moves are
+   far sharper than the values themselves.
+
+Each move gets its ``expected_final_penalty`` (the seat's whole penalty at the end, with
+its 95% interval), ``expected_margin`` (that penalty minus the mean of the other seats';
+lower is better — it is what wins), ``win_probability`` (shared wins count) and the
+one-swat ``immediate_expected_penalty`` of :func:`tenleave_widget.odds.move_evaluation`.
+``best`` is the move with the lowest expected margin: the ``lookahead`` bot's choice.
+
+Peeks are not valued: in a world where every card is visible a peek changes nothing, so
+a play-out would price every peek exactly like the bare play — a misleading number. They
+are listed under ``not_valued`` with that reason.
+
+>>> from tenleave_widget import Game
+>>> g = Game(3, seed=4)
+>>> for t in [["5", 0], ["1", 1], ["4*", 1], ["1", 0], ["2", 1], ["3*", 0]]:
+...     g.apply({"seat": g.to_move, "play": t})
+>>> ev = evaluate_view(g.view(0), budget=20, seed=1)
+>>> [m["turn"]["play"] for m in ev["moves"][:3]]
+[['1', 0], ['1', 1], ['2', 0]]
+>>> ev["moves"][ev["best"]]["turn"], ev["samples"]
+({'seat': 0, 'play': ['4*', 1], 'wake': True}, 20)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import parse_card
+from .errors import IllegalActionError, InvalidViewError, SetupError
+from .odds import move_evaluation, seat_odds
+from .rules import DEFAULT_TOKENS, QUEUE_CAPACITY
+
+__all__ = ["DEFAULT_SAMPLES", "Budget", "Policy", "evaluate", "evaluate_view"]
+
+DEFAULT_SAMPLES = 48
+"""Worlds per evaluation by default (see the README for what it buys and costs)."""
+
+_TARGET = 10
+_VALUES = (1, 2, 3, 4, 5)
+_PEEK_REASON = (
+    "a peek is worth what it lets the seat decide better later; play-outs in worlds where "
+    "every card is visible would price it exactly like the bare play, so it is not valued"
+)
+
+View = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much an evaluation may spend: ``samples`` worlds, and (optionally) at most
+    ``ms`` milliseconds — whichever ends first (at least ``min_samples`` worlds are always
+    played). A time limit makes the result depend on the machine's speed; a sample count
+    alone is reproducible for a seed.
+
+    ``prune``: successive halving. After each batch of worlds, a move whose paired margin
+    against the leader is worse by more than ``prune`` standard errors (and by at least
+    ``prune_points`` points) is no longer played out; it keeps the figures (and the sample
+    count) it had. ``None`` plays every move in every world.
+    """
+
+    samples: int = DEFAULT_SAMPLES
+    ms: float | None = None
+    min_samples: int = 8
+    batch: int = 8
+    prune: float | None = None
+    prune_points: float = 0.5
+
+    def __post_init__(self) -> None:
+        if type(self.samples) is not int or self.samples < 1:
+            raise SetupError(f"budget: samples must be a positive integer, not {self.samples!r}")
+        if self.ms is not None and not (isinstance(self.ms, (int, float)) and self.ms > 0):
+            raise SetupError(f"budget: ms must be a positive number, not {self.ms!r}")
+        if type(self.batch) is not int or self.batch < 1:
+            raise SetupError(f"budget: batch must be a positive integer, not {self.batch!r}")
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The rollout policy played by every seat in every world (see the module docstring).
+
+    ``explore``: the share of turns played uniformly at random (card x queue with room);
+    ``random_ties``: break ties between equally good plays at random (else the first of
+    them, in the order value, then queue). With ``explore=0`` and ``random_ties=False`` the
+    play-out of a world is deterministic (the exactness test enumerates every world).
+    """
+
+    explore: float = 0.1
+    random_ties: bool = True
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.explore, (int, float)) and 0 <= self.explore <= 1):
+            raise SetupError(f"policy: explore must be within 0..1, not {self.explore!r}")
+
+
+# ----------------------------------------------------------------------------- the position
+
+
+class _Position:
+    """A seat view reduced to what the play-outs need (values only: in a world every card
+    is visible, so a card is its value; the back only matters for the sampling).
+
+    A table card is a *code* ``value * 8 + owner``; ``-1 - g`` marks an unknown card of
+    group ``g`` (one (owner, back)), filled in per world.
+    """
+
+    def __init__(self, view: View) -> None:
+        seat = view.get("seat")
+        if type(seat) is not int:
+            raise InvalidViewError("evaluate needs a seat's view (its 'seat' is not a seat)")
+        if view.get("finished"):
+            raise IllegalActionError("the game is over: there is no move to evaluate")
+        if view.get("to_move") != seat:
+            raise IllegalActionError(
+                f"seat {seat} is not to move (seat {view.get('to_move')} is): "
+                "evaluate the seat whose turn it is"
+            )
+        self.seat: int = seat
+        dealt: Sequence[Sequence[str]] = view["dealt"]
+        n = self.n = len(dealt)
+        self.cap: int = int(view.get("queue_capacity", QUEUE_CAPACITY))
+        rules = view.get("rules") or {}
+        tokens = {k: tuple(v) for k, v in (rules.get("tokens") or DEFAULT_TOKENS).items()}
+        self.token_ids: list[str] = list(tokens)
+        self.token_pos: list[tuple[int, ...]] = [tokens[t] for t in self.token_ids]
+        self.daybreak_change: bool = bool(rules.get("daybreak_token_change", True))
+        token = view["token"]
+        if token not in tokens:
+            raise InvalidViewError(f"unknown current token {token!r}")
+        self.token: int = self.token_ids.index(token)
+        self.penalty: list[int] = [int(p) for p in view["penalty"]]
+        self.turns_applied: int = int(view.get("turns_applied", 0))
+
+        groups: dict[tuple[int, str], int] = {}
+        self.group_keys: list[tuple[int, str]] = []
+        # what is left of each (owner, back): dealt - flipped - face down known
+        left: dict[tuple[int, str], list[int]] = {}
+        for o in range(n):
+            for c in dealt[o]:
+                v, m = parse_card(c)
+                left.setdefault((o, "marked" if m else "plain"), []).append(v)
+
+        def take(o: int, c: str) -> None:
+            v, m = parse_card(c)
+            pool = left.get((o, "marked" if m else "plain"))
+            if pool is None or v not in pool:
+                raise InvalidViewError(f"inconsistent view: seat {o} cannot hold another {c}")
+            pool.remove(v)
+
+        for o, pile in enumerate(view["swatted"]):
+            for c in pile:
+                take(o, c)
+        for entry in view["safe"]:
+            take(int(entry["owner"]), entry["card"])
+        self.queues: list[list[int]] = []
+        for queue in view["queues"]:
+            row: list[int] = []
+            for card in queue:
+                o, back, value = int(card["owner"]), card["back"], card["value"]
+                if value is not None:
+                    take(o, f"{value}*" if back == "marked" else str(value))
+                    row.append(int(value) * 8 + o)
+                else:
+                    if o == seat:
+                        raise InvalidViewError("a seat's view must show its own cards' values")
+                    g = groups.get((o, back))
+                    if g is None:
+                        g = groups[(o, back)] = len(self.group_keys)
+                        self.group_keys.append((o, back))
+                    row.append(-1 - g)
+            self.queues.append(row)
+        hands = view["hands"]
+        self.hand_notes: list[str] = list(hands[seat]["cards"] or [])
+        for c in self.hand_notes:
+            take(seat, c)
+        # the seat's own hand: values; the others' hands: filled per world
+        self.hand_counts: list[list[int]] = [[0] * 6 for _ in range(n)]
+        for c in self.hand_notes:
+            self.hand_counts[seat][parse_card(c)[0]] += 1
+        self.hand_slots: list[list[tuple[int, int]]] = []  # per group: (owner, how many)
+        table_unknown = [0] * len(self.group_keys)
+        for row in self.queues:
+            for x in row:
+                if x < 0:
+                    table_unknown[-1 - x] += 1
+        # every (owner, back) with cards in hand is a group too (the hand is unknown)
+        for o in range(n):
+            if o == seat:
+                continue
+            for back in ("marked", "plain"):
+                if hands[o][back] and (o, back) not in groups:
+                    groups[(o, back)] = len(self.group_keys)
+                    self.group_keys.append((o, back))
+                    table_unknown.append(0)
+        self.pools: list[list[int]] = []
+        self.in_hand: list[int] = []
+        for g, (o, back) in enumerate(self.group_keys):
+            pool = sorted(left.get((o, back), []))
+            need = table_unknown[g] + int(hands[o][back])
+            if len(pool) != need:
+                raise InvalidViewError(
+                    f"inconsistent view: seat {o} has {len(pool)} {back} cards unaccounted "
+                    f"for, but {need} face down or in hand"
+                )
+            self.pools.append(pool)
+            self.in_hand.append(int(hands[o][back]))
+        self.cards_left = sum(int(h["size"]) for h in hands)
+        # seats play in turn until every hand is empty: from the seat to move, the hand
+        # sizes cannot grow, and the last is at most one card short of the first
+        sizes = [int(hands[(seat + i) % n]["size"]) for i in range(n)]
+        if any(sizes[i] < sizes[i + 1] for i in range(n - 1)) or sizes[-1] < sizes[0] - 1:
+            raise InvalidViewError(
+                f"hand sizes {[int(h['size']) for h in hands]} cannot be played out in turn "
+                f"order from seat {seat}"
+            )
+        if self.cards_left == 0:
+            raise IllegalActionError("no card left to play: there is no move to evaluate")
+
+
+# ------------------------------------------------------------------------------- the rules
+
+_TABLES: dict[tuple[int, tuple[tuple[int, ...], ...]], dict[tuple[int, ...], list[tuple[int, ...]]]]
+_TABLES = {}
+"""The memoised queue tables of :class:`_Sim`, per (seats, tokens): exact, shared by calls."""
+
+
+class _Sim:
+    """The rules of RULES.md §3-6 on values, for play-outs (checked against the engine by
+    ``tests/test_lookahead.py``). State: ``queues`` (codes, front first), ``hands`` (counts
+    per value, per seat), ``pen`` (penalty per seat)."""
+
+    def __init__(self, pos: _Position, policy: Policy) -> None:
+        self.n = pos.n
+        self.nq = len(pos.queues)
+        self.cap = pos.cap
+        self.token_pos = pos.token_pos
+        self.ntok = len(pos.token_pos)
+        self.daybreak_change = pos.daybreak_change
+        self.explore = float(policy.explore)
+        self.random_ties = policy.random_ties
+        self._tables = _TABLES.setdefault((self.n, tuple(self.token_pos)), {})
+        self._zero: list[tuple[int, ...]] = [(0,) * 6] * self.n
+
+    # one queue's swat: the per-seat penalty, and the cards that stay
+    def swat_queue(self, q: list[int], tok: int, pen: list[int]) -> None:
+        total = 0
+        k = 0
+        for c in q:
+            total += c >> 3
+            k += 1
+            if total >= _TARGET:
+                break
+        flipped = q[:k]
+        del q[:k]
+        if total < _TARGET:
+            top = 0
+            for c in flipped:
+                if c >> 3 > top:
+                    top = c >> 3
+            for c in flipped:
+                if c >> 3 == top:
+                    pen[c & 7] += top
+        elif total > _TARGET:
+            for p in self.token_pos[tok]:
+                if p <= k:
+                    c = flipped[p - 1]
+                    pen[c & 7] += c >> 3
+
+    def table(self, q: list[int], tok: int) -> list[tuple[int, ...]]:
+        """Per seat, per value v (index 1..5): how much the seat's penalty of a swat of
+        this queue right now rises if a card of value v owned by that seat is added at
+        the back. Memoised per (token, queue)."""
+        key = (tok, *q)
+        t = self._tables.get(key)
+        if t is None:
+            t = self._tables[key] = self._table(q, tok)
+            if len(self._tables) > 200_000:
+                self._tables.clear()
+        return t
+
+    def _table(self, q: list[int], tok: int) -> list[tuple[int, ...]]:
+        n = self.n
+        total = 0
+        for c in q:
+            total += c >> 3
+            if total >= _TARGET:  # the flips stop before a new card: it changes nothing
+                return self._zero
+        k = len(q)
+        top = max((c >> 3 for c in q), default=0)
+        base = [0] * n
+        for c in q:
+            if c >> 3 == top:
+                base[c & 7] += top
+        positions = self.token_pos[tok]
+        t: list[tuple[int, ...]] = []
+        for s in range(n):
+            row = [0]
+            for v in range(1, 6):
+                tv = total + v
+                if tv < _TARGET:
+                    if v > top:
+                        p = v
+                    elif v == top:
+                        p = base[s] + v
+                    else:
+                        p = base[s]
+                elif tv == _TARGET:
+                    p = 0
+                else:
+                    p = 0
+                    for i in positions:
+                        if i <= k:
+                            c = q[i - 1]
+                            if c & 7 == s:
+                                p += c >> 3
+                        elif i == k + 1:
+                            p += v
+                row.append(p - base[s])
+            t.append(tuple(row))
+        return t
+
+    def swat_all(self, queues: list[list[int]], tok: int, pen: list[int]) -> None:
+        for q in queues:
+            if q:
+                self.swat_queue(q, tok, pen)
+
+    def daybreak(self, queues: list[list[int]], chain: list[int], k: int, pen: list[int]) -> int:
+        """Swat passes until the table is empty; returns the new token index in ``chain``."""
+        while True:
+            for q in queues:
+                if len(q) == 1:
+                    q.clear()
+                elif q:
+                    self.swat_queue(q, chain[k], pen)
+            if not any(queues):
+                return k
+            if self.daybreak_change:
+                k += 1
+
+    def greedy(
+        self, queues: list[list[int]], tabs: list[list[tuple[int, ...]]], h: list[int], s: int,
+        x: float, may_wake: bool,
+    ) -> tuple[int, int]:
+        """The policy's choice for seat ``s`` with hand counts ``h``: ``(value, queue)``, or
+        ``(0, -1)`` to wake. ``x`` in [0, 1) is the turn's random number."""
+        cap = self.cap
+        explore = self.explore
+        if x < explore:
+            plays = [
+                (v, q) for v in range(1, 6) if h[v] for q in range(self.nq)
+                if len(queues[q]) < cap
+            ]
+            return plays[int(x / explore * len(plays))]
+        best = 99
+        ties: list[tuple[int, int]] = []
+        for q in range(self.nq):
+            if len(queues[q]) < cap:
+                row = tabs[q][s]
+                for v in range(1, 6):
+                    if h[v]:
+                        d = row[v]
+                        if d < best:
+                            best = d
+                            ties = [(v, q)]
+                        elif d == best:
+                            ties.append((v, q))
+        if may_wake and best >= 0:
+            if best > 0:
+                return (0, -1)
+            ties.append((0, -1))
+        if len(ties) == 1 or not self.random_ties:
+            return ties[0]
+        return ties[int((x - explore) / (1.0 - explore) * len(ties))]
+
+    def play_out(
+        self, queues: list[list[int]], hands: list[list[int]], pen: list[int], s: int,
+        left: int, chain: list[int], k: int, us: list[float],
+        trace: list[_Move] | None = None,
+    ) -> None:
+        """Play the game to its end from seat ``s``'s turn (``left`` cards to play).
+        ``trace`` collects the moves played (the tests replay them in the engine).
+
+        The policy (:meth:`greedy`) is inlined for its common case: this loop is where
+        an evaluation spends its time."""
+        n, cap, explore = self.n, self.cap, self.explore
+        spread = 1.0 - explore
+        random_ties = self.random_ties
+        table = self.table
+        greedy = self.greedy
+        qrange = range(len(queues))
+        tok = chain[k]
+        tabs = [table(q, tok) for q in queues]
+        t = 0
+        while left:
+            h = hands[s]
+            x = us[t]
+            may_wake = True
+            for qq in queues:
+                if len(qq) < 2:
+                    may_wake = False
+                    break
+            if x < explore:
+                v, q = greedy(queues, tabs, h, s, x, may_wake)
+            else:
+                best = 99
+                ties: list[tuple[int, int]] = []
+                vals = [v for v in _VALUES if h[v]]
+                for q in qrange:
+                    if len(queues[q]) < cap:
+                        row = tabs[q][s]
+                        for v in vals:
+                            d = row[v]
+                            if d < best:
+                                best = d
+                                ties = [(v, q)]
+                            elif d == best:
+                                ties.append((v, q))
+                if may_wake and best >= 0:
+                    if best > 0:
+                        ties = [(0, -1)]
+                    else:
+                        ties.append((0, -1))
+                if len(ties) == 1 or not random_ties:
+                    v, q = ties[0]
+                else:
+                    v, q = ties[int((x - explore) / spread * len(ties))]
+            wake = q < 0
+            if wake:  # swat, a new token, then the best play for the new table
+                self.swat_all(queues, tok, pen)
+                k += 1
+                tok = chain[k]
+                tabs = [table(qq, tok) for qq in queues]
+                v, q = greedy(queues, tabs, h, s, us[t + 1], False)
+            if trace is not None:
+                trace.append(_Move(v, q, wake))
+            h[v] -= 1
+            qq = queues[q]
+            qq.append(v * 8 + s)
+            left -= 1
+            if left == 0:
+                self.daybreak(queues, chain, k, pen)
+                return
+            if len(qq) == cap and all(len(x) == cap for x in queues):
+                self.swat_all(queues, tok, pen)
+                k += 1
+                tok = chain[k]
+                tabs = [table(x, tok) for x in queues]
+            else:
+                tabs[q] = table(qq, tok)
+            s = s + 1 if s + 1 < n else 0
+            t += 2
+
+    def apply(
+        self, move: _Move, queues: list[list[int]], hands: list[list[int]], pen: list[int],
+        s: int, left: int, chain: list[int], k: int,
+    ) -> int | None:
+        """Apply the root seat's move; return the new token index, or ``None`` when the
+        game ended with it."""
+        cap = self.cap
+        if move.wake:
+            self.swat_all(queues, chain[k], pen)
+            k += 1
+        if move.rotate is not None and not move.after:
+            r = queues[move.rotate]
+            r.append(r.pop(0))
+        hands[s][move.value] -= 1
+        queues[move.queue].append(move.value * 8 + s)
+        if move.rotate is not None and move.after:
+            r = queues[move.rotate]
+            r.append(r.pop(0))
+        if left == 1:
+            self.daybreak(queues, chain, k, pen)
+            return None
+        if all(len(x) == cap for x in queues):
+            self.swat_all(queues, chain[k], pen)
+            k += 1
+        return k
+
+
+@dataclass(frozen=True)
+class _Move:
+    """A root decision as the play-outs see it (values, not notations)."""
+
+    value: int
+    queue: int
+    wake: bool = False
+    rotate: int | None = None
+    after: bool = False
+
+
+# ------------------------------------------------------------------------------ the worlds
+
+
+class _World:
+    """One sampled world: the hidden values, the token chain and the per-turn random
+    numbers (shared by every move: common random numbers)."""
+
+    __slots__ = ("queues", "hands", "chain", "us")
+
+    def __init__(self, pos: _Position, rng: random.Random, turns: int) -> None:
+        fills: list[list[int]] = []
+        hands = [list(h) for h in pos.hand_counts]
+        for g, pool in enumerate(pos.pools):
+            p = list(pool)
+            rng.shuffle(p)
+            o = pos.group_keys[g][0]
+            m = pos.in_hand[g]
+            for v in p[len(p) - m:]:
+                hands[o][v] += 1
+            fills.append(p[: len(p) - m])
+        at = [0] * len(fills)
+        queues: list[list[int]] = []
+        for row in pos.queues:
+            out: list[int] = []
+            for x in row:
+                if x >= 0:
+                    out.append(x)
+                else:
+                    g = -1 - x
+                    out.append(fills[g][at[g]] * 8 + pos.group_keys[g][0])
+                    at[g] += 1
+            queues.append(out)
+        self.queues = queues
+        self.hands = hands
+        # tokens: enough reveals for every swat the rest of the game can hold
+        chain = [pos.token]
+        ntok = len(pos.token_pos)
+        for _ in range(turns + 8):
+            j = rng.randrange(ntok - 1)
+            chain.append(j if j < chain[-1] else j + 1)
+        self.chain = chain
+        self.us = [rng.random() for _ in range(2 * turns + 2)]
+
+
+# --------------------------------------------------------------------------- the estimate
+
+
+class _Stats:
+    __slots__ = ("pen", "margin", "wins")
+
+    def __init__(self) -> None:
+        self.pen: list[int] = []
+        self.margin: list[float] = []
+        self.wins = 0
+
+
+def _mean_ci(xs: Sequence[float]) -> tuple[float, float, float]:
+    n = len(xs)
+    m = sum(xs) / n
+    if n < 2:
+        return (m, m, m)
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
+    h = 1.96 * sd / math.sqrt(n)
+    return (m, m - h, m + h)
+
+
+def _moves_of(pos: _Position, rotations: bool) -> list[tuple[dict[str, Any], _Move]]:
+    """Every distinct valued decision: its record turn object and its play-out move."""
+    seat, cap = pos.seat, pos.cap
+    sizes = [len(q) for q in pos.queues]
+    nq = len(sizes)
+    notes = sorted(set(pos.hand_notes), key=lambda c: (parse_card(c)[0], c))
+    out: list[tuple[dict[str, Any], _Move]] = []
+    room = [q for q in range(nq) if sizes[q] < cap]
+    for c in notes:
+        v = parse_card(c)[0]
+        for q in room:
+            out.append(({"seat": seat, "play": [c, q]}, _Move(v, q)))
+    if min(sizes) >= 2:
+        for c in notes:
+            v = parse_card(c)[0]
+            for q in range(nq):  # every queue has room after a swat
+                out.append(({"seat": seat, "play": [c, q], "wake": True}, _Move(v, q, wake=True)))
+    if rotations:
+        for c in notes:
+            v = parse_card(c)[0]
+            for q in room:
+                for r in range(nq):
+                    if sizes[r] >= 2:  # before the play (the same as after it when r != q)
+                        out.append((
+                            {"seat": seat, "play": [c, q], "rotate": r},
+                            _Move(v, q, rotate=r),
+                        ))
+                    if r == q and sizes[r] + 1 >= 2:  # after playing to the rotated queue
+                        out.append((
+                            {"seat": seat, "play": [c, q], "rotate": r, "extra": "after"},
+                            _Move(v, q, rotate=r, after=True),
+                        ))
+    return out
+
+
+def _immediate(view: View, pos: _Position, turn: dict[str, Any]) -> float:
+    """The one-swat figure of the odds (RULES.md §9) for one decision."""
+    seat = pos.seat
+    if "rotate" not in turn:
+        return -1.0  # filled from move_evaluation by the caller
+    queues = [list(q) for q in view["queues"]]
+    card, q = turn["play"]
+    v, m = parse_card(card)
+    mine: dict[str, Any] = {"key": pos.turns_applied, "owner": seat,
+                            "back": "marked" if m else "plain", "value": v, "peeked_by": []}
+    r = turn["rotate"]
+    if turn.get("extra") == "after":
+        queues[q].append(mine)
+        queues[r].append(queues[r].pop(0))
+    else:
+        queues[r].append(queues[r].pop(0))
+        queues[q].append(mine)
+    hands = [dict(h) for h in view["hands"]]
+    own = list(hands[seat]["cards"] or [])
+    own.remove(card)
+    hands[seat] = {"size": len(own), "marked": sum(c.endswith("*") for c in own),
+                   "plain": sum(not c.endswith("*") for c in own), "cards": own}
+    after = dict(view, queues=queues, hands=hands)
+    return float(seat_odds(after, moves=False)["expected_penalty"][seat])
+
+
+def evaluate_view(
+    view: View,
+    budget: int | Budget = DEFAULT_SAMPLES,
+    seed: int | None = None,
+    *,
+    policy: Policy | None = None,
+    rotations: bool = True,
+    objective: str = "margin",
+) -> dict[str, Any]:
+    """Value every distinct decision of the seat to move over the rest of the game.
+
+    ``view`` is that seat's ``tenleave-view/1`` view; ``budget`` a number of sampled
+    worlds or a :class:`Budget`; ``seed`` makes the result reproducible (``None``: fresh
+    randomness). ``objective`` picks ``best``: ``"margin"`` (lowest expected margin) or
+    ``"win"`` (highest win probability). ``rotations=False`` leaves the rotations out
+    (the bot's choice: see the README).
+
+    Returns ``{"seat", "turn", "samples", "objective", "moves", "best", "not_valued"}``:
+    ``turn`` is the number of turns applied, ``samples`` the worlds sampled; each move is
+    ``{"turn": <record turn object>, "expected_final_penalty", "ci95": [lo, hi],
+    "expected_margin", "margin_ci95": [lo, hi], "win_probability", "win_ci95",
+    "immediate_expected_penalty", "samples"}``; ``best`` indexes ``moves``.
+    Raises :class:`IllegalActionError` when it is not the seat's turn.
+    """
+    if isinstance(budget, bool) or not isinstance(budget, (int, Budget)):
+        raise SetupError(f"budget must be a number of samples or a Budget, not {budget!r}")
+    b = Budget(samples=budget) if isinstance(budget, int) else budget
+    if objective not in ("margin", "win"):
+        raise SetupError(f"objective must be 'margin' or 'win', not {objective!r}")
+    pol = policy if policy is not None else Policy()
+    t0 = time.perf_counter()
+    pos = _Position(view)
+    sim = _Sim(pos, pol)
+    moves = _moves_of(pos, rotations)
+    # decisions with the same effect on the values (a plain 5 and a marked 5) share runs
+    effects: dict[_Move, int] = {}
+    index = [effects.setdefault(m, len(effects)) for _, m in moves]
+    distinct = list(effects)
+    stats = [_Stats() for _ in distinct]
+    live = list(range(len(distinct)))
+    rng = random.Random(seed)
+    seat, n = pos.seat, pos.n
+    left = pos.cards_left
+    worlds = 0
+    while worlds < b.samples:
+        batch = min(b.batch, b.samples - worlds)
+        for _ in range(batch):
+            w = _World(pos, random.Random(rng.getrandbits(64)), left)
+            for i in live:
+                move = distinct[i]
+                queues = [list(q) for q in w.queues]
+                hands = [list(h) for h in w.hands]
+                pen = list(pos.penalty)
+                k = sim.apply(move, queues, hands, pen, seat, left, w.chain, 0)
+                if k is not None:
+                    nxt = seat + 1 if seat + 1 < n else 0
+                    sim.play_out(queues, hands, pen, nxt, left - 1, w.chain, k, w.us)
+                st = stats[i]
+                mine = pen[seat]
+                others = sum(pen) - mine
+                st.pen.append(mine)
+                st.margin.append(mine - others / (n - 1))
+                if mine <= min(p for j, p in enumerate(pen) if j != seat):
+                    st.wins += 1
+            worlds += 1
+        if b.prune is not None and len(live) > 1 and worlds >= b.min_samples:
+            live = _prune(live, stats, worlds, b)
+        if b.ms is not None and worlds >= b.min_samples:
+            if (time.perf_counter() - t0) * 1000 >= b.ms:
+                break
+        if len(live) == 1 and b.prune is not None:
+            break
+
+    imm: dict[tuple[str, ...], float] = {}
+    for m in move_evaluation(view):
+        if "play" in m:
+            imm[("play", m["play"][0], str(m["play"][1]))] = float(m["expected_penalty"])
+        else:
+            imm[("wake",)] = float(m["expected_penalty"])
+    out_moves: list[dict[str, Any]] = []
+    for (turn, _), i in zip(moves, index, strict=True):
+        st = stats[i]
+        p, plo, phi = _mean_ci(st.pen)
+        mg, mlo, mhi = _mean_ci(st.margin)
+        ns = len(st.pen)
+        wp = st.wins / ns
+        if "wake" in turn:
+            ie = imm[("wake",)]
+        elif "rotate" in turn:
+            ie = _immediate(view, pos, turn)
+        else:
+            ie = imm[("play", turn["play"][0], str(turn["play"][1]))]
+        half = 1.96 * math.sqrt(wp * (1 - wp) / ns) if ns > 1 else 0.0
+        out_moves.append({
+            "turn": turn,
+            "expected_final_penalty": p,
+            "ci95": [plo, phi],
+            "expected_margin": mg,
+            "margin_ci95": [mlo, mhi],
+            "win_probability": wp,
+            "win_ci95": [max(0.0, wp - half), min(1.0, wp + half)],
+            "immediate_expected_penalty": ie,
+            "samples": ns,
+        })
+    best = _best(out_moves, objective)
+    # a peek is always legal (at least the card just played can be peeked after the play)
+    not_valued = [{"action": "peek", "reason": _PEEK_REASON}]
+    return {
+        "seat": seat,
+        "turn": pos.turns_applied,
+        "samples": worlds,
+        "objective": objective,
+        "moves": out_moves,
+        "best": best,
+        "not_valued": not_valued,
+    }
+
+
+def _best(moves: list[dict[str, Any]], objective: str) -> int:
+    """The chosen move: most samples first (pruned moves lost), then the objective, then
+    the lower expected penalty; the first such in the list order."""
+    most = max(m["samples"] for m in moves)
+
+    def key(i: int) -> tuple[float, float]:
+        m = moves[i]
+        if objective == "win":
+            return (-m["win_probability"], m["expected_margin"])
+        return (m["expected_margin"], -m["win_probability"])
+
+    cands = [i for i, m in enumerate(moves) if m["samples"] == most]
+    return min(cands, key=key)
+
+
+def _prune(live: list[int], stats: list[_Stats], worlds: int, b: Budget) -> list[int]:
+    """Successive halving on the paired margin: drop the moves clearly worse than the
+    leader over the worlds both were played in (all of them: live moves share worlds)."""
+    means = {i: sum(stats[i].margin) / len(stats[i].margin) for i in live}
+    lead = min(live, key=lambda i: means[i])
+    lm = stats[lead].margin
+    keep = []
+    assert b.prune is not None
+    for i in live:
+        if i == lead:
+            keep.append(i)
+            continue
+        d = [a - c for a, c in zip(stats[i].margin, lm, strict=True)]
+        m, lo, _ = _mean_ci(d)
+        se = (m - lo) / 1.96
+        if m - b.prune * se > 0 and m >= b.prune_points:
+            continue
+        keep.append(i)
+    return keep
+
+
+def evaluate(
+    record_or_game: Any,
+    seat: int,
+    turns: int | None = None,
+    budget: int | Budget = DEFAULT_SAMPLES,
+    seed: int | None = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """Seat ``seat``'s whole-game move values after the first ``turns`` turns of a record
+    (an object or a path) or of a :class:`~tenleave_widget.Game` (default: all of them) —
+    the ``tenleave evaluate`` JSON. Only the seat's view is used (:func:`evaluate_view`;
+    ``options`` are passed on). Exported as ``tenleave_widget.evaluate``.
+
+    >>> from tenleave_widget import Game
+    >>> ev = evaluate(Game(3, seed=2), 0, budget=4, seed=0)
+    >>> len(ev["moves"]), ev["samples"], ev["moves"][ev["best"]]["turn"]["seat"]
+    (12, 4, 0)
+    """
+    from .game import Game
+
+    if isinstance(record_or_game, Game):
+        g = record_or_game
+        if turns is not None:
+            g = Game.from_record(g.to_record(), turns=turns)
+    else:
+        g = Game.from_record(record_or_game, turns=turns)
+    if type(seat) is not int or not 0 <= seat < g.seats:
+        raise IllegalActionError(f"seat {seat!r} does not exist (seats 0..{g.seats - 1})")
+    return evaluate_view(g.view(seat), budget, seed, **options)
