@@ -349,3 +349,12 @@ def test_more_budget_narrower_intervals_and_pruning() -> None:
     counts = [m["samples"] for m in pruned["moves"]]
     assert max(counts) == 64 and min(counts) < 64
     assert pruned["moves"][pruned["best"]]["samples"] == 64
+
+
+def test_doctests() -> None:
+    import doctest
+
+    from tenleave_widget import lookahead
+
+    result = doctest.testmod(lookahead)
+    assert result.attempted > 0 and result.failed == 0
