@@ -1,5 +1,7 @@
 # Two user-facing targets (quoted in the README):
-#   make lab   - a .venv with the package (editable) and JupyterLab, then open examples/
+#   make lab   - a .venv with the package (editable) and JupyterLab, then open my-examples/,
+#                a working copy of examples/ (made on first use; git ignores it), so that
+#                running and autosaving the notebooks never modifies the tracked examples.
 #   make test  - install everything the tests need on a fresh Debian machine (as root),
 #                then ruff, mypy and the whole pytest suite, browser tests included.
 # The JavaScript bundle is built by the package build (hatch-jupyter-builder runs
@@ -12,12 +14,39 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: lab test
+LAB_DIR ?= my-examples
+LAB_FLAGS ?=
+
+.PHONY: lab lab-open test
 
 lab:
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -e . jupyterlab
-	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) examples/
+	$(MAKE) --no-print-directory lab-open
+
+# The working copy: every file of examples/ that it does not hold yet is copied in; a
+# notebook you have changed is kept (a note says when examples/ has a newer version;
+# delete your copy to get it). tests/test_lab.py starts JupyterLab through this target.
+lab-open:
+	$(BIN)/python -c "$$COPY_EXAMPLES" examples $(LAB_DIR)
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_FLAGS) $(LAB_DIR)/
+
+define COPY_EXAMPLES
+import filecmp, shutil, sys
+from pathlib import Path
+src, dst = Path(sys.argv[1]), Path(sys.argv[2])
+for f in sorted(src.rglob("*")):
+    if f.is_dir() or {"__pycache__", ".ipynb_checkpoints"} & set(f.parts):
+        continue
+    to = dst / f.relative_to(src)
+    if not to.exists():
+        to.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(f, to)
+    elif not filecmp.cmp(f, to, shallow=False) and f.stat().st_mtime > to.stat().st_mtime:
+        print(f"{to} kept: {f} is newer (delete {to} to get it)")
+print(f"JupyterLab opens {dst}/, your working copy of {src}/")
+endef
+export COPY_EXAMPLES
 
 test:
 	if [ ! -x $(CHROMIUM) ]; then \
