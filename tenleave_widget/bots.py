@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from .errors import IllegalActionError, SetupError
+from .errors import IllegalActionError, SetupError, excerpt
 from .game import Game
 from .turn import Turn
 
@@ -77,4 +77,4 @@ def make_bot(name: str, seed: int | None = None) -> RandomBot | GreedyBot:
         return RandomBot(seed)
     if name == "greedy":
         return GreedyBot(seed)
-    raise SetupError(f"unknown bot {name!r} (choose from {', '.join(BOT_NAMES)})")
+    raise SetupError(f"unknown bot {excerpt(name)} (choose from {', '.join(BOT_NAMES)})")

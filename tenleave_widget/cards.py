@@ -11,7 +11,7 @@ hint illustration, ``"5"`` a plain 5.
 
 from __future__ import annotations
 
-from .errors import TenLeaveError
+from .errors import TenLeaveError, excerpt
 
 COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue", "purple")
 """Seat i plays ``COLOURS[i]``."""
@@ -30,7 +30,9 @@ def parse_card(notation: object) -> tuple[int, bool]:
     (2, False)
     """
     if not isinstance(notation, str) or notation not in _PARSED:
-        raise TenLeaveError(f"{notation!r} is not a card notation (1..5, '*' for a marked back)")
+        raise TenLeaveError(
+            f"{excerpt(notation)} is not a card notation (1..5, '*' for a marked back)"
+        )
     return _PARSED[notation]
 
 

@@ -27,6 +27,8 @@ a game has 2 to 5 seats, not 6
 
 from __future__ import annotations
 
+import reprlib
+
 
 class TenLeaveError(ValueError):
     """Base class of every error raised by tenleave_widget."""
@@ -71,3 +73,40 @@ class InvalidViewError(TenLeaveError):
 class IntentError(TenLeaveError):
     """A message from the browser front end that is malformed or forged (an unknown kind,
     a missing or mistyped field, an action for a seat the browser does not control)."""
+
+
+def _short_repr() -> reprlib.Repr:
+    r = reprlib.Repr()
+    r.maxlevel, r.maxstring, r.maxother, r.maxlong = 3, 80, 80, 80
+    r.maxlist = r.maxtuple = r.maxdict = r.maxset = 6
+    return r
+
+
+_REPR = _short_repr()
+
+
+def excerpt(value: object, limit: int = 60) -> str:
+    """A short, escaped excerpt of ``value`` for an error message: its ``repr`` (control
+    characters and escape codes escaped, nesting and length bounded), cut to at most
+    ``limit`` characters.
+
+    Every message that echoes input uses it, so a huge or hostile value never comes back
+    whole (no multi-megabyte message, no raw newline or terminal escape code).
+
+    >>> excerpt("3*")
+    "'3*'"
+    >>> print(excerpt("red\\n\\x1b[31m"))
+    'red\\n\\x1b[31m'
+    >>> len(excerpt("x" * 10**6))
+    60
+    >>> excerpt(10**5000)
+    '<an integer of 16610 bits>'
+    """
+    try:
+        text = _REPR.repr(value)
+    except (ValueError, RecursionError):  # an int too long to convert to text, or the like
+        if isinstance(value, int):
+            text = f"<an integer of {value.bit_length()} bits>"
+        else:
+            text = f"<a {type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .cards import COLOURS, MARKED, PLAIN, parse_card
-from .errors import IllegalActionError, RecordError, SetupError, TenLeaveError
+from .errors import IllegalActionError, RecordError, SetupError, TenLeaveError, excerpt
 from .rules import DEFAULT_RULES, MAX_SEATS, MIN_SEATS, QUEUE_CAPACITY, Rules, queue_count
 from .turn import AFTER, BEFORE, Turn
 
@@ -150,7 +150,7 @@ class Game:
         if isinstance(players, int) and not isinstance(players, bool):
             names = list(DEFAULT_NAMES[: max(0, players)])
             if not MIN_SEATS <= players <= MAX_SEATS:
-                raise SetupError(f"a game has {_SEATS} seats, not {players}")
+                raise SetupError(f"a game has {_SEATS} seats, not {excerpt(players)}")
         else:
             names = list(players)  # type: ignore[arg-type]
             if not MIN_SEATS <= len(names) <= MAX_SEATS:
@@ -159,7 +159,7 @@ class Game:
                 raise SetupError("player names must be strings")
         n = len(names)
         if type(first) is not int or not 0 <= first < n:
-            raise SetupError(f"first seat must be 0..{n - 1}, not {first!r}")
+            raise SetupError(f"first seat must be 0..{n - 1}, not {excerpt(first)}")
         self.rules = rules if rules is not None else DEFAULT_RULES
         self.players: list[str] = names
         self.first = first
@@ -289,23 +289,25 @@ class Game:
             raise IllegalActionError("the game is over: no more turns")
         s = self._to_move
         if type(t.seat) is not int or t.seat != s:
-            raise IllegalActionError(f"seat {t.seat!r} cannot move: it is seat {s}'s turn")
+            raise IllegalActionError(f"seat {excerpt(t.seat)} cannot move: it is seat {s}'s turn")
         card = t.card
         m = self._note_masks.get(card) if isinstance(card, str) else None
         if m is None or not self._hands[s] & m:
-            raise IllegalActionError(f"seat {s} has no {card!r} in hand")
+            raise IllegalActionError(f"seat {s} has no {excerpt(card)} in hand")
         nq = self._nq
         q = t.queue
         if type(q) is not int or not 0 <= q < nq:
-            raise IllegalActionError(f"queue {q!r} does not exist (queues are 0..{nq - 1})")
+            raise IllegalActionError(f"queue {excerpt(q)} does not exist (queues are 0..{nq - 1})")
         if (t.wake is not False) + (t.peek is not None) + (t.rotate is not None) > 1:
             raise IllegalActionError("a turn takes at most one of peek, rotate and wake")
         if t.extra not in (BEFORE, AFTER):
-            raise IllegalActionError(f"'extra' must be \"before\" or \"after\", not {t.extra!r}")
+            raise IllegalActionError(
+                f"'extra' must be \"before\" or \"after\", not {excerpt(t.extra)}"
+            )
         sizes = [len(x) for x in self._queues]
         if t.wake is not False:
             if t.wake is not True:
-                raise IllegalActionError(f"'wake' must be true or false, not {t.wake!r}")
+                raise IllegalActionError(f"'wake' must be true or false, not {excerpt(t.wake)}")
             self._check_wake(sizes)
             return t.normalized()
         if t.peek is None and t.rotate is None:
@@ -346,19 +348,19 @@ class Game:
             or type(peek[0]) is not int
             or type(peek[1]) is not int
         ):
-            raise IllegalActionError(f"a peek names [queue, position], not {peek!r}")
+            raise IllegalActionError(f"a peek names [queue, position], not {excerpt(peek)}")
         pq, pi = peek
         if not 0 <= pq < self._nq:
-            raise IllegalActionError(f"cannot peek: queue {pq} does not exist")
+            raise IllegalActionError(f"cannot peek: queue {excerpt(pq)} does not exist")
         if not 0 <= pi < sizes[pq]:
             raise IllegalActionError(
-                f"cannot peek: queue {pq} has no card at position {pi} "
+                f"cannot peek: queue {pq} has no card at position {excerpt(pi)} "
                 f"(it holds {sizes[pq]} card(s))"
             )
 
     def _check_rotate(self, r: object, sizes: list[int]) -> None:
         if type(r) is not int or not 0 <= r < self._nq:
-            raise IllegalActionError(f"cannot rotate: queue {r!r} does not exist")
+            raise IllegalActionError(f"cannot rotate: queue {excerpt(r)} does not exist")
         if sizes[r] < 2:
             raise IllegalActionError(
                 f"cannot rotate queue {r}: it holds {sizes[r]} card(s), rotating needs 2 or more"
@@ -372,7 +374,7 @@ class Game:
         """
         t = Turn.from_json(turn) if isinstance(turn, dict) else turn
         if not isinstance(t, Turn):
-            raise IllegalActionError(f"not a turn: {turn!r}")
+            raise IllegalActionError(f"not a turn: {excerpt(turn)}")
         t = self._check(t)
         try:
             self._execute(t)
@@ -675,7 +677,7 @@ class Game:
         extra_done = False
         for st in steps:
             if not isinstance(st, dict):
-                raise IllegalActionError(f"a step must be an object, not {st!r}")
+                raise IllegalActionError(f"a step must be an object, not {excerpt(st)}")
             kind = st.get("kind")
             sizes = [len(x) for x in g._queues]
             if kind == "play":
@@ -708,7 +710,7 @@ class Game:
                     g._check_rotate(st.get("queue"), sizes)
                     g._extra(s, Turn(s, "", 0, rotate=st["queue"]), ev)
             else:
-                raise IllegalActionError(f"unknown step kind {kind!r}")
+                raise IllegalActionError(f"unknown step kind {excerpt(kind)}")
         return g
 
     # ----------------------------------------------------------------- views
@@ -720,7 +722,9 @@ class Game:
         the teacher's omniscient view. No face-down value the seat does not know is in it.
         """
         if seat is not None and (type(seat) is not int or not 0 <= seat < self._n):
-            raise IllegalActionError(f"seat {seat!r} does not exist (seats 0..{self._n - 1})")
+            raise IllegalActionError(
+                f"seat {excerpt(seat)} does not exist (seats 0..{self._n - 1})"
+            )
         d = self._d
         notes = self._notes
         marked = self._marked
@@ -864,7 +868,7 @@ class Game:
             n = len(all_turns)
         else:
             if type(turns) is not int or turns < 0:
-                raise RecordError(f"turns must be a non-negative integer, not {turns!r}")
+                raise RecordError(f"turns must be a non-negative integer, not {excerpt(turns)}")
             if turns > len(all_turns):
                 raise RecordError(
                     f"the record has {len(all_turns)} turns; cannot go to turn {turns}"

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import DEFAULT_DECK, parse_card
-from .errors import InvalidRulesError, SetupError
+from .errors import InvalidRulesError, SetupError, excerpt
 
 DEFAULT_TOKENS: dict[str, tuple[int, ...]] = {
     "I+II": (1, 2),
@@ -58,7 +58,7 @@ class Rules:
         clean: dict[str, tuple[int, ...]] = {}
         for tid, pos in tokens.items():
             if not isinstance(tid, str) or not tid:
-                raise InvalidRulesError(f"token id {tid!r} must be a non-empty string")
+                raise InvalidRulesError(f"token id {excerpt(tid)} must be a non-empty string")
             if (
                 not isinstance(pos, (list, tuple))
                 or not pos
@@ -66,7 +66,7 @@ class Rules:
                 or len(set(pos)) != len(pos)
             ):
                 raise InvalidRulesError(
-                    f"token {tid!r}: positions must be a non-empty list of distinct 1..4"
+                    f"token {excerpt(tid)}: positions must be a non-empty list of distinct 1..4"
                 )
             clean[tid] = tuple(sorted(pos))
         object.__setattr__(self, "tokens", clean)
@@ -82,7 +82,9 @@ class Rules:
             raise InvalidRulesError("rules must be an object")
         unknown = set(obj) - {"deck", "tokens", "daybreak_token_change"}
         if unknown:
-            names = ", ".join(sorted(map(str, unknown)))
+            names = ", ".join(excerpt(k, 30) for k in sorted(map(str, unknown))[:3])
+            if len(unknown) > 3:
+                names += f" and {len(unknown) - 3} more"
             raise InvalidRulesError(f"unknown rule option(s): {names}")
         kw: dict[str, Any] = {}
         if "deck" in obj:
@@ -121,10 +123,10 @@ class Rules:
             raise SetupError("'defense' must be a non-empty list of tokens")
         for i, t in enumerate(defense):
             if not isinstance(t, str) or t not in self.tokens:
-                raise SetupError(f"'defense' names an unknown token {t!r}")
+                raise SetupError(f"'defense' names an unknown token {excerpt(t)}")
             if i and defense[i - 1] == t:
                 raise SetupError(
-                    f"'defense' lists {t!r} twice in a row (at {i - 1} and {i})"
+                    f"'defense' lists {excerpt(t)} twice in a row (at {i - 1} and {i})"
                 )
         return list(defense)
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bots import BOT_NAMES, make_bot
-from .errors import SetupError
+from .errors import SetupError, excerpt
 from .game import Game
 
 
@@ -134,7 +134,7 @@ def simulate(
         raise SetupError(f"{players} seats need {players} bots, not {len(names)}")
     for b in names:
         if b not in BOT_NAMES:
-            raise SetupError(f"unknown bot {b!r} (choose from {', '.join(BOT_NAMES)})")
+            raise SetupError(f"unknown bot {excerpt(b)} (choose from {', '.join(BOT_NAMES)})")
     master = random.Random(seed)
     seat_bots = [make_bot(b, master.randrange(2**32)) for b in names]
     stats = [SeatStats(b) for b in names]

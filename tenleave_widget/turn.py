@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .errors import IllegalActionError
+from .errors import IllegalActionError, excerpt
 
 BEFORE = "before"
 AFTER = "after"
@@ -78,7 +78,7 @@ class Turn(NamedTuple):
             raise IllegalActionError(f"a turn must be an object, not {type(obj).__name__}")
         seat = obj.get("seat")
         if not _is_int(seat):
-            raise IllegalActionError(f"'seat' must be an integer, not {seat!r}")
+            raise IllegalActionError(f"'seat' must be an integer, not {excerpt(seat)}")
         play = obj.get("play")
         if (
             not isinstance(play, list)
@@ -86,7 +86,7 @@ class Turn(NamedTuple):
             or not isinstance(play[0], str)
             or not _is_int(play[1])
         ):
-            raise IllegalActionError(f"'play' must be [card notation, queue], not {play!r}")
+            raise IllegalActionError(f"'play' must be [card notation, queue], not {excerpt(play)}")
         peek: tuple[int, int] | None = None
         rotate: int | None = None
         wake = False
@@ -98,22 +98,25 @@ class Turn(NamedTuple):
         if "peek" in obj:
             p = obj["peek"]
             if not isinstance(p, list) or len(p) != 2 or not all(_is_int(x) for x in p):
-                raise IllegalActionError(f"'peek' must be [queue, position], not {p!r}")
+                raise IllegalActionError(f"'peek' must be [queue, position], not {excerpt(p)}")
             peek = (p[0], p[1])
         if "rotate" in obj:
             r = obj["rotate"]
             if not _is_int(r):
-                raise IllegalActionError(f"'rotate' must be a queue index, not {r!r}")
+                raise IllegalActionError(f"'rotate' must be a queue index, not {excerpt(r)}")
             rotate = r
         if "wake" in obj:
             if obj["wake"] is not True:
                 raise IllegalActionError(
-                    f"'wake' must be true (leave the key out for no wake), not {obj['wake']!r}"
+                    "'wake' must be true (leave the key out for no wake), not "
+                    f"{excerpt(obj['wake'])}"
                 )
             wake = True
         extra = obj.get("extra", BEFORE)
         if extra not in (BEFORE, AFTER):
-            raise IllegalActionError(f"'extra' must be \"before\" or \"after\", not {extra!r}")
+            raise IllegalActionError(
+                f"'extra' must be \"before\" or \"after\", not {excerpt(extra)}"
+            )
         assert isinstance(seat, int) and isinstance(play[1], int)
         return cls(seat, play[0], play[1], peek, rotate, wake, str(extra)).normalized()
 
@@ -148,7 +151,7 @@ class Turn(NamedTuple):
             raise IllegalActionError("steps must be a list")
         for st in steps:
             if not isinstance(st, dict):
-                raise IllegalActionError(f"a step must be an object, not {st!r}")
+                raise IllegalActionError(f"a step must be an object, not {excerpt(st)}")
             kind = st.get("kind")
             if kind == "play":
                 if played:
@@ -168,7 +171,7 @@ class Turn(NamedTuple):
                     obj["rotate"] = st.get("queue")
                 obj["extra"] = AFTER if played else BEFORE
             else:
-                raise IllegalActionError(f"unknown step kind {kind!r}")
+                raise IllegalActionError(f"unknown step kind {excerpt(kind)}")
         if not played:
             raise IllegalActionError("the turn has no play yet")
         return cls.from_json(obj)
