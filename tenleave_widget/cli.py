@@ -6,8 +6,10 @@
 - ``tenleave review FILE [--json] [--samples K] [--seed S]``: every decision judged, the
   luck of every swat (a table, or one JSON object with ``--json``).
 
-An invalid record or an illegal turn: exit status 2, nothing on stdout, one line on
-stderr naming ``turn K`` when a turn is at fault.
+FILE is a record file, or ``-`` for standard input. Only a regular file (or standard
+input) of at most 10 MiB is read. An invalid record, an illegal turn or a malformed
+command line: exit status 2, nothing on stdout, one line on stderr (naming ``turn K`` when
+a turn is at fault, and showing at most a short escaped excerpt of any offending value).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .errors import SetupError, TenLeaveError
 from .rules import MAX_SEATS, MIN_SEATS
@@ -25,14 +27,30 @@ if TYPE_CHECKING:
     from .simulate import Stats
 
 
+_FILE_HELP = "a tenleave-record/1 file of at most 10 MiB, or - for standard input"
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument error is one line on stderr (not the usage and the error), exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"tenleave: {_one_line(message)} (see {self.prog} --help)\n")
+
+
+def _one_line(message: str, limit: int = 200) -> str:
+    """``message`` with every unprintable character escaped, cut to ``limit`` characters."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message[: limit * 2])
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="tenleave", description="10 to Leave: replay, odds, self-play")
+    p = _Parser(prog="tenleave", description="10 to Leave: replay, odds, self-play")
     sub = p.add_subparsers(dest="command", required=True)
     r = sub.add_parser("replay", help="print the position after the first N turns of a record")
-    r.add_argument("file")
+    r.add_argument("file", help=_FILE_HELP)
     r.add_argument("--turns", type=int, default=None)
     o = sub.add_parser("odds", help="print a seat's exact swat-risk odds after N turns")
-    o.add_argument("file")
+    o.add_argument("file", help=_FILE_HELP)
     o.add_argument("--seat", type=int, required=True)
     o.add_argument("--turns", type=int, default=None)
     s = sub.add_parser("simulate", help="self-play games and print per-seat statistics")
@@ -44,7 +62,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="machine-readable output")
     s.add_argument("--no-progress", action="store_true")
     v = sub.add_parser("review", help="judge every decision of a record and the luck of every swat")
-    v.add_argument("file")
+    v.add_argument("file", help=_FILE_HELP)
     v.add_argument("--json", action="store_true", help="one JSON object instead of a table")
     v.add_argument("--samples", type=int, default=None, help="evaluator budget per decision")
     v.add_argument("--seed", type=int, default=0)
@@ -58,11 +76,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "replay":
             from .record import replay
 
-            out = replay(args.file, turns=args.turns)
+            out = replay(_read(args.file), turns=args.turns)
         elif args.command == "odds":
             from .record import position_odds
 
-            out = position_odds(args.file, args.seat, turns=args.turns)
+            out = position_odds(_read(args.file), args.seat, turns=args.turns)
         elif args.command == "review":
             return _review(args)
         else:
@@ -72,11 +90,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return 0
             out = stats.to_json()
     except TenLeaveError as e:
-        print(f"tenleave: {e}", file=sys.stderr)
+        print(f"tenleave: {_one_line(str(e))}", file=sys.stderr)
         return 2
     json.dump(out, sys.stdout)
     sys.stdout.write("\n")
     return 0
+
+
+def _read(file: str) -> Any:
+    """The record's JSON from a file, or from standard input for ``-``."""
+    from .record import load_record, read_record
+
+    return read_record(sys.stdin.buffer) if file == "-" else load_record(file)
 
 
 def _simulate(args: argparse.Namespace) -> Stats:
@@ -107,7 +132,7 @@ def _review(args: argparse.Namespace) -> int:
 
     show = not args.json and not args.no_progress
     try:
-        r = review(args.file, samples=args.samples, seed=args.seed,
+        r = review(_read(args.file), samples=args.samples, seed=args.seed,
                    progress=progress if show else None)
     finally:
         for bar in bars:

@@ -17,11 +17,13 @@ Structural faults make the record invalid as a whole (:class:`RecordError` with
 from __future__ import annotations
 
 import json
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, BinaryIO, cast
 
-from .errors import RecordError, SetupError
+from .errors import RecordError, SetupError, excerpt
 from .rules import MAX_SEATS, MIN_SEATS, Rules
 
 RECORD_FORMAT = "tenleave-record/1"
@@ -39,25 +41,73 @@ class RecordHead:
     notes: dict[int, str] = field(default_factory=dict)
 
 
+RECORD_SIZE_LIMIT = 10 * 1024 * 1024
+"""The largest record file read, in bytes (10 MiB): a long game is a few kilobytes."""
+
+
 def load_record(path: str | Path) -> Any:
-    """Read a record file's JSON (not yet validated)."""
+    """Read a record file's JSON (not yet validated).
+
+    Only a regular file of at most :data:`RECORD_SIZE_LIMIT` bytes is read (never a
+    device, a FIFO or a directory); a UTF-8 byte-order mark is allowed, a key given twice
+    in one object is not.
+    """
+    where = excerpt(str(path))
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise RecordError(f"cannot read {where}: not a regular file")
+        # O_NONBLOCK: should the path have become a FIFO since, opening it cannot block
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise RecordError(f"cannot read {where}: not a regular file")
+            data = f.read(RECORD_SIZE_LIMIT + 1)
     except OSError as e:
-        raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
-    except UnicodeDecodeError as e:
-        raise RecordError(f"{path} is not UTF-8 text: {e.reason}") from None
-    return loads_record(text)
+        raise RecordError(f"cannot read {where}: {e.strerror or e}") from None
+    return loads_record(data, where)
 
 
-def loads_record(text: str) -> Any:
-    """Parse a record's JSON text (not yet validated)."""
+def read_record(stream: BinaryIO, source: str = "standard input") -> Any:
+    """Read a record's JSON from a binary stream (not yet validated), at most
+    :data:`RECORD_SIZE_LIMIT` bytes of it."""
+    return loads_record(stream.read(RECORD_SIZE_LIMIT + 1), source)
+
+
+def loads_record(text: str | bytes, source: str = "the record") -> Any:
+    """Parse a record's JSON text or UTF-8 bytes (not yet validated).
+
+    >>> try:
+    ...     loads_record('{"format": "x", "format": "y"}')
+    ... except ValueError as e:
+    ...     print(e)
+    not a record: duplicate key 'format'
+    """
+    if len(text) > RECORD_SIZE_LIMIT:
+        raise RecordError(f"{source} is larger than the 10 MiB record size limit")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise RecordError(f"{source} is not UTF-8 text: {e.reason}") from None
     try:
-        return json.loads(text)
+        return json.loads(text.removeprefix("\ufeff"), object_pairs_hook=_unique_keys)
+    except RecordError:
+        raise
     except ValueError as e:
         raise RecordError(f"not JSON: {e}") from None
     except RecursionError:
         raise RecordError("not a record: JSON nested too deeply") from None
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise RecordError(f"not a record: duplicate key {excerpt(k)}")
+            seen.add(k)
+    return obj
 
 
 def parse_record(obj: Any) -> RecordHead:
@@ -66,7 +116,7 @@ def parse_record(obj: Any) -> RecordHead:
         raise RecordError(f"a record must be a JSON object, not {type(obj).__name__}")
     fmt = obj.get("format")
     if fmt != RECORD_FORMAT:
-        raise RecordError(f"'format' must be {RECORD_FORMAT!r}, not {fmt!r}")
+        raise RecordError(f"'format' must be {RECORD_FORMAT!r}, not {excerpt(fmt)}")
     players = obj.get("players")
     if (
         not isinstance(players, list)
@@ -76,7 +126,7 @@ def parse_record(obj: Any) -> RecordHead:
         raise RecordError(f"'players' must be a list of {MIN_SEATS} to {MAX_SEATS} names")
     first = obj.get("first", 0)
     if type(first) is not int or not 0 <= first < len(players):
-        raise RecordError(f"'first' must be a seat 0..{len(players) - 1}, not {first!r}")
+        raise RecordError(f"'first' must be a seat 0..{len(players) - 1}, not {excerpt(first)}")
     try:
         rules = Rules.from_json(obj.get("rules"))
     except SetupError as e:
@@ -96,7 +146,7 @@ def parse_record(obj: Any) -> RecordHead:
     notes: dict[int, str] = {}
     for k, v in notes_raw.items():
         if not (isinstance(k, str) and k.isascii() and k.isdigit()) or not isinstance(v, str):
-            raise RecordError(f"'notes': {k!r} must be a turn index with a text")
+            raise RecordError(f"'notes': {excerpt(k)} must be a turn index with a text")
         notes[int(k)] = v
     return RecordHead(list(players), first, rules, defense, turns, notes)
 
@@ -175,5 +225,5 @@ def position_odds(record: Any, seat: int, turns: int | None = None) -> dict[str,
     else:
         g = Game.from_record(record, turns=turns)
     if type(seat) is not int or not 0 <= seat < g.seats:
-        raise RecordError(f"seat {seat!r} does not exist (seats 0..{g.seats - 1})")
+        raise RecordError(f"seat {excerpt(seat)} does not exist (seats 0..{g.seats - 1})")
     return cast(dict[str, Any], seat_odds(g.view(seat)))

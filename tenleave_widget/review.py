@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import parse_card
-from .errors import SetupError
+from .errors import SetupError, excerpt
 from .game import Game, RecordSource
 from .odds import move_evaluation, seat_odds
 from .turn import Turn
@@ -545,9 +545,9 @@ def review(
     before any evaluation.
     """
     if samples is not None and (type(samples) is not int or samples < 1):
-        raise SetupError(f"samples must be a positive integer, not {samples!r}")
+        raise SetupError(f"samples must be a positive integer, not {excerpt(samples)}")
     if type(seed) is not int:
-        raise SetupError(f"seed must be an integer, not {seed!r}")
+        raise SetupError(f"seed must be an integer, not {excerpt(seed)}")
     g, turns, notes = _load(record)
     budget = samples if samples is not None else DEFAULT_SAMPLES
     judged: list[TurnReview] = []
