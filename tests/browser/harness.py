@@ -42,6 +42,7 @@ class LabServer:
     proc: subprocess.Popen[bytes]
     log_path: Path
     children: set[int] = field(default_factory=set)
+    app: str = "lab"  # or "notebook" (Notebook 7: tests/browser/hosts.py)
 
     @property
     def base(self) -> str:
@@ -53,6 +54,8 @@ class LabServer:
         return r.json()
 
     def url(self, notebook: str, theme: str | None = None) -> str:
+        if self.app == "notebook":
+            return f"{self.base}/notebooks/{notebook}?token={self.token}"
         return f"{self.base}/lab/tree/{notebook}?reset&token={self.token}"
 
     def remember_children(self) -> None:
@@ -128,7 +131,7 @@ def _write_settings(settings: Path, dark: bool) -> None:
 
 
 @contextmanager
-def lab_server(tmp: Path, notebooks: list[Path]) -> Iterator[LabServer]:
+def lab_server(tmp: Path, notebooks: list[Path], app: str = "lab") -> Iterator[LabServer]:
     root = tmp / "root"
     root.mkdir()
     for nb in notebooks:
@@ -153,13 +156,13 @@ def lab_server(tmp: Path, notebooks: list[Path]) -> Iterator[LabServer]:
     jupyter = Path(sys.executable).parent / "jupyter"
     proc = subprocess.Popen(
         [
-            str(jupyter), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+            str(jupyter), app, "--no-browser", "--ip=127.0.0.1", f"--port={port}",
             "--port-retries=0", "--allow-root", f"--IdentityProvider.token={token}",
             f"--ServerApp.root_dir={root}",
         ],
         env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )
-    server = LabServer(root, port, token, dirs["runtime"], proc, log_path)
+    server = LabServer(root, port, token, dirs["runtime"], proc, log_path, app=app)
     deadline = time.monotonic() + 60
     while True:
         if proc.poll() is not None:
