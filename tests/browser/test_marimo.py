@@ -1,0 +1,87 @@
+"""The widget in marimo: examples/marimo_play.py served by `marimo run` (loopback, a free
+port, headless) and played in Debian's Chromium.
+
+The table and the odds panels are wrapped with `mo.ui.anywidget`; a turn played by clicking
+reaches Python (the browser holds no rules: the turn count, the narration and the panels
+all come back from Python), the bots answer, and the panels are redrawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import artifact
+from .driver import TIMEOUT, wait_idle
+from .hosts import EXAMPLES, MarimoServer, marimo_server
+
+# marimo draws each widget in a shadow root: Playwright's locators pierce it,
+# document.querySelector does not.
+PANELS_JS = """(plot) => {
+    const bars = [...plot.querySelectorAll('.barlayer .point path')].filter(p => {
+        const r = p.getBoundingClientRect();
+        return r.width > 0 && r.height > 0;
+    });
+    return {
+        data: JSON.stringify(plot.data.map(t => [t.x, t.y])),
+        title: plot.querySelector('.gtitle')?.textContent ?? '',
+        drawnBars: bars.length,
+    };
+}"""
+
+
+def wait_title(page: Any, text: str) -> None:
+    page.locator(".js-plotly-plot .gtitle", has_text=text).first.wait_for(timeout=20_000)
+
+
+@pytest.fixture(scope="module")
+def marimo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MarimoServer]:
+    with marimo_server(tmp_path_factory.mktemp("marimo"), EXAMPLES / "marimo_play.py") as s:
+        yield s
+
+
+def test_play_a_turn_in_marimo(page: Any, marimo: MarimoServer) -> None:
+    outside: list[str] = []
+    page.on(
+        "request",
+        lambda r: None if r.url.startswith(marimo.url) or r.url.startswith("data:")
+        else outside.append(r.url),
+    )
+    console_errors: list[str] = []
+    page.on("console", lambda m: console_errors.append(m.text) if m.type == "error" else None)
+    page.goto(marimo.url, timeout=TIMEOUT)
+    root = page.locator(".tl-root").first
+    root.wait_for(timeout=TIMEOUT)
+    wait_idle(page, root, 0)
+    wait_title(page, "Ana's view, after 0 turns")
+    before = page.locator(".js-plotly-plot").first.evaluate(PANELS_JS)
+    assert before["drawnBars"] > 0, "the odds panels are blank in marimo"
+    hand = page.locator("[data-testid^='hand-card-']")
+    assert hand.count() == 10
+
+    card = (hand.first.get_attribute("data-testid") or "").removeprefix("hand-card-")
+    hand.first.click()
+    play = page.locator("button[data-testid^='play-']").first
+    queue = int((play.get_attribute("data-testid") or "").removeprefix("play-"))
+    play.click()
+    page.locator(".tl-root[data-pending='1']").wait_for(timeout=20_000)
+    page.click("[data-testid='end']")
+    wait_idle(page, root, 3)  # Python applied the turn and both bots answered
+
+    events = page.locator("[data-testid=events]").inner_text()
+    back = "marked" if card.endswith("*") else "plain"
+    assert f"You played a {back} card on queue {queue + 1}." in events
+    assert "Ben played" in events and "Cy" in events
+    assert page.locator("[data-testid^='hand-card-']").count() == 9
+    assert [
+        page.locator(f"[data-testid='seat-{s}']").get_attribute("data-hand") for s in range(3)
+    ] == ["9", "9", "9"]
+    wait_title(page, "Ana's view, after 3 turns")
+    after = page.locator(".js-plotly-plot").first.evaluate(PANELS_JS)
+    assert after["data"] != before["data"] and after["drawnBars"] > 0
+    page.screenshot(path=str(artifact("marimo-play.png")), full_page=True)
+    assert page.errors == []
+    assert console_errors == []
+    assert outside == [], "the marimo page loaded something from outside the local server"
