@@ -3,7 +3,8 @@
 #                a working copy of examples/ (made on first use; git ignores it), so that
 #                running and autosaving the notebooks never modifies the tracked examples.
 #   make test  - install everything the tests need on a fresh Debian machine (as root),
-#                then ruff, mypy and the whole pytest suite, browser tests included.
+#                then ruff, mypy and the whole pytest suite, browser tests included
+#                (with the optional Dask extra, which the simulate tests exercise).
 # The JavaScript bundle is built by the package build (hatch-jupyter-builder runs
 # `npm install` + `npm run build`), so every pip install below also builds it.
 
@@ -54,7 +55,7 @@ test:
 	fi
 	test -x $(CHROMIUM) || { echo "$(CHROMIUM) is missing: the browser tests need it" >&2; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -e '.[test]'
+	$(BIN)/pip install -e '.[test,distributed]'
 	test -s tenleave_widget/static/widget.js || { echo "the JS build did not run" >&2; exit 1; }
 	$(BIN)/ruff check .
 	$(BIN)/mypy

@@ -2,7 +2,10 @@
 
 - ``tenleave replay FILE [--turns N]``: the position after N turns, as JSON.
 - ``tenleave odds FILE --seat P [--turns N]``: seat P's exact swat-risk odds, as JSON.
-- ``tenleave simulate --players N --games K [--seed S] [--bots random,greedy,...] [--json]``.
+- ``tenleave simulate --players N --games K [--seed S] [--bots random,greedy,...]
+  [--rotate-first] [--workers W | --scheduler ADDRESS] [--json]``: per-seat statistics and
+  paired differences; W local processes (default: every core) or a Dask cluster. Ctrl-C
+  stops it and its processes: exit status 130, one line on stderr.
 - ``tenleave review FILE [--json] [--samples K] [--seed S]``: every decision judged, the
   luck of every swat (a table, or one JSON object with ``--json``).
 
@@ -61,6 +64,12 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--rotate-first", action="store_true", help="rotate the first seat")
     s.add_argument("--json", action="store_true", help="machine-readable output")
     s.add_argument("--no-progress", action="store_true")
+    where = s.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, default=None,
+                       help="local processes (default: every core; 1: this process only)")
+    where.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                       help="a Dask scheduler, e.g. tcp://host:8786 (needs the "
+                            "'distributed' extra)")
     v = sub.add_parser("review", help="judge every decision of a record and the luck of every swat")
     v.add_argument("file", help=_FILE_HELP)
     v.add_argument("--json", action="store_true", help="one JSON object instead of a table")
@@ -92,6 +101,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except TenLeaveError as e:
         print(f"tenleave: {_one_line(str(e))}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # simulate has already stopped its processes / Dask tasks
+        print("tenleave: interrupted", file=sys.stderr)
+        return 130
     json.dump(out, sys.stdout)
     sys.stdout.write("\n")
     return 0
@@ -115,6 +127,7 @@ def _simulate(args: argparse.Namespace) -> Stats:
     return simulate(
         args.players, args.games, seed=args.seed, bots=bots, rotate_first=args.rotate_first,
         progress=not args.json and not args.no_progress and args.games >= 200,
+        workers=args.workers, scheduler=args.scheduler,
     )
 
 

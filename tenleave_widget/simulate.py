@@ -1,95 +1,94 @@
-"""Self-play and statistics: mean penalty and win rate per seat with 95% intervals.
+"""Self-play at scale: per-seat mean penalty, win rate and paired differences with 95%
+intervals, on one core, on every local core, or on a Dask cluster — game for game the
+same results for the same seed.
 
->>> s = simulate(3, 20, seed=1, bots=["random", "random", "random"])
+>>> s = simulate(3, 40, seed=1, bots=["greedy", "random", "random"], workers=1)
 >>> s.games, len(s.seats)
-(20, 3)
+(40, 3)
+>>> same = simulate(3, 40, seed=1, bots=["greedy", "random", "random"], workers=2)
+>>> same.fingerprint == s.fingerprint and same.to_json()["seats"] == s.to_json()["seats"]
+True
+>>> mean, low, high = s.paired_difference(0, 1)  # greedy's penalty minus seat 1's
+>>> low <= mean <= high
+True
+
+**Seeds.** Games are numbered 0, 1, 2 … and grouped in *seed blocks* of
+:data:`BLOCK` consecutive games. Block ``k`` is seeded by
+``numpy.random.SeedSequence(seed).spawn(k + 1)[k]`` (that is,
+``SeedSequence(seed, spawn_key=(k,))``): its first 32-bit word seeds a ``random.Random``
+that draws, as the one-process simulation always did, one seed per bot and then one
+deal seed per game of the block. So a game depends only on the seed, its number, the
+players, the bots and ``rotate_first`` — never on how the games are split into tasks,
+on the number of workers or on the backend.
+
+**Work.** A task is a run of whole seed blocks. Task sizes adapt to the measured cost of
+a game (about :data:`TASK_SECONDS` of work each, smaller towards the end so that the
+workers finish together), at most two tasks per worker are in flight, and each task
+returns integer sums only (penalties, squared penalties, wins, paired differences and
+their squares): the statistics are merged exactly, in any order, and memory does not
+grow with the number of games.
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 import math
+import multiprocessing
+import os
+import queue
 import random
+import signal
+import struct
+import sys
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from .bots import BOT_NAMES, make_bot
 from .errors import SetupError, excerpt
 from .game import Game
 
+BLOCK = 16
+"""Games per seed block: the smallest unit of work (see the module docstring)."""
 
-@dataclass
-class SeatStats:
-    """One seat's results over the simulated games."""
+TASK_SECONDS = {"processes": 0.15, "dask": 0.5}
+"""The work aimed at per task: far above the cost of handing a task to a local process
+(well under a millisecond) or to a Dask worker (about a millisecond), small enough for a
+lively progress bar and an even finish."""
 
-    bot: str
-    penalties: list[int] = field(default_factory=list)
-    wins: int = 0  # games in which the seat is among the winners (a shared win counts)
-
-    def mean_penalty(self) -> tuple[float, float, float]:
-        """(mean, low, high): the mean penalty and its 95% confidence interval."""
-        return mean_ci(self.penalties)
-
-    def win_rate(self) -> tuple[float, float, float]:
-        """(rate, low, high): the share of games won (shared wins count) with a 95% Wilson
-        interval."""
-        return wilson(self.wins, len(self.penalties))
+INSTALL_DASK = "pip install 'tenleave_widget[distributed]'"
 
 
-@dataclass
-class Stats:
-    players: int
-    games: int
-    seconds: float
-    seats: list[SeatStats]
-
-    @property
-    def games_per_second(self) -> float:
-        return self.games / self.seconds if self.seconds > 0 else float("inf")
-
-    def to_json(self) -> dict[str, Any]:
-        out = []
-        for i, s in enumerate(self.seats):
-            m, lo, hi = s.mean_penalty()
-            w, wlo, whi = s.win_rate()
-            out.append({
-                "seat": i, "bot": s.bot,
-                "mean_penalty": m, "mean_penalty_ci95": [lo, hi],
-                "win_rate": w, "win_rate_ci95": [wlo, whi],
-            })
-        return {
-            "players": self.players, "games": self.games, "seconds": self.seconds,
-            "games_per_second": self.games_per_second, "seats": out,
-        }
-
-    def table(self) -> str:
-        """A plain-text table."""
-        lines = [
-            f"{self.games} games, {self.players} seats, "
-            f"{self.games_per_second:,.0f} games/s",
-            f"{'seat':>4}  {'bot':<7} {'mean penalty (95% CI)':<26} {'win rate (95% CI)':<22}",
-        ]
-        for i, s in enumerate(self.seats):
-            m, lo, hi = s.mean_penalty()
-            w, wlo, whi = s.win_rate()
-            lines.append(
-                f"{i:>4}  {s.bot:<7} {m:6.2f} [{lo:6.2f}, {hi:6.2f}]      "
-                f"{w:5.1%} [{wlo:5.1%}, {whi:5.1%}]"
-            )
-        return "\n".join(lines)
-
-
+# ------------------------------------------------------------------ statistics
 def mean_ci(xs: Sequence[float]) -> tuple[float, float, float]:
-    """Mean with a normal-approximation 95% interval (sample standard deviation)."""
+    """Mean with a normal-approximation 95% interval (sample standard deviation).
+
+    >>> mean_ci([1, 2, 3])
+    (2.0, 0.868..., 3.131...)
+    """
     n = len(xs)
+    return mean_ci_of_sums(n, sum(xs), sum(x * x for x in xs))
+
+
+def mean_ci_of_sums(n: int, total: float, total_sq: float) -> tuple[float, float, float]:
+    """:func:`mean_ci` from the count, the sum and the sum of squares (merged sums).
+
+    >>> mean_ci_of_sums(3, 6, 14)
+    (2.0, 0.868..., 3.131...)
+    """
     if n == 0:
         return (math.nan, math.nan, math.nan)
-    m = sum(xs) / n
+    m = total / n
     if n < 2:
         return (m, m, m)
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
-    h = 1.96 * sd / math.sqrt(n)
+    # n*Σx² − (Σx)² is exact for the integer sums the simulation merges
+    var = max(0.0, (n * total_sq - total * total) / (n * (n - 1)))
+    h = 1.96 * math.sqrt(var / n)
     return (m, m - h, m + h)
 
 
@@ -104,6 +103,192 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float, float]:
     return (p, max(0.0, c - h), min(1.0, c + h))
 
 
+@dataclass
+class Sums:
+    """The integer sums one task returns, merged in any order into the totals.
+
+    ``diff[a][b]`` / ``diff_sq[a][b]`` (``a < b``) sum ``penalty[a] - penalty[b]`` and its
+    square over the same games; ``fingerprint`` is the XOR of a 64-bit hash of each
+    game's (number, penalties), so equal fingerprints mean the same games.
+    """
+
+    players: int
+    games: int = 0
+    total: list[int] = field(default_factory=list)
+    total_sq: list[int] = field(default_factory=list)
+    wins: list[int] = field(default_factory=list)
+    diff: list[list[int]] = field(default_factory=list)
+    diff_sq: list[list[int]] = field(default_factory=list)
+    fingerprint: int = 0
+    seconds: float = 0.0  # the task's own playing time (for sizing the next tasks)
+
+    def __post_init__(self) -> None:
+        n = self.players
+        if not self.total:
+            self.total, self.total_sq, self.wins = [0] * n, [0] * n, [0] * n
+            self.diff = [[0] * n for _ in range(n)]
+            self.diff_sq = [[0] * n for _ in range(n)]
+
+    def add(self, number: int, pen: Sequence[int]) -> None:
+        """Count one game (its number and its final penalties)."""
+        n = self.players
+        self.games += 1
+        low = min(pen)
+        total, total_sq, wins, diff, diff_sq = (
+            self.total, self.total_sq, self.wins, self.diff, self.diff_sq
+        )
+        for a in range(n):
+            p = pen[a]
+            total[a] += p
+            total_sq[a] += p * p
+            if p == low:
+                wins[a] += 1
+            da, dsa = diff[a], diff_sq[a]
+            for b in range(a + 1, n):
+                d = p - pen[b]
+                da[b] += d
+                dsa[b] += d * d
+        digest = hashlib.blake2b(struct.pack(f"<q{n}h", number, *pen), digest_size=8).digest()
+        self.fingerprint ^= int.from_bytes(digest, "little")
+
+    def merge(self, other: Sums) -> None:
+        """Add another task's sums to these."""
+        n = self.players
+        self.games += other.games
+        for a in range(n):
+            self.total[a] += other.total[a]
+            self.total_sq[a] += other.total_sq[a]
+            self.wins[a] += other.wins[a]
+            for b in range(a + 1, n):
+                self.diff[a][b] += other.diff[a][b]
+                self.diff_sq[a][b] += other.diff_sq[a][b]
+        self.fingerprint ^= other.fingerprint
+        self.seconds += other.seconds
+
+
+@dataclass
+class SeatStats:
+    """One seat's results over the simulated games (from merged sums)."""
+
+    bot: str
+    games: int
+    total: int  # the sum of the seat's final penalties
+    total_sq: int
+    wins: int  # games in which the seat is among the winners (a shared win counts)
+
+    def mean_penalty(self) -> tuple[float, float, float]:
+        """(mean, low, high): the mean penalty and its 95% confidence interval."""
+        return mean_ci_of_sums(self.games, self.total, self.total_sq)
+
+    def win_rate(self) -> tuple[float, float, float]:
+        """(rate, low, high): the share of games won (shared wins count) with a 95% Wilson
+        interval."""
+        return wilson(self.wins, self.games)
+
+
+@dataclass
+class Stats:
+    """The results of :func:`simulate`.
+
+    ``seed`` reproduces the run (the one given, or the fresh entropy drawn when none was);
+    ``backend`` is ``"serial"``, ``"processes"`` or ``"dask"`` and ``workers`` how many ran
+    the games (the Dask cluster's threads); ``seconds`` is the whole run's wall-clock time.
+    """
+
+    players: int
+    games: int
+    seconds: float
+    seats: list[SeatStats]
+    seed: int = 0
+    rotate_first: bool = False
+    backend: str = "serial"
+    workers: int = 1
+    sums: Sums | None = None
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else float("inf")
+
+    @property
+    def fingerprint(self) -> str:
+        """16 hex digits that identify the games played (see :class:`Sums`)."""
+        return f"{self.sums.fingerprint:016x}" if self.sums is not None else ""
+
+    def paired_difference(self, a: int, b: int) -> tuple[float, float, float]:
+        """(mean, low, high): the mean of seat ``a``'s penalty minus seat ``b``'s over the
+        same games, with its 95% interval (negative: ``a`` does better)."""
+        if self.sums is None or a == b or not (0 <= a < self.players and 0 <= b < self.players):
+            raise SetupError(f"no paired difference between seats {a} and {b}")
+        lo_seat, hi_seat = min(a, b), max(a, b)
+        total = self.sums.diff[lo_seat][hi_seat]
+        m, lo, hi = mean_ci_of_sums(self.games, total, self.sums.diff_sq[lo_seat][hi_seat])
+        return (m, lo, hi) if a < b else (-m, -hi, -lo)
+
+    def to_json(self) -> dict[str, Any]:
+        """Per seat: mean penalty, win rate and, in ``vs``, one paired difference per other
+        seat (``{"seat": b, "mean_difference": ..., "ci95": [lo, hi]}``, this seat's penalty
+        minus seat b's)."""
+        out = []
+        for i, s in enumerate(self.seats):
+            m, lo, hi = s.mean_penalty()
+            w, wlo, whi = s.win_rate()
+            vs = []
+            for j in range(self.players):
+                if j != i:
+                    d, dlo, dhi = self.paired_difference(i, j)
+                    vs.append({"seat": j, "mean_difference": d, "ci95": [dlo, dhi]})
+            out.append({
+                "seat": i, "bot": s.bot,
+                "mean_penalty": m, "mean_penalty_ci95": [lo, hi],
+                "win_rate": w, "win_rate_ci95": [wlo, whi],
+                "vs": vs,
+            })
+        return {
+            "players": self.players, "games": self.games, "seed": self.seed,
+            "rotate_first": self.rotate_first, "fingerprint": self.fingerprint,
+            "backend": self.backend, "workers": self.workers,
+            "seconds": self.seconds, "games_per_second": self.games_per_second,
+            "seats": out,
+        }
+
+    def table(self) -> str:
+        """A plain-text report: per seat, then the paired differences (row − column)."""
+        lines = [
+            f"{self.games} games, {self.players} seats, seed {self.seed}"
+            f"{', first seat rotating' if self.rotate_first else ''}; "
+            f"{self.games_per_second:,.0f} games/s on {self._where()}",
+            f"{'seat':>4}  {'bot':<9} {'mean penalty (95% CI)':<26} {'win rate (95% CI)':<22}",
+        ]
+        for i, s in enumerate(self.seats):
+            m, lo, hi = s.mean_penalty()
+            w, wlo, whi = s.win_rate()
+            lines.append(
+                f"{i:>4}  {s.bot:<9} {m:6.2f} [{lo:6.2f}, {hi:6.2f}]      "
+                f"{w:5.1%} [{wlo:5.1%}, {whi:5.1%}]"
+            )
+        lines.append("paired differences, row seat's penalty minus column seat's "
+                     "(mean [95% CI]; negative: the row seat does better)")
+        lines.append("    " + "".join(f"{'vs seat ' + str(j):>24}" for j in range(self.players)))
+        for i in range(self.players):
+            cells = []
+            for j in range(self.players):
+                if i == j:
+                    cells.append(f"{'—':>24}")
+                else:
+                    d, lo, hi = self.paired_difference(i, j)
+                    cells.append(f"{f'{d:+.2f} [{lo:+.2f}, {hi:+.2f}]':>24}")
+            lines.append(f"{i:>4}" + "".join(cells))
+        return "\n".join(lines)
+
+    def _where(self) -> str:
+        if self.backend == "serial":
+            return "1 process"
+        if self.backend == "processes":
+            return f"{self.workers} local processes"
+        return f"a Dask cluster ({self.workers} threads)"
+
+
+# ------------------------------------------------------------------ playing games
 def play_game(n: int, bots: Sequence[Any], seed: int | None = None, first: int = 0) -> Game:
     """Self-play one complete game with one bot per seat."""
     g = Game(n, seed=seed, first=first)
@@ -113,6 +298,212 @@ def play_game(n: int, bots: Sequence[Any], seed: int | None = None, first: int =
     return g
 
 
+@dataclass(frozen=True)
+class Plan:
+    """What to play: everything a task needs besides its block numbers (small, picklable)."""
+
+    players: int
+    games: int
+    seed: int
+    bots: tuple[str, ...]
+    rotate_first: bool
+
+
+def _block_games(plan: Plan, block: int) -> Iterator[tuple[int, Game]]:
+    """The games of seed block ``block``, in order, as (number, finished game)."""
+    word = int(np.random.SeedSequence(plan.seed, spawn_key=(block,)).generate_state(1)[0])
+    master = random.Random(word)
+    seat_bots = [make_bot(b, master.randrange(2**32)) for b in plan.bots]
+    n = plan.players
+    for number in range(block * BLOCK, min((block + 1) * BLOCK, plan.games)):
+        first = number % n if plan.rotate_first else 0
+        yield number, play_game(n, seat_bots, seed=master.randrange(2**32), first=first)
+
+
+def play_blocks(
+    plan: Plan, start: int, stop: int, on_game: Callable[[], None] | None = None
+) -> Sums:
+    """Play seed blocks ``start`` … ``stop - 1`` and return their sums (a task)."""
+    t0 = time.perf_counter()
+    sums = Sums(plan.players)
+    for block in range(start, stop):
+        for number, g in _block_games(plan, block):
+            sums.add(number, g.penalty)
+            if on_game is not None:
+                on_game()
+    sums.seconds = time.perf_counter() - t0
+    return sums
+
+
+def simulated_game(
+    players: int,
+    number: int,
+    *,
+    seed: int,
+    bots: Sequence[str] | None = None,
+    rotate_first: bool = False,
+) -> Game:
+    """Game ``number`` of ``simulate(players, ..., seed=seed, bots=bots, ...)``, replayed
+    (for a closer look, e.g. in the widget).
+
+    >>> g = simulated_game(3, 5, seed=1)
+    >>> g.finished, g.penalty == simulated_game(3, 5, seed=1).penalty
+    (True, True)
+    """
+    names = _check(players, number + 1, bots)
+    plan = Plan(players, number + 1, seed, tuple(names), rotate_first)
+    for n, g in _block_games(plan, number // BLOCK):
+        if n == number:
+            return g
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _check(players: int, games: int, bots: Sequence[str] | None) -> list[str]:
+    if not 2 <= players <= 5:
+        raise SetupError(f"a game has 2 to 5 seats, not {players}")
+    if games < 0:
+        raise SetupError(f"the number of games cannot be negative ({games})")
+    names = list(bots) if bots is not None else ["random"] * players
+    if len(names) != players:
+        raise SetupError(f"{players} seats need {players} bots, not {len(names)}")
+    for b in names:
+        if b not in BOT_NAMES:
+            raise SetupError(f"unknown bot {excerpt(b)} (choose from {', '.join(BOT_NAMES)})")
+    return names
+
+
+# ------------------------------------------------------------------ backends
+def local_cores() -> int:
+    """The cores this process may run on (``--workers`` default)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+class _Tasks:
+    """Hands out runs of seed blocks, sized from the measured cost of a game."""
+
+    def __init__(self, blocks: int, slots: int, target: float) -> None:
+        self.next, self.blocks, self.slots, self.target = 0, blocks, slots, target
+        self.seconds, self.games = 0.0, 0
+
+    def done(self, sums: Sums) -> None:
+        self.seconds += sums.seconds
+        self.games += sums.games
+
+    def take(self) -> tuple[int, int] | None:
+        if self.next >= self.blocks:
+            return None
+        left = self.blocks - self.next
+        if self.games == 0:
+            size = 1  # a probe: the cost of a game is not known yet
+        else:
+            per_block = self.seconds / self.games * BLOCK
+            size = max(1, int(self.target / max(per_block, 1e-9)))
+            size = min(size, max(1, math.ceil(left / (2 * self.slots))))  # an even finish
+        start = self.next
+        self.next = min(self.blocks, start + size)
+        return start, self.next
+
+
+def _ignore_sigint() -> None:
+    # Ctrl-C reaches the whole process group: the parent alone handles it (cancels and
+    # terminates the workers), so the workers print no tracebacks.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _pool_context() -> multiprocessing.context.BaseContext:
+    """``fork`` (starts in milliseconds) where it is safe: Linux, no other Python thread
+    running (the command line, scripts); ``forkserver`` in a process with threads (a
+    Jupyter kernel); ``spawn`` elsewhere (macOS, Windows)."""
+    if sys.platform.startswith("linux"):
+        if threading.active_count() == 1:
+            return multiprocessing.get_context("fork")
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload([__name__])
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+def _run_processes(plan: Plan, workers: int, report: Callable[[Sums], None]) -> None:
+    blocks = math.ceil(plan.games / BLOCK)
+    tasks = _Tasks(blocks, workers, TASK_SECONDS["processes"])
+    results: queue.Queue[Sums | BaseException] = queue.Queue()
+    pool = _pool_context().Pool(workers, initializer=_ignore_sigint)
+    try:
+        pending = 0
+
+        def submit() -> bool:
+            run = tasks.take()
+            if run is None:
+                return False
+            pool.apply_async(play_blocks, (plan, *run), callback=results.put,
+                             error_callback=results.put)
+            return True
+
+        for _ in range(2 * workers):
+            pending += submit()
+        while pending:
+            got = results.get()
+            pending -= 1
+            if isinstance(got, BaseException):
+                raise got
+            tasks.done(got)
+            report(got)
+            pending += submit()
+        pool.close()
+    finally:
+        pool.terminate()  # on an error or Ctrl-C: the running tasks are stopped
+        pool.join()
+
+
+def dask_client(scheduler: str) -> Any:
+    """A ``distributed.Client`` connected to ``scheduler`` (a clear error without Dask)."""
+    try:
+        distributed: Any = importlib.import_module("distributed")  # optional, untyped here
+    except ImportError:
+        raise SetupError(
+            f"a Dask scheduler needs the optional Dask extra: {INSTALL_DASK}"
+        ) from None
+    try:
+        return distributed.Client(scheduler, timeout="10s")
+    except OSError as e:
+        raise SetupError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+
+
+def _run_dask(plan: Plan, client: Any, report: Callable[[Sums], None]) -> int:
+    as_completed: Any = importlib.import_module("distributed").as_completed
+    slots = max(1, int(sum(client.nthreads().values())))
+    blocks = math.ceil(plan.games / BLOCK)
+    tasks = _Tasks(blocks, slots, TASK_SECONDS["dask"])
+    running: set[Any] = set()
+    done = as_completed()
+
+    def submit() -> None:
+        run = tasks.take()
+        if run is not None:
+            f = client.submit(play_blocks, plan, *run, pure=False)
+            running.add(f)
+            done.add(f)
+
+    try:
+        for _ in range(2 * slots):
+            submit()
+        for f in done:
+            running.discard(f)
+            got = f.result()
+            f.release()
+            tasks.done(got)
+            report(got)
+            submit()
+    finally:
+        if running:  # an error or Ctrl-C: nothing is left running on the cluster
+            client.cancel(list(running), force=True)
+    return slots
+
+
+# ------------------------------------------------------------------ simulate
 def simulate(
     players: int,
     games: int,
@@ -121,43 +512,85 @@ def simulate(
     bots: Sequence[str] | None = None,
     rotate_first: bool = False,
     progress: bool | Callable[[int], None] = False,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    client: Any = None,
 ) -> Stats:
     """Self-play ``games`` complete games and gather per-seat statistics.
 
     ``bots`` names one bot per seat (default: all random). With ``rotate_first`` the
     first seat moves round the table game by game (to cancel out a first-seat advantage);
-    by default seat 0 always starts. ``progress`` shows a tqdm bar (or calls a function
-    with the number of games done).
+    by default seat 0 always starts. ``progress`` shows a progress bar (tqdm; the notebook
+    bar in Jupyter) or calls a function with the number of games done.
+
+    Where the games run: ``workers`` local processes (default: every core this process
+    may use; ``1`` plays in this process), or a Dask cluster — ``scheduler`` an address
+    such as ``"tcp://host:8786"`` or ``client`` a ``distributed.Client`` (install with
+    ``pip install 'tenleave_widget[distributed]'``; the cluster's workers need
+    tenleave_widget installed too). The results are the same, game for game, whatever
+    runs them. Ctrl-C (or stopping the cell) cancels the work and stops the processes.
     """
-    names = list(bots) if bots is not None else ["random"] * players
-    if len(names) != players:
-        raise SetupError(f"{players} seats need {players} bots, not {len(names)}")
-    for b in names:
-        if b not in BOT_NAMES:
-            raise SetupError(f"unknown bot {excerpt(b)} (choose from {', '.join(BOT_NAMES)})")
-    master = random.Random(seed)
-    seat_bots = [make_bot(b, master.randrange(2**32)) for b in names]
-    stats = [SeatStats(b) for b in names]
+    names = _check(players, games, bots)
+    if (scheduler is not None or client is not None) and workers is not None:
+        raise SetupError("workers= sets local processes; a Dask cluster has its own "
+                         "workers (give either workers or scheduler/client)")
+    if scheduler is not None and client is not None:
+        raise SetupError("give either scheduler= or client=, not both")
+    if workers is not None and workers < 1:
+        raise SetupError(f"workers must be at least 1, not {workers}")
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
+    plan = Plan(players, games, seed, tuple(names), rotate_first)
+    total = Sums(players)
+    t0 = time.perf_counter()
+    own_client = None
+    if scheduler is not None:
+        client = own_client = dask_client(scheduler)
     bar: Any = None
     if progress is True:
         from tqdm.auto import tqdm
 
         bar = tqdm(total=games, unit="game")
-    t0 = time.perf_counter()
-    for i in range(games):
-        first = i % players if rotate_first else 0
-        g = play_game(players, seat_bots, seed=master.randrange(2**32), first=first)
-        pen = g._penalty
-        low = min(pen)
-        for s in range(players):
-            stats[s].penalties.append(pen[s])
-            if pen[s] == low:
-                stats[s].wins += 1
+
+    def report(sums: Sums) -> None:
+        total.merge(sums)
         if bar is not None:
-            bar.update(1)
+            bar.update(sums.games)
         elif callable(progress):
-            progress(i + 1)
+            progress(total.games)
+
+    try:
+        if client is not None:
+            backend, used = "dask", _run_dask(plan, client, report)
+        else:
+            used = min(workers or local_cores(), math.ceil(games / BLOCK))
+            if used > 1:
+                backend = "processes"
+                _run_processes(plan, used, report)
+            else:
+                backend, used = "serial", 1
+                one = Sums(players)
+
+                def tick() -> None:
+                    one.games += 1  # counted for the bar only; the sums come at the end
+                    if bar is not None:
+                        bar.update(1)
+                    elif callable(progress):
+                        progress(one.games)
+
+                ticking = bar is not None or callable(progress)
+                played = play_blocks(plan, 0, math.ceil(games / BLOCK),
+                                     tick if ticking else None)
+                total.merge(played)
+    finally:
+        if bar is not None:
+            bar.close()
+        if own_client is not None:
+            own_client.close()
     dt = time.perf_counter() - t0
-    if bar is not None:
-        bar.close()
-    return Stats(players, games, dt, stats)
+    seats = [
+        SeatStats(b, total.games, total.total[i], total.total_sq[i], total.wins[i])
+        for i, b in enumerate(names)
+    ]
+    return Stats(players, games, dt, seats, seed=seed, rotate_first=rotate_first,
+                 backend=backend, workers=used, sums=total)
