@@ -52,6 +52,7 @@ import numpy as np
 from .bots import BOT_NAMES, make_bot
 from .errors import SetupError, excerpt
 from .game import Game
+from .rules import MAX_SEATS, MIN_SEATS
 
 BLOCK = 16
 """Games per seed block: the smallest unit of work (see the module docstring)."""
@@ -359,8 +360,8 @@ def simulated_game(
 
 
 def _check(players: int, games: int, bots: Sequence[str] | None) -> list[str]:
-    if not 2 <= players <= 5:
-        raise SetupError(f"a game has 2 to 5 seats, not {players}")
+    if not MIN_SEATS <= players <= MAX_SEATS:
+        raise SetupError(f"a game has {MIN_SEATS} to {MAX_SEATS} seats, not {players}")
     if games < 0:
         raise SetupError(f"the number of games cannot be negative ({games})")
     names = list(bots) if bots is not None else ["random"] * players
