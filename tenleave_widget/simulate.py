@@ -409,9 +409,11 @@ class _Tasks:
 
 
 def _ignore_sigint() -> None:
-    # Ctrl-C reaches the whole process group: the parent alone handles it (cancels and
-    # terminates the workers), so the workers print no tracebacks.
+    # Ctrl-C reaches the whole process group (a terminal, a Jupyter interrupt): the parent
+    # alone handles it (terminates the workers), so the workers print no tracebacks.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _pool_context() -> multiprocessing.context.BaseContext:
@@ -427,36 +429,51 @@ def _pool_context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _run_processes(plan: Plan, workers: int, report: Callable[[Sums], None]) -> None:
+def _start_pool(workers: int) -> Any:
+    """A ``multiprocessing.Pool`` of ``workers`` processes that ignore Ctrl-C.
+
+    Started before any progress bar (tqdm runs a monitor thread, and fork is only safe
+    without other threads), with SIGINT blocked meanwhile: the processes started now (the
+    workers, a fork server, multiprocessing's resource tracker) inherit the block, so a
+    Ctrl-C during start-up reaches the parent alone, once the pool exists.
+    """
+    mask = hasattr(signal, "pthread_sigmask") and threading.current_thread() is \
+        threading.main_thread()
+    if mask:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return _pool_context().Pool(workers, initializer=_ignore_sigint)
+    finally:
+        if mask:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _run_processes(
+    pool: Any, plan: Plan, workers: int, report: Callable[[Sums], None]
+) -> None:
     blocks = math.ceil(plan.games / BLOCK)
     tasks = _Tasks(blocks, workers, TASK_SECONDS["processes"])
     results: queue.Queue[Sums | BaseException] = queue.Queue()
-    pool = _pool_context().Pool(workers, initializer=_ignore_sigint)
-    try:
-        pending = 0
+    pending = 0
 
-        def submit() -> bool:
-            run = tasks.take()
-            if run is None:
-                return False
-            pool.apply_async(play_blocks, (plan, *run), callback=results.put,
-                             error_callback=results.put)
-            return True
+    def submit() -> bool:
+        run = tasks.take()
+        if run is None:
+            return False
+        pool.apply_async(play_blocks, (plan, *run), callback=results.put,
+                         error_callback=results.put)
+        return True
 
-        for _ in range(2 * workers):
-            pending += submit()
-        while pending:
-            got = results.get()
-            pending -= 1
-            if isinstance(got, BaseException):
-                raise got
-            tasks.done(got)
-            report(got)
-            pending += submit()
-        pool.close()
-    finally:
-        pool.terminate()  # on an error or Ctrl-C: the running tasks are stopped
-        pool.join()
+    for _ in range(2 * workers):
+        pending += submit()
+    while pending:
+        got = results.get()
+        pending -= 1
+        if isinstance(got, BaseException):
+            raise got
+        tasks.done(got)
+        report(got)
+        pending += submit()
 
 
 def dask_client(scheduler: str) -> Any:
@@ -544,14 +561,13 @@ def simulate(
     plan = Plan(players, games, seed, tuple(names), rotate_first)
     total = Sums(players)
     t0 = time.perf_counter()
-    own_client = None
+    own_client = pool = None
     if scheduler is not None:
         client = own_client = dask_client(scheduler)
+    used = 1 if client is not None else min(workers or local_cores(), math.ceil(games / BLOCK))
+    if used > 1:
+        pool = _start_pool(used)  # before the bar's thread
     bar: Any = None
-    if progress is True:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=games, unit="game")
 
     def report(sums: Sums) -> None:
         total.merge(sums)
@@ -561,13 +577,16 @@ def simulate(
             progress(total.games)
 
     try:
+        if progress is True:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=games, unit="game")
         if client is not None:
             backend, used = "dask", _run_dask(plan, client, report)
         else:
-            used = min(workers or local_cores(), math.ceil(games / BLOCK))
-            if used > 1:
+            if pool is not None:
                 backend = "processes"
-                _run_processes(plan, used, report)
+                _run_processes(pool, plan, used, report)
             else:
                 backend, used = "serial", 1
                 one = Sums(players)
@@ -584,6 +603,9 @@ def simulate(
                                      tick if ticking else None)
                 total.merge(played)
     finally:
+        if pool is not None:  # done, an error or Ctrl-C: no task or process is left
+            pool.terminate()
+            pool.join()
         if bar is not None:
             bar.close()
         if own_client is not None:

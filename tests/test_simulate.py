@@ -200,7 +200,8 @@ def test_cli_reports_paired_differences() -> None:
     assert bad.returncode == 2 and "workers must be at least 1" in bad.stderr
 
 
-def test_ctrl_c_stops_the_command_and_its_processes() -> None:
+@pytest.mark.parametrize("after", [0.0, 0.5])  # as the workers start; into the games
+def test_ctrl_c_stops_the_command_and_its_processes(after: float) -> None:
     p = subprocess.Popen(
         [sys.executable, "-m", "tenleave_widget", "simulate", "--players", "3", "--games",
          "100000000", "--workers", "2"],
@@ -210,10 +211,10 @@ def test_ctrl_c_stops_the_command_and_its_processes() -> None:
         parent = psutil.Process(p.pid)
         deadline = time.monotonic() + 60
         while len(parent.children()) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
+            time.sleep(0.01)
+        time.sleep(after)
         children = parent.children(recursive=True)
         assert len(children) >= 2, "the workers did not start"
-        time.sleep(0.5)  # well into the games
         os.killpg(p.pid, signal.SIGINT)  # Ctrl-C in a terminal: the whole process group
         t0 = time.monotonic()
         _, err = p.communicate(timeout=20)
