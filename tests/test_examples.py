@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
+import psutil
 import pytest
 from nbclient import NotebookClient
 
@@ -94,15 +95,40 @@ def test_odds_notebook_runs_and_its_simulation_agrees_with_the_exact_odds() -> N
     assert "So P(=10) is 3/5 and P(>10) is 2/5" in markdown
 
 
-def test_analysis_notebook_runs_with_progress_bars_and_charts() -> None:
+LEFT_BEHIND = """
+import json as _json, psutil as _psutil
+print("children:", _json.dumps([[p.pid, p.cmdline()] for p in _psutil.Process().children(True)]))
+"""
+
+
+def test_analysis_notebook_runs_on_a_dask_cluster_with_progress_bars_and_charts() -> None:
     nb = read("analysis.ipynb")
+    nb.cells.append(nbformat.v4.new_code_cell(LEFT_BEHIND))  # after the notebook's last cell
     client(nb).execute()
     assert shows_plotly(nb)
     bars = [o for c in nb.cells for o in c.get("outputs", [])
             if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
     assert len(bars) >= 4  # one tqdm bar per simulation
     text = "".join(text_of(c) for c in nb.cells)
-    assert "mean penalty (95% CI)" in text
+    assert "mean penalty (95% CI)" in text and "paired differences" in text
+    assert re.search(r"Dask dashboard: http://127\.0\.0\.1:\d+/status", text), text[:300]
+    html = "".join(str(o.get("data", {}).get("text/html", ""))
+                   for c in nb.cells for o in c.get("outputs", []))
+    assert "Dashboard" in html  # the Client's rich view, with its link
+    verdicts = [line for line in text.splitlines() if "(greedy) - seat" in line]
+    assert len(verdicts) == 9 and all(line.endswith("greedy better") for line in verdicts)
+    # the notebook closes its cluster itself: what is left is multiprocessing's resource
+    # tracker, which ends with the kernel
+    left = json.loads(text_of(nb.cells[-1]).split("children:", 1)[1])
+    assert all("resource_tracker" in " ".join(cmd) for _, cmd in left), left
+    gone = []
+    for pid, _ in left:
+        try:
+            gone.append(psutil.Process(pid))
+        except psutil.NoSuchProcess:
+            pass
+    _, alive = psutil.wait_procs(gone, timeout=15)
+    assert alive == [], f"processes outlived the kernel: {alive}"
 
 
 def test_classroom_notebook_steps_through_every_game() -> None:
