@@ -559,12 +559,13 @@ class _World:
 
 
 class _Stats:
-    __slots__ = ("pen", "margin", "wins")
+    __slots__ = ("pen", "margin", "wins", "win_list")
 
     def __init__(self) -> None:
         self.pen: list[int] = []
         self.margin: list[float] = []
         self.wins = 0
+        self.win_list: list[int] = []
 
 
 def _mean_ci(xs: Sequence[float]) -> tuple[float, float, float]:
@@ -646,6 +647,8 @@ def evaluate_view(
     policy: Policy | None = None,
     rotations: bool = True,
     objective: str = "margin",
+    per_world: bool = False,
+    turns: Sequence[Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Value every distinct decision of the seat to move over the rest of the game.
 
@@ -653,7 +656,11 @@ def evaluate_view(
     worlds or a :class:`Budget`; ``seed`` makes the result reproducible (``None``: fresh
     randomness). ``objective`` picks ``best``: ``"margin"`` (lowest expected margin) or
     ``"win"`` (highest win probability). ``rotations=False`` leaves the rotations out
-    (the bot's choice: see the README).
+    (the bot's choice: see the README). ``turns`` values only the listed decisions (record
+    turn objects as ``moves`` lists them; the game review refines a few candidates this
+    way); ``per_world=True`` adds to each move its per-world results on the common worlds,
+    ``penalty_samples``, ``margin_samples`` and ``win_samples`` (1 for a win), for paired
+    comparisons.
 
     Returns ``{"seat", "turn", "samples", "objective", "moves", "best", "not_valued"}``:
     ``turn`` is the number of turns applied, ``samples`` the worlds sampled; each move is
@@ -672,6 +679,11 @@ def evaluate_view(
     pos = _Position(view)
     sim = _Sim(pos, pol)
     moves = _moves_of(pos, rotations)
+    if turns is not None:
+        wanted = [dict(t) for t in turns]
+        moves = [m for m in moves if m[0] in wanted]
+        if len(moves) != len(wanted):
+            raise IllegalActionError("turns: not every turn is a valued decision of the seat")
     # decisions with the same effect on the values (a plain 5 and a marked 5) share runs
     effects: dict[_Move, int] = {}
     index = [effects.setdefault(m, len(effects)) for _, m in moves]
@@ -700,8 +712,9 @@ def evaluate_view(
                 others = sum(pen) - mine
                 st.pen.append(mine)
                 st.margin.append(mine - others / (n - 1))
-                if mine <= min(p for j, p in enumerate(pen) if j != seat):
-                    st.wins += 1
+                won = mine <= min(p for j, p in enumerate(pen) if j != seat)
+                st.wins += won
+                st.win_list.append(int(won))
             worlds += 1
         if b.prune is not None and len(live) > 1 and worlds >= b.min_samples:
             live = _prune(live, stats, worlds, b)
@@ -742,6 +755,10 @@ def evaluate_view(
             "immediate_expected_penalty": ie,
             "samples": ns,
         })
+        if per_world:
+            out_moves[-1]["penalty_samples"] = list(st.pen)
+            out_moves[-1]["margin_samples"] = list(st.margin)
+            out_moves[-1]["win_samples"] = list(st.win_list)
     best = _best(out_moves, objective)
     # a peek is always legal (at least the card just played can be peeked after the play)
     not_valued = [{"action": "peek", "reason": _PEEK_REASON}]
