@@ -30,8 +30,13 @@ Ana woke SleepKid: queue 0 (her 5 + Ben's 1) swatted her 5, queue 1 (her 4 + Ben
 swatted her 4 — 9 points where she expected 6.75 (to her, each of Ben's plain cards could
 have been his 5, which would have saved her); Ben expected 0.5 and lost nothing.
 
-The review itself (:func:`review`) needs the evaluator and takes longer; see the README
-for its JSON and the ``tenleave review`` command.
+The decisions are valued by the lookahead evaluation
+(:func:`tenleave_widget.lookahead.evaluate_view`: worlds sampled from the mover's view,
+played out to the end with common random numbers) in two stages — every decision on
+``samples`` worlds, then the played one and the two best on ``REFINE * samples`` fresh
+worlds, where the loss is measured (see :func:`_evaluate`). A peek is not valued by the
+evaluator (in a sampled world it changes nothing), so a peek turn is judged as its bare
+play. See the README for the JSON and the ``tenleave review`` command.
 """
 
 from __future__ import annotations
@@ -46,8 +51,10 @@ from typing import Any
 from .cards import parse_card
 from .errors import SetupError, excerpt
 from .game import Game, RecordSource
-from .odds import move_evaluation, seat_odds
-from .turn import Turn
+from .lookahead import DEFAULT_SAMPLES as LOOKAHEAD_SAMPLES
+from .lookahead import evaluate_view
+from .odds import seat_odds
+from .turn import AFTER, BEFORE, Turn
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -66,20 +73,19 @@ __all__ = [
 LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
 """The labels of a decision, from no loss to the largest."""
 
-OBJECTIVES = ("margin", "win_probability", "immediate_expected_penalty")
+OBJECTIVES = ("margin", "win_probability")
 """What a loss is measured in (lower cost is better for each):
 
 - ``margin``: points of expected final margin (the seat's final penalty minus the mean
   of the other seats' final penalties);
-- ``win_probability``: the drop in the probability of winning (shared wins count);
-- ``immediate_expected_penalty``: points of expected penalty of a swat right after the
-  move (the one-swat move evaluation, a stand-in until the lookahead evaluation lands).
+- ``win_probability``: the drop in the probability of winning (shared wins count).
+
+``margin`` is the default: it is what the ``lookahead`` bot decides by.
 """
 
 THRESHOLDS: dict[str, tuple[float, float, float, float]] = {
     "margin": (0.25, 1.0, 2.0, 4.0),
     "win_probability": (0.02, 0.05, 0.10, 0.20),
-    "immediate_expected_penalty": (0.25, 1.0, 2.0, 4.0),
 }
 """Per objective, the upper bounds of the losses labelled ``best``, ``good``,
 ``inaccuracy`` and ``mistake``; a larger loss is a ``blunder``. A loss at or below the
@@ -88,13 +94,12 @@ first bound is ``best`` (as good as the best within a quarter point)."""
 ACCURACY_SCALE: dict[str, float] = {
     "margin": 2.0,
     "win_probability": 0.10,
-    "immediate_expected_penalty": 2.0,
 }
 """A decision's accuracy is ``100 * exp(-loss / scale)``: 100 for the best move, about 61
 for a loss of a quarter of the scale... see :func:`_accuracy`."""
 
-DEFAULT_SAMPLES = 0
-"""The default budget of the evaluator (0: the evaluator's own default)."""
+DEFAULT_SAMPLES = LOOKAHEAD_SAMPLES
+"""The default budget: worlds sampled per decision (the lookahead evaluation's default)."""
 
 Progress = Callable[[int, int], None]
 """A progress callback: ``progress(turns_done, turns_total)``."""
@@ -251,7 +256,6 @@ class Review:
 _UNITS = {
     "margin": "points of expected margin over the other seats' mean",
     "win_probability": "win probability",
-    "immediate_expected_penalty": "points of expected penalty of a swat right after the move",
 }
 
 
@@ -391,54 +395,95 @@ class _Value:
     """One candidate decision as the evaluator valued it, from the mover's view.
 
     ``cost`` is the objective (lower is better); ``costs`` its value in each sampled
-    world (the same worlds for every candidate: common random numbers), or ``None``
-    when the evaluator is exact; ``half`` the half-width of its own 95% interval."""
+    world (the same worlds for every candidate of one evaluation: common random
+    numbers)."""
 
     turn: Turn
     expected_final_penalty: float
     cost: float
-    costs: Sequence[float] | None = None
-    half: float = 0.0
+    costs: Sequence[float]
 
 
 @dataclass
 class _Judged:
-    values: list[_Value]
-    played: int  # index into values of the played turn's group
+    """``screen``: every decision, valued on ``samples`` worlds; ``refined``: the played
+    decision and the screen's best few, valued again on ``REFINE * samples`` fresh
+    worlds; ``played``: the played decision's index in each."""
+
+    screen: list[_Value]
+    screen_played: int
+    refined: list[_Value]
+    refined_played: int
     objective: str
 
 
-def _evaluate(view: Mapping[str, Any], played: Turn, samples: int, seed: int) -> _Judged:
-    """The evaluator seam: every distinct decision of the seat to move, valued from its
-    view, and which of them the played turn is.
+REFINE = 12
+"""The refinement stage samples ``REFINE`` times as many worlds as the screen."""
+REFINE_TOP = 2
+"""How many of the screen's best decisions are refined along with the played one."""
 
-    Stand-in until the lookahead evaluation lands: the exact one-swat move evaluation
-    (:func:`~tenleave_widget.odds.move_evaluation`) — each play and waking valued by the
-    mover's expected penalty of a swat right after it. A peek or rotate turn is valued as
-    the same as its plain play. ``samples`` and ``seed`` are unused.
-    """
-    seat = view["seat"]
-    scored = float(view["penalty"][seat])
-    values: list[_Value] = []
-    played_at = -1
-    for m in move_evaluation(view):
-        e = float(m["expected_penalty"])
-        if m.get("wake"):
-            hand = view["hands"][seat]["cards"]
-            t = Turn(seat, played.card if played.wake else min(hand), played.queue
-                     if played.wake else 0, wake=True)
-            if played.wake:
-                played_at = len(values)
+
+def _group_turn(played: Turn) -> Turn:
+    """The decision the evaluator values for a played turn: a peek turn is its bare play
+    (peeks are not valued: see :mod:`tenleave_widget.lookahead`); a rotation of another
+    queue after the play is the same decision as before it."""
+    if played.peek is not None:
+        return Turn(played.seat, played.card, played.queue)
+    if played.rotate is not None and played.extra == AFTER and played.rotate != played.queue:
+        return played._replace(extra=BEFORE)
+    return played
+
+
+def _values(ev: Mapping[str, Any], objective: str) -> list[_Value]:
+    out = []
+    for m in ev["moves"]:
+        if objective == "margin":
+            cost = float(m["expected_margin"])
+            costs: list[float] = [float(x) for x in m["margin_samples"]]
         else:
-            card, q = m["play"]
-            t = Turn(seat, str(card), int(q))
-            if t == played:
-                played_at = len(values)
-        values.append(_Value(t, scored + e, e))
-    if played_at < 0:  # a peek or rotate: the stand-in maps it to its plain play
-        plain = Turn(seat, played.card, played.queue)
-        played_at = next(i for i, v in enumerate(values) if v.turn == plain)
-    return _Judged(values, played_at, "immediate_expected_penalty")
+            cost = 1.0 - float(m["win_probability"])
+            costs = [1.0 - x for x in m["win_samples"]]
+        out.append(_Value(Turn.from_json(m["turn"]), float(m["expected_final_penalty"]), cost,
+                          costs))
+    return out
+
+
+def _evaluate(
+    view: Mapping[str, Any], played: Turn, samples: int, seed: int, objective: str
+) -> _Judged:
+    """The evaluator seam: the decisions of the seat to move valued from its view by
+    :func:`~tenleave_widget.lookahead.evaluate_view` (sampled worlds played out to the
+    end, common random numbers), in two stages:
+
+    1. *screen*: every distinct decision on ``samples`` worlds (the forced test, and which
+       decisions are worth a closer look);
+    2. *refine*: the played decision and the screen's :data:`REFINE_TOP` best on
+       ``REFINE * samples`` fresh worlds. The loss is measured here: choosing the best on
+       one set of worlds and measuring it on another avoids the winner's curse (the
+       minimum of noisy means is biased low), and the paired interval is narrow enough for
+       the labels to hold when the budget doubles.
+    """
+    key = _group_turn(played)
+    rng = random.Random(seed)
+    ev = evaluate_view(view, samples, rng.getrandbits(32), per_world=True)
+    screen = _values(ev, objective)
+    at = [i for i, v in enumerate(screen) if v.turn == key]
+    if not at:
+        raise AssertionError(f"the evaluator did not value the played turn {played.to_json()}")
+    order = sorted(range(len(screen)), key=lambda i: screen[i].cost)
+    wanted = [key]
+    seen = {tuple(screen[at[0]].costs)}  # a plain 5 and a marked 5 share their play-outs
+    for i in order:
+        if len(wanted) > REFINE_TOP:
+            break
+        sig = tuple(screen[i].costs)
+        if sig not in seen:
+            seen.add(sig)
+            wanted.append(screen[i].turn)
+    ev2 = evaluate_view(view, REFINE * samples, rng.getrandbits(32), per_world=True,
+                        turns=[t.to_json() for t in wanted])
+    refined = _values(ev2, objective)
+    return _Judged(screen, at[0], refined, [v.turn for v in refined].index(key), objective)
 
 
 # --------------------------------------------------------------------------- judging
@@ -457,42 +502,45 @@ def _accuracy(loss: float, objective: str) -> float:
 
 
 def _paired(a: _Value, b: _Value) -> tuple[float, float]:
-    """``a.cost - b.cost`` and the half-width of its 95% interval (paired over the common
-    worlds when both carry them)."""
+    """``a.cost - b.cost`` and the half-width of its paired 95% interval over their common
+    worlds."""
     d = a.cost - b.cost
-    if a.costs is not None and b.costs is not None and len(a.costs) == len(b.costs) > 1:
-        diffs = [x - y for x, y in zip(a.costs, b.costs, strict=True)]
-        n = len(diffs)
-        m = sum(diffs) / n
-        sd = math.sqrt(sum((x - m) ** 2 for x in diffs) / (n - 1))
-        return d, 1.96 * sd / math.sqrt(n)
-    return d, math.hypot(a.half, b.half)
+    n = len(a.costs)
+    if n < 2:
+        return d, 0.0
+    diffs = [x - y for x, y in zip(a.costs, b.costs, strict=True)]
+    m = sum(diffs) / n
+    sd = math.sqrt(sum((x - m) ** 2 for x in diffs) / (n - 1))
+    return d, 1.96 * sd / math.sqrt(n)
 
 
 def _judge(k: int, seat: int, played: Turn, j: _Judged) -> TurnReview:
-    vals = j.values
-    best_i = min(range(len(vals)), key=lambda i: (vals[i].cost, i != j.played, i))
+    objective = j.objective
+    # forced: on the screen, no decision can be worse than the best by more than the
+    # "best" bound (its paired interval's upper end is within it)
+    sc = j.screen
+    top = min(range(len(sc)), key=lambda i: sc[i].cost)
+    tol = THRESHOLDS[objective][0]
+    forced = all(d + h <= tol for d, h in (_paired(v, sc[top]) for v in sc))
+    vals = j.refined
+    best_i = min(range(len(vals)), key=lambda i: (vals[i].cost, i != j.refined_played, i))
     best = vals[best_i]
-    mine = vals[j.played]
+    mine = vals[j.refined_played]
     loss, half = _paired(mine, best)
     loss = max(0.0, loss)
-    # forced: every decision worth the same as the best within the noise
-    forced = all(
-        abs(d) <= max(h, 1e-9) for d, h in (_paired(v, best) for v in vals)
-    )
-    label = "best" if forced else _label(loss, j.objective)
+    label = "best" if forced else _label(loss, objective)
     return TurnReview(
         turn=k,
         seat=seat,
         played=played,
         expected_final_penalty=mine.expected_final_penalty,
-        best=played if best_i == j.played else best.turn,
+        best=played if best_i == j.refined_played else best.turn,
         best_expected_final_penalty=best.expected_final_penalty,
         loss=loss,
         loss_ci95=(loss - half, loss + half),
         label=label,
         forced=forced,
-        candidates=len(vals),
+        candidates=len(sc),
     )
 
 
@@ -535,12 +583,14 @@ def review(
     *,
     samples: int | None = None,
     seed: int = 0,
+    objective: str = "margin",
     progress: Progress | None = None,
 ) -> Review:
     """Review every decision and every swat of a record (an object, a path, or a game).
 
-    ``samples``: the evaluator's budget per decision (default: the evaluator's default);
-    ``seed``: the same seed gives the same review. ``progress(done, total)`` is called
+    ``samples``: worlds sampled per decision (default :data:`DEFAULT_SAMPLES`);
+    ``seed``: the same seed gives the same review; ``objective``: what a loss is measured
+    in (:data:`OBJECTIVES`). ``progress(done, total)`` is called
     after each turn. An invalid record raises :class:`InvalidRecordError` naming the turn,
     before any evaluation.
     """
@@ -548,14 +598,16 @@ def review(
         raise SetupError(f"samples must be a positive integer, not {excerpt(samples)}")
     if type(seed) is not int:
         raise SetupError(f"seed must be an integer, not {excerpt(seed)}")
+    if objective not in OBJECTIVES:
+        raise SetupError(
+            f"objective must be one of {', '.join(OBJECTIVES)}, not {excerpt(objective)}"
+        )
     g, turns, notes = _load(record)
     budget = samples if samples is not None else DEFAULT_SAMPLES
     judged: list[TurnReview] = []
     wakes: list[WakeLuck] = []
-    objective = "immediate_expected_penalty"
     for k, t in enumerate(turns):
-        j = _evaluate(g.view(t.seat), t, budget, _turn_seed(seed, k))
-        objective = j.objective
+        j = _evaluate(g.view(t.seat), t, budget, _turn_seed(seed, k), objective)
         judged.append(_judge(k, t.seat, t, j))
         before = g.copy()
         g.apply(t)

@@ -127,12 +127,12 @@ def check_review_json(out: dict[str, object], rec: dict[str, object]) -> None:
 def test_review_of_a_sample_game() -> None:
     rec = json.loads((EXAMPLES / "game-3-seats.json").read_text())
     seen: list[tuple[int, int]] = []
-    r = review(rec, seed=4, progress=lambda done, total: seen.append((done, total)))
+    r = review(rec, samples=4, seed=4, progress=lambda done, total: seen.append((done, total)))
     out = r.to_json()
     check_review_json(out, rec)
     assert seen == [(k + 1, 30) for k in range(30)]
     # the review is reproducible for a fixed seed, and keeps the record's notes
-    assert review(rec, seed=4).to_json() == out
+    assert review(rec, samples=4, seed=4).to_json() == out
     assert r.notes == {int(k): v for k, v in rec["notes"].items()}
     text = r.table()
     assert rec["notes"]["6"] in text and "luck" in text
@@ -144,7 +144,7 @@ def test_review_of_a_sample_game() -> None:
 
 def test_review_of_a_partial_record() -> None:
     rec = random_game(4, seed=3, turns=9).to_record()
-    out = review(rec).to_json()
+    out = review(rec, samples=4).to_json()
     check_review_json(out, rec)
 
 
@@ -167,11 +167,11 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_cli_review(tmp_path: Path) -> None:
     f = EXAMPLES / "game-2-seats.json"
-    r = run("review", str(f), "--json", "--seed", "3")
+    r = run("review", str(f), "--json", "--seed", "3", "--samples", "4")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     check_review_json(out, json.loads(f.read_text()))
-    table = run("review", str(f), "--no-progress")
+    table = run("review", str(f), "--no-progress", "--samples", "4")
     assert table.returncode == 0 and "accuracy" in table.stdout and "luck" in table.stdout
     bad = tmp_path / "bad.json"
     rec = random_game(3, seed=2, turns=6).to_record()
@@ -191,3 +191,56 @@ def test_doctests() -> None:
 
     result = doctest.testmod(review_module)
     assert result.attempted >= 2 and result.failed == 0
+
+
+def test_the_evaluators_hooks_for_the_review() -> None:
+    """``evaluate_view(..., turns=..., per_world=True)``: a subset of the decisions, valued
+    on the same worlds as the full list (the same seed), with per-world results whose
+    means are the reported figures."""
+    from tenleave_widget.lookahead import evaluate_view
+
+    g = random_game(3, seed=8, turns=7)
+    view = g.view(g.to_move)
+    full = evaluate_view(view, 12, seed=5, per_world=True)
+    pick = [full["moves"][i]["turn"] for i in (0, 3, len(full["moves"]) - 1)]
+    part = evaluate_view(view, 12, seed=5, per_world=True, turns=pick)
+    assert [m["turn"] for m in part["moves"]] == pick
+    for m in part["moves"]:
+        same = next(x for x in full["moves"] if x["turn"] == m["turn"])
+        assert m["margin_samples"] == same["margin_samples"] and len(m["margin_samples"]) == 12
+        assert sum(m["penalty_samples"]) / 12 == pytest.approx(m["expected_final_penalty"])
+        assert sum(m["margin_samples"]) / 12 == pytest.approx(m["expected_margin"])
+        assert sum(m["win_samples"]) / 12 == pytest.approx(m["win_probability"])
+    with pytest.raises(ValueError, match="turns"):
+        evaluate_view(view, 4, seed=5, turns=[{"seat": 9, "play": ["1", 0]}])
+    assert "margin_samples" not in evaluate_view(view, 4, seed=5)["moves"][0]
+
+
+def test_a_played_turn_is_judged_as_the_decision_the_evaluator_values() -> None:
+    from tenleave_widget.review import _group_turn
+    from tenleave_widget.turn import Turn
+
+    peek = Turn(1, "3*", 0, peek=(1, 2), extra="after")
+    assert _group_turn(peek) == Turn(1, "3*", 0)
+    other = Turn(0, "2", 0, rotate=1, extra="after")
+    assert _group_turn(other) == Turn(0, "2", 0, rotate=1)
+    same = Turn(0, "2", 1, rotate=1, extra="after")
+    assert _group_turn(same) == same
+    wake = Turn(0, "2", 1, wake=True)
+    assert _group_turn(wake) == wake
+    # every legal turn of random positions maps to a valued decision (no AssertionError)
+    from tenleave_widget.lookahead import evaluate_view
+
+    for seed in range(4):
+        g = random_game(3, seed=seed, turns=8 + seed)
+        valued = {Turn.from_json(m["turn"]) for m in evaluate_view(g.view(g.to_move), 1,
+                                                                     seed=1)["moves"]}
+        assert {_group_turn(t) for t in g.legal_turns} == valued
+
+
+def test_forced_decisions_are_labelled_best() -> None:
+    rec = json.loads((EXAMPLES / "game-3-seats.json").read_text())
+    r = review(rec, samples=4, seed=1)
+    forced = [t for t in r.turns if t.forced]
+    assert forced and all(t.label == "best" and t.loss < THRESHOLDS["margin"][0] for t in forced)
+    assert r.turns[-1].forced  # in this game every place for the last card ends alike
