@@ -8,6 +8,8 @@
   stops it and its processes: exit status 130, one line on stderr.
 - ``tenleave review FILE [--json] [--samples K] [--seed S]``: every decision judged, the
   luck of every swat (a table, or one JSON object with ``--json``).
+- ``tenleave evaluate FILE --seat P [--turns N] [--samples K] [--seed S]``: seat P's
+  whole-game value of every move (``tenleave_widget.evaluate``), as JSON.
 
 FILE is a record file, or ``-`` for standard input. Only a regular file (or standard
 input) of at most 10 MiB is read. An invalid record, an illegal turn or a malformed
@@ -76,6 +78,12 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--samples", type=int, default=None, help="evaluator budget per decision")
     v.add_argument("--seed", type=int, default=0)
     v.add_argument("--no-progress", action="store_true")
+    e = sub.add_parser("evaluate", help="value every move of the seat to move over the whole game")
+    e.add_argument("file")
+    e.add_argument("--seat", type=int, required=True)
+    e.add_argument("--turns", type=int, default=None)
+    e.add_argument("--samples", type=int, default=None, help="sampled worlds (default 48)")
+    e.add_argument("--seed", type=int, default=0)
     return p
 
 
@@ -92,6 +100,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             out = position_odds(_read(args.file), args.seat, turns=args.turns)
         elif args.command == "review":
             return _review(args)
+        elif args.command == "evaluate":
+            from .lookahead import DEFAULT_SAMPLES, evaluate
+
+            samples = DEFAULT_SAMPLES if args.samples is None else args.samples
+            out = evaluate(args.file, args.seat, args.turns, budget=samples, seed=args.seed)
         else:
             stats = _simulate(args)
             if not args.json:

@@ -57,3 +57,31 @@ def test_simulate_json() -> None:
     ]
     bad = run("simulate", "--players", "3", "--games", "3", "--bots", "random,smart,random")
     assert bad.returncode == 2 and "unknown bot" in bad.stderr
+
+
+def test_evaluate_prints_the_whole_game_values(tmp_path: Path) -> None:
+    g = random_game(3, seed=5, turns=8)
+    f = tmp_path / "g.json"
+    f.write_text(json.dumps(g.to_record()))
+    seat = g.to_move
+    assert seat is not None
+    r = run("evaluate", str(f), "--seat", str(seat), "--samples", "12", "--seed", "3")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert {"seat", "turn", "samples", "moves", "best"} <= set(out)
+    assert out["seat"] == seat and out["turn"] == 8 and out["samples"] == 12
+    keys = {"turn", "expected_final_penalty", "ci95", "expected_margin", "margin_ci95",
+            "win_probability", "immediate_expected_penalty"}
+    assert all(keys <= set(m) for m in out["moves"])
+    assert 0 <= out["best"] < len(out["moves"])
+    from tenleave_widget import evaluate
+
+    assert out == json.loads(json.dumps(evaluate(g, seat, budget=12, seed=3)))
+    again = run("evaluate", str(f), "--seat", str(seat), "--turns", "8", "--samples", "12",
+                "--seed", "3")
+    assert json.loads(again.stdout) == out
+    for bad in (["--seat", str((seat + 1) % 3)], ["--seat", "9"], ["--seat", "0", "--turns", "99"],
+                ["--seat", str(seat), "--samples", "0"]):
+        r = run("evaluate", str(f), *bad)
+        assert r.returncode == 2 and r.stdout == "", bad
+        assert len(r.stderr.strip().splitlines()) == 1, r.stderr

@@ -358,3 +358,42 @@ def test_doctests() -> None:
 
     result = doctest.testmod(lookahead)
     assert result.attempted > 0 and result.failed == 0
+
+
+# ------------------------------------------------------------------------------ the bot
+
+
+def test_lookahead_bot_plays_whole_games_everywhere_bots_are_named() -> None:
+    from tenleave_widget.bots import BOT_NAMES, LookaheadBot
+    from tenleave_widget.simulate import simulate
+
+    assert "lookahead" in BOT_NAMES
+    stats = simulate(2, 2, seed=3, bots=["lookahead", "greedy"], rotate_first=True)
+    assert len(stats.seats[0].penalties) == 2
+    bot = LookaheadBot(seed=1, budget=Budget(samples=8, prune=2.0))
+    g = Game(4, seed=2)
+    while not g.finished:
+        t = bot.choose(g)
+        assert t in g.legal_turns
+        g.apply(t)
+    assert bot.last is not None and bot.last["objective"] == "margin"
+
+
+def test_lookahead_bot_decides_from_its_view_only() -> None:
+    """The same view (hidden cards permuted) and the same turn number: the same answer,
+    however often it is asked (undo cannot sample the hidden cards through it)."""
+    from tenleave_widget.bots import LookaheadBot
+
+    done = 0
+    for seed in range(30):
+        g = random_game(3, seed=seed, turns=6 + seed % 7)
+        seat = g.to_move
+        assert seat is not None
+        h = permuted(g, seat)
+        if h is None:
+            continue
+        bot = LookaheadBot(seed=9, budget=8)
+        first = bot.choose(g)
+        assert bot.choose(h) == first and bot.choose(g) == first
+        done += 1
+    assert done >= 5
