@@ -567,6 +567,36 @@ class _Stats:
         self.wins = 0
         self.win_list: list[int] = []
 
+    def add(self, pen: list[int], seat: int) -> None:
+        """One world's final penalties."""
+        mine = pen[seat]
+        self.pen.append(mine)
+        self.margin.append(mine - (sum(pen) - mine) / (len(pen) - 1))
+        won = mine <= min(p for j, p in enumerate(pen) if j != seat)
+        self.wins += won
+        self.win_list.append(int(won))
+
+    def figures(self, per_world: bool) -> dict[str, Any]:
+        """The estimates (and, with ``per_world``, the per-world results)."""
+        p, plo, phi = _mean_ci(self.pen)
+        mg, mlo, mhi = _mean_ci(self.margin)
+        ns = len(self.pen)
+        wp = self.wins / ns
+        half = 1.96 * math.sqrt(wp * (1 - wp) / ns) if ns > 1 else 0.0
+        out: dict[str, Any] = {
+            "expected_final_penalty": p,
+            "ci95": [plo, phi],
+            "expected_margin": mg,
+            "margin_ci95": [mlo, mhi],
+            "win_probability": wp,
+            "win_ci95": [max(0.0, wp - half), min(1.0, wp + half)],
+        }
+        if per_world:
+            out["penalty_samples"] = list(self.pen)
+            out["margin_samples"] = list(self.margin)
+            out["win_samples"] = list(self.win_list)
+        return out
+
 
 def _mean_ci(xs: Sequence[float]) -> tuple[float, float, float]:
     n = len(xs)
@@ -649,6 +679,7 @@ def evaluate_view(
     objective: str = "margin",
     per_world: bool = False,
     turns: Sequence[Mapping[str, Any]] | None = None,
+    reference: bool = False,
 ) -> dict[str, Any]:
     """Value every distinct decision of the seat to move over the rest of the game.
 
@@ -660,7 +691,10 @@ def evaluate_view(
     turn objects as ``moves`` lists them; the game review refines a few candidates this
     way); ``per_world=True`` adds to each move its per-world results on the common worlds,
     ``penalty_samples``, ``margin_samples`` and ``win_samples`` (1 for a win), for paired
-    comparisons.
+    comparisons. ``reference=True`` adds ``"reference"``: the same figures for the
+    rollout policy itself playing the seat's turn in each world (the value of the position
+    when every seat, this one included, plays the policy — the game review's yardstick
+    for what a decision changed).
 
     Returns ``{"seat", "turn", "samples", "objective", "moves", "best", "not_valued"}``:
     ``turn`` is the number of turns applied, ``samples`` the worlds sampled; each move is
@@ -690,6 +724,7 @@ def evaluate_view(
     distinct = list(effects)
     stats = [_Stats() for _ in distinct]
     live = list(range(len(distinct)))
+    ref = _Stats()
     rng = random.Random(seed)
     seat, n = pos.seat, pos.n
     left = pos.cards_left
@@ -707,14 +742,13 @@ def evaluate_view(
                 if k is not None:
                     nxt = seat + 1 if seat + 1 < n else 0
                     sim.play_out(queues, hands, pen, nxt, left - 1, w.chain, k, w.us)
-                st = stats[i]
-                mine = pen[seat]
-                others = sum(pen) - mine
-                st.pen.append(mine)
-                st.margin.append(mine - others / (n - 1))
-                won = mine <= min(p for j, p in enumerate(pen) if j != seat)
-                st.wins += won
-                st.win_list.append(int(won))
+                stats[i].add(pen, seat)
+            if reference:
+                queues = [list(q) for q in w.queues]
+                hands = [list(h) for h in w.hands]
+                pen = list(pos.penalty)
+                sim.play_out(queues, hands, pen, seat, left, w.chain, 0, w.us)
+                ref.add(pen, seat)
             worlds += 1
         if b.prune is not None and len(live) > 1 and worlds >= b.min_samples:
             live = _prune(live, stats, worlds, b)
@@ -733,36 +767,21 @@ def evaluate_view(
     out_moves: list[dict[str, Any]] = []
     for (turn, _), i in zip(moves, index, strict=True):
         st = stats[i]
-        p, plo, phi = _mean_ci(st.pen)
-        mg, mlo, mhi = _mean_ci(st.margin)
-        ns = len(st.pen)
-        wp = st.wins / ns
         if "wake" in turn:
             ie = imm[("wake",)]
         elif "rotate" in turn:
             ie = _immediate(view, pos, turn)
         else:
             ie = imm[("play", turn["play"][0], str(turn["play"][1]))]
-        half = 1.96 * math.sqrt(wp * (1 - wp) / ns) if ns > 1 else 0.0
-        out_moves.append({
-            "turn": turn,
-            "expected_final_penalty": p,
-            "ci95": [plo, phi],
-            "expected_margin": mg,
-            "margin_ci95": [mlo, mhi],
-            "win_probability": wp,
-            "win_ci95": [max(0.0, wp - half), min(1.0, wp + half)],
-            "immediate_expected_penalty": ie,
-            "samples": ns,
-        })
+        entry: dict[str, Any] = {"turn": turn, **st.figures(False),
+                                 "immediate_expected_penalty": ie, "samples": len(st.pen)}
         if per_world:
-            out_moves[-1]["penalty_samples"] = list(st.pen)
-            out_moves[-1]["margin_samples"] = list(st.margin)
-            out_moves[-1]["win_samples"] = list(st.win_list)
+            entry.update(st.figures(True))
+        out_moves.append(entry)
     best = _best(out_moves, objective)
     # a peek is always legal (at least the card just played can be peeked after the play)
     not_valued = [{"action": "peek", "reason": _PEEK_REASON}]
-    return {
+    out: dict[str, Any] = {
         "seat": seat,
         "turn": pos.turns_applied,
         "samples": worlds,
@@ -771,6 +790,9 @@ def evaluate_view(
         "best": best,
         "not_valued": not_valued,
     }
+    if reference:
+        out["reference"] = {**ref.figures(per_world), "samples": len(ref.pen)}
+    return out
 
 
 def _best(moves: list[dict[str, Any]], objective: str) -> int:
