@@ -124,6 +124,15 @@ class TurnReview:
     label: str
     forced: bool
     candidates: int = 0  # the number of distinct decisions compared
+    reference: float = 0.0
+    """The mover's expected final penalty before deciding: the value of the position if
+    it played the evaluator's rollout policy (as every seat does in the play-outs)."""
+
+    @property
+    def cost(self) -> float:
+        """What the decision changed the mover's expected final penalty by, against the
+        rollout policy's play (penalty points; negative when it did better)."""
+        return self.expected_final_penalty - self.reference
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -164,9 +173,12 @@ class WakeLuck:
 class SeatSummary:
     """One seat's review: ``mean_loss`` per unforced decision (``None`` without any),
     label counts over all its decisions, total ``luck``, ``accuracy`` (0–100, ``None``
-    without an unforced decision), and for the consistency check: ``cost`` (the sum of
-    its losses), ``start_expected`` (its expected final penalty at its first decision)
-    and ``final_penalty``."""
+    without an unforced decision); and what explains its result: ``start_expected`` (its
+    expected final penalty at its first decision, from its view), ``cost`` (the sum of
+    :attr:`TurnReview.cost` over its decisions), ``luck`` and ``final_penalty`` —
+    ``final_penalty = start_expected + cost + luck + other``, where ``other`` gathers
+    what the other seats' decisions and the cards revealed between its decisions changed,
+    and the estimator's noise (zero on average; see the README)."""
 
     seat: int
     mean_loss: float | None
@@ -178,6 +190,13 @@ class SeatSummary:
     cost: float = 0.0
     start_expected: float | None = None
     final_penalty: int = 0
+
+    @property
+    def other(self) -> float:
+        """What ``start_expected + cost + luck`` leaves of ``final_penalty`` unexplained."""
+        if self.start_expected is None:
+            return 0.0
+        return self.final_penalty - self.start_expected - self.cost - self.luck
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -250,6 +269,14 @@ class Review:
             counts = "".join(f" {s.labels[lab]:>7}" for lab in LABELS)
             lines.append(f"{names[s.seat]:<{w}}  {ml:>9}  {acc:>8}{counts}  {s.luck:6.2f}  "
                          f"{s.final_penalty:>7}")
+        lines.append("")
+        lines.append("final penalty = expected at the first decision + what the decisions changed"
+                     " + luck + the rest (opponents, cards revealed, noise)")
+        for s in self.seats:
+            if s.start_expected is None:
+                continue
+            lines.append(f"{names[s.seat]:<{w}}  {s.final_penalty:>3} = {s.start_expected:6.2f} "
+                         f"{s.cost:+7.2f} {s.luck:+7.2f} {s.other:+7.2f}")
         return "\n".join(lines)
 
 
@@ -415,6 +442,7 @@ class _Judged:
     refined: list[_Value]
     refined_played: int
     objective: str
+    reference: float  # the mover's expected final penalty if it played the rollout policy
 
 
 REFINE = 12
@@ -481,9 +509,10 @@ def _evaluate(
             seen.add(sig)
             wanted.append(screen[i].turn)
     ev2 = evaluate_view(view, REFINE * samples, rng.getrandbits(32), per_world=True,
-                        turns=[t.to_json() for t in wanted])
+                        turns=[t.to_json() for t in wanted], reference=True)
     refined = _values(ev2, objective)
-    return _Judged(screen, at[0], refined, [v.turn for v in refined].index(key), objective)
+    return _Judged(screen, at[0], refined, [v.turn for v in refined].index(key), objective,
+                   float(ev2["reference"]["expected_final_penalty"]))
 
 
 # --------------------------------------------------------------------------- judging
@@ -541,6 +570,7 @@ def _judge(k: int, seat: int, played: Turn, j: _Judged) -> TurnReview:
         label=label,
         forced=forced,
         candidates=len(sc),
+        reference=j.reference,
     )
 
 
@@ -571,8 +601,8 @@ def _summaries(
             accuracy=acc,
             decisions=len(mine),
             unforced=len(unforced),
-            cost=sum(t.loss for t in mine),
-            start_expected=mine[0].best_expected_final_penalty if mine else None,
+            cost=sum(t.cost for t in mine),
+            start_expected=mine[0].reference if mine else None,
             final_penalty=final[s],
         ))
     return out
