@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bench_simulate.py scaling [--games 20000] [--repeats 5]
     .venv/bin/python benchmarks/bench_simulate.py memory [--games 1000000] [--workers 1 2]
-    .venv/bin/python benchmarks/bench_simulate.py lookahead [--games 4]
+    .venv/bin/python benchmarks/bench_simulate.py lookahead [--games 32]
 
 ``scaling`` times the whole command (``tenleave simulate --players 3 --games N --seed 1
 --json --workers W``: start-up, process pool, games, output) for W = 1 and 2, alternating
@@ -17,8 +17,9 @@ the resident memory of that process and its workers (psutil) as the games go; it
 the memory after the first 1% of the games and the peak after that, and fails (exit 1) if
 the growth exceeds ``--bound`` MiB.
 
-``lookahead`` measures games/s of 1 lookahead bot against 2 greedy bots on one core, when
-the lookahead bot exists (for the README's cost arithmetic).
+``lookahead`` measures the seconds a game of 1 lookahead bot against 2 greedy bots, and of
+3 lookahead bots, take on 1 and on 2 workers (the same games; for the README's cost
+arithmetic).
 """
 
 from __future__ import annotations
@@ -143,10 +144,15 @@ def lookahead(games: int) -> None:
         print("no lookahead bot yet")
         return
     print(f"load average before: {load()}")
-    s = simulate(3, games, seed=1, bots=["lookahead", "greedy", "greedy"], rotate_first=True,
-                 workers=1)
-    print(f"1 lookahead vs 2 greedy, 3 seats, one core: {games} games in {s.seconds:.1f} s = "
-          f"{s.seconds / games:.2f} s a game ({s.games_per_second:.3f} games/s)")
+    for bots in (["lookahead", "greedy", "greedy"], ["lookahead"] * 3):
+        runs = {w: simulate(3, games, seed=1, bots=bots, rotate_first=True, workers=w)
+                for w in (1, 2)}
+        one, two = runs[1], runs[2]
+        assert one.fingerprint == two.fingerprint
+        print(f"{' vs '.join(bots)}: {games} games, 1 worker {one.seconds:.1f} s = "
+              f"{one.seconds / games:.3f} s a game ({one.games_per_second:.2f} games/s); "
+              f"2 workers {two.seconds:.1f} s ({two.games_per_second:.2f} games/s): "
+              f"{one.seconds / two.seconds:.2f}x")
     print(f"load average after: {load()}")
 
 
@@ -159,9 +165,9 @@ def main() -> int:
     me = sub.add_parser("memory")
     me.add_argument("--games", type=int, default=1_000_000)
     me.add_argument("--workers", type=int, nargs="+", default=[1, 2])
-    me.add_argument("--bound", type=float, default=8.0)
+    me.add_argument("--bound", type=float, default=1.0)
     lo = sub.add_parser("lookahead")
-    lo.add_argument("--games", type=int, default=4)
+    lo.add_argument("--games", type=int, default=32)
     args = p.parse_args()
     if args.what == "scaling":
         scaling(args.games, args.repeats)
