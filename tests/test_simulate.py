@@ -260,3 +260,20 @@ def test_a_stopped_cell_cancels_the_dask_tasks(cluster: Any) -> None:
                 break
             time.sleep(0.1)
         assert left == 0, "tasks were left on the cluster"
+
+
+def test_the_seeding_is_the_documented_one() -> None:
+    # block k: random.Random(f"{seed}/{k}") draws one seed per bot, then one per game
+    import random
+
+    from tenleave_widget.bots import make_bot
+    from tenleave_widget.simulate import play_game
+
+    number = BLOCK + 3  # the fourth game of block 1
+    master = random.Random(f"{7}/{1}")
+    bots = [make_bot(b, master.randrange(2**32)) for b in BOTS]
+    for i in range(BLOCK, number + 1):
+        g = play_game(3, bots, seed=master.randrange(2**32), first=i % 3)
+    assert g.penalty == simulated_game(3, number, seed=7, bots=BOTS, rotate_first=True).penalty
+    assert g.to_record() == simulated_game(
+        3, number, seed=7, bots=BOTS, rotate_first=True).to_record()
