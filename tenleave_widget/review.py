@@ -49,11 +49,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import parse_card
-from .errors import SetupError, excerpt
+from .errors import RecordError, SetupError, excerpt
 from .game import Game, RecordSource
 from .lookahead import DEFAULT_SAMPLES as LOOKAHEAD_SAMPLES
 from .lookahead import evaluate_view
 from .odds import seat_odds
+from .record import load_record
 from .turn import AFTER, BEFORE, Turn
 
 __all__ = [
@@ -65,10 +66,15 @@ __all__ = [
     "SeatSummary",
     "TurnReview",
     "WakeLuck",
+    "attach_review",
     "describe_turn",
     "review",
+    "saved_review",
     "wake_luck",
 ]
+
+REVIEW_FORMAT = "tenleave-review/1"
+"""The ``format`` of a review saved in a record's optional ``review`` section."""
 
 LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
 """The labels of a decision, from no loss to the largest."""
@@ -231,6 +237,18 @@ class Review:
             "seats": [s.to_json() for s in self.seats],
         }
 
+    def to_saved(self) -> dict[str, Any]:
+        """The review as a record's ``review`` section: :meth:`to_json` plus ``format``,
+        ``samples`` and ``seed``, and per turn its ``reference`` (see
+        :attr:`TurnReview.reference`) and per wake each seat's ``actual`` penalty."""
+        out = {"format": REVIEW_FORMAT, "samples": self.samples, "seed": self.seed,
+               **self.to_json()}
+        for t, tj in zip(self.turns, out["turns"], strict=True):
+            tj["reference"] = t.reference
+        for w, wj in zip(self.wakes, out["wakes"], strict=True):
+            wj["actual"] = list(w.actual)
+        return out
+
     def table(self) -> str:
         """A readable plain-text report: one line per turn, the swats' luck, the seats."""
         unit = _UNITS[self.objective]
@@ -392,20 +410,20 @@ def _turn_luck(
     return out
 
 
-def _load(record: RecordSource | Game) -> tuple[Game, list[Turn], dict[int, str]]:
+def _load(record: RecordSource | Game) -> tuple[Game, list[Turn], dict[int, str], list[int]]:
     """The record's setup as a fresh game (no turn applied), its turns and notes. The whole
-    record is checked first: an invalid one raises :class:`InvalidRecordError` before any
-    work is done."""
+    record is checked first: an invalid one raises :class:`RecordError` before any
+    work is done. Also the penalties at the record's end."""
     full = Game.from_record(record.to_record() if isinstance(record, Game) else record)
     rec = full.to_record()
     start = Game.from_record(rec, turns=0)
-    return start, full.turns, dict(full.notes)
+    return start, full.turns, dict(full.notes), full.penalty
 
 
 def wake_luck(record: RecordSource | Game) -> list[WakeLuck]:
     """The luck of every swat of a record (chosen wakes, automatic wakes, daybreak passes),
     in order; exact (no sampling). See the module docstring for an example."""
-    g, turns, _ = _load(record)
+    g, turns, _, _ = _load(record)
     out: list[WakeLuck] = []
     for k, t in enumerate(turns):
         before = g.copy()
@@ -632,7 +650,7 @@ def review(
         raise SetupError(
             f"objective must be one of {', '.join(OBJECTIVES)}, not {excerpt(objective)}"
         )
-    g, turns, notes = _load(record)
+    g, turns, notes, _ = _load(record)
     budget = samples if samples is not None else DEFAULT_SAMPLES
     judged: list[TurnReview] = []
     wakes: list[WakeLuck] = []
@@ -646,4 +664,71 @@ def review(
             progress(k + 1, len(turns))
     seats = _summaries(g.seats, judged, wakes, objective, g.penalty)
     return Review(list(g.players), objective, judged, wakes, seats, budget, seed, notes)
+
+
+
+# ------------------------------------------------------------------ saved with a record
+
+
+def attach_review(record: Mapping[str, Any], result: Review) -> dict[str, Any]:
+    """A copy of ``record`` with ``result`` as its optional ``review`` section (the record
+    itself, notes included, unchanged). RULES.md §8 has readers ignore unknown top-level
+    keys, so older readers still read the record; :func:`saved_review` reads it back.
+    """
+    out = dict(record)
+    out["review"] = result.to_saved()
+    return out
+
+
+def saved_review(record: RecordSource) -> Review | None:
+    """The review saved in a record's ``review`` section, or ``None`` when it has none.
+
+    Raises :class:`RecordError` when the record is invalid, or when the section is
+    malformed or belongs to another game (its turns are not the record's) — a review of
+    an edited record must be computed again.
+    """
+    g, turns, notes, final = _load(record)
+    obj = record if isinstance(record, Mapping) else load_record(record)
+    sec = obj.get("review")
+    if sec is None:
+        return None
+    try:
+        if not isinstance(sec, dict) or sec.get("format") != REVIEW_FORMAT:
+            raise ValueError(f"'format' must be {REVIEW_FORMAT!r}")
+        objective = sec["objective"]
+        if objective not in OBJECTIVES:
+            raise ValueError(f"unknown objective {excerpt(objective)}")
+        raw = sec["turns"]
+        if not isinstance(raw, list) or len(raw) != len(turns):
+            raise ValueError(f"it judges {len(raw)} turns, the record has {len(turns)}")
+        judged = []
+        for k, (tj, t) in enumerate(zip(raw, turns, strict=True)):
+            if tj["turn"] != k or Turn.from_json(tj["played"]) != t:
+                raise ValueError(f"its turn {k} is not the record's")
+            judged.append(TurnReview(
+                turn=k, seat=t.seat, played=t,
+                expected_final_penalty=float(tj["expected_final_penalty"]),
+                best=Turn.from_json(tj["best"]),
+                best_expected_final_penalty=float(tj["best_expected_final_penalty"]),
+                loss=float(tj["loss"]),
+                loss_ci95=(float(tj["loss_ci95"][0]), float(tj["loss_ci95"][1])),
+                label=str(tj["label"]), forced=bool(tj["forced"]),
+                reference=float(tj.get("reference", 0.0)),
+            ))
+            if judged[-1].label not in LABELS:
+                raise ValueError(f"turn {k}: unknown label {excerpt(tj['label'])}")
+        wakes = wake_luck(record)
+        saved_luck = [w["luck"] for w in sec["wakes"]]
+        if len(saved_luck) != len(wakes) or any(
+            not math.isclose(a, b, abs_tol=1e-9)
+            for w, sl in zip(wakes, saved_luck, strict=True)
+            for a, b in zip(w.luck, sl, strict=True)
+        ):
+            raise ValueError("its luck is not that of the record's swats")
+        seats = _summaries(g.seats, judged, wakes, objective, final)
+        return Review(list(g.players), objective, judged, wakes, seats,
+                      int(sec.get("samples", 0)), int(sec.get("seed", 0)), notes)
+    except (KeyError, TypeError, ValueError, IndexError) as e:
+        what = e.args[0] if isinstance(e, ValueError) and e.args else f"missing or bad {e}"
+        raise RecordError(f"'review': {what} (review the record again)") from None
 

@@ -273,3 +273,33 @@ def test_decisions_and_luck_explain_the_result() -> None:
     m, lo, hi = mean_ci(rest)
     assert lo <= 0 <= hi and abs(m) < 1.5, (m, lo, hi)
     assert statistics.stdev(rest) < statistics.stdev(surprise)
+
+
+def test_a_review_saved_with_the_record(tmp_path: Path) -> None:
+    from tenleave_widget import Game, load_record, save_record
+    from tenleave_widget.review import attach_review, saved_review
+
+    rec = json.loads((EXAMPLES / "game-2-seats.json").read_text())
+    rec["notes"] = {"3": "a note to keep"}
+    assert saved_review(rec) is None
+    r = review(rec, samples=2, seed=9)
+    saved = attach_review(rec, r)
+    assert "review" not in rec and saved["notes"] == rec["notes"]
+    f = tmp_path / "reviewed.json"
+    save_record(saved, f)
+    back = load_record(f)
+    # an older reader ignores the section (RULES.md §8: unknown top-level keys)
+    assert Game.from_record(back).to_record() == Game.from_record(rec).to_record()
+    again = saved_review(f)
+    assert again is not None and again.to_json() == r.to_json()
+    assert [s.cost for s in again.seats] == pytest.approx([s.cost for s in r.seats])
+    assert again.notes == {3: "a note to keep"} and (again.samples, again.seed) == (2, 9)
+    # a review of another game (an edited record) is refused, naming the remedy
+    edited = json.loads(json.dumps(back))
+    edited["turns"] = edited["turns"][:-1]
+    with pytest.raises(InvalidRecordError, match="review the record again"):
+        saved_review(edited)
+    broken = json.loads(json.dumps(back))
+    del broken["review"]["turns"][0]["loss"]
+    with pytest.raises(InvalidRecordError, match="'review'"):
+        saved_review(broken)
