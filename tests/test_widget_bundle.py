@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import tenleave_widget
 from tenleave_widget.widget import STATIC, TableWidget
 
 JS = STATIC / "widget.js"
@@ -28,4 +29,9 @@ def test_the_widget_ships_the_built_files() -> None:
     w = TableWidget()
     assert w._esm == JS.read_text()
     assert w._css == CSS.read_text()
-    assert Path(STATIC).name == "static"
+    # the bundle is where the wheel's build puts it (pyproject's artifacts)
+    package = Path(tenleave_widget.__file__).parent
+    assert STATIC == package / "static"
+    pyproject = (package.parent / "pyproject.toml").read_text()
+    for built in (JS, CSS):
+        assert f'"{built.relative_to(package.parent).as_posix()}"' in pyproject

@@ -227,7 +227,7 @@ def test_hotseat_cover_empties_hidden_odds_too() -> None:
     """The odds switched off (the panels hidden but still synced) just before passing the
     screen: the figure must not keep the previous seat's odds, e.g. the known sum of a queue
     holding a card only that seat peeked, behind the cover or after the next uncovers."""
-    from tenleave_widget.panels import expected_unknown_sums
+    from tenleave_widget.widget.panels import expected_unknown_sums
 
     h = hotseat(players=["Ana", "Ben"], seed=3, show_odds=True)
     for card in ("1", "2"):  # Ana, Ben

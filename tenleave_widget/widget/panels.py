@@ -1,8 +1,9 @@
 """The odds panels: one Plotly ``FigureWidget`` with four subplots, updated in place.
 
-Built with Plotly's Python API from a seat view (``docs/view.md``) and its odds
-(:func:`tenleave_widget.odds.seat_odds`) only, so it can hold nothing the seat does not
-know. One figure for all panels: every ``FigureWidget`` carries several MB of JavaScript.
+Built with Plotly's Python API from the session's viewing seat: its view (``docs/view.md``)
+and the odds of that view (:func:`tenleave_widget.odds.seat_odds`) only, so it can hold
+nothing the seat does not know (:meth:`SessionPanels.refresh`). One figure for all panels:
+every ``FigureWidget`` carries several MB of JavaScript.
 
 (a) queue sums: per queue, the sum of the values the seat knows plus the expected sum of
     the cards it does not know, against the line at 10;
@@ -24,14 +25,21 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .cards import parse_card
+from ..cards import parse_card
+from ..odds import seat_odds
 
-__all__ = ["COLOUR_HEX", "COLOUR_PATTERN", "Panels", "TimelinePoint", "expected_unknown_sums"]
+if TYPE_CHECKING:
+    from ..game import Game
+    from .session import Session
+
+__all__ = [
+    "COLOUR_HEX", "COLOUR_PATTERN", "OddsFeed", "Panels", "TimelinePoint", "expected_unknown_sums"
+]
 
 COLOUR_HEX = {
     "red": "#d55e00",
@@ -296,3 +304,77 @@ class Panels:
             self.figure.plotly_relayout({"title.text": title})
         if 5 in changed:
             self.figure.plotly_restyle({"marker.pattern.shape": [patterns]}, [5])
+
+    def clear(self) -> None:
+        """Empty every trace (nothing of any seat's view is left in the figure)."""
+        self.update(None, None, [], "")
+
+
+class OddsFeed:
+    """What the panels show for a session: the viewing seat's view, its odds and the
+    timeline, computed from that seat's view only. Caches each (turn, seat)'s expected
+    penalty while that turn's position stays in the history."""
+
+    def __init__(self) -> None:
+        self._expected: dict[tuple[int, int], tuple[Game, float]] = {}
+
+    def _expected_at(self, history: Sequence[Game], turn: int, seat: int) -> float:
+        game = history[turn]
+        got = self._expected.get((turn, seat))
+        if got is None or got[0] is not game:  # a new line after undo, goto or load
+            odds = seat_odds(game.view(seat), moves=False)
+            got = (game, game.penalty[seat] + float(odds["expected_penalty"][seat]))
+            self._expected[(turn, seat)] = got
+        return got[1]
+
+    def data(
+        self, session: Session
+    ) -> tuple[Mapping[str, Any], dict[str, Any], list[TimelinePoint], str]:
+        """``(view, odds, timeline, title)`` for :meth:`Panels.update`."""
+        seat = session.seat
+        shown = session.shown()
+        view = shown.view(seat)
+        odds: dict[str, Any] = dict(seat_odds(view))
+        if any(s["kind"] == "play" for s in session.pending):
+            odds.pop("moves", None)
+        elif session.pending:  # after a peek, rotate or wake, waking is no longer legal
+            odds["moves"] = [m for m in odds.get("moves", []) if not m.get("wake")]
+        if seat is None and shown.to_move is not None:
+            odds["moves"] = seat_odds(shown.view(shown.to_move)).get("moves", [])
+            odds["seat"] = shown.to_move
+        history = session.history
+        timeline = [
+            TimelinePoint(
+                t, history[t].penalty,
+                None if seat is None else self._expected_at(history, t, seat),
+            )
+            for t in range(session.turn + 1)
+        ]
+        who = "the teacher's view" if seat is None else f"{shown.players[seat]}'s view"
+        title = f"Odds — {who}, after {shown.turns_applied} turns"
+        return view, odds, timeline, title
+
+
+class SessionPanels(Panels):
+    """The panels of one session: refreshed from its viewing seat, emptied when nobody
+    may see them."""
+
+    def __init__(self, session: Session) -> None:
+        game = session.live
+        super().__init__(game.players, game.view(None)["colours"], game.queue_count)
+        self._feed = OddsFeed()
+        self._holds: tuple[int | None] | None = None
+        """(seat,) whose odds the figure holds (seat ``None``: the teacher's), or None."""
+
+    def refresh(self, session: Session) -> None:
+        """Show the odds of the session's viewing seat, or nothing. Behind the hot-seat
+        cover, or once another seat (or the teacher) is viewing, the figure must hold
+        nothing of the previous view: it is emptied even when the odds are hidden (hidden
+        panels are still synced to the browser)."""
+        if session.covered or not session.show_odds:
+            if self._holds is not None and (session.covered or self._holds != (session.seat,)):
+                self.clear()
+                self._holds = None
+            return
+        self.update(*self._feed.data(session))
+        self._holds = (session.seat,)

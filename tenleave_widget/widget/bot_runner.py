@@ -1,0 +1,106 @@
+"""Moving the bots of a live table: paced, cancellable, and never stuck.
+
+Bots move one after the other, ``delay`` seconds apart on the running event loop (four
+times as long after a swat, so the reveal can be followed), or all at once when the delay
+is 0 or no loop runs (a script, a test). A move scheduled before the line changed (undo,
+``goto``, ``load``: the session's ``generation`` moved on) is dropped. Any exception
+while a bot moves (a bug, an illegal turn) is logged and shown on the table, and the
+table stops waiting: it never stays "thinking…".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+from ..bots import Bot, make_bot
+from ..game import Game
+from ..turn import Turn
+from .session import Session
+
+__all__ = ["BotRunner", "decide"]
+
+log = logging.getLogger(__name__)
+
+
+def decide(bot: Bot, game: Game, seat: int) -> Turn:
+    """The turn ``bot`` plays for ``seat``, the seat to move in ``game``.
+
+    The one place the widget asks a bot: ``game`` is the live game, and the bot gets a
+    copy of it (the engine's bot protocol)."""
+    assert game.to_move == seat
+    return bot.choose(game.copy())
+
+
+class BotRunner:
+    """Moves the bots of ``session``; ``changed`` is called after every change to show."""
+
+    def __init__(
+        self, session: Session, delay: float, seed: int | None, changed: Callable[[], None]
+    ) -> None:
+        self.session = session
+        self.delay = delay
+        self.changed = changed
+        self.bots: dict[int, Bot] = {
+            s: make_bot(name, None if seed is None else seed * 10 + s)
+            for s, name in session.bots.items()
+        }
+
+    def start(self) -> None:
+        """Let the bots move until a human is to move (the session is shown meanwhile)."""
+        session = self.session
+        if session.bot_to_move() is None:
+            if session.busy:
+                session.busy = False
+                self.changed()
+            return
+        session.busy = True
+        session.stalled = None
+        generation = session.generation
+        loop: asyncio.AbstractEventLoop | None = None
+        if self.delay > 0:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                loop = None
+        if loop is None:
+            while self._move(generation):
+                pass
+            session.busy = False
+            self.changed()
+            return
+        self.changed()
+        swat = any(e["kind"] == "swat" for e in session.live.events())
+        loop.call_later(self.delay * (4 if swat else 1), self._tick, generation)
+
+    def _move(self, generation: int) -> bool:
+        """Let the bot to move play one turn; False when none moved (a human's turn, the
+        line changed, or the bot failed: then the failure is on the table)."""
+        session = self.session
+        seat = session.bot_to_move()
+        if generation != session.generation or seat is None:
+            return False
+        try:
+            session.apply(decide(self.bots[seat], session.live, seat))
+        except Exception as e:  # noqa: BLE001 - any bug must reach the table, not hang it
+            log.exception("the %s bot of seat %d could not move", session.bots[seat], seat)
+            session.busy = False
+            session.stalled = f"{type(e).__name__}: {e}"
+            session.say(f"the bot could not move: {e}", "error")
+            return False
+        return True
+
+    def _tick(self, generation: int) -> None:
+        """One paced bot move (called by the event loop)."""
+        try:
+            if not self._move(generation):
+                if generation == self.session.generation:
+                    self.session.busy = False
+                    self.changed()
+                return
+            self.changed()
+            self.start()
+        except Exception:  # a failure while showing: never leave the table busy
+            log.exception("the table could not be updated after a bot's move")
+            self.session.busy = False

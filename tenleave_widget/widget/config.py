@@ -1,0 +1,165 @@
+"""How a table is set up (mode, human and bot seats, pacing, …), checked in one place.
+
+:func:`check_config` is the one check behind :class:`TenLeaveWidget` and the entry
+points (``play``, ``hotseat``, ``replay_widget``): a bad argument raises
+:class:`WidgetMessageError` naming it, before anything is built.
+
+>>> from tenleave_widget import Game
+>>> check_config(Game(2, seed=1), mode="play", humans=[0], bots={1: "greedy"}).bots
+{1: 'greedy'}
+>>> check_config(Game(2, seed=1), mode="play", humans=[0], bots={1: "chess"})  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+tenleave_widget.widget.protocol.WidgetMessageError: unknown bot 'chess' for seat 1 (choose ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from ..bots import BOT_NAMES
+from ..errors import TenLeaveError
+from ..game import Game
+from .protocol import Mode, WidgetMessageError
+
+__all__ = ["Config", "check_config", "check_delay", "check_humans", "is_seat", "new_game"]
+
+MODES = ("play", "hotseat", "replay")
+
+
+@dataclass(frozen=True)
+class Config:
+    """A checked set-up. ``humans`` sorted; ``bots`` maps each bot seat to a bot name;
+    ``perspective`` and ``turn`` are for replay mode (``turn`` ``None``: the last)."""
+
+    mode: Mode
+    humans: list[int] = field(default_factory=list)
+    bots: dict[int, str] = field(default_factory=dict)
+    perspective: int | None = None
+    turn: int | None = None
+    bot_delay: float = 0.5
+    seed: int | None = None
+    show_odds: bool = True
+
+
+def is_seat(game: Game, seat: object) -> bool:
+    return type(seat) is int and 0 <= seat < game.seats
+
+
+def check_humans(game: Game, humans: object) -> list[int]:
+    """The human seats, sorted; raise :class:`WidgetMessageError` naming a bad one."""
+    if isinstance(humans, (str, bytes)) or not isinstance(humans, Sequence):
+        raise WidgetMessageError(f"humans must be a list of seats, not {humans!r}")
+    for s in humans:
+        if not is_seat(game, s):
+            raise WidgetMessageError(
+                f"human seat {s!r} does not exist (seats 0..{game.seats - 1})"
+            )
+    return sorted(set(cast(Sequence[int], humans)))
+
+
+def _bots(game: Game, bots: object, humans: Sequence[int]) -> dict[int, str]:
+    if bots is None:
+        return {}
+    if not isinstance(bots, Mapping):
+        raise WidgetMessageError(f"bots must map seats to bot names, not {bots!r}")
+    out: dict[int, str] = {}
+    for s, name in bots.items():
+        if not is_seat(game, s):
+            raise WidgetMessageError(f"bot seat {s!r} does not exist (seats 0..{game.seats - 1})")
+        if s in humans:
+            raise WidgetMessageError(f"seat {s} cannot be both human and bot")
+        if name not in BOT_NAMES:
+            raise WidgetMessageError(
+                f"unknown bot {name!r} for seat {s} (choose from {', '.join(BOT_NAMES)})"
+            )
+        out[s] = name
+    return out
+
+
+def check_delay(bot_delay: object) -> float:
+    """The seconds between two bot turns; raise :class:`WidgetMessageError` if not >= 0."""
+    if isinstance(bot_delay, bool) or not isinstance(bot_delay, (int, float)) or not (
+        0 <= bot_delay < float("inf")
+    ):
+        raise WidgetMessageError(f"bot_delay must be a number of seconds >= 0, not {bot_delay!r}")
+    return float(bot_delay)
+
+
+def check_config(
+    game: object,
+    *,
+    mode: object = "play",
+    humans: object = (0,),
+    bots: object = None,
+    perspective: object = None,
+    turn: object = None,
+    bot_delay: object = 0.5,
+    seed: object = None,
+    show_odds: object = True,
+) -> Config:
+    """The set-up of a table for ``game``, checked; raise :class:`WidgetMessageError`
+    naming the first bad argument."""
+    if not isinstance(game, Game):
+        raise WidgetMessageError(f"game must be a Game, not {type(game).__name__}")
+    if mode not in MODES:
+        raise WidgetMessageError(
+            f"unknown mode {mode!r} (choose from 'play', 'hotseat', 'replay')"
+        )
+    delay = check_delay(bot_delay)
+    if seed is not None and type(seed) is not int:
+        raise WidgetMessageError(f"seed must be an integer or None, not {seed!r}")
+    if not isinstance(show_odds, bool):
+        raise WidgetMessageError(f"show_odds must be True or False, not {show_odds!r}")
+    total = game.turns_applied
+    if mode == "replay":
+        if perspective is not None and not is_seat(game, perspective):
+            raise WidgetMessageError(
+                f"perspective must be a seat 0..{game.seats - 1} or None (the teacher's "
+                f"view), not {perspective!r}"
+            )
+        if turn is not None and not (type(turn) is int and 0 <= turn <= total):
+            raise WidgetMessageError(f"turn must be an integer 0..{total}, not {turn!r}")
+        return Config(
+            "replay", perspective=cast("int | None", perspective),
+            turn=turn, bot_delay=delay, seed=seed,
+            show_odds=show_odds,
+        )
+    human_seats = check_humans(game, humans)
+    bot_seats = _bots(game, bots, human_seats)
+    if not human_seats:
+        raise WidgetMessageError(f"{mode} mode needs at least one human seat")
+    missing = [s for s in range(game.seats) if s not in human_seats and s not in bot_seats]
+    if missing:
+        raise WidgetMessageError(f"seats {missing} are neither human nor bot")
+    if perspective is not None:
+        raise WidgetMessageError(
+            "perspective is for replay mode: in play the table shows the human seat's view"
+        )
+    if turn is not None:
+        raise WidgetMessageError(
+            "turn is for replay mode: play continues from the game's last turn"
+        )
+    return Config(
+        cast(Mode, mode), humans=human_seats, bots=bot_seats, bot_delay=delay,
+        seed=seed, show_odds=show_odds,
+    )
+
+
+def new_game(players: Any, seed: Any, first: Any) -> Game:
+    """A new game for ``play`` / ``hotseat``; a bad argument raises
+    :class:`WidgetMessageError` naming it."""
+    if seed is not None and type(seed) is not int:
+        raise WidgetMessageError(f"seed must be an integer or None, not {seed!r}")
+    if not (type(players) is int or (
+        isinstance(players, Sequence) and not isinstance(players, (str, bytes))
+    )):
+        raise WidgetMessageError(
+            f"players must be a number of seats or a list of names, not {players!r}"
+        )
+    try:
+        return Game(players, seed=seed, first=first)
+    except TenLeaveError as e:
+        raise WidgetMessageError(str(e)) from None

@@ -1,0 +1,159 @@
+"""The widget a notebook shows: the card table beside the odds panels, for one game.
+
+:class:`TenLeaveWidget` wires a pure :class:`~.session.Session` (the state machine) to a
+:class:`~.table.TableWidget` (synced traitlets), the :class:`~.panels.SessionPanels` (a
+Plotly figure) and a :class:`~.bot_runner.BotRunner`. A click's intent is checked
+against the protocol, handled by the session, and the session's new table state is synced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import ipywidgets
+
+from ..errors import TenLeaveError
+from ..game import Game
+from ..record import save_record
+from .bot_runner import BotRunner
+from .config import check_config, check_delay
+from .panels import SessionPanels
+from .protocol import Mode, parse_intent
+from .session import Session
+from .table import TableWidget
+
+__all__ = ["TenLeaveWidget"]
+
+
+class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
+    """The table and its odds panels for one game, in play, hot-seat or replay mode.
+
+    Build it with :func:`play`, :func:`hotseat` or :func:`replay_widget`. Scripting API:
+    :meth:`load`, :meth:`save`, :meth:`goto`, :attr:`game`, :attr:`turn`,
+    :meth:`set_perspective`, :meth:`handle_intent` (what a browser click sends).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        mode: Mode = "play",
+        humans: Sequence[int] = (0,),
+        bots: Mapping[int, str] | None = None,
+        perspective: int | None = None,
+        turn: int | None = None,
+        bot_delay: float = 0.5,
+        seed: int | None = None,
+        show_odds: bool = True,
+    ) -> None:
+        config = check_config(
+            game, mode=mode, humans=humans, bots=bots, perspective=perspective, turn=turn,
+            bot_delay=bot_delay, seed=seed, show_odds=show_odds,
+        )
+        self.mode: Mode = config.mode
+        self.session = Session(game, config)
+        self.table = TableWidget()
+        self._panels = SessionPanels(self.session)
+        self._panel_box = ipywidgets.Box(
+            [self._panels.figure], layout=ipywidgets.Layout(display="" if show_odds else "none")
+        )
+        self._bots = BotRunner(self.session, config.bot_delay, config.seed, self._refresh)
+        super().__init__([self.table, self._panel_box])
+        self.table.on_msg(self._on_table_msg)
+        self._refresh()
+        self._bots.start()
+
+    # ----------------------------------------------------------- public API
+    @property
+    def game(self) -> Game:
+        """A copy of the current game: the live game, or the replay at the chosen turn."""
+        return self.session.current().copy()
+
+    @property
+    def table_game(self) -> Game:
+        """A copy of the position on the table: :attr:`game` plus the steps of the turn in
+        progress (a peek, the card just played), not yet ended."""
+        return self.session.shown().copy()
+
+    @property
+    def turn(self) -> int:
+        """The number of turns played at the position shown."""
+        return self.session.turn
+
+    @property
+    def figure(self) -> Any:
+        """The Plotly ``FigureWidget`` of the odds panels."""
+        return self._panels.figure
+
+    @property
+    def bot_delay(self) -> float:
+        """Seconds between two bot turns (0: the bots answer at once); may be changed."""
+        return self._bots.delay
+
+    @bot_delay.setter
+    def bot_delay(self, seconds: float) -> None:
+        self._bots.delay = check_delay(seconds)
+
+    @property
+    def perspective(self) -> int | None:
+        """The seat whose view is shown (``None``: the teacher's omniscient view)."""
+        return self.session.seat
+
+    def set_perspective(self, seat: int | None) -> None:
+        """Replay mode: show the table as ``seat`` sees it, or everything (``None``)."""
+        self.handle_intent({"kind": "perspective", "seat": seat})
+
+    def goto(self, turn: int) -> None:
+        """Replay mode: show the position after ``turn`` turns. Play mode: take back every
+        turn after ``turn`` (the bots then move again if it is their turn)."""
+        self.session.goto(turn)
+        self._refresh()
+        self._bots.start()
+
+    def load(self, record: Any, turn: int | None = None) -> None:
+        """Load a ``tenleave-record/1`` (object or path). Replay mode shows turn ``turn``
+        (default 0); play mode continues from the record's end (``turn`` must be left out).
+
+        Everything is checked before anything changes: on an error (an invalid record,
+        other players, a bad ``turn``) the widget is exactly as it was."""
+        self.session.load(Game.from_record(record), turn)
+        self._refresh()
+        self._bots.start()
+
+    def record(self) -> dict[str, Any]:
+        """The whole game as a ``tenleave-record/1`` object (with its notes)."""
+        return dict(self.session.live.to_record())
+
+    def save(self, path: str | Path) -> None:
+        """Save :meth:`record` as JSON."""
+        save_record(self.record(), path)
+
+    def handle_intent(self, intent: object) -> None:
+        """Apply one browser intent, or raise a :class:`TenLeaveError` (nothing changed)."""
+        moved = self.session.handle(parse_intent(intent))
+        self._refresh()
+        if moved:
+            self._bots.start()
+
+    def send_intent(self, intent: object) -> bool:
+        """As a click would: apply the intent, or show the error on the table. True if applied."""
+        try:
+            self.handle_intent(intent)
+        except TenLeaveError as e:
+            self.session.say(str(e), "error")
+            self.table.show(self.session.state())
+            return False
+        return True
+
+    # ------------------------------------------------------------ internals
+    def _on_table_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        self.send_intent(content)
+
+    def _refresh(self) -> None:
+        """Push the session's table state to the browser, then the panels."""
+        session = self.session
+        self.table.show(session.state())
+        self._panel_box.layout.display = "" if session.show_odds else "none"
+        self._panels.refresh(session)

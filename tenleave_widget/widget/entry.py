@@ -1,0 +1,82 @@
+"""The entry points: ``play``, ``hotseat`` and ``replay_widget``.
+
+Each builds a game and hands its arguments to :class:`~.controller.TenLeaveWidget`, whose
+one check (:func:`~.config.check_config`) names a bad argument.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..game import Game
+from .config import check_humans, new_game
+from .controller import TenLeaveWidget
+from .protocol import Mode, WidgetMessageError
+
+__all__ = ["hotseat", "play", "replay_widget"]
+
+
+def play(
+    players: int | Sequence[str] = 3,
+    human: int | Sequence[int] = 0,
+    bots: Sequence[str] = ("greedy", "random"),
+    *,
+    seed: int | None = None,
+    first: int = 0,
+    bot_delay: float = 0.5,
+    show_odds: bool = True,
+) -> TenLeaveWidget:
+    """A game against bots (one human seat) or hot-seat (several human seats).
+
+    ``bots`` names the bots of the other seats in seat order (``"greedy"``, ``"random"``),
+    repeated if there are more seats than names. Bots move after the human, ``bot_delay``
+    seconds apart so that a person can follow. With one human, the widget offers undo.
+    """
+    game = new_game(players, seed, first)
+    if isinstance(human, int) and not isinstance(human, bool):
+        humans: list[Any] = [human]
+    elif isinstance(human, Sequence) and not isinstance(human, (str, bytes)):
+        humans = list(human)
+    else:
+        raise WidgetMessageError(f"human must be a seat or a list of seats, not {human!r}")
+    humans = check_humans(game, humans)
+    others = [s for s in range(game.seats) if s not in humans]
+    if isinstance(bots, str):
+        names = [bots]
+    elif isinstance(bots, Sequence) and all(isinstance(b, str) for b in bots):
+        names = list(bots)
+    else:
+        raise WidgetMessageError(f"bots must be a list of bot names, not {bots!r}")
+    if others and not names:
+        raise WidgetMessageError(f"seats {others} need bots: pass bots=[...] or make them human")
+    if len(names) > len(others):
+        raise WidgetMessageError(f"{len(names)} bots for {len(others)} non-human seats")
+    assignment = {s: names[k % len(names)] for k, s in enumerate(others)}
+    mode: Mode = "hotseat" if len(humans) > 1 else "play"
+    return TenLeaveWidget(
+        game, mode=mode, humans=humans, bots=assignment, bot_delay=bot_delay, seed=seed,
+        show_odds=show_odds,
+    )
+
+
+def hotseat(
+    players: int | Sequence[str] = 2, *, seed: int | None = None, show_odds: bool = False
+) -> TenLeaveWidget:
+    """Every seat human, on one screen, with a cover between seats."""
+    game = new_game(players, seed, 0)
+    return TenLeaveWidget(
+        game, mode="hotseat", humans=list(range(game.seats)), bots={}, seed=seed,
+        show_odds=show_odds,
+    )
+
+
+def replay_widget(
+    record: Any, *, seat: int | None = None, turn: int = 0, show_odds: bool = True
+) -> TenLeaveWidget:
+    """A record (object or path) in replay mode: step through its turns, from the teacher's
+    view (``seat=None``, everything shown) or one seat's view."""
+    game = Game.from_record(record)
+    if turn is None:  # None is "the last turn" for TenLeaveWidget, not an argument here
+        raise WidgetMessageError(f"turn must be an integer 0..{game.turns_applied}, not None")
+    return TenLeaveWidget(game, mode="replay", perspective=seat, turn=turn, show_odds=show_odds)

@@ -1,0 +1,211 @@
+"""What differs between the three modes of a table, one policy object each.
+
+* :class:`PlayMode`: one or more humans against bots; undo for one human against bots.
+* :class:`HotseatMode`: several humans on one screen; a cover between them.
+* :class:`ReplayMode`: a record stepped through, from the teacher's view or a seat's.
+
+The session (:mod:`.session`) asks its mode instead of testing ``mode ==``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .narration import seat_name
+from .protocol import Mode, ReplayState, WidgetMessageError
+
+if TYPE_CHECKING:
+    from .session import Session
+
+__all__ = ["MODES", "HotseatMode", "ModePolicy", "PlayMode", "ReplayMode"]
+
+
+class ModePolicy:
+    """A live game (play or hot-seat): the table shows the last position, humans and
+    bots move, ``goto`` takes turns back."""
+
+    name: Mode = "play"
+    live = True
+    """Turns are played (by humans and bots), not only shown."""
+
+    def first_seat(self, session: Session) -> int | None:
+        """The seat on screen when the table opens: the first human to move."""
+        humans = session.humans
+        order = session.order_from(session.live.to_move)
+        return next((s for s in order if s in humans), humans[0])
+
+    def shown_index(self, session: Session) -> int:
+        """Which position of the history is on the table."""
+        return len(session.history) - 1
+
+    def goto(self, session: Session, turn: int) -> None:
+        """``w.goto(turn)``: take back every turn after ``turn``."""
+        session.cancel_bots()
+        session.take_back_to(turn)
+        self.after_turn(session)
+
+    def goto_intent(self, session: Session, turn: int) -> None:
+        raise WidgetMessageError("go-to-turn is for replay mode")
+
+    def perspective_intent(self, session: Session, seat: int | None) -> None:
+        raise WidgetMessageError("the perspective can only be changed in replay mode")
+
+    def load_turn(self, total: int, turn: object) -> int:
+        """The turn shown after loading a record of ``total`` turns."""
+        if turn is not None:
+            raise WidgetMessageError(
+                "turn is for replay mode: play continues from the record's end "
+                "(then goto(n) takes turns back)"
+            )
+        return total
+
+    def undo_refusal(self, session: Session) -> str | None:
+        """Why undo is not allowed now, or ``None``."""
+        return "undo is for one player against bots"
+
+    def after_turn(self, session: Session) -> None:
+        """After a turn (a human's, a bot's, or a take-back)."""
+
+    def narrated_turns(self, session: Session) -> list[int]:
+        """The turns told in words: every turn since the viewer last moved."""
+        played = [t.seat for t in session.live.turns]
+        start = len(played) - 1
+        seats = session.live.seats
+        while start > 0 and played[start] != session.seat and len(played) - start < seats:
+            start -= 1
+        return list(range(max(start, 0), len(played)))
+
+    def replay_state(self, session: Session) -> ReplayState:
+        return {"turn": session.turn, "total": session.turn, "note": "", "note_turn": None}
+
+    def turn_status(self, session: Session, mover: int) -> str:
+        """The status line while the game runs and ``mover`` is to move."""
+        players = session.live.players
+        if mover == session.seat and mover in session.humans:
+            if session.busy:
+                return "Wait…"
+            if any(s["kind"] == "play" for s in session.pending):
+                return "You played: peek or rotate now if you like, then end the turn."
+            return self.your_turn(session, mover)
+        if mover in session.bots:
+            name = f"{seat_name(players, mover)} ({session.bots[mover]} bot)"
+            if session.stalled is not None:
+                return f"{name} could not move: {session.stalled}"
+            return f"{name} is thinking…"
+        return f"{seat_name(players, mover)}'s turn."
+
+    def your_turn(self, session: Session, mover: int) -> str:
+        return f"Your turn, {seat_name(session.live.players, mover)}: choose a card, then a queue."
+
+
+class PlayMode(ModePolicy):
+    """Humans against bots; with one human, undo (when it reveals nothing)."""
+
+    name: Mode = "play"
+
+    def undo_refusal(self, session: Session) -> str | None:
+        """Undo takes back the human's last turn, the bots' answers and the steps of the
+        turn in progress; it is refused when any of them revealed a face-down value the
+        human has seen: a swat (wake, automatic wake, daybreak) or a peek by the human."""
+        if len(session.humans) != 1:
+            return super().undo_refusal(session)
+        human = session.humans[0]
+        live = session.live
+        mine = [i for i, t in enumerate(live.turns) if t.seat == human]
+        if not mine:
+            return "there is no turn of yours to take back"
+        why = "cannot undo: {} (face-down values were shown), so it cannot be taken back"
+        for step in session.pending:
+            if step["kind"] == "peek":
+                return why.format("you peeked at a card in this turn")
+            if step["kind"] == "wake":
+                return why.format("you woke SleepKid in this turn")
+        for i in range(mine[-1], live.turns_applied):
+            for e in live.events(i):
+                if e["kind"] == "swat":
+                    who = "your" if live.turns[i].seat == human else (
+                        f"{seat_name(live.players, live.turns[i].seat)}'s"
+                    )
+                    return why.format(f"SleepKid swatted in {who} turn {i + 1}")
+                if e["kind"] == "peek" and e["seat"] == human:
+                    return why.format(f"you peeked at a card in turn {i + 1}")
+        return None
+
+    def your_turn(self, session: Session, mover: int) -> str:
+        text = super().your_turn(session, mover)
+        refusal = self.undo_refusal(session)
+        if refusal is not None and refusal.startswith("cannot undo"):
+            text += " (No undo: a swat or your peek has shown cards since your last turn.)"
+        return text
+
+
+class HotseatMode(ModePolicy):
+    """Several humans on one screen: when another human is to move, a cover hides the
+    table until they are ready."""
+
+    name: Mode = "hotseat"
+
+    def after_turn(self, session: Session) -> None:
+        nxt = session.live.to_move
+        if nxt is not None and nxt in session.humans and nxt != session.seat:
+            session.seat = nxt
+            session.covered = True
+
+
+class ReplayMode(ModePolicy):
+    """A record stepped through: nobody moves; the perspective is a choice."""
+
+    name: Mode = "replay"
+    live = False
+
+    def first_seat(self, session: Session) -> int | None:
+        return session.config.perspective
+
+    def shown_index(self, session: Session) -> int:
+        return session.turn
+
+    def goto(self, session: Session, turn: int) -> None:
+        self.goto_intent(session, turn)
+
+    def goto_intent(self, session: Session, turn: int) -> None:
+        total = len(session.history) - 1
+        if not 0 <= turn <= total:
+            raise WidgetMessageError(f"turn must be 0..{total}, not {turn}")
+        session.turn = turn
+        session.say("")
+
+    def perspective_intent(self, session: Session, seat: int | None) -> None:
+        if seat is not None and not 0 <= seat < session.live.seats:
+            raise WidgetMessageError(f"seat {seat} does not exist")
+        session.seat = seat
+        session.say("")
+
+    def load_turn(self, total: int, turn: object) -> int:
+        shown = 0 if turn is None else turn
+        if type(shown) is not int or not 0 <= shown <= total:
+            raise WidgetMessageError(f"turn must be an integer 0..{total}, not {turn!r}")
+        return shown
+
+    def narrated_turns(self, session: Session) -> list[int]:
+        return [session.turn - 1] if session.turn > 0 else []
+
+    def replay_state(self, session: Session) -> ReplayState:
+        notes = session.live.notes
+        note_turn = session.turn - 1 if session.turn > 0 else None
+        note = notes.get(note_turn, "") if note_turn is not None else ""
+        if note and session.seat is not None:
+            # A note is free text by the teacher: it may name values this seat does not
+            # know, so a seat's view only says that there is one.
+            note = "(a teacher's note: switch to the teacher's view to read it)"
+        return {
+            "turn": session.turn,
+            "total": len(session.history) - 1,
+            "note": note,
+            "note_turn": note_turn if note else None,
+        }
+
+    def turn_status(self, session: Session, mover: int) -> str:
+        return f"Turn {session.turn + 1}: {seat_name(session.live.players, mover)} to move."
+
+
+MODES: dict[str, ModePolicy] = {m.name: m for m in (PlayMode(), HotseatMode(), ReplayMode())}

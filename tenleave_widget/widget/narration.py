@@ -1,0 +1,147 @@
+"""Turns in words: the public events of a turn as lines and swat explanations.
+
+Made from public events only (a play names the back, never the value), so a seat's
+narration holds nothing it does not know.
+
+>>> ev = [{"kind": "swat", "reason": "wake", "queues": [{"queue": 0, "flipped": [
+...     {"key": 0, "owner": 0, "card": "1"}, {"key": 1, "owner": 1, "card": "5*"},
+...     {"key": 2, "owner": 2, "card": "5"}], "total": 11, "outcome": "over",
+...     "swatted": [0, 1], "single": None}]}]
+>>> describe_turn(ev, ["Ana", "Ben", "Cy"], "I+II")["swats"][0]["queues"][0]["text"]
+'1 + 5 + 5 = 11 > 10 — Human Defense I+II swats the 1 (Ana) and the 5 (Ben)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..game import Game
+from .protocol import SwatWords, TurnWords
+
+__all__ = ["REASONS", "ROMAN", "describe_turn", "seat_name", "step_text", "token_before"]
+
+ROMAN = ("I", "II", "III", "IV", "V", "VI")
+
+REASONS = {
+    "wake": "SleepKid wakes and swats",
+    "full": "Every queue is full: SleepKid wakes and swats",
+    "daybreak": "Daybreak: SleepKid swats",
+}
+
+
+def seat_name(players: Sequence[str], seat: int) -> str:
+    """The player's name, or ``seat N`` (1-based) for a seat that has none."""
+    return players[seat] if 0 <= seat < len(players) else f"seat {seat + 1}"
+
+
+def _value(card: str) -> int:
+    return int(card.rstrip("*"))
+
+
+def _swat_line(sq: Mapping[str, Any], token: str, players: Sequence[str]) -> str:
+    """One queue of a swat in words, e.g. ``4 + 4 + 2 = 10 — swing and miss: all escape``."""
+    if sq["single"] is not None:
+        c = sq["single"]
+        owner = seat_name(players, c["owner"])
+        return f"one card left: {owner}'s {_value(c['card'])} escapes unflipped"
+    flipped = sq["flipped"]
+    if not flipped:
+        return "empty: nothing to swat"
+    values = [_value(c["card"]) for c in flipped]
+    total = sq["total"]
+    sums = " + ".join(str(v) for v in values)
+    hit = [c for c in flipped if c["key"] in sq["swatted"]]
+    hits = " and ".join(f"the {_value(c['card'])} ({seat_name(players, c['owner'])})" for c in hit)
+    if sq["outcome"] == "exact":
+        return f"{sums} = 10 — swing and miss: all escape"
+    if sq["outcome"] == "under":
+        return f"{sums} = {total} < 10 — the highest is swatted: {hits}"
+    if not hit:
+        return f"{sums} = {total} > 10 — Human Defense {token} swats nothing here: all escape"
+    return f"{sums} = {total} > 10 — Human Defense {token} swats {hits}"
+
+
+def _swat_words(e: Mapping[str, Any], token: str, players: Sequence[str]) -> SwatWords:
+    title = REASONS.get(e["reason"], "SleepKid swats")
+    return {
+        "reason": e["reason"],
+        "title": f"{title} (Human Defense {token})",
+        "queues": [
+            {
+                "queue": sq["queue"],
+                "cards": [
+                    {"owner": c["owner"], "card": c["card"], "swatted": c["key"] in sq["swatted"]}
+                    for c in ([sq["single"]] if sq["single"] else sq["flipped"])
+                ],
+                "text": _swat_line(sq, token, players),
+            }
+            for sq in e["queues"]
+        ],
+    }
+
+
+def describe_turn(
+    events: Sequence[Mapping[str, Any]],
+    players: Sequence[str],
+    token_before: str,
+    viewer: int | None = None,
+    turn: int = 0,
+    seat: int = 0,
+) -> TurnWords:
+    """Turn ``turn`` (played by ``seat``) from its public events, in words:
+    ``{"turn", "seat", "lines": [...], "swats": [...]}``. Each swat is ``{"reason",
+    "title", "queues": [{"queue", "cards": [{"owner", "card", "swatted"}], "text"}]}``, in
+    flip order, for the table to reveal one queue after another. ``viewer`` is "You"."""
+    token = token_before
+    lines: list[str] = []
+    swats: list[SwatWords] = []
+
+    def who(s: int) -> str:
+        return "You" if s == viewer else seat_name(players, s)
+
+    for e in events:
+        kind = e["kind"]
+        if kind == "peek":
+            lines.append(
+                f"{who(e['seat'])} peeked at queue {e['queue'] + 1}, "
+                f"position {ROMAN[e['position']]}."
+            )
+        elif kind == "rotate":
+            lines.append(
+                f"{who(e['seat'])} rotated queue {e['queue'] + 1}: its front card went to the back."
+            )
+        elif kind == "wake":
+            lines.append(f"{who(e['seat'])} woke SleepKid!")
+        elif kind == "play":
+            lines.append(f"{who(e['seat'])} played a {e['back']} card on queue {e['queue'] + 1}.")
+        elif kind == "swat":
+            lines.append(f"{REASONS.get(e['reason'], 'SleepKid swats')}.")
+            swats.append(_swat_words(e, token, players))
+        elif kind == "token":
+            token = e["token"]
+            lines.append(f"New Human Defense token: {token}.")
+        elif kind == "end":
+            names = " and ".join(seat_name(players, s) for s in e["winners"])
+            verb = "wins" if len(e["winners"]) == 1 else "win"
+            lines.append(f"The game is over: {names} {verb}.")
+    return {"turn": turn, "seat": seat, "lines": lines, "swats": swats}
+
+
+def token_before(game: Game, events: Sequence[Mapping[str, Any]]) -> str:
+    """The current token before the turn whose ``events`` are ``game``'s last."""
+    reveals = sum(1 for e in events if e["kind"] == "token")
+    revealed = game.defense
+    return revealed[len(revealed) - 1 - reveals]
+
+
+def step_text(step: Mapping[str, Any]) -> str:
+    """A step of the turn in progress, e.g. ``played 3* on queue 2``."""
+    kind = step["kind"]
+    if kind == "play":
+        return f"played {step['card']} on queue {step['queue'] + 1}"
+    if kind == "peek":
+        return f"peeked at queue {step['queue'] + 1}, position {ROMAN[step['position']]}"
+    if kind == "rotate":
+        return f"rotated queue {step['queue'] + 1}"
+    return "woke SleepKid"

@@ -1,0 +1,317 @@
+"""The contract between Python and the browser: the synced table state and the intents.
+
+Python sends one :class:`TableState` (each key a traitlet of
+:class:`~tenleave_widget.widget.table.TableWidget`); the browser answers with an
+:data:`Intent`. The same types are written in TypeScript in ``js/protocol.ts``;
+``tests/test_widget_protocol.py`` fails when the two disagree.
+
+Every message from the browser is checked here, in one place (:func:`parse_intent`):
+the browser is untrusted, so a malformed or forged message is refused with a
+:class:`WidgetMessageError` naming the fault.
+
+>>> parse_intent({"kind": "play", "card": "3*", "queue": 1})
+{'kind': 'play', 'card': '3*', 'queue': 1}
+>>> parse_intent({"kind": "play", "card": "3*"})
+Traceback (most recent call last):
+...
+tenleave_widget.widget.protocol.WidgetMessageError: a 'play' message needs 'queue'
+"""
+
+from __future__ import annotations
+
+import types
+from typing import (
+    Any,
+    Literal,
+    TypeAlias,
+    TypedDict,
+    Union,
+    cast,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
+
+from ..errors import IllegalActionError
+
+__all__ = [
+    "INTENTS",
+    "Cover",
+    "Hand",
+    "Intent",
+    "Message",
+    "Mode",
+    "Narration",
+    "Offers",
+    "ReplayState",
+    "SwatCard",
+    "SwatQueueWords",
+    "SwatWords",
+    "TableCard",
+    "TableState",
+    "TurnWords",
+    "View",
+    "WidgetMessageError",
+    "parse_intent",
+]
+
+
+class WidgetMessageError(IllegalActionError):
+    """A message from the browser that is malformed, forged, or not allowed right now
+    (also: a bad argument to a widget entry point)."""
+
+
+Mode = Literal["play", "hotseat", "replay"]
+Back = Literal["marked", "plain"]
+
+
+# ----------------------------------------------------------- the view (docs/view.md)
+
+
+class TableCard(TypedDict):
+    key: int
+    owner: int
+    back: Back
+    value: int | None
+    peeked_by: list[int]
+
+
+class Hand(TypedDict):
+    size: int
+    marked: int
+    plain: int
+    cards: list[str] | None
+
+
+class SafeCard(TypedDict):
+    owner: int
+    card: str
+
+
+class ViewRules(TypedDict):
+    deck: list[str]
+    tokens: dict[str, list[int]]
+    daybreak_token_change: bool
+
+
+class View(TypedDict):
+    """A seat's view, ``tenleave-view/1`` (``docs/view.md``), as :meth:`Game.view` makes it.
+    Its events are the engine's (``GameEvent`` in ``js/protocol.ts``)."""
+
+    format: str
+    seat: int | None
+    players: list[str]
+    colours: list[str]
+    first: int
+    rules: ViewRules
+    queue_capacity: int
+    turns_applied: int
+    to_move: int | None
+    finished: bool
+    token: str
+    token_positions: list[int]
+    queues: list[list[TableCard]]
+    hands: list[Hand]
+    dealt: list[list[str]]
+    swatted: list[list[str]]
+    safe: list[SafeCard]
+    penalty: list[int]
+    winners: list[int] | None
+    events: list[dict[str, Any]]
+
+
+# ------------------------------------------------------------- the rest of the state
+
+
+class Offers(TypedDict):
+    """What the viewing seat may do now (computed with the engine)."""
+
+    active: bool
+    play_cards: list[str]
+    play_queues: list[int]
+    peek: list[list[int]]
+    rotate: list[int]
+    wake: bool
+    end: bool
+    reset: bool
+    undo: bool
+
+
+class Message(TypedDict):
+    id: int
+    level: Literal["error", "info", ""]
+    text: str
+
+
+class SwatCard(TypedDict):
+    owner: int
+    card: str
+    swatted: bool
+
+
+class SwatQueueWords(TypedDict):
+    queue: int
+    cards: list[SwatCard]
+    text: str
+
+
+class SwatWords(TypedDict):
+    reason: str
+    title: str
+    queues: list[SwatQueueWords]
+
+
+class _TurnWordsBase(TypedDict):
+    turn: int
+    seat: int
+    lines: list[str]
+    swats: list[SwatWords]
+
+
+class TurnWords(_TurnWordsBase, total=False):
+    """One turn in words; ``pending`` marks the turn in progress."""
+
+    pending: bool
+
+
+class Narration(TypedDict):
+    turns: list[TurnWords]
+
+
+class ReplayState(TypedDict):
+    turn: int
+    total: int
+    note: str
+    note_turn: int | None
+
+
+class Cover(TypedDict):
+    shown: bool
+    seat: int | None
+    text: str
+
+
+class TableState(TypedDict):
+    """Everything the table shows: one seat's projection of the session (or the
+    teacher's view when chosen in replay mode). Each key is a synced traitlet."""
+
+    view: View
+    mode: Mode
+    perspective: int | None
+    offers: Offers
+    pending: list[str]
+    message: Message
+    narration: Narration
+    replay: ReplayState
+    cover: Cover
+    busy: bool
+    show_odds: bool
+    status: str
+
+
+# ------------------------------------------------------------------------ intents
+
+
+class PlayIntent(TypedDict):
+    kind: Literal["play"]
+    card: str
+    queue: int
+
+
+class PeekIntent(TypedDict):
+    kind: Literal["peek"]
+    queue: int
+    position: int
+
+
+class RotateIntent(TypedDict):
+    kind: Literal["rotate"]
+    queue: int
+
+
+class WakeIntent(TypedDict):
+    kind: Literal["wake"]
+
+
+class EndIntent(TypedDict):
+    kind: Literal["end"]
+
+
+class ResetIntent(TypedDict):
+    kind: Literal["reset"]
+
+
+class UndoIntent(TypedDict):
+    kind: Literal["undo"]
+
+
+class UncoverIntent(TypedDict):
+    kind: Literal["uncover"]
+
+
+class GotoIntent(TypedDict):
+    kind: Literal["goto"]
+    turn: int
+
+
+class PerspectiveIntent(TypedDict):
+    kind: Literal["perspective"]
+    seat: int | None
+
+
+class OddsIntent(TypedDict):
+    kind: Literal["odds"]
+    show: bool
+
+
+Intent: TypeAlias = (
+    PlayIntent | PeekIntent | RotateIntent | WakeIntent | EndIntent | ResetIntent | UndoIntent
+    | UncoverIntent | GotoIntent | PerspectiveIntent | OddsIntent
+)
+"""A message from the browser (what a click sends)."""
+
+StepIntent: TypeAlias = PlayIntent | PeekIntent | RotateIntent | WakeIntent
+"""The intents that are steps of a turn (the engine's step grammar)."""
+
+
+def _fields(cls: type) -> dict[str, tuple[type, ...]]:
+    """The fields of an intent TypedDict (without ``kind``) and the Python types each
+    may hold (``int | None`` -> ``(int, NoneType)``)."""
+    out: dict[str, tuple[type, ...]] = {}
+    for name, hint in get_type_hints(cls).items():
+        if name == "kind":
+            continue
+        if get_origin(hint) in (Union, types.UnionType):
+            out[name] = tuple(get_args(hint))
+        else:
+            out[name] = (hint,)
+    return out
+
+
+INTENTS: dict[str, dict[str, tuple[type, ...]]] = {
+    get_args(get_type_hints(cls)["kind"])[0]: _fields(cls) for cls in get_args(Intent)
+}
+"""Each intent kind and its fields' types, read from the TypedDicts above."""
+
+
+def parse_intent(intent: object) -> Intent:
+    """``intent`` checked against the protocol; raise :class:`WidgetMessageError` naming
+    the fault (unknown kind, missing or extra field, wrong type)."""
+    if not isinstance(intent, dict):
+        raise WidgetMessageError(f"a message must be an object, not {type(intent).__name__}")
+    kind = intent.get("kind")
+    if not isinstance(kind, str) or kind not in INTENTS:
+        raise WidgetMessageError(f"unknown message kind {kind!r}")
+    fields = INTENTS[kind]
+    extra = set(intent) - set(fields) - {"kind"}
+    if extra:
+        raise WidgetMessageError(f"unexpected field(s) in a {kind!r} message: {sorted(extra)}")
+    for name, allowed in fields.items():
+        if name not in intent:
+            raise WidgetMessageError(f"a {kind!r} message needs {name!r}")
+        value = intent[name]
+        if isinstance(value, bool) and bool not in allowed:
+            raise WidgetMessageError(f"{name!r} must not be a boolean")
+        if not isinstance(value, allowed):
+            raise WidgetMessageError(f"{name!r} has the wrong type: {value!r}")
+    return cast(Intent, dict(intent))

@@ -1,0 +1,349 @@
+"""The table's state machine, pure: no Jupyter, no traitlets, no threads.
+
+A :class:`Session` holds one game's history, the position shown, the steps of the turn in
+progress and who is looking; it takes :data:`~.protocol.Intent` s and answers with one
+:class:`~.protocol.TableState`: the viewing seat's projection of the game (the hot-seat
+cover shows only public facts), what that seat may do, the status line and the turns in
+words. What changes between modes is asked of its :mod:`mode policy <.modes>`.
+
+>>> from tenleave_widget import Game
+>>> from tenleave_widget.widget.config import check_config
+>>> s = Session(Game(2, seed=1), check_config(Game(2, seed=1), humans=[0], bots={1: "random"}))
+>>> s.handle({"kind": "play", "card": "2", "queue": 0})
+False
+>>> s.state()["pending"]
+['played 2 on queue 1']
+>>> s.handle({"kind": "end"})           # the turn is applied; a bot is now to move
+True
+>>> s.bot_to_move()
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+from ..game import Game
+from ..turn import Turn
+from .config import Config
+from .modes import MODES
+from .narration import describe_turn, seat_name, step_text, token_before
+from .offers import final_steps, offers
+from .protocol import (
+    Cover,
+    Intent,
+    Message,
+    Narration,
+    StepIntent,
+    TableState,
+    View,
+    WidgetMessageError,
+)
+
+__all__ = ["Session", "build_history", "public_view"]
+
+
+def public_view(view: Mapping[str, Any]) -> View:
+    """``view`` with every face-down value and every hand removed: what anyone may see
+    (shown behind the hot-seat cover)."""
+    out = dict(view)
+    out["queues"] = [[{**c, "value": None} for c in q] for q in view["queues"]]
+    out["hands"] = [{**h, "cards": None} for h in view["hands"]]
+    return cast(View, out)
+
+
+def build_history(game: Game) -> list[Game]:
+    """The position after every turn of ``game``: ``history[t]`` is the game after t turns."""
+    start = game.copy()
+    while start.turns_applied:
+        start.undo()
+    history = [start]
+    for t in game.turns[:-1]:
+        nxt = history[-1].copy()
+        nxt.apply(t)
+        history.append(nxt)
+    if game.turns_applied:
+        history.append(game.copy())
+    return history
+
+
+class Session:
+    """One table: the game's history, the position shown, the turn in progress and the
+    viewing seat. Bots are moved from outside (:mod:`.bot_runner`): the session only says
+    which seat a bot should move (:meth:`bot_to_move`) and applies its turn."""
+
+    def __init__(self, game: Game, config: Config) -> None:
+        self.config = config
+        self.mode = MODES[config.mode]
+        self.humans: list[int] = list(config.humans)
+        self.bots: dict[int, str] = dict(config.bots)
+        self.history: list[Game] = build_history(game)
+        self.turn = len(self.history) - 1 if config.turn is None else config.turn
+        self.pending: list[dict[str, Any]] = []
+        self.preview: Game | None = None
+        self.busy = False
+        """A bot is thinking (set by the bot runner)."""
+        self.stalled: str | None = None
+        """Why the bot to move could not move (shown until the line changes)."""
+        self.generation = 0
+        """Bumped whenever the line of play changes under a waiting bot (undo, goto, load)."""
+        self.covered = False
+        self.show_odds = config.show_odds
+        self.message: Message = {"id": 0, "level": "", "text": ""}
+        self.seat: int | None = None
+        self.seat = self.mode.first_seat(self)
+
+    # -------------------------------------------------------------- positions
+    @property
+    def live(self) -> Game:
+        """The game as played so far (the last position of the history)."""
+        return self.history[-1]
+
+    def current(self) -> Game:
+        """The position shown: the live game, or the replay at the chosen turn."""
+        return self.history[self.mode.shown_index(self)]
+
+    def shown(self) -> Game:
+        """The position on the table: :meth:`current` with the pending steps done."""
+        return self.preview if self.preview is not None else self.current()
+
+    def order_from(self, seat: int | None) -> list[int]:
+        n = self.live.seats
+        start = 0 if seat is None else seat
+        return [(start + k) % n for k in range(n)]
+
+    # ------------------------------------------------------------------ intents
+    def handle(self, intent: Intent) -> bool:
+        """Apply one checked intent, or raise a :class:`TenLeaveError` (nothing changed).
+        True when the turns changed, so that bots may have to move."""
+        if intent["kind"] in ("play", "peek", "rotate", "wake"):
+            self._step(intent)
+            return False
+        if intent["kind"] == "end":
+            self._end()
+            return True
+        if intent["kind"] == "undo":
+            self._undo()
+            return True
+        if intent["kind"] == "reset":
+            self._reset()
+        elif intent["kind"] == "uncover":
+            if not self.covered:
+                raise WidgetMessageError("the screen is not covered")
+            self.covered = False
+            self.say("")
+        elif intent["kind"] == "goto":
+            self.mode.goto_intent(self, intent["turn"])
+        elif intent["kind"] == "perspective":
+            self.mode.perspective_intent(self, intent["seat"])
+        elif intent["kind"] == "odds":
+            self.show_odds = intent["show"]
+        return False
+
+    def say(self, text: str, level: str = "info") -> None:
+        """Show ``text`` in the table's message line (``level`` ``"error"`` or ``"info"``)."""
+        self.message = cast(
+            Message, {"id": self.message["id"] + 1, "level": level, "text": text}
+        )
+
+    def my_turn(self) -> bool:
+        """The seat on screen is a human to move, and may act."""
+        return self.turn_refusal() is None
+
+    def turn_refusal(self) -> str | None:
+        """Why the seat on screen may not act now, or ``None``."""
+        if not self.mode.live:
+            return "this is a replay: use the turn controls"
+        if self.covered:
+            return "the screen is covered: the next player must uncover it"
+        g = self.live
+        if g.finished:
+            return "the game is over"
+        if self.busy or g.to_move != self.seat or g.to_move not in self.humans:
+            return f"it is not your turn: {seat_name(g.players, g.to_move or 0)} is to move"
+        return None
+
+    def _require_turn(self) -> None:
+        refusal = self.turn_refusal()
+        if refusal is not None:
+            raise WidgetMessageError(refusal)
+
+    def _step(self, step: StepIntent) -> None:
+        self._require_turn()
+        steps = [*self.pending, dict(step)]
+        self.preview = self.live.preview(steps)  # raises IllegalActionError
+        self.pending = steps
+        self.say("")
+
+    def _reset(self) -> None:
+        """Drop the steps of the turn in progress that revealed nothing. A peek or a wake
+        is final (the card was seen, the swat happened), and so is every step before it."""
+        self._require_turn()
+        pending = self.pending
+        if not pending:
+            raise WidgetMessageError("nothing to take back in this turn")
+        keep = final_steps(pending)
+        if keep == len(pending):
+            last = pending[keep - 1]
+            what = (
+                "you peeked at a card and have seen it"
+                if last["kind"] == "peek" else "SleepKid has woken and swatted"
+            )
+            then = (
+                "end the turn" if any(s["kind"] == "play" for s in pending)
+                else "play a card, then end the turn"
+            )
+            raise WidgetMessageError(f"this turn cannot be started again: {what}; {then}")
+        kept = pending[:keep]
+        self.preview = self.live.preview(kept) if kept else None
+        self.pending = kept
+        if kept:
+            what = "peek" if kept[-1]["kind"] == "peek" else "wake"
+            self.say(f"Your {what} stays (it cannot be taken back); the steps after it were.")
+        else:
+            self.say("")
+
+    def _end(self) -> None:
+        self._require_turn()
+        seat = self.live.to_move
+        assert seat is not None
+        turn = Turn.from_steps(seat, list(self.pending))  # raises if there is no play yet
+        self.apply(turn)
+        self.say("")
+
+    def _undo(self) -> None:
+        refusal = self.mode.undo_refusal(self)
+        if refusal is not None:
+            raise WidgetMessageError(refusal)
+        human = self.humans[0]
+        last = max(i for i, t in enumerate(self.live.turns) if t.seat == human)
+        self.cancel_bots()
+        self.take_back_to(last)
+        self.mode.after_turn(self)
+        self.say("Your last turn was taken back.")
+
+    # -------------------------------------------------------------------- turns
+    def apply(self, turn: Turn) -> None:
+        """Play ``turn`` on the live game (a human's ended turn or a bot's), then let the
+        mode react (the hot-seat cover); an illegal turn raises and changes nothing."""
+        game = self.live.copy()
+        game.apply(turn)
+        self.history.append(game)
+        self.turn = len(self.history) - 1
+        self.pending = []
+        self.preview = None
+        self.mode.after_turn(self)
+
+    def bot_to_move(self) -> int | None:
+        """The seat of the bot to move, or ``None`` (a human's turn, a replay, game over)."""
+        g = self.live
+        if not self.mode.live or g.finished or g.to_move not in self.bots:
+            return None
+        return g.to_move
+
+    def cancel_bots(self) -> None:
+        """Forget a bot's pending move: the line is about to change."""
+        self.generation += 1
+        self.busy = False
+        self.stalled = None
+
+    def take_back_to(self, turn: int) -> None:
+        """Forget every turn after ``turn`` turns and the turn in progress."""
+        del self.history[turn + 1 :]
+        self.turn = turn
+        self.pending = []
+        self.preview = None
+
+    def goto(self, turn: object) -> None:
+        """Replay: show the position after ``turn`` turns. Play: take back every turn
+        after ``turn`` (the bots then move again if it is their turn)."""
+        if type(turn) is not int or not 0 <= turn <= len(self.history) - 1:
+            raise WidgetMessageError(f"turn must be 0..{len(self.history) - 1}, not {turn!r}")
+        self.mode.goto(self, turn)
+
+    def load(self, game: Game, turn: object = None) -> None:
+        """Replace the game by ``game`` (same players), all checks first."""
+        if game.players != self.live.players or game.queue_count != self.live.queue_count:
+            raise WidgetMessageError(
+                "the record has other players; build a new widget with replay_widget(record)"
+            )
+        shown = self.mode.load_turn(game.turns_applied, turn)
+        history = build_history(game)
+        # nothing has changed so far; from here on nothing raises
+        self.cancel_bots()
+        self.history = history
+        self.turn = shown
+        self.pending = []
+        self.preview = None
+        self.say("")
+        if self.mode.live:
+            self.mode.after_turn(self)
+
+    # -------------------------------------------------------------------- state
+    def state(self) -> TableState:
+        """What the table shows now: the viewing seat's projection of the session."""
+        if self.preview is not None and not self.pending:
+            self.preview = None
+        shown = self.shown()
+        view = cast(View, shown.view(self.seat))
+        cover: Cover = {"shown": False, "seat": None, "text": ""}
+        if self.covered:
+            view = public_view(view)
+            name = seat_name(shown.players, self.seat or 0)
+            cover = {
+                "shown": True, "seat": self.seat,
+                "text": f"Pass the screen to {name}. Everyone else: look away.",
+            }
+        return {
+            "view": view,
+            "mode": self.mode.name,
+            "perspective": self.seat,
+            "offers": offers(self),
+            "pending": [step_text(s) for s in self.pending],
+            "message": self.message,
+            "narration": self.narration(),
+            "replay": self.mode.replay_state(self),
+            "cover": cover,
+            "busy": self.busy,
+            "show_odds": self.show_odds,
+            "status": self.status(),
+        }
+
+    def narration(self) -> Narration:
+        """The turns since the viewer last moved (replay: the turn just shown), and the
+        turn in progress, in words; nothing behind the cover."""
+        if self.covered:
+            return {"turns": []}
+        players = self.live.players
+        viewer = self.seat
+        turns = []
+        for i in self.mode.narrated_turns(self):
+            after = self.history[i + 1]
+            events = after.events(i)
+            turns.append(describe_turn(
+                events, players, token_before(after, events), viewer, i, after.turns[i].seat
+            ))
+        if self.preview is not None:
+            events = self.preview.events()
+            entry = describe_turn(
+                events, players, token_before(self.preview, events), viewer,
+                self.live.turns_applied, self.seat or 0,
+            )
+            entry["pending"] = True
+            turns.append(entry)
+        return {"turns": turns}
+
+    def status(self) -> str:
+        """The status line: whose turn, what to do, or the result."""
+        g = self.shown()
+        if self.covered:
+            return f"Pass the screen to {seat_name(g.players, self.seat or 0)}."
+        if g.finished:
+            winners = g.winners or []
+            low = g.penalty[winners[0]] if winners else 0
+            names = " and ".join(seat_name(g.players, s) for s in winners)
+            return f"Game over: {names} {'wins' if len(winners) == 1 else 'win'} with {low}."
+        mover = g.to_move
+        assert mover is not None
+        return self.mode.turn_status(self, mover)

@@ -1,0 +1,160 @@
+"""The widget's session without Jupyter, and the bot runner's failure handling."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tenleave_widget import Game, Turn
+from tenleave_widget.widget.config import check_config
+from tenleave_widget.widget.protocol import WidgetMessageError
+from tenleave_widget.widget.session import Session
+
+GAMES = Path(__file__).resolve().parents[1] / "examples" / "games"
+
+
+def test_the_session_imports_nothing_from_jupyter() -> None:
+    code = (
+        "import sys, tenleave_widget.widget.session, tenleave_widget.widget.protocol\n"
+        "print(sorted({'anywidget', 'ipywidgets', 'traitlets', 'plotly', 'IPython'}"
+        " & {m.split('.')[0] for m in sys.modules}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def session(game: Game, **kwargs: Any) -> Session:
+    return Session(game, check_config(game, **kwargs))
+
+
+def test_a_turn_through_the_session() -> None:
+    game = Game(["Ana", "Ben"], seed=1)
+    s = session(game, humans=[0], bots={1: "random"})
+    assert s.state()["offers"]["active"] and s.state()["status"].startswith("Your turn, Ana")
+    assert s.handle({"kind": "play", "card": "3*", "queue": 1}) is False
+    state = s.state()
+    assert state["view"]["queues"][1][0]["value"] == 3 and state["offers"]["end"]
+    assert s.live.turns_applied == 0  # nothing applied before the turn ends
+    assert s.handle({"kind": "end"}) is True
+    assert s.live.turns == [Turn(0, "3*", 1)] and s.bot_to_move() == 1
+    assert s.state()["status"] == "Ben (random bot) is thinking…"
+    assert not s.state()["offers"]["active"]
+    json.dumps(s.state())  # a table state is JSON
+
+
+def test_a_refused_intent_changes_nothing() -> None:
+    game = Game(2, seed=1)
+    s = session(game, humans=[0], bots={1: "random"})
+    before = json.dumps(s.state(), sort_keys=True)
+    for intent in ({"kind": "end"}, {"kind": "goto", "turn": 0}, {"kind": "undo"},
+                   {"kind": "perspective", "seat": None}, {"kind": "play", "card": "9",
+                                                             "queue": 0}):
+        with pytest.raises(ValueError):
+            s.handle(intent)  # type: ignore[arg-type]
+    assert json.dumps(s.state(), sort_keys=True) == before
+
+
+def test_the_hotseat_cover_is_a_public_projection() -> None:
+    game = Game(["Ana", "Ben"], seed=2)
+    s = session(game, mode="hotseat", humans=[0, 1])
+    s.handle({"kind": "play", "card": "1", "queue": 0})
+    s.handle({"kind": "end"})
+    state = s.state()
+    assert state["cover"]["shown"] and state["perspective"] == 1
+    assert all(h["cards"] is None for h in state["view"]["hands"])
+    assert all(c["value"] is None for q in state["view"]["queues"] for c in q)
+    assert state["narration"] == {"turns": []} and not state["offers"]["active"]
+    s.handle({"kind": "uncover"})
+    assert s.state()["view"] == s.live.view(1)
+
+
+def test_replay_through_the_session() -> None:
+    record = json.loads((GAMES / "game-2-seats.json").read_text())
+    game = Game.from_record(record)
+    s = session(game, mode="replay", perspective=0, turn=0)
+    s.handle({"kind": "goto", "turn": 5})
+    assert s.state()["view"] == Game.from_record(record, turns=5).view(0)
+    assert s.state()["replay"]["turn"] == 5
+    with pytest.raises(WidgetMessageError):
+        s.handle({"kind": "play", "card": "1", "queue": 0})
+
+
+# ------------------------------------------------------------- the bot runner
+
+
+class Broken:
+    """A bot with a bug."""
+
+    name = "broken"
+
+    def choose(self, game: Game) -> Turn:
+        raise RuntimeError("a bug in the bot")
+
+
+class Illegal:
+    """A bot that answers with a turn the rules do not allow."""
+
+    name = "illegal"
+
+    def choose(self, game: Game) -> Turn:
+        return Turn(game.to_move or 0, "9", 0)
+
+
+def vs(bot: Any, delay: float) -> Any:
+    from tenleave_widget.widget import TenLeaveWidget
+
+    w = TenLeaveWidget(Game(["Ana", "Ben"], seed=1), humans=[0], bots={1: "random"},
+                       bot_delay=delay)
+    w._bots.bots[1] = bot
+    return w
+
+
+@pytest.mark.parametrize("bot", [Broken(), Illegal()])
+def test_a_failing_bot_is_shown_not_waited_for(bot: Any, caplog: Any) -> None:
+    w = vs(bot, 0)
+    w.handle_intent({"kind": "play", "card": "1", "queue": 0})
+    w.handle_intent({"kind": "end"})  # the bot fails at once (no delay): shown, logged
+    assert w.table.message["level"] == "error"
+    assert "the bot could not move" in w.table.message["text"]
+    assert not w.table.busy and "thinking" not in w.table.status
+    assert "could not move" in w.table.status
+    assert w.game.turns_applied == 1  # the human's turn stays; nothing half-applied
+    assert any("could not move" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize("bot", [Broken(), Illegal()])
+def test_a_failing_paced_bot_is_shown_not_waited_for(bot: Any) -> None:
+    async def scenario() -> dict[str, Any]:
+        w = vs(bot, 0.01)
+        w.handle_intent({"kind": "play", "card": "1", "queue": 0})
+        w.handle_intent({"kind": "end"})
+        assert w.table.busy  # the bot is scheduled on the loop
+        for _ in range(500):  # not a timing test: wait until the runner gave up
+            await asyncio.sleep(0.01)
+            if not w.table.busy:
+                break
+        return {"busy": w.table.busy, "status": w.table.status, "message": w.table.message}
+
+    results: list[dict[str, Any]] = []
+    thread = threading.Thread(target=lambda: results.append(asyncio.run(scenario())))
+    thread.start()
+    thread.join()
+    got = results[0]
+    assert not got["busy"] and "thinking" not in got["status"]
+    assert got["message"]["level"] == "error"
+
+
+def test_undo_after_a_failed_bot_lets_the_human_play_again() -> None:
+    w = vs(Broken(), 0)
+    w.handle_intent({"kind": "play", "card": "1", "queue": 0})
+    w.handle_intent({"kind": "end"})
+    w.handle_intent({"kind": "undo"})
+    assert w.game.turns_applied == 0 and w.table.offers["active"]
+    assert w.table.status.startswith("Your turn")
