@@ -40,3 +40,25 @@ export const ROMAN = ["I", "II", "III", "IV", "V", "VI"];
 export function roman(position: number): string {
   return ROMAN[position] ?? String(position + 1);
 }
+
+/** A plain action button; `testid` also names it for focus restoring. */
+export function button(
+  testid: string,
+  text: string,
+  onclick: () => void,
+  cls = "",
+  label: string | null = null,
+): HTMLButtonElement {
+  return h(
+    "button",
+    {
+      type: "button",
+      class: `tl-btn ${cls}`,
+      "data-testid": testid,
+      "data-focus": testid,
+      "aria-label": label,
+      onclick,
+    },
+    text,
+  );
+}

@@ -1,8 +1,13 @@
-// The synced state of the table widget. `view` follows docs/view.md (tenleave-view/1);
-// everything else is computed by Python (tenleave_widget/widget.py). The browser holds
-// no game rules: it draws what it is given and sends intents back.
+// The contract between Python and the browser, mirrored from
+// tenleave_widget/widget/protocol.py (tests/test_widget_protocol.py fails when the two
+// disagree). `TableState` is the synced state of the table widget (one traitlet per key):
+// `view` follows docs/view.md (tenleave-view/1); everything else is computed by Python
+// (tenleave_widget/widget/session.py). The browser holds no game rules: it draws what it
+// is given and sends an `Intent` back.
 
 export type Back = "marked" | "plain";
+
+export type Mode = "play" | "hotseat" | "replay";
 
 export interface TableCard {
   key: number;
@@ -17,6 +22,11 @@ export interface Hand {
   marked: number;
   plain: number;
   cards: string[] | null;
+}
+
+export interface SafeCard {
+  owner: number;
+  card: string;
 }
 
 export interface FlippedCard {
@@ -43,11 +53,19 @@ export type GameEvent =
   | { kind: "token"; token: string }
   | { kind: "end"; winners: number[] };
 
+export interface ViewRules {
+  deck: string[];
+  tokens: Record<string, number[]>;
+  daybreak_token_change: boolean;
+}
+
 export interface View {
   format: string;
   seat: number | null;
   players: string[];
   colours: string[];
+  first: number;
+  rules: ViewRules;
   queue_capacity: number;
   turns_applied: number;
   to_move: number | null;
@@ -56,8 +74,9 @@ export interface View {
   token_positions: number[];
   queues: TableCard[][];
   hands: Hand[];
+  dealt: string[][];
   swatted: string[][];
-  safe: { owner: number; card: string }[];
+  safe: SafeCard[];
   penalty: number[];
   winners: number[] | null;
   events: GameEvent[];
@@ -88,10 +107,16 @@ export interface SwatCard {
   swatted: boolean;
 }
 
-export interface SwatShown {
+export interface SwatQueueWords {
+  queue: number;
+  cards: SwatCard[];
+  text: string;
+}
+
+export interface SwatWords {
   reason: string;
   title: string;
-  queues: { queue: number; cards: SwatCard[]; text: string }[];
+  queues: SwatQueueWords[];
 }
 
 export interface TurnWords {
@@ -101,7 +126,7 @@ export interface TurnWords {
   /** One line per public event of the turn, in words. */
   lines: string[];
   /** The swats of the turn, each queue's flips in order with a one-line explanation. */
-  swats: SwatShown[];
+  swats: SwatWords[];
 }
 
 export interface Narration {
@@ -121,9 +146,9 @@ export interface Cover {
   text: string;
 }
 
-export interface TableModel {
+export interface TableState {
   view: View;
-  mode: "play" | "hotseat" | "replay";
+  mode: Mode;
   perspective: number | null;
   offers: Offers;
   pending: string[];
@@ -136,6 +161,7 @@ export interface TableModel {
   status: string;
 }
 
+/** A message to Python (what a click sends); Python checks every one. */
 export type Intent =
   | { kind: "play"; card: string; queue: number }
   | { kind: "peek"; queue: number; position: number }
@@ -148,3 +174,23 @@ export type Intent =
   | { kind: "goto"; turn: number }
   | { kind: "perspective"; seat: number | null }
   | { kind: "odds"; show: boolean };
+
+/** The keys of TableState, in one list (what the widget reads from its model). */
+export const TABLE_STATE_KEYS = [
+  "view",
+  "mode",
+  "perspective",
+  "offers",
+  "pending",
+  "message",
+  "narration",
+  "replay",
+  "cover",
+  "busy",
+  "show_odds",
+  "status",
+] as const satisfies readonly (keyof TableState)[];
+
+type MissingKey = Exclude<keyof TableState, (typeof TABLE_STATE_KEYS)[number]>;
+/** Compiles only when TABLE_STATE_KEYS lists every key of TableState. */
+export const TABLE_STATE_KEYS_COMPLETE: [MissingKey] extends [never] ? true : MissingKey = true;

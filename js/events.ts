@@ -1,0 +1,57 @@
+// The turns in words (narration from Python) and the swats revealed queue by queue.
+
+import { faceUp } from "./cards";
+import { h } from "./dom";
+import type { TableState } from "./protocol";
+import type { UiState } from "./send";
+
+export function eventsBlock(model: TableState, ui: UiState): HTMLElement {
+  const view = model.view;
+  const turns = model.narration.turns;
+  const seen = new Set<string>();
+  const blocks = turns.map((tw) => {
+    const who = view.players[tw.seat] ?? "";
+    const swats = tw.swats.map((sw, si) => {
+      const id = `${tw.turn}:${tw.pending ? "p" : ""}:${si}`;
+      const animate = !ui.animated.has(id);
+      seen.add(id);
+      let step = 0;
+      return h(
+        "div",
+        { class: `tl-swat ${animate ? "tl-animate" : ""}`, "data-testid": "swat" },
+        h("div", { class: "tl-swathead" }, sw.title),
+        sw.queues.map((sq) =>
+          h(
+            "div",
+            { class: "tl-swatrow" },
+            h("span", { class: "tl-qname" }, `Queue ${sq.queue + 1}:`),
+            sq.cards.map((fc) => {
+              const el = faceUp(view, fc.owner, fc.card, fc.swatted ? "swatted" : "escaped");
+              el.classList.add(fc.swatted ? "tl-hit" : "tl-miss");
+              el.style.setProperty("--tl-step", String(step++));
+              return el;
+            }),
+            h("span", { class: "tl-explain", style: `--tl-step:${step++}` }, sq.text),
+          ),
+        ),
+      );
+    });
+    return h(
+      "div",
+      { class: `tl-turnwords ${tw.pending ? "tl-inprogress" : ""}`, "data-turn": tw.turn },
+      h(
+        "div",
+        { class: "tl-lastevent", "data-testid": "last-event" },
+        h("strong", null, tw.pending ? "This turn: " : `Turn ${tw.turn + 1} (${who}): `),
+        tw.lines.join(" "),
+      ),
+      swats,
+    );
+  });
+  ui.animated = seen;
+  return h(
+    "div",
+    { class: "tl-events", "aria-live": "polite", "data-testid": "events" },
+    blocks.length ? blocks : h("div", { class: "tl-lastevent" }, "No turn played yet."),
+  );
+}

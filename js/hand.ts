@@ -1,0 +1,75 @@
+// The viewer's hand (every hand in the teacher's view) and the turn's action buttons.
+
+import { faceUp } from "./cards";
+import { button, h } from "./dom";
+import type { TableState } from "./protocol";
+import type { Send, UiState } from "./send";
+
+export function handBlock(model: TableState, ui: UiState, send: Send, rerender: () => void): HTMLElement | null {
+  const view = model.view;
+  const viewer = view.seat;
+  const offers = model.offers;
+  const hands: [number, string[]][] = [];
+  if (viewer !== null) {
+    const cards = view.hands[viewer]?.cards;
+    if (cards) hands.push([viewer, cards]);
+  } else {
+    view.hands.forEach((hd, s) => {
+      if (hd.cards) hands.push([s, hd.cards]);
+    });
+  }
+  const actions = h(
+    "div",
+    { class: "tl-actions" },
+    offers.active && offers.wake
+      ? button("wake", "Wake SleepKid", () => send({ kind: "wake" }), "tl-wake")
+      : null,
+    offers.active && offers.end
+      ? button("end", "End turn", () => send({ kind: "end" }), "tl-end")
+      : null,
+    offers.active && offers.reset
+      ? button("reset", "Start the turn again", () => send({ kind: "reset" }))
+      : null,
+    offers.undo ? button("undo", "Undo my last turn", () => send({ kind: "undo" })) : null,
+  );
+  const rows = hands.map(([s, cards]) =>
+    h(
+      "div",
+      { class: "tl-handrow", "data-testid": `hand-${s}` },
+      h("span", { class: "tl-handname" }, viewer === null ? `${view.players[s] ?? s}:` : "Your hand:"),
+      cards.map((c, idx) => {
+        const playable = viewer !== null && offers.active && offers.play_cards.includes(c);
+        const selected = ui.selected === c;
+        if (!playable) return faceUp(view, s, c, "in hand");
+        const card = faceUp(view, s, c, selected ? "selected" : "in hand, press to choose");
+        return h(
+          "button",
+          {
+            type: "button",
+            class: `tl-handbtn ${selected ? "tl-selected" : ""}`,
+            "aria-pressed": selected ? "true" : "false",
+            "aria-label": card.getAttribute("aria-label") ?? c,
+            "data-card": c,
+            "data-focus": `hand-${c}-${idx}`,
+            "data-testid": `hand-card-${c}`,
+            onclick: () => {
+              ui.selected = selected ? null : c;
+              rerender();
+            },
+          },
+          card,
+        );
+      }),
+    ),
+  );
+  if (!rows.length && !offers.undo) return null;
+  return h(
+    "div",
+    { class: "tl-hand" },
+    rows,
+    model.pending.length
+      ? h("div", { class: "tl-pending", "data-testid": "pending" }, `This turn: ${model.pending.join("; ")}`)
+      : null,
+    actions,
+  );
+}

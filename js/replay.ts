@@ -1,0 +1,60 @@
+// The replay controls: first / previous / next / last, the slider, the perspective menu,
+// and the teacher's note.
+
+import { button, h } from "./dom";
+import type { TableState } from "./protocol";
+import type { Send } from "./send";
+
+export function replayBlock(model: TableState, send: Send): HTMLElement {
+  const view = model.view;
+  const r = model.replay;
+  const go = (turn: number) => send({ kind: "goto", turn: Math.max(0, Math.min(r.total, turn)) });
+  const select = h(
+    "select",
+    {
+      "data-testid": "perspective",
+      "data-focus": "perspective",
+      "aria-label": "Perspective",
+      onchange: (ev: Event) => {
+        const v = (ev.target as HTMLSelectElement).value;
+        send({ kind: "perspective", seat: v === "all" ? null : Number(v) });
+      },
+    },
+    h("option", { value: "all", selected: model.perspective === null }, "Teacher (all cards)"),
+    view.players.map((p, s) =>
+      h("option", { value: s, selected: model.perspective === s }, `${p}'s view`),
+    ),
+  );
+  return h(
+    "div",
+    { class: "tl-replay", "data-testid": "replay" },
+    h(
+      "div",
+      { class: "tl-replaybar" },
+      button("first", "|◀", () => go(0), "", "First turn"),
+      button("prev", "◀", () => go(r.turn - 1), "", "Previous turn"),
+      h("input", {
+        type: "range",
+        min: 0,
+        max: r.total,
+        value: r.turn,
+        "data-testid": "slider",
+        "data-focus": "slider",
+        "aria-label": "Turn",
+        onchange: (ev: Event) => go(Number((ev.target as HTMLInputElement).value)),
+      }),
+      button("next", "▶", () => go(r.turn + 1), "", "Next turn"),
+      button("last", "▶|", () => go(r.total), "", "Last turn"),
+      h("span", { class: "tl-turncount", "data-testid": "turn" }, `after ${r.turn} of ${r.total} turns`),
+      select,
+    ),
+    r.note
+      ? h(
+          "div",
+          { class: "tl-note", "data-testid": "note", role: "note" },
+          h("strong", null, `Note on turn ${(r.note_turn ?? 0) + 1}: `),
+          r.note,
+        )
+      : null,
+  );
+}

@@ -1,0 +1,66 @@
+// The seats: hand sizes, penalty piles and scores, the seat to move, the winners.
+
+import { colourOf, faceUp, initialOf, seatName } from "./cards";
+import { h } from "./dom";
+import type { TableState } from "./protocol";
+
+export function seatsBlock(model: TableState): HTMLElement {
+  const view = model.view;
+  return h(
+    "table",
+    { class: "tl-seats", "data-testid": "seats" },
+    h(
+      "thead",
+      null,
+      h(
+        "tr",
+        null,
+        h("th", { scope: "col" }, "Seat"),
+        h("th", { scope: "col" }, "Hand"),
+        h("th", { scope: "col" }, "Penalty pile"),
+        h("th", { scope: "col" }, "Score"),
+      ),
+    ),
+    h(
+      "tbody",
+      null,
+      view.players.map((_, s) => {
+        const hand = view.hands[s];
+        const winner = view.winners?.includes(s) ?? false;
+        return h(
+          "tr",
+          {
+            class: `${view.to_move === s ? "tl-tomove" : ""} ${winner ? "tl-winner" : ""}`,
+            "data-testid": `seat-${s}`,
+            "data-penalty": view.penalty[s] ?? 0,
+            "data-hand": hand?.size ?? 0,
+          },
+          h(
+            "th",
+            { scope: "row" },
+            h(
+              "span",
+              { class: `tl-chip tl-c-${colourOf(view, s)}`, "aria-hidden": "true" },
+              initialOf(view, s),
+            ),
+            " ",
+            seatName(view, s, view.seat),
+            view.to_move === s ? h("span", { class: "tl-turnmark" }, " ◀ to move") : null,
+            winner ? h("span", { class: "tl-turnmark" }, " ★ winner") : null,
+          ),
+          h(
+            "td",
+            null,
+            hand ? `${hand.size} (${hand.marked} marked, ${hand.plain} plain)` : "",
+          ),
+          h(
+            "td",
+            { class: "tl-pile" },
+            (view.swatted[s] ?? []).map((c) => faceUp(view, s, c, "swatted")),
+          ),
+          h("td", { class: "tl-score" }, String(view.penalty[s] ?? 0)),
+        );
+      }),
+    ),
+  );
+}

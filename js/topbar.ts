@@ -1,0 +1,49 @@
+// The top bar: SleepKid, the Human Defense token, the status line, the odds switch.
+
+import { h, roman } from "./dom";
+import type { TableState } from "./protocol";
+import type { Send } from "./send";
+
+export function topBar(model: TableState, send: Send): HTMLElement {
+  const view = model.view;
+  const awake = view.events.some((e) => e.kind === "swat");
+  const tokenPositions = new Set(view.token_positions);
+  return h(
+    "div",
+    { class: "tl-top" },
+    h(
+      "span",
+      {
+        class: `tl-sleepkid ${awake ? "tl-awake" : "tl-asleep"}`,
+        "data-testid": "sleepkid",
+        "aria-label": awake ? "SleepKid woke up and swatted" : "SleepKid is asleep",
+        role: "img",
+      },
+      awake ? "SleepKid: awake! ☀" : "SleepKid: asleep ☾",
+    ),
+    h(
+      "span",
+      { class: "tl-token", "data-testid": "token", "aria-label": `Human Defense token ${view.token}` },
+      "Human Defense ",
+      h("strong", null, view.token),
+      " ",
+      [0, 1, 2, 3].map((p) =>
+        h("span", { class: `tl-pos ${tokenPositions.has(p + 1) ? "tl-pos-on" : ""}` }, roman(p)),
+      ),
+    ),
+    h("span", { class: "tl-status", "data-testid": "status", role: "status" }, model.status),
+    h(
+      "label",
+      { class: "tl-odds-toggle" },
+      h("input", {
+        type: "checkbox",
+        "data-testid": "odds-toggle",
+        "data-focus": "odds-toggle",
+        checked: model.show_odds,
+        onchange: (ev: Event) =>
+          send({ kind: "odds", show: (ev.target as HTMLInputElement).checked }),
+      }),
+      " show odds",
+    ),
+  );
+}

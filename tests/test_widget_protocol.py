@@ -1,0 +1,188 @@
+"""The Python <-> TypeScript contract: tenleave_widget/widget/protocol.py and
+js/protocol.ts must describe the same table state and the same intents.
+
+The TypeScript source is read as text: every TypedDict of the Python protocol must have
+an interface of the same name with the same keys, the same optional keys and the same
+types (Python types written the TypeScript way); the ``Intent`` union must have the same
+kinds with the same fields; the table widget's synced traitlets, ``TABLE_STATE_KEYS`` in
+js/protocol.ts and what a session produces must be the keys of ``TableState``.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+from pathlib import Path
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
+
+import pytest
+
+from tenleave_widget import Game
+from tenleave_widget.widget import protocol
+from tenleave_widget.widget.config import check_config
+from tenleave_widget.widget.protocol import INTENTS, TableState, parse_intent
+from tenleave_widget.widget.session import Session
+
+TS = Path(__file__).resolve().parents[1] / "js" / "protocol.ts"
+
+# Written more precisely in TypeScript than in Python (same JSON).
+PRECISER_IN_TS = {
+    ("View", "events"): "GameEvent[]",  # the engine's events, typed event by event in TS
+    ("Offers", "peek"): "[number, number][]",  # [queue, position] pairs
+}
+ALIASES = {"Mode": protocol.Mode, "Back": protocol.Back}
+
+
+def ts_type(hint: Any) -> str:
+    """A Python type hint written as TypeScript."""
+    for alias, target in ALIASES.items():
+        if hint == target:
+            return alias
+    origin = get_origin(hint)
+    if hint is type(None):
+        return "null"
+    if hint is bool:
+        return "boolean"
+    if hint in (int, float):
+        return "number"
+    if hint is str:
+        return "string"
+    if is_typeddict(hint):
+        return str(hint.__name__)
+    if origin is Literal:
+        return " | ".join(f'"{a}"' for a in get_args(hint))
+    if origin in (Union, types.UnionType):
+        return " | ".join(ts_type(a) for a in get_args(hint))
+    if origin is list:
+        inner = ts_type(get_args(hint)[0])
+        return f"({inner})[]" if " | " in inner else f"{inner}[]"
+    if origin is dict:
+        key, value = get_args(hint)
+        return f"Record<{ts_type(key)}, {'unknown' if value is Any else ts_type(value)}>"
+    raise AssertionError(f"no TypeScript spelling for {hint!r}")
+
+
+def ts_interfaces(source: str) -> dict[str, dict[str, tuple[str, bool]]]:
+    """Each ``export interface`` of ``source``: field -> (type, optional)."""
+    out: dict[str, dict[str, tuple[str, bool]]] = {}
+    for name, body in re.findall(r"export interface (\w+) \{(.*?)\n\}", source, re.S):
+        body = re.sub(r"/\*\*.*?\*/", "", body, flags=re.S)
+        fields: dict[str, tuple[str, bool]] = {}
+        for line in body.split(";"):
+            line = " ".join(line.split())
+            if not line:
+                continue
+            m = re.fullmatch(r"(\w+)(\??): (.+)", line)
+            assert m, f"cannot read {line!r} in interface {name}"
+            fields[m[1]] = (m[3], m[2] == "?")
+        out[name] = fields
+    return out
+
+
+def ts_intents(source: str) -> dict[str, dict[str, str]]:
+    """The members of ``export type Intent``: kind -> field -> type."""
+    m = re.search(r"export type Intent =(.*?);\n", source, re.S)
+    assert m, "no `export type Intent` in js/protocol.ts"
+    out: dict[str, dict[str, str]] = {}
+    for member in re.findall(r"\{([^}]*)\}", m[1]):
+        fields = dict(
+            (k.strip(), v.strip())
+            for k, v in (f.split(":", 1) for f in member.split(";") if f.strip())
+        )
+        kind = fields.pop("kind").strip('"')
+        out[kind] = fields
+    return out
+
+
+def ts_table_state_keys(source: str) -> list[str]:
+    m = re.search(r"export const TABLE_STATE_KEYS = \[(.*?)\]", source, re.S)
+    assert m, "no TABLE_STATE_KEYS in js/protocol.ts"
+    return re.findall(r'"(\w+)"', m[1])
+
+
+def python_typeddicts() -> dict[str, Any]:
+    return {
+        name: obj for name, obj in vars(protocol).items()
+        if is_typeddict(obj) and not name.startswith("_") and not name.endswith("Intent")
+    }
+
+
+def disagreements(source: str) -> list[str]:
+    """Every difference between the Python protocol and the TypeScript ``source``."""
+    faults: list[str] = []
+    interfaces = ts_interfaces(source)
+    for name, cls in python_typeddicts().items():
+        if name not in interfaces:
+            faults.append(f"{name}: no interface in js/protocol.ts")
+            continue
+        py = {
+            key: (PRECISER_IN_TS.get((name, key)) or ts_type(hint), key in cls.__optional_keys__)
+            for key, hint in get_type_hints(cls).items()
+        }
+        ts = interfaces[name]
+        for key in sorted(set(py) | set(ts)):
+            if py.get(key) != ts.get(key):
+                faults.append(f"{name}.{key}: Python {py.get(key)} != TypeScript {ts.get(key)}")
+    py_intents = {
+        kind: {f: " | ".join(ts_type(t) for t in typ) for f, typ in fields.items()}
+        for kind, fields in INTENTS.items()
+    }
+    if py_intents != ts_intents(source):
+        faults.append(f"intents: Python {py_intents} != TypeScript {ts_intents(source)}")
+    keys = list(get_type_hints(TableState))
+    if ts_table_state_keys(source) != keys:
+        faults.append(f"TABLE_STATE_KEYS {ts_table_state_keys(source)} != {keys}")
+    return faults
+
+
+def test_python_and_typescript_agree() -> None:
+    assert disagreements(TS.read_text()) == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("  busy: boolean;\n", ""),  # a synced key missing in TS
+        ("  note_turn: number | null;", "  note_turn: number;"),  # a type differs
+        ("  pending?: boolean;", "  pending: boolean;"),  # optional on one side only
+        ('| { kind: "rotate"; queue: number }\n', ""),  # an intent kind missing
+        ('{ kind: "goto"; turn: number }', '{ kind: "goto"; turn: string }'),  # a field type
+        ('  "status",\n', ""),  # TABLE_STATE_KEYS incomplete
+    ],
+)
+def test_a_change_on_one_side_only_is_caught(old: str, new: str) -> None:
+    source = TS.read_text()
+    assert old in source
+    assert disagreements(source.replace(old, new, 1)) != []
+
+
+def test_the_synced_traitlets_are_the_table_state() -> None:
+    from tenleave_widget.widget import TableWidget
+
+    synced = [k for k in TableWidget().keys if not k.startswith("_") and k not in (
+        "comm", "keys", "layout", "log", "tabbable", "tooltip"
+    )]
+    assert sorted(synced) == sorted(get_type_hints(TableState))
+
+
+def test_a_session_state_has_the_protocols_keys() -> None:
+    game = Game(3, seed=1)
+    session = Session(game, check_config(game, humans=[0], bots={1: "random", 2: "greedy"}))
+    state = session.state()
+    assert list(state) == list(get_type_hints(TableState))
+    assert set(state["view"]) == set(get_type_hints(protocol.View))
+    assert set(state["offers"]) == set(get_type_hints(protocol.Offers))
+    for card in (c for q in state["view"]["queues"] for c in q):
+        assert set(card) == set(get_type_hints(protocol.TableCard))
+
+
+@pytest.mark.parametrize("kind", sorted(INTENTS))
+def test_every_intent_kind_is_checked_in_one_place(kind: str) -> None:
+    example = {"card": "1", "queue": 0, "position": 0, "turn": 0, "seat": None, "show": True}
+    intent = {"kind": kind, **{f: example[f] for f in INTENTS[kind]}}
+    assert parse_intent(intent) == intent
+    with pytest.raises(protocol.WidgetMessageError):
+        parse_intent({**intent, "extra": 1})
+    for field in INTENTS[kind]:
+        with pytest.raises(protocol.WidgetMessageError):
+            parse_intent({**intent, field: [1]})
