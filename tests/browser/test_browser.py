@@ -159,31 +159,56 @@ def test_step_through_a_recorded_game(page: Any, lab: LabServer) -> None:
         kernel.close()
 
 
+ANIMATIONS_DONE_JS = """(el) => el.getAnimations({subtree: true})
+    .every(a => a.playState === 'finished')"""
+
+
+def choose_theme(page: Any, name: str, light: bool) -> None:
+    """Pick a JupyterLab theme from the Settings menu and wait until it is applied."""
+    page.click("#jp-MainMenu >> text=Settings")
+    page.hover(".lm-Menu-item >> text=Theme")
+    page.click(f".lm-Menu-item >> text={name}")
+    page.wait_for_function(
+        f"() => document.body.dataset.jpThemeLight === '{str(light).lower()}'"
+        " && document.querySelector('#jupyterlab-splash') === null",  # the splash has gone
+        timeout=20_000,
+    )
+
+
 def test_light_and_dark_theme_screenshots(page: Any, lab: LabServer) -> None:
     root = open_and_run(page, lab, "replay.ipynb")
     root.focus()
-    page.keyboard.press("End")
-    page.wait_for_function("() => document.querySelector('.tl-root').dataset.turns !== '0'")
-    page.keyboard.press("ArrowLeft")  # the last daybreak swat is shown one turn before
-    page.wait_for_timeout(2500)  # let the swat reveal finish before the picture
+    total = page.locator("[data-testid=slider]").get_attribute("max")
+    page.keyboard.press("End")  # the last turn: the final daybreak swat, flipped in order
+    page.wait_for_function(
+        f"() => document.querySelector('.tl-root').dataset.turns === '{total}'"
+        " && document.querySelector('.tl-root .tl-swat') !== null",
+        timeout=20_000,
+    )
+    # the swat reveal has finished before the picture: wait on the animations' state
+    page.wait_for_function(
+        f"() => ({ANIMATIONS_DONE_JS})(document.querySelector('.tl-root'))", timeout=20_000
+    )
     light_bg = root.evaluate("el => getComputedStyle(el).backgroundColor")
     root.screenshot(path=str(artifact("table-light.png")))
     page.locator(".js-plotly-plot").first.screenshot(path=str(artifact("panels-light.png")))
-    page.click("#jp-MainMenu >> text=Settings")
-    page.hover(".lm-Menu-item >> text=Theme")
-    page.click(".lm-Menu-item >> text=JupyterLab Dark")
-    page.wait_for_function("() => document.body.dataset.jpThemeLight === 'false'",
-                           timeout=20_000)
-    page.wait_for_timeout(500)
-    dark_bg = root.evaluate("el => getComputedStyle(el).backgroundColor")
-    assert dark_bg != light_bg
-    root.screenshot(path=str(artifact("table-dark.png")))
-    page.locator(".js-plotly-plot").first.screenshot(path=str(artifact("panels-dark.png")))
-    root.scroll_into_view_if_needed()
-    page.screenshot(path=str(artifact("page-dark.png")))
-    # back to the light theme for the other tests (the setting is saved on the server)
-    page.click("#jp-MainMenu >> text=Settings")
-    page.hover(".lm-Menu-item >> text=Theme")
-    page.click(".lm-Menu-item >> text=JupyterLab Light")
-    page.wait_for_function("() => document.body.dataset.jpThemeLight === 'true'",
-                           timeout=20_000)
+    try:
+        choose_theme(page, "JupyterLab Dark", light=False)
+        # the theme's colours have reached the table (its CSS variables changed)
+        page.wait_for_function(
+            "(light) => getComputedStyle(document.querySelector('.tl-root'))"
+            ".backgroundColor !== light",
+            arg=light_bg, timeout=20_000,
+        )
+        page.wait_for_function(
+            f"() => ({ANIMATIONS_DONE_JS})(document.querySelector('.tl-root'))", timeout=20_000
+        )
+        dark_bg = root.evaluate("el => getComputedStyle(el).backgroundColor")
+        assert dark_bg != light_bg
+        root.screenshot(path=str(artifact("table-dark.png")))
+        page.locator(".js-plotly-plot").first.screenshot(path=str(artifact("panels-dark.png")))
+        root.scroll_into_view_if_needed()
+        page.screenshot(path=str(artifact("page-dark.png")))
+    finally:
+        # back to the light theme for the other tests (the setting is saved on the server)
+        choose_theme(page, "JupyterLab Light", light=True)
