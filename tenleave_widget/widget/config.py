@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from ..bots import BOT_NAMES
-from ..errors import TenLeaveError
+from ..errors import TenLeaveError, excerpt
 from ..game import Game
 from .protocol import Mode, WidgetMessageError
 
@@ -51,11 +51,11 @@ def is_seat(game: Game, seat: object) -> bool:
 def check_humans(game: Game, humans: object) -> list[int]:
     """The human seats, sorted; raise :class:`WidgetMessageError` naming a bad one."""
     if isinstance(humans, (str, bytes)) or not isinstance(humans, Sequence):
-        raise WidgetMessageError(f"humans must be a list of seats, not {humans!r}")
+        raise WidgetMessageError(f"humans must be a list of seats, not {excerpt(humans)}")
     for s in humans:
         if not is_seat(game, s):
             raise WidgetMessageError(
-                f"human seat {s!r} does not exist (seats 0..{game.seats - 1})"
+                f"human seat {excerpt(s)} does not exist (seats 0..{game.seats - 1})"
             )
     return sorted(set(cast(Sequence[int], humans)))
 
@@ -64,16 +64,18 @@ def _bots(game: Game, bots: object, humans: Sequence[int]) -> dict[int, str]:
     if bots is None:
         return {}
     if not isinstance(bots, Mapping):
-        raise WidgetMessageError(f"bots must map seats to bot names, not {bots!r}")
+        raise WidgetMessageError(f"bots must map seats to bot names, not {excerpt(bots)}")
     out: dict[int, str] = {}
     for s, name in bots.items():
         if not is_seat(game, s):
-            raise WidgetMessageError(f"bot seat {s!r} does not exist (seats 0..{game.seats - 1})")
+            raise WidgetMessageError(
+                f"bot seat {excerpt(s)} does not exist (seats 0..{game.seats - 1})"
+            )
         if s in humans:
             raise WidgetMessageError(f"seat {s} cannot be both human and bot")
         if name not in BOT_NAMES:
             raise WidgetMessageError(
-                f"unknown bot {name!r} for seat {s} (choose from {', '.join(BOT_NAMES)})"
+                f"unknown bot {excerpt(name)} for seat {s} (choose from {', '.join(BOT_NAMES)})"
             )
         out[s] = name
     return out
@@ -84,7 +86,9 @@ def check_delay(bot_delay: object) -> float:
     if isinstance(bot_delay, bool) or not isinstance(bot_delay, (int, float)) or not (
         0 <= bot_delay < float("inf")
     ):
-        raise WidgetMessageError(f"bot_delay must be a number of seconds >= 0, not {bot_delay!r}")
+        raise WidgetMessageError(
+            f"bot_delay must be a number of seconds >= 0, not {excerpt(bot_delay)}"
+        )
     return float(bot_delay)
 
 
@@ -106,22 +110,22 @@ def check_config(
         raise WidgetMessageError(f"game must be a Game, not {type(game).__name__}")
     if mode not in MODES:
         raise WidgetMessageError(
-            f"unknown mode {mode!r} (choose from 'play', 'hotseat', 'replay')"
+            f"unknown mode {excerpt(mode)} (choose from 'play', 'hotseat', 'replay')"
         )
     delay = check_delay(bot_delay)
     if seed is not None and type(seed) is not int:
-        raise WidgetMessageError(f"seed must be an integer or None, not {seed!r}")
+        raise WidgetMessageError(f"seed must be an integer or None, not {excerpt(seed)}")
     if not isinstance(show_odds, bool):
-        raise WidgetMessageError(f"show_odds must be True or False, not {show_odds!r}")
+        raise WidgetMessageError(f"show_odds must be True or False, not {excerpt(show_odds)}")
     total = game.turns_applied
     if mode == "replay":
         if perspective is not None and not is_seat(game, perspective):
             raise WidgetMessageError(
                 f"perspective must be a seat 0..{game.seats - 1} or None (the teacher's "
-                f"view), not {perspective!r}"
+                f"view), not {excerpt(perspective)}"
             )
         if turn is not None and not (type(turn) is int and 0 <= turn <= total):
-            raise WidgetMessageError(f"turn must be an integer 0..{total}, not {turn!r}")
+            raise WidgetMessageError(f"turn must be an integer 0..{total}, not {excerpt(turn)}")
         return Config(
             "replay", perspective=cast("int | None", perspective),
             turn=turn, bot_delay=delay, seed=seed,
@@ -152,12 +156,12 @@ def new_game(players: Any, seed: Any, first: Any) -> Game:
     """A new game for ``play`` / ``hotseat``; a bad argument raises
     :class:`WidgetMessageError` naming it."""
     if seed is not None and type(seed) is not int:
-        raise WidgetMessageError(f"seed must be an integer or None, not {seed!r}")
+        raise WidgetMessageError(f"seed must be an integer or None, not {excerpt(seed)}")
     if not (type(players) is int or (
         isinstance(players, Sequence) and not isinstance(players, (str, bytes))
     )):
         raise WidgetMessageError(
-            f"players must be a number of seats or a list of names, not {players!r}"
+            f"players must be a number of seats or a list of names, not {excerpt(players)}"
         )
     try:
         return Game(players, seed=seed, first=first)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..errors import excerpt
 from ..game import Game
 from .config import check_humans, new_game
 from .controller import TenLeaveWidget
@@ -39,7 +40,7 @@ def play(
     elif isinstance(human, Sequence) and not isinstance(human, (str, bytes)):
         humans = list(human)
     else:
-        raise WidgetMessageError(f"human must be a seat or a list of seats, not {human!r}")
+        raise WidgetMessageError(f"human must be a seat or a list of seats, not {excerpt(human)}")
     humans = check_humans(game, humans)
     others = [s for s in range(game.seats) if s not in humans]
     if isinstance(bots, str):
@@ -47,7 +48,7 @@ def play(
     elif isinstance(bots, Sequence) and all(isinstance(b, str) for b in bots):
         names = list(bots)
     else:
-        raise WidgetMessageError(f"bots must be a list of bot names, not {bots!r}")
+        raise WidgetMessageError(f"bots must be a list of bot names, not {excerpt(bots)}")
     if others and not names:
         raise WidgetMessageError(f"seats {others} need bots: pass bots=[...] or make them human")
     if len(names) > len(others):

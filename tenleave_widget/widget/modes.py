@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..errors import excerpt
 from .narration import seat_name
 from .protocol import Mode, ReplayState, WidgetMessageError
 
@@ -183,7 +184,7 @@ class ReplayMode(ModePolicy):
     def load_turn(self, total: int, turn: object) -> int:
         shown = 0 if turn is None else turn
         if type(shown) is not int or not 0 <= shown <= total:
-            raise WidgetMessageError(f"turn must be an integer 0..{total}, not {turn!r}")
+            raise WidgetMessageError(f"turn must be an integer 0..{total}, not {excerpt(turn)}")
         return shown
 
     def narrated_turns(self, session: Session) -> list[int]:

@@ -32,7 +32,7 @@ from typing import (
     get_type_hints,
 )
 
-from ..errors import IllegalActionError
+from ..errors import IntentError, excerpt
 
 __all__ = [
     "INTENTS",
@@ -56,9 +56,11 @@ __all__ = [
 ]
 
 
-class WidgetMessageError(IllegalActionError):
+class WidgetMessageError(IntentError):
     """A message from the browser that is malformed, forged, or not allowed right now
-    (also: a bad argument to a widget entry point)."""
+    (also: a bad argument to a widget entry point). An :class:`IntentError`, so a
+    :class:`ValueError`; a step the rules refuse raises the engine's
+    :class:`~tenleave_widget.errors.IllegalActionError` instead."""
 
 
 Mode = Literal["play", "hotseat", "replay"]
@@ -301,11 +303,13 @@ def parse_intent(intent: object) -> Intent:
         raise WidgetMessageError(f"a message must be an object, not {type(intent).__name__}")
     kind = intent.get("kind")
     if not isinstance(kind, str) or kind not in INTENTS:
-        raise WidgetMessageError(f"unknown message kind {kind!r}")
+        raise WidgetMessageError(f"unknown message kind {excerpt(kind)}")
     fields = INTENTS[kind]
     extra = set(intent) - set(fields) - {"kind"}
     if extra:
-        raise WidgetMessageError(f"unexpected field(s) in a {kind!r} message: {sorted(extra)}")
+        raise WidgetMessageError(
+            f"unexpected field(s) in a {kind!r} message: {excerpt(sorted(map(str, extra)))}"
+        )
     for name, allowed in fields.items():
         if name not in intent:
             raise WidgetMessageError(f"a {kind!r} message needs {name!r}")
@@ -313,5 +317,5 @@ def parse_intent(intent: object) -> Intent:
         if isinstance(value, bool) and bool not in allowed:
             raise WidgetMessageError(f"{name!r} must not be a boolean")
         if not isinstance(value, allowed):
-            raise WidgetMessageError(f"{name!r} has the wrong type: {value!r}")
+            raise WidgetMessageError(f"{name!r} has the wrong type: {excerpt(value)}")
     return cast(Intent, dict(intent))

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
+from ..errors import excerpt
 from ..game import Game
 from ..turn import Turn
 from .config import Config
@@ -258,8 +259,9 @@ class Session:
     def goto(self, turn: object) -> None:
         """Replay: show the position after ``turn`` turns. Play: take back every turn
         after ``turn`` (the bots then move again if it is their turn)."""
-        if type(turn) is not int or not 0 <= turn <= len(self.history) - 1:
-            raise WidgetMessageError(f"turn must be 0..{len(self.history) - 1}, not {turn!r}")
+        last = len(self.history) - 1
+        if type(turn) is not int or not 0 <= turn <= last:
+            raise WidgetMessageError(f"turn must be 0..{last}, not {excerpt(turn)}")
         self.mode.goto(self, turn)
 
     def load(self, game: Game, turn: object = None) -> None:
