@@ -112,7 +112,7 @@ class LookaheadBot:
         return Turn.from_json(ev["moves"][ev["best"]]["turn"])
 
 
-BOT_BUDGET = Budget(samples=DEFAULT_SAMPLES, prune=2.0)
+BOT_BUDGET = Budget(samples=2 * DEFAULT_SAMPLES, prune=2.0)
 """The lookahead bot's default budget per decision."""
 
 

@@ -17,7 +17,7 @@ import pytest
 from nbclient import NotebookClient
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-NOTEBOOKS = ["play.ipynb", "classroom.ipynb", "odds.ipynb", "analysis.ipynb"]
+NOTEBOOKS = ["play.ipynb", "classroom.ipynb", "odds.ipynb", "analysis.ipynb", "lookahead.ipynb"]
 TIMEOUT = 600  # per cell: only a guard against a hang, not a speed test
 
 FINISH_GAME = """
@@ -245,3 +245,18 @@ def test_play_notebook_plays_a_whole_game() -> None:
     assert "Winner:" in scores or "Shared win:" in scores, scores
     assert scores.count("penalty") == 3
     assert shows_plotly(nb)
+
+
+def test_lookahead_notebook_runs_and_the_two_views_disagree() -> None:
+    nb = read("lookahead.ipynb")
+    client(nb).execute()
+    assert shows_plotly(nb)
+    lines = [line for c in nb.cells for line in text_of(c).splitlines()]
+    one = next(line for line in lines if line.startswith("one swat ahead says:"))
+    whole = next(line for line in lines if line.startswith("the whole game says:"))
+    assert one.split(":")[1] != whole.split(":")[1]
+    paired = next(line for line in lines if line.startswith("margin of "))
+    low = float(paired.split("[")[1].split(",")[0])
+    assert low > 0, paired  # the one-swat choice is worse over the whole game, clearly
+    diffs = [line for line in lines if "minus lookahead, same games" in line]
+    assert len(diffs) == 2
