@@ -67,6 +67,7 @@ def strength(args: argparse.Namespace) -> dict[str, Any]:
     out = open(args.log, "w") if args.log else None  # noqa: SIM115
     for i in range(args.games):
         first = i % n
+        t_game = len(times)
         g = Game(n, seed=master.randrange(2**32), first=first)
         while not g.finished:
             s = g.to_move
@@ -81,7 +82,8 @@ def strength(args: argparse.Namespace) -> dict[str, Any]:
         pens.append(g.penalty)
         firsts.append(first)
         if out is not None:
-            out.write(json.dumps({"game": i, "first": first, "penalty": g.penalty}) + "\n")
+            out.write(json.dumps({"game": i, "first": first, "penalty": g.penalty,
+                                  "cpu": times[t_game:]}) + "\n")
             out.flush()
         if args.progress and (i + 1) % args.progress == 0:
             print(f"{i + 1} games, {time.perf_counter() - t0:.0f} s: "
