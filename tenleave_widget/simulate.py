@@ -351,6 +351,8 @@ def simulated_game(
     >>> g.finished, g.penalty == simulated_game(3, 5, seed=1).penalty
     (True, True)
     """
+    if not isinstance(number, int) or number < 0:
+        raise SetupError(f"games are numbered from 0, not {excerpt(number)}")
     names = _check(players, number + 1, bots)
     plan = Plan(players, number + 1, seed, tuple(names), rotate_first)
     for n, g in _block_games(plan, number // BLOCK):

@@ -161,6 +161,8 @@ def test_bad_arguments_are_refused() -> None:
         simulate(3, 10, bots=["random", "smart", "random"])
     with pytest.raises(SetupError, match="2 to 5 seats"):
         simulate(6, 10)
+    with pytest.raises(SetupError, match="numbered from 0"):
+        simulated_game(3, -1, seed=1)
     with pytest.raises(SetupError, match="no paired difference"):
         simulate(2, 5, seed=1, workers=1).paired_difference(0, 0)
 
