@@ -1,7 +1,8 @@
 # Two user-facing targets (quoted in the README):
-#   make lab   - a .venv with the package (editable) and JupyterLab, then open my-examples/,
-#                a working copy of examples/ (made on first use; git ignores it), so that
-#                running and autosaving the notebooks never modifies the tracked examples.
+#   make lab   - a .venv with the package (editable, with the Dask extra the analysis
+#                notebook uses) and JupyterLab, then open my-examples/, a working copy
+#                of examples/ (made on first use; git ignores it), so that running and
+#                autosaving the notebooks never modifies the tracked examples.
 #   make test  - install everything the tests need on a fresh Debian machine (as root),
 #                then ruff, mypy and the whole pytest suite, browser tests included
 #                (with the optional Dask extra, which the simulate tests exercise).
@@ -22,7 +23,7 @@ LAB_FLAGS ?=
 
 lab:
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -e . jupyterlab
+	$(BIN)/pip install -e '.[distributed]' jupyterlab
 	$(MAKE) --no-print-directory lab-open
 
 # The working copy: every file of examples/ that it does not hold yet is copied in; a
