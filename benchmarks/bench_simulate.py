@@ -4,13 +4,14 @@
     .venv/bin/python benchmarks/bench_simulate.py memory [--games 1000000] [--workers 1 2]
     .venv/bin/python benchmarks/bench_simulate.py lookahead [--games 32]
 
-``scaling`` times the whole command (``tenleave simulate --players 3 --games N --seed 1
---json --workers W``: start-up, process pool, games, output) for W = 1 and 2, alternating
-in one run, and reports the median wall time, games/s, the speed-up over one worker and
-the parallel efficiency (speed-up / W), then the same games on a Dask LocalCluster of 2
-single-thread worker processes already running (the time of the ``simulate`` call). Every
-run must report the same fingerprint (the same games). The load average is printed
-before and after: the machine is shared.
+``scaling`` times the whole command (wall clock, and the CPU time of the command and its
+workers) ``tenleave simulate --players 3 --games N --seed 1 --json --workers W``
+(start-up, process pool, games, output) for W = 1 and 2, alternating in one run, and
+reports the median wall time, games/s, the speed-up over one worker and the parallel
+efficiency (speed-up / W), then the same games on a Dask LocalCluster of 2 single-thread
+worker processes already running (the time of the ``simulate`` call). Every run must
+report the same fingerprint (the same games). The load average is printed before and
+after: the machine is shared.
 
 ``memory`` plays N random 3-seat games in a fresh process per worker count and samples
 the resident memory of that process and its workers (psutil) as the games go; it reports
@@ -27,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -40,32 +42,40 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def command(games: int, workers: int) -> tuple[float, dict[str, Any]]:
+def cpu_of_children() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)  # the command and its workers
+    return r.ru_utime + r.ru_stime
+
+
+def command(games: int, workers: int) -> tuple[float, float, dict[str, Any]]:
+    """(wall seconds, CPU seconds of the command and its workers, its JSON)."""
     cmd = [sys.executable, "-m", "tenleave_widget", "simulate", "--players", "3", "--games",
            str(games), "--seed", "1", "--json", "--workers", str(workers)]
-    t0 = time.perf_counter()
+    c0, t0 = cpu_of_children(), time.perf_counter()
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    return time.perf_counter() - t0, json.loads(out)
+    return time.perf_counter() - t0, cpu_of_children() - c0, json.loads(out)
 
 
 def scaling(games: int, repeats: int) -> None:
     print(f"load average before: {load()}  ({os.cpu_count()} cores)")
     times: dict[int, list[float]] = {1: [], 2: []}
+    cpu: dict[int, list[float]] = {1: [], 2: []}
     prints = set()
-    for _ in range(repeats):
-        for w in (1, 2):
-            dt, out = command(games, w)
+    for r in range(repeats):
+        for w in ((1, 2) if r % 2 == 0 else (2, 1)):  # alternate the order
+            dt, used, out = command(games, w)
             times[w].append(dt)
+            cpu[w].append(used)
             prints.add(out["fingerprint"])
     base = statistics.median(times[1])
     print(f"tenleave simulate --players 3 --games {games} --seed 1 --json --workers W "
           f"(whole command, median of {repeats})")
-    print("| workers | seconds | games/s | speed-up | parallel efficiency |")
-    print("|---|---|---|---|---|")
+    print("| workers | seconds | games/s | speed-up | parallel efficiency | CPU seconds |")
+    print("|---|---|---|---|---|---|")
     for w, ts in times.items():
         med = statistics.median(ts)
         print(f"| {w} | {med:.2f} | {games / med:,.0f} | {base / med:.2f}x | "
-              f"{base / med / w:.0%} |")
+              f"{base / med / w:.0%} | {statistics.median(cpu[w]):.2f} |")
     ratios = [a / b for a, b in zip(times[1], times[2], strict=True)]
     print(f"per-pair ratios (1 worker / 2 workers, same round): "
           f"{', '.join(f'{r:.2f}' for r in ratios)}; median {statistics.median(ratios):.2f}")
@@ -84,7 +94,7 @@ def scaling(games: int, repeats: int) -> None:
                 prints.add(s.fingerprint)
         med = statistics.median(dts)
         print(f"| Dask LocalCluster, 2 workers (running) | {med:.2f} | {games / med:,.0f} | "
-              f"{base / med:.2f}x | {base / med / 2:.0%} |")
+              f"{base / med:.2f}x | {base / med / 2:.0%} | |")
     except ImportError:
         print("(Dask is not installed: pip install 'tenleave_widget[distributed]')")
     print(f"same games in every run: {len(prints) == 1} ({', '.join(sorted(prints))})")
