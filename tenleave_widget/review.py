@@ -66,8 +66,10 @@ __all__ = [
     "SeatSummary",
     "TurnReview",
     "WakeLuck",
+    "Puzzle",
     "attach_review",
     "describe_turn",
+    "puzzles",
     "review",
     "saved_review",
     "wake_luck",
@@ -130,6 +132,9 @@ class TurnReview:
     label: str
     forced: bool
     candidates: int = 0  # the number of distinct decisions compared
+    gap: float = 0.0
+    """How much better the best decision was than the next best distinct one (in the
+    objective's unit; 0 when they tie) — a position with one clearly best move."""
     reference: float = 0.0
     """The mover's expected final penalty before deciding: the value of the position if
     it played the evaluator's rollout policy (as every seat does in the play-outs)."""
@@ -239,12 +244,13 @@ class Review:
 
     def to_saved(self) -> dict[str, Any]:
         """The review as a record's ``review`` section: :meth:`to_json` plus ``format``,
-        ``samples`` and ``seed``, and per turn its ``reference`` (see
-        :attr:`TurnReview.reference`) and per wake each seat's ``actual`` penalty."""
+        ``samples`` and ``seed``, per turn its ``reference`` and ``gap`` (see
+        :class:`TurnReview`), and per wake each seat's ``actual`` penalty."""
         out = {"format": REVIEW_FORMAT, "samples": self.samples, "seed": self.seed,
                **self.to_json()}
         for t, tj in zip(self.turns, out["turns"], strict=True):
             tj["reference"] = t.reference
+            tj["gap"] = t.gap
         for w, wj in zip(self.wakes, out["wakes"], strict=True):
             wj["actual"] = list(w.actual)
         return out
@@ -576,6 +582,8 @@ def _judge(k: int, seat: int, played: Turn, j: _Judged) -> TurnReview:
     loss, half = _paired(mine, best)
     loss = max(0.0, loss)
     label = "best" if forced else _label(loss, objective)
+    others = sorted(v.cost for i, v in enumerate(vals) if i != best_i)
+    gap = others[0] - best.cost if others else 0.0
     return TurnReview(
         turn=k,
         seat=seat,
@@ -588,6 +596,7 @@ def _judge(k: int, seat: int, played: Turn, j: _Judged) -> TurnReview:
         label=label,
         forced=forced,
         candidates=len(sc),
+        gap=0.0 if forced else gap,
         reference=j.reference,
     )
 
@@ -714,6 +723,7 @@ def saved_review(record: RecordSource) -> Review | None:
                 loss_ci95=(float(tj["loss_ci95"][0]), float(tj["loss_ci95"][1])),
                 label=str(tj["label"]), forced=bool(tj["forced"]),
                 reference=float(tj.get("reference", 0.0)),
+                gap=float(tj.get("gap", 0.0)),
             ))
             if judged[-1].label not in LABELS:
                 raise ValueError(f"turn {k}: unknown label {excerpt(tj['label'])}")
@@ -732,3 +742,68 @@ def saved_review(record: RecordSource) -> Review | None:
         what = e.args[0] if isinstance(e, ValueError) and e.args else f"missing or bad {e}"
         raise RecordError(f"'review': {what} (review the record again)") from None
 
+
+
+# --------------------------------------------------------------------------- puzzles
+
+
+@dataclass
+class Puzzle:
+    """A position of a reviewed game where one decision was clearly best: the seat to
+    move at turn ``turn``, the game so far (``record``: a ``tenleave-record/1`` of the first
+    ``turn`` turns, to load into a widget), the ``best`` decision and by how much it beat
+    the next best (``gap``), and what was played there (with its ``loss``)."""
+
+    turn: int
+    seat: int
+    record: dict[str, Any]
+    best: Turn
+    gap: float
+    played: Turn
+    loss: float
+    objective: str = "margin"
+
+    def judge(self, turn: Turn | Mapping[str, Any], *, samples: int | None = None,
+              seed: int = 0) -> dict[str, Any]:
+        """Judge a student's answer (a :class:`Turn` or record turn object of the seat to
+        move): ``{"best": bool, "loss": points, "loss_ci95": [lo, hi], "text"}``. The
+        answer is valued against the best on the same fresh worlds (``REFINE * samples``)
+        from the seat's view."""
+        t = Turn.from_json(dict(turn)) if isinstance(turn, Mapping) else turn
+        g = Game.from_record(self.record)
+        if t not in g.legal_turns:
+            raise SetupError(f"{describe_turn(t)} is not a legal turn of seat {self.seat} here")
+        answer, best = _group_turn(t), _group_turn(self.best)
+        unit = "points" if self.objective == "margin" else "of win probability"
+        if answer == best:
+            return {"best": True, "loss": 0.0, "loss_ci95": [0.0, 0.0],
+                    "text": f"{describe_turn(t)}: the best move, better than the next best "
+                            f"by {self.gap:.2f} {unit}."}
+        budget = REFINE * (samples if samples is not None else DEFAULT_SAMPLES)
+        ev = evaluate_view(g.view(self.seat), budget, seed, per_world=True,
+                           turns=[best.to_json(), answer.to_json()])
+        vals = {v.turn: v for v in _values(ev, self.objective)}
+        loss, half = _paired(vals[answer], vals[best])
+        label = _label(max(0.0, loss), self.objective)
+        return {"best": False, "loss": loss, "loss_ci95": [loss - half, loss + half],
+                "text": f"{describe_turn(t)}: {label} — {describe_turn(self.best)} was better "
+                        f"by {loss:.2f} {unit} (95% interval {loss - half:.2f} to "
+                        f"{loss + half:.2f})."}
+
+
+def puzzles(record: RecordSource | Game, result: Review,
+            min_gap: float | None = None) -> list[Puzzle]:
+    """The positions of a reviewed record where the best decision beat the next best by
+    at least ``min_gap`` (default: the objective's mistake bound, the loss from which a
+    move is a mistake) — "learn from your mistakes" puzzles, in turn order."""
+    rec = Game.from_record(record.to_record() if isinstance(record, Game) else record).to_record()
+    rec.pop("notes", None)  # a note about a later turn would give the answer away
+    bound = THRESHOLDS[result.objective][2] if min_gap is None else min_gap
+    out = []
+    for t in result.turns:
+        if t.forced or t.gap < bound:
+            continue
+        prefix = dict(rec, turns=rec["turns"][: t.turn])
+        out.append(Puzzle(t.turn, t.seat, prefix, t.best, t.gap, t.played, t.loss,
+                          result.objective))
+    return out

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from helpers import random_game
 
-from tenleave_widget import Game, InvalidRecordError
+from tenleave_widget import Game, InvalidRecordError, Turn
 from tenleave_widget.review import (
     LABELS,
     THRESHOLDS,
@@ -332,3 +332,23 @@ def test_the_random_bot_loses_far_more_than_the_lookahead_bot() -> None:
     rnd, look = statistics.mean(losses["random"]), statistics.mean(losses["lookahead"])
     assert len(losses["random"]) >= 30 and len(losses["lookahead"]) >= 30
     assert rnd >= 3 * look and rnd > 1.0, (rnd, look)
+
+
+def test_puzzles_from_a_reviewed_game() -> None:
+    from tenleave_widget.review import puzzles
+
+    rec = json.loads((EXAMPLES / "game-3-seats.json").read_text())
+    r = review(rec, samples=4, seed=2)
+    every = puzzles(rec, r, min_gap=0.0)
+    assert [p.turn for p in every] == [t.turn for t in r.turns if not t.forced]
+    clear = puzzles(rec, r)
+    assert all(p.gap >= THRESHOLDS["margin"][2] for p in clear)
+    p = max(every, key=lambda p: p.loss)  # the worst decision of the game
+    g = Game.from_record(p.record)
+    assert g.turns_applied == p.turn and g.to_move == p.seat and "notes" not in p.record
+    right = p.judge(p.best)
+    assert right["best"] and right["loss"] == 0
+    wrong = p.judge(p.played, samples=4)
+    assert not wrong["best"] and wrong["loss"] > 0 and "better by" in wrong["text"]
+    with pytest.raises(ValueError, match="not a legal turn"):
+        p.judge(Turn(p.seat, "1", 7))
