@@ -68,6 +68,7 @@ __all__ = [
     "WakeLuck",
     "Puzzle",
     "attach_review",
+    "decision",
     "describe_turn",
     "puzzles",
     "review",
@@ -475,10 +476,14 @@ REFINE_TOP = 2
 """How many of the screen's best decisions are refined along with the played one."""
 
 
-def _group_turn(played: Turn) -> Turn:
-    """The decision the evaluator values for a played turn: a peek turn is its bare play
-    (peeks are not valued: see :mod:`tenleave_widget.lookahead`); a rotation of another
-    queue after the play is the same decision as before it."""
+def decision(played: Turn) -> Turn:
+    """The decision the evaluator values for a turn, as the evaluation lists it: a peek
+    turn is its bare play (peeks are not valued: see :mod:`tenleave_widget.lookahead`); a
+    rotation of another queue after the play is the same decision as before it.
+
+    >>> decision(Turn(1, "3*", 0, peek=(1, 2))).to_json()
+    {'seat': 1, 'play': ['3*', 0]}
+    """
     if played.peek is not None:
         return Turn(played.seat, played.card, played.queue)
     if played.rotate is not None and played.extra == AFTER and played.rotate != played.queue:
@@ -515,7 +520,7 @@ def _evaluate(
        minimum of noisy means is biased low), and the paired interval is narrow enough for
        the labels to hold when the budget doubles.
     """
-    key = _group_turn(played)
+    key = decision(played)
     rng = random.Random(seed)
     ev = evaluate_view(view, samples, rng.getrandbits(32), per_world=True)
     screen = _values(ev, objective)
@@ -773,7 +778,7 @@ class Puzzle:
         g = Game.from_record(self.record)
         if t not in g.legal_turns:
             raise SetupError(f"{describe_turn(t)} is not a legal turn of seat {self.seat} here")
-        answer, best = _group_turn(t), _group_turn(self.best)
+        answer, best = decision(t), decision(self.best)
         unit = "points" if self.objective == "margin" else "of win probability"
         if answer == best:
             return {"best": True, "loss": 0.0, "loss_ci95": [0.0, 0.0],

@@ -17,7 +17,10 @@ import pytest
 from nbclient import NotebookClient
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-NOTEBOOKS = ["play.ipynb", "classroom.ipynb", "odds.ipynb", "analysis.ipynb", "lookahead.ipynb"]
+NOTEBOOKS = [
+    "play.ipynb", "classroom.ipynb", "odds.ipynb", "analysis.ipynb", "lookahead.ipynb",
+    "review.ipynb",
+]
 TIMEOUT = 600  # per cell: only a guard against a hang, not a speed test
 
 FINISH_GAME = """
@@ -93,6 +96,27 @@ def test_odds_notebook_runs_and_its_simulation_agrees_with_the_exact_odds() -> N
     (peeked,) = [line for line in lines if line.startswith("Ana after peeking")]
     assert peeked.split()[-5:] == ["0.00", "P(=10)", "0.60", "P(>10)", "0.40"]
     assert "So P(=10) is 3/5 and P(>10) is 2/5" in markdown
+
+
+def test_review_notebook_finds_the_blunder_and_judges_a_puzzle() -> None:
+    """The review notebook (16 worlds per decision: quick here; the README's benchmark
+    gives the default's figures) names the game's blunder, compares it with the best move
+    on the same worlds, and judges a puzzle's answer."""
+    nb = read("review.ipynb")
+    client(nb).execute()
+    assert shows_plotly(nb)
+    lines = [line for c in nb.cells for line in text_of(c).splitlines()]
+    (blunder,) = [line for line in lines if line.startswith("Turn ") and "worse than" in line]
+    assert re.search(r"points of margin worse than .* \(95% interval", blunder)
+    played = [line for line in lines if line.startswith("played ")]
+    best = [line for line in lines if line.startswith("best ")]
+    assert len(played) == len(best) == 1
+    (verdict,) = [line for line in lines
+                  if " was better by " in line or ": the best move, better than" in line]
+    assert re.search(r"\d\.\d\d", verdict)
+    widgets = [o for c in nb.cells for o in c.get("outputs", [])
+               if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    assert len(widgets) >= 2  # the replay from the blunderer's view, the puzzle's table
 
 
 LEFT_BEHIND = """

@@ -217,17 +217,17 @@ def test_the_evaluators_hooks_for_the_review() -> None:
 
 
 def test_a_played_turn_is_judged_as_the_decision_the_evaluator_values() -> None:
-    from tenleave_widget.review import _group_turn
+    from tenleave_widget.review import decision
     from tenleave_widget.turn import Turn
 
     peek = Turn(1, "3*", 0, peek=(1, 2), extra="after")
-    assert _group_turn(peek) == Turn(1, "3*", 0)
+    assert decision(peek) == Turn(1, "3*", 0)
     other = Turn(0, "2", 0, rotate=1, extra="after")
-    assert _group_turn(other) == Turn(0, "2", 0, rotate=1)
+    assert decision(other) == Turn(0, "2", 0, rotate=1)
     same = Turn(0, "2", 1, rotate=1, extra="after")
-    assert _group_turn(same) == same
+    assert decision(same) == same
     wake = Turn(0, "2", 1, wake=True)
-    assert _group_turn(wake) == wake
+    assert decision(wake) == wake
     # every legal turn of random positions maps to a valued decision (no AssertionError)
     from tenleave_widget.lookahead import evaluate_view
 
@@ -235,7 +235,7 @@ def test_a_played_turn_is_judged_as_the_decision_the_evaluator_values() -> None:
         g = random_game(3, seed=seed, turns=8 + seed)
         valued = {Turn.from_json(m["turn"]) for m in evaluate_view(g.view(g.to_move), 1,
                                                                      seed=1)["moves"]}
-        assert {_group_turn(t) for t in g.legal_turns} == valued
+        assert {decision(t) for t in g.legal_turns} == valued
 
 
 def test_forced_decisions_are_labelled_best() -> None:
