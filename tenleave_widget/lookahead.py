@@ -54,7 +54,7 @@ from .errors import IllegalActionError, InvalidViewError, SetupError
 from .odds import move_evaluation, seat_odds
 from .rules import DEFAULT_TOKENS, QUEUE_CAPACITY
 
-__all__ = ["DEFAULT_SAMPLES", "Budget", "Policy", "evaluate", "evaluate_view"]
+__all__ = ["DEFAULT_SAMPLES", "Budget", "Evaluation", "Policy", "evaluate", "evaluate_view"]
 
 DEFAULT_SAMPLES = 48
 """Worlds per evaluation by default (see the README for what it buys and costs)."""
@@ -703,96 +703,165 @@ def evaluate_view(
     "immediate_expected_penalty", "samples"}``; ``best`` indexes ``moves``.
     Raises :class:`IllegalActionError` when it is not the seat's turn.
     """
-    if isinstance(budget, bool) or not isinstance(budget, (int, Budget)):
-        raise SetupError(f"budget must be a number of samples or a Budget, not {budget!r}")
-    b = Budget(samples=budget) if isinstance(budget, int) else budget
-    if objective not in ("margin", "win"):
-        raise SetupError(f"objective must be 'margin' or 'win', not {objective!r}")
-    pol = policy if policy is not None else Policy()
-    t0 = time.perf_counter()
-    pos = _Position(view)
-    sim = _Sim(pos, pol)
-    moves = _moves_of(pos, rotations)
-    if turns is not None:
-        wanted = [dict(t) for t in turns]
-        moves = [m for m in moves if m[0] in wanted]
-        if len(moves) != len(wanted):
-            raise IllegalActionError("turns: not every turn is a valued decision of the seat")
-    # decisions with the same effect on the values (a plain 5 and a marked 5) share runs
-    effects: dict[_Move, int] = {}
-    index = [effects.setdefault(m, len(effects)) for _, m in moves]
-    distinct = list(effects)
-    stats = [_Stats() for _ in distinct]
-    live = list(range(len(distinct)))
-    ref = _Stats()
-    rng = random.Random(seed)
-    seat, n = pos.seat, pos.n
-    left = pos.cards_left
-    worlds = 0
-    while worlds < b.samples:
-        batch = min(b.batch, b.samples - worlds)
-        for _ in range(batch):
-            w = _World(pos, random.Random(rng.getrandbits(64)), left)
-            for i in live:
-                move = distinct[i]
-                queues = [list(q) for q in w.queues]
-                hands = [list(h) for h in w.hands]
-                pen = list(pos.penalty)
-                k = sim.apply(move, queues, hands, pen, seat, left, w.chain, 0)
-                if k is not None:
-                    nxt = seat + 1 if seat + 1 < n else 0
-                    sim.play_out(queues, hands, pen, nxt, left - 1, w.chain, k, w.us)
-                stats[i].add(pen, seat)
-            if reference:
-                queues = [list(q) for q in w.queues]
-                hands = [list(h) for h in w.hands]
-                pen = list(pos.penalty)
-                sim.play_out(queues, hands, pen, seat, left, w.chain, 0, w.us)
-                ref.add(pen, seat)
-            worlds += 1
-        if b.prune is not None and len(live) > 1 and worlds >= b.min_samples:
-            live = _prune(live, stats, worlds, b)
-        if b.ms is not None and worlds >= b.min_samples:
-            if (time.perf_counter() - t0) * 1000 >= b.ms:
-                break
-        if len(live) == 1 and b.prune is not None:
-            break
+    ev = Evaluation(view, budget, seed, policy=policy, rotations=rotations, objective=objective,
+                    per_world=per_world, turns=turns, reference=reference)
+    while not ev.advance():
+        pass
+    return ev.result()
 
-    imm: dict[tuple[str, ...], float] = {}
-    for m in move_evaluation(view):
-        if "play" in m:
-            imm[("play", m["play"][0], str(m["play"][1]))] = float(m["expected_penalty"])
-        else:
-            imm[("wake",)] = float(m["expected_penalty"])
-    out_moves: list[dict[str, Any]] = []
-    for (turn, _), i in zip(moves, index, strict=True):
-        st = stats[i]
-        if "wake" in turn:
-            ie = imm[("wake",)]
-        elif "rotate" in turn:
-            ie = _immediate(view, pos, turn)
-        else:
-            ie = imm[("play", turn["play"][0], str(turn["play"][1]))]
-        entry: dict[str, Any] = {"turn": turn, **st.figures(False),
-                                 "immediate_expected_penalty": ie, "samples": len(st.pen)}
-        if per_world:
-            entry.update(st.figures(True))
-        out_moves.append(entry)
-    best = _best(out_moves, objective)
-    # a peek is always legal (at least the card just played can be peeked after the play)
-    not_valued = [{"action": "peek", "reason": _PEEK_REASON}]
-    out: dict[str, Any] = {
-        "seat": seat,
-        "turn": pos.turns_applied,
-        "samples": worlds,
-        "objective": objective,
-        "moves": out_moves,
-        "best": best,
-        "not_valued": not_valued,
-    }
-    if reference:
-        out["reference"] = {**ref.figures(per_world), "samples": len(ref.pen)}
-    return out
+
+class Evaluation:
+    """An evaluation in progress, to run in slices (anytime): :meth:`advance` plays worlds
+    for at most ``ms`` milliseconds (at least one world), :meth:`result` gives the figures
+    so far. A front end can thus fill a panel in progressively without blocking its event
+    loop for longer than a slice. :func:`evaluate_view` is ``advance()`` to the end, then
+    ``result()``: the same arguments and seed give the same figures however it is sliced.
+
+    >>> from tenleave_widget import Game
+    >>> view = Game(3, seed=2).view(0)
+    >>> ev = Evaluation(view, budget=16, seed=3)
+    >>> while not ev.advance(ms=5):
+    ...     partial = ev.result()
+    >>> ev.result() == evaluate_view(view, budget=16, seed=3)
+    True
+    """
+
+    def __init__(
+        self,
+        view: View,
+        budget: int | Budget = DEFAULT_SAMPLES,
+        seed: int | None = None,
+        *,
+        policy: Policy | None = None,
+        rotations: bool = True,
+        objective: str = "margin",
+        per_world: bool = False,
+        turns: Sequence[Mapping[str, Any]] | None = None,
+        reference: bool = False,
+    ) -> None:
+        if isinstance(budget, bool) or not isinstance(budget, (int, Budget)):
+            raise SetupError(f"budget must be a number of samples or a Budget, not {budget!r}")
+        b = Budget(samples=budget) if isinstance(budget, int) else budget
+        if objective not in ("margin", "win"):
+            raise SetupError(f"objective must be 'margin' or 'win', not {objective!r}")
+        pol = policy if policy is not None else Policy()
+        self._t0 = time.perf_counter()
+        self.view = view
+        pos = self._pos = _Position(view)
+        self._sim = _Sim(pos, pol)
+        moves = _moves_of(pos, rotations)
+        if turns is not None:
+            wanted = [dict(t) for t in turns]
+            moves = [m for m in moves if m[0] in wanted]
+            if len(moves) != len(wanted):
+                raise IllegalActionError("turns: not every turn is a valued decision of the seat")
+        self._moves = moves
+        # decisions with the same effect on the values (a plain 5 and a marked 5) share runs
+        effects: dict[_Move, int] = {}
+        self._index = [effects.setdefault(m, len(effects)) for _, m in moves]
+        self._distinct = list(effects)
+        self._stats = [_Stats() for _ in self._distinct]
+        self._live = list(range(len(self._distinct)))
+        self._ref = _Stats() if reference else None
+        self._rng = random.Random(seed)
+        self._budget = b
+        self._objective = objective
+        self._per_world = per_world
+        self._in_batch = 0
+        self.worlds = 0
+        self.done = False
+
+    def _world(self) -> None:
+        pos, sim = self._pos, self._sim
+        seat, n = pos.seat, pos.n
+        left = pos.cards_left
+        w = _World(pos, random.Random(self._rng.getrandbits(64)), left)
+        for i in self._live:
+            move = self._distinct[i]
+            queues = [list(q) for q in w.queues]
+            hands = [list(h) for h in w.hands]
+            pen = list(pos.penalty)
+            k = sim.apply(move, queues, hands, pen, seat, left, w.chain, 0)
+            if k is not None:
+                nxt = seat + 1 if seat + 1 < n else 0
+                sim.play_out(queues, hands, pen, nxt, left - 1, w.chain, k, w.us)
+            self._stats[i].add(pen, seat)
+        if self._ref is not None:
+            queues = [list(q) for q in w.queues]
+            hands = [list(h) for h in w.hands]
+            pen = list(pos.penalty)
+            sim.play_out(queues, hands, pen, seat, left, w.chain, 0, w.us)
+            self._ref.add(pen, seat)
+        self.worlds += 1
+
+    def advance(self, ms: float | None = None) -> bool:
+        """Play worlds until the budget is spent, or for about ``ms`` milliseconds (at least
+        one world; ``None``: to the end). Returns whether the evaluation is done."""
+        b = self._budget
+        start = time.perf_counter()
+        while not self.done:
+            self._world()
+            self._in_batch += 1
+            if self._in_batch == b.batch or self.worlds == b.samples:
+                self._in_batch = 0
+                self._end_batch()
+            if self.worlds >= b.samples:
+                self.done = True
+            if ms is not None and (time.perf_counter() - start) * 1000 >= ms:
+                break
+        return self.done
+
+    def _end_batch(self) -> None:
+        b = self._budget
+        if b.prune is not None and len(self._live) > 1 and self.worlds >= b.min_samples:
+            self._live = _prune(self._live, self._stats, self.worlds, b)
+        if b.ms is not None and self.worlds >= b.min_samples:
+            if (time.perf_counter() - self._t0) * 1000 >= b.ms:
+                self.done = True
+        if len(self._live) == 1 and b.prune is not None:
+            self.done = True
+
+    def result(self) -> dict[str, Any]:
+        """The figures so far (see :func:`evaluate_view`); at least one world is played."""
+        if self.worlds == 0:
+            self.advance(ms=0)
+        view, pos = self.view, self._pos
+        imm: dict[tuple[str, ...], float] = {}
+        for m in move_evaluation(view):
+            if "play" in m:
+                imm[("play", m["play"][0], str(m["play"][1]))] = float(m["expected_penalty"])
+            else:
+                imm[("wake",)] = float(m["expected_penalty"])
+        out_moves: list[dict[str, Any]] = []
+        for (turn, _), i in zip(self._moves, self._index, strict=True):
+            st = self._stats[i]
+            if "wake" in turn:
+                ie = imm[("wake",)]
+            elif "rotate" in turn:
+                ie = _immediate(view, pos, turn)
+            else:
+                ie = imm[("play", turn["play"][0], str(turn["play"][1]))]
+            entry: dict[str, Any] = {"turn": turn, **st.figures(False),
+                                     "immediate_expected_penalty": ie, "samples": len(st.pen)}
+            if self._per_world:
+                entry.update(st.figures(True))
+            out_moves.append(entry)
+        best = _best(out_moves, self._objective)
+        # a peek is always legal (at least the card just played can be peeked after the play)
+        not_valued = [{"action": "peek", "reason": _PEEK_REASON}]
+        out: dict[str, Any] = {
+            "seat": pos.seat,
+            "turn": pos.turns_applied,
+            "samples": self.worlds,
+            "objective": self._objective,
+            "moves": out_moves,
+            "best": best,
+            "not_valued": not_valued,
+        }
+        if self._ref is not None:
+            out["reference"] = {**self._ref.figures(self._per_world),
+                                "samples": len(self._ref.pen)}
+        return out
 
 
 def _best(moves: list[dict[str, Any]], objective: str) -> int:

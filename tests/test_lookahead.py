@@ -397,3 +397,23 @@ def test_lookahead_bot_decides_from_its_view_only() -> None:
         assert bot.choose(h) == first and bot.choose(g) == first
         done += 1
     assert done >= 5
+
+
+def test_an_evaluation_run_in_slices_gives_the_same_figures() -> None:
+    """The anytime form (for a front end that must not block): partial figures from the
+    worlds played so far, the final ones those of evaluate_view, however it is sliced."""
+    from tenleave_widget.lookahead import Evaluation
+
+    g = random_game(3, seed=21, turns=5)
+    view = g.view(g.to_move)
+    budget = Budget(samples=40, prune=2.0)
+    ev = Evaluation(view, budget, seed=4)
+    partial = ev.result()
+    assert partial["samples"] == 1 and not ev.done
+    slices = 0
+    while not ev.advance(ms=0):  # one world per slice
+        slices += 1
+        part = ev.result()
+        assert part["samples"] == ev.worlds and 0 <= part["best"] < len(part["moves"])
+    assert slices >= 7
+    assert ev.result() == evaluate_view(view, budget, seed=4)
