@@ -918,14 +918,6 @@ def evaluate(
     >>> len(ev["moves"]), ev["samples"], ev["moves"][ev["best"]]["turn"]["seat"]
     (12, 4, 0)
     """
-    from .game import Game
+    from .record import position_view
 
-    if isinstance(record_or_game, Game):
-        g = record_or_game
-        if turns is not None:
-            g = Game.from_record(g.to_record(), turns=turns)
-    else:
-        g = Game.from_record(record_or_game, turns=turns)
-    if type(seat) is not int or not 0 <= seat < g.seats:
-        raise IllegalActionError(f"seat {seat!r} does not exist (seats 0..{g.seats - 1})")
-    return evaluate_view(g.view(seat), budget, seed, **options)
+    return evaluate_view(position_view(record_or_game, seat, turns), budget, seed, **options)

@@ -215,8 +215,15 @@ def position_odds(record: Any, seat: int, turns: int | None = None) -> dict[str,
     first ``turns`` turns of a record, or of a :class:`~tenleave_widget.Game` — the
     ``tenleave odds`` JSON. Exported as ``tenleave_widget.odds``.
     """
-    from .game import Game
     from .odds import seat_odds
+
+    return cast(dict[str, Any], seat_odds(position_view(record, seat, turns)))
+
+
+def position_view(record: Any, seat: int, turns: int | None = None) -> dict[str, Any]:
+    """Seat ``seat``'s view (``docs/view.md``) after the first ``turns`` turns of a record
+    (an object or a path) or of a :class:`~tenleave_widget.Game` (default: all of them)."""
+    from .game import Game
 
     if isinstance(record, Game):
         g = record
@@ -226,4 +233,4 @@ def position_odds(record: Any, seat: int, turns: int | None = None) -> dict[str,
         g = Game.from_record(record, turns=turns)
     if type(seat) is not int or not 0 <= seat < g.seats:
         raise RecordError(f"seat {excerpt(seat)} does not exist (seats 0..{g.seats - 1})")
-    return cast(dict[str, Any], seat_odds(g.view(seat)))
+    return g.view(seat)
