@@ -285,8 +285,6 @@ class Session:
     # -------------------------------------------------------------------- state
     def state(self) -> TableState:
         """What the table shows now: the viewing seat's projection of the session."""
-        if self.preview is not None and not self.pending:
-            self.preview = None
         shown = self.shown()
         view = cast(View, shown.view(self.seat))
         cover: Cover = {"shown": False, "seat": None, "text": ""}
