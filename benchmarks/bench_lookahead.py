@@ -35,7 +35,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tenleave_widget.bots import BOT_BUDGET, LookaheadBot, make_bot  # noqa: E402
+from tenleave_widget.bots import BOT_BUDGET, LookaheadBot, decide, make_bot  # noqa: E402
 from tenleave_widget.game import Game  # noqa: E402
 from tenleave_widget.lookahead import Budget, evaluate_view  # noqa: E402
 from tenleave_widget.simulate import mean_ci, wilson  # noqa: E402
@@ -74,10 +74,10 @@ def strength(args: argparse.Namespace) -> dict[str, Any]:
             assert s is not None
             if s == 0:
                 c0 = time.process_time()
-                t = bots[0].choose(g)
+                t = decide(bots[0], g)
                 times.append(time.process_time() - c0)
             else:
-                t = bots[s].choose(g)
+                t = decide(bots[s], g)
             g.push_legal(t) if t in g.legal_turns else g.apply(t)
         pens.append(g.penalty)
         firsts.append(first)
@@ -198,7 +198,7 @@ def naive(args: argparse.Namespace) -> dict[str, Any]:
     g = Game(3, seed=args.seed)
     bots = [make_bot("greedy", seed=rng.randrange(2**32)) for _ in range(3)]
     while g.turns_applied < args.turn:
-        g.apply(bots[g.to_move or 0].choose(g))
+        g.apply(decide(bots[g.to_move or 0], g))
     view = g.view(g.to_move)
     budget = Budget(samples=args.samples)
     evaluate_view(view, budget, seed=1, rotations=False)  # warm the memoised tables

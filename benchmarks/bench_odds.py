@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from naive_odds import arrangements, naive_odds, random_view  # noqa: E402
 
 from tenleave_widget import odds  # noqa: E402
-from tenleave_widget.bots import make_bot  # noqa: E402
+from tenleave_widget.bots import decide, make_bot  # noqa: E402
 from tenleave_widget.game import Game  # noqa: E402
 
 
@@ -171,7 +171,7 @@ def main() -> None:
                 assert seat is not None
                 if cold and seat == greedy:
                     odds.clear_cache()
-                g.apply(bots[seat].choose(g))
+                g.apply(decide(bots[seat], g))
             penalties[0] += g.penalty[greedy]
             penalties[1] += sum(g.penalty) - g.penalty[greedy]
         elapsed = time.perf_counter() - start

@@ -7,7 +7,6 @@
 1
 """
 
-import types as _types
 from typing import Any
 
 from . import odds
@@ -24,21 +23,10 @@ from .errors import (
 )
 from .game import Game, LegalTurns
 from .lookahead import evaluate
-from .record import load_record, parse_record, position_odds, replay, save_record
+from .position import position_odds, replay
+from .record import RECORD_FORMAT, load_record, parse_record, save_record
 from .rules import Rules
 from .turn import Turn
-
-
-class _CallableModule(_types.ModuleType):
-    """``tenleave_widget.odds`` is both the odds module (``odds.seat_odds`` …) and, called,
-    the odds of a record or game: ``tenleave_widget.odds(record_or_game, seat, turns=None)``.
-    """
-
-    def __call__(self, record: Any, seat: int, turns: int | None = None) -> dict[str, Any]:
-        return position_odds(record, seat, turns)
-
-
-odds.__class__ = _CallableModule
 
 _WIDGET_NAMES = (
     "TableWidget", "TenLeaveWidget", "WidgetMessageError", "hotseat", "play", "replay_widget"
@@ -65,6 +53,7 @@ __all__ = [
     "InvalidRulesError",
     "InvalidViewError",
     "LegalTurns",
+    "RECORD_FORMAT",
     "RecordError",
     "Rules",
     "SetupError",
@@ -74,6 +63,7 @@ __all__ = [
     "load_record",
     "odds",
     "parse_record",
+    "position_odds",
     "replay",
     "save_record",
     *_WIDGET_NAMES,

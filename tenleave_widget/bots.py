@@ -1,43 +1,73 @@
-"""Bots that choose a turn for the seat to move: ``random``, ``greedy`` and ``lookahead``.
+"""Bots: ``random``, ``greedy``, ``lookahead``. A bot decides from its view, never from the game.
+
+The protocol is step-wise, so that a bot can wake SleepKid and then choose its play from
+the position after the swat, which it cannot see before:
+
+- ``bot.choose(view, legal)`` gets the seat's ``tenleave-view/1`` view (no hidden card in
+  it) and the legal turns (a sequence of :class:`~tenleave_widget.Turn`) and returns one of
+  them, or :data:`WAKE`;
+- after :data:`WAKE`, the caller wakes SleepKid on a copy of the game and asks again, with
+  the view after the swat and the legal plays (``Turn``\\ s with no action): the chosen
+  play completes the wake turn.
+
+:func:`decide` runs that loop for whoever drives the bots (``simulate``, the widget):
 
 >>> from tenleave_widget import Game
 >>> g = Game(3, seed=1)
 >>> bot = make_bot("random", seed=2)
->>> bot.choose(g) in g.legal_turns
+>>> decide(bot, g) in g.legal_turns
 True
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping
+from typing import Any, Final, Literal, Protocol
 
 from .errors import IllegalActionError, SetupError, excerpt
 from .game import Game
 from .lookahead import DEFAULT_SAMPLES, Budget, evaluate_view
+from .rules import QUEUE_CAPACITY
 from .turn import Turn
 
-BOT_NAMES = ("random", "greedy", "lookahead")
+WAKE: Final = "wake"
+"""What :meth:`Bot.choose` returns to wake SleepKid before choosing its play."""
+
+View = Mapping[str, Any]
+Choice = Turn | Literal["wake"]
+
+
+class Legal(Protocol):
+    """The legal turns handed to a bot: :class:`~tenleave_widget.LegalTurns` (lazy) or a
+    list of turns — ``len``, indexing and ``in``."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, i: int, /) -> Turn: ...
+
+    def __contains__(self, turn: object, /) -> bool: ...
 
 
 class Bot(Protocol):
-    """Anything with a ``choose(game) -> Turn`` for ``game.to_move``."""
+    """A bot: a name, and ``choose(view, legal)`` (see the module docstring)."""
 
     name: str
 
-    def choose(self, game: Game) -> Turn: ...
+    def choose(self, view: View, legal: Legal) -> Choice: ...
 
 
 class RandomBot:
-    """Uniform over the legal turns (:attr:`Game.legal_turns`), seeded."""
+    """Uniform over the legal turns, seeded (wake turns included: it never says WAKE)."""
 
     name = "random"
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, game: Game) -> Turn:
-        return game.random_turn(self.rng)
+    def choose(self, view: View, legal: Legal) -> Choice:
+        # the draw of LegalTurns.sample and Game.random_turn (simulate's fast path)
+        return legal[self.rng.randrange(len(legal))]
 
 
 class GreedyBot:
@@ -56,18 +86,18 @@ class GreedyBot:
         best = [m for m in moves if float(m["expected_penalty"]) <= low + 1e-12]
         return best[self.rng.randrange(len(best))] if len(best) > 1 else best[0]
 
-    def choose(self, game: Game) -> Turn:
+    def choose(self, view: View, legal: Legal) -> Choice:
         from .odds import move_evaluation
 
-        seat = game.to_move
-        if seat is None:
-            raise IllegalActionError("no legal turn: the game is over")
-        move = self._best(move_evaluation(game.view(seat)))
+        seat = view["seat"]
+        moves = move_evaluation(view)
+        if moves and moves[-1].get("wake") and "play" in moves[0]:
+            card, queue = moves[0]["play"]
+            if Turn(seat, card, queue, wake=True) not in legal:  # after a wake: plays only
+                moves = moves[:-1]
+        move = self._best(moves)
         if move.get("wake"):
-            after = game.preview([{"kind": "wake"}])
-            plays = [m for m in move_evaluation(after.view(seat)) if "play" in m]
-            card, queue = self._best(plays)["play"]
-            return Turn(seat, str(card), int(queue), wake=True)
+            return WAKE
         card, queue = move["play"]
         return Turn(seat, str(card), int(queue))
 
@@ -84,7 +114,7 @@ class LookaheadBot:
 
     >>> from tenleave_widget import Game
     >>> g = Game(3, seed=1)
-    >>> make_bot("lookahead", seed=2).choose(g) in g.legal_turns
+    >>> decide(make_bot("lookahead", seed=2), g) in g.legal_turns
     True
     """
 
@@ -100,11 +130,8 @@ class LookaheadBot:
         self.rotations = rotations
         self.last: dict[str, Any] | None = None
 
-    def choose(self, game: Game) -> Turn:
-        seat = game.to_move
-        if seat is None:
-            raise IllegalActionError("no legal turn: the game is over")
-        view = game.view(seat)
+    def choose(self, view: View, legal: Legal) -> Choice:
+        # whole turns, a wake turn's play included, valued from the view before the wake
         seed = random.Random(f"{self.seed}:{view['turns_applied']}").getrandbits(64)
         ev = evaluate_view(view, self.budget, seed, rotations=self.rotations,
                            objective=self.objective)
@@ -116,12 +143,62 @@ BOT_BUDGET = Budget(samples=2 * DEFAULT_SAMPLES, prune=2.0)
 """The lookahead bot's default budget per decision."""
 
 
-def make_bot(name: str, seed: int | None = None) -> RandomBot | GreedyBot | LookaheadBot:
-    """A bot by name (``"random"``, ``"greedy"`` or ``"lookahead"``)."""
-    if name == "random":
-        return RandomBot(seed)
-    if name == "greedy":
-        return GreedyBot(seed)
-    if name == "lookahead":
-        return LookaheadBot(seed)
-    raise SetupError(f"unknown bot {excerpt(name)} (choose from {', '.join(BOT_NAMES)})")
+BOTS: dict[str, Callable[[int | None], Bot]] = {
+    "random": RandomBot, "greedy": GreedyBot, "lookahead": LookaheadBot
+}
+"""The bots by name: ``BOTS[name](seed)`` makes one."""
+
+BOT_NAMES = tuple(BOTS)
+
+
+def check_bot(name: object) -> str:
+    """``name`` if it names a bot (one of :data:`BOT_NAMES`), else :class:`SetupError`:
+    the one place bot names are checked (``make_bot``, ``simulate``, the widget)."""
+    if not isinstance(name, str) or name not in BOTS:
+        raise SetupError(f"unknown bot {excerpt(name)} (choose from {', '.join(BOT_NAMES)})")
+    return name
+
+
+def make_bot(name: str, seed: int | None = None) -> Bot:
+    """A bot by name (one of :data:`BOT_NAMES`); raises :class:`SetupError` for another."""
+    return BOTS[check_bot(name)](seed)
+
+
+def wake_plays(game: Game) -> list[Turn]:
+    """The plays open to the seat to move, as plain turns: distinct cards in hand (sorted)
+    x queues with room. After a wake, one of them completes the turn."""
+    seat = game.to_move
+    if seat is None:
+        return []
+    rooms = [q for q in range(game.queue_count) if len(game.queue_cards(q)) < QUEUE_CAPACITY]
+    return [Turn(seat, c, q) for c in sorted(set(game.hand(seat))) for q in rooms]
+
+
+def decide(bot: Bot, game: Game, seat: int | None = None) -> Turn:
+    """The whole turn ``bot`` plays for the seat to move (``seat``, if given, must be it):
+    ``bot.choose`` on the seat's view; on :data:`WAKE`, again on the view after the wake.
+    The turn is legal (checked): push it with :meth:`Game.push_legal` or :meth:`Game.apply`.
+    Raises :class:`IllegalActionError` when the game is over or the bot chose badly.
+    """
+    mover = game.to_move
+    if mover is None:
+        raise IllegalActionError("no legal turn: the game is over")
+    if seat is not None and seat != mover:
+        raise IllegalActionError(f"seat {excerpt(seat)} cannot move: it is seat {mover}'s turn")
+    legal = game.legal_turns
+    choice = bot.choose(game.view(mover), legal)
+    if choice == WAKE:
+        after = game.preview([{"kind": "wake"}])  # raises IllegalActionError if not allowed
+        plays = wake_plays(after)
+        play = bot.choose(after.view(mover), plays)
+        if play not in plays:
+            raise IllegalActionError(
+                f"the {bot.name} bot chose {excerpt(play)} after waking: not one of the legal plays"
+            )
+        assert isinstance(play, Turn)
+        return play._replace(wake=True)
+    if not isinstance(choice, Turn) or choice not in legal:
+        raise IllegalActionError(
+            f"the {bot.name} bot chose {excerpt(choice)}: not a legal turn"
+        )
+    return choice

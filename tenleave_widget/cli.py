@@ -92,11 +92,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "replay":
-            from .record import replay
+            from .position import replay
 
             out = replay(_read(args.file), turns=args.turns)
         elif args.command == "odds":
-            from .record import position_odds
+            from .position import position_odds
 
             out = position_odds(_read(args.file), args.seat, turns=args.turns)
         elif args.command == "review":

@@ -23,21 +23,22 @@ from typing import Any, NamedTuple
 
 from .cards import COLOURS, MARKED, PLAIN, parse_card
 from .errors import IllegalActionError, RecordError, SetupError, TenLeaveError, excerpt
+from .record import RECORD_FORMAT, Record, RecordSource, load_record, parse_record
 from .rules import DEFAULT_RULES, MAX_SEATS, MIN_SEATS, QUEUE_CAPACITY, Rules, queue_count
-from .turn import AFTER, BEFORE, Turn
+from .turn import AFTER, BEFORE, Turn, parse_steps
 
 DEFAULT_NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli")
-RECORD_FORMAT = "tenleave-record/1"
 VIEW_FORMAT = "tenleave-view/1"
 
 Event = tuple[Any, ...]
-Record = dict[str, Any]
-RecordSource = Record | str | Path
 
 _SEATS = f"{MIN_SEATS} to {MAX_SEATS}"
 _CAP = QUEUE_CAPACITY
 _FILL_WEIGHTS = tuple((_CAP + 1) ** q for q in range(queue_count(MAX_SEATS)))
 """Queue ``q`` adds ``_FILL_WEIGHTS[q]`` per card to ``Game._fill`` (sizes in base CAP+1)."""
+
+
+_NO_TOKENS = "the record's 'defense' list has no more tokens to reveal"
 
 
 class _Tables:
@@ -283,21 +284,30 @@ class Game:
         return got
 
     # ------------------------------------------------------------ validation
-    def _check(self, t: Turn) -> Turn:
-        """Raise :class:`IllegalActionError` unless ``t`` is legal now; return it normalized."""
+    def _check(self, t: Turn, partial: bool = False) -> Turn:
+        """Raise :class:`IllegalActionError` unless ``t`` is legal now; return it normalized.
+
+        ``partial`` (:meth:`preview`): ``t`` is the start of a turn before its play
+        (``card`` and ``queue`` are ``None``), so there is no card, queue or room to check.
+        """
         if self._finished:
             raise IllegalActionError("the game is over: no more turns")
         s = self._to_move
         if type(t.seat) is not int or t.seat != s:
             raise IllegalActionError(f"seat {excerpt(t.seat)} cannot move: it is seat {s}'s turn")
         card = t.card
-        m = self._note_masks.get(card) if isinstance(card, str) else None
-        if m is None or not self._hands[s] & m:
-            raise IllegalActionError(f"seat {s} has no {excerpt(card)} in hand")
-        nq = self._nq
         q = t.queue
-        if type(q) is not int or not 0 <= q < nq:
-            raise IllegalActionError(f"queue {excerpt(q)} does not exist (queues are 0..{nq - 1})")
+        if partial:
+            q = -1
+        else:
+            m = self._note_masks.get(card) if isinstance(card, str) else None
+            if m is None or not self._hands[s] & m:
+                raise IllegalActionError(f"seat {s} has no {excerpt(card)} in hand")
+            nq = self._nq
+            if type(q) is not int or not 0 <= q < nq:
+                raise IllegalActionError(
+                    f"queue {excerpt(q)} does not exist (queues are 0..{nq - 1})"
+                )
         if (t.wake is not False) + (t.peek is not None) + (t.rotate is not None) > 1:
             raise IllegalActionError("a turn takes at most one of peek, rotate and wake")
         if t.extra not in (BEFORE, AFTER):
@@ -311,11 +321,13 @@ class Game:
             self._check_wake(sizes)
             return t.normalized()
         if t.peek is None and t.rotate is None:
-            self._check_room(sizes, q)
+            if q >= 0:
+                self._check_room(sizes, q)
             return t.normalized()
         if t.extra == BEFORE:
             self._check_extra(t, sizes)
-            self._check_room(sizes, q)
+            if q >= 0:
+                self._check_room(sizes, q)
         else:
             self._check_room(sizes, q)
             sizes[q] += 1
@@ -380,9 +392,7 @@ class Game:
             self._execute(t)
         except _TokenShortage:
             self._rebuild(list(self._turns))
-            raise IllegalActionError(
-                "the record's 'defense' list has no more tokens to reveal"
-            ) from None
+            raise IllegalActionError(_NO_TOKENS) from None
 
     def push(self, turn: Turn | dict[str, Any]) -> None:
         """Alias of :meth:`apply` (python-chess's name)."""
@@ -462,77 +472,81 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy (same history, same future token draws)."""
+        d = self.__dict__
+        new = dict(d)  # the _SHARED fields: immutable, or never mutated in place
+        for name in _COPY_LIST:
+            new[name] = list(d[name])
+        for name in _COPY_NESTED:
+            new[name] = [list(x) for x in d[name]]
+        new["notes"] = dict(self.notes)
+        rng = new["_rng"] = random.Random()
+        rng.setstate(self._rng.getstate())
         g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)
-        g.players = list(self.players)
-        g.notes = dict(self.notes)
-        g._hands = list(self._hands)
-        g._queues = [list(q) for q in self._queues]
-        g._peeks = list(self._peeks)
-        g._keys = list(self._keys)
-        g._swatted = [list(x) for x in self._swatted]
-        g._safe = list(self._safe)
-        g._penalty = list(self._penalty)
-        g._stream = list(self._stream)
-        g._turns = list(self._turns)
-        g._events = [list(e) for e in self._events]
-        g._rng = random.Random()
-        g._rng.setstate(self._rng.getstate())
+        g.__dict__ = new
         return g
 
-    def push_legal(self, turn: Turn) -> None:
+    def push_legal(self, turn: Turn, _partial: bool = False) -> int | None:
         """Apply a turn taken from :attr:`legal_turns` *without* checking it again — the
-        fast path of self-play. Anything from outside (a user, the browser, a record)
-        must go through :meth:`apply`.
+        fast path of self-play — and return the seat to move next (``None`` once the game
+        is over). Anything from outside (a user, the browser, a record) must go through
+        :meth:`apply`, which checks the turn and then runs this same code.
+
+        This is the one executor of a turn: :meth:`apply`, self-play, replays and
+        :meth:`preview` all run it. ``_partial`` (for :meth:`preview` only) does the steps
+        of a turn without ending it; its ``card`` is ``None`` while nothing is played yet.
         """
-        # The hot path of self-play (one call per turn): the common steps are inlined.
+        # The hot path of self-play (one call per turn): everything is inlined. The played
+        # card is taken from the hand first (no queue sees it yet): it joins its queue
+        # before the additional action with extra == "after", after it otherwise, and the
+        # turn's events are built in that order.
         s, card, q, peek, rotate, wake, extra = turn
         queues = self._queues
-        if wake:
-            ev: list[Event] = [("wake", s)]
-            self._events.append(ev)
-            self._swat_all("wake", ev)
-            self._next_token(ev)
-            self._play(s, card, q, len(self._turns), ev)
-            left = self._left
-        else:
-            # play (inlined _play)
+        if card is not None:
             hands = self._hands
             m = hands[s] & self._note_masks[card]
             bit = m & -m
             hands[s] ^= bit
             c = s * self._d + bit.bit_length() - 1
             self._keys[c] = len(self._turns)
-            left = self._left = self._left - 1
+            self._left -= 1
             self._fill += _FILL_WEIGHTS[q]
             play = ("play", s, q, c)
+            if extra == AFTER:
+                queues[q].append(c)
+        ev: list[Event]
+        if wake:
+            ev = [("wake", s)]
+            self._swat_all("wake", ev)
+            self._next_token(ev)
+            if card is not None:
+                queues[q].append(c)
+                ev.append(play)
+        else:
+            act: Event | None = None
             if peek is not None:
                 pq, pi = peek
-                if extra == BEFORE:
-                    pc = queues[pq][pi]
-                    queues[q].append(c)
-                    ev = [("peek", s, pq, pi, pc), play]
-                else:
-                    queues[q].append(c)
-                    pc = queues[pq][pi]
-                    ev = [play, ("peek", s, pq, pi, pc)]
+                pc = queues[pq][pi]
                 self._peeks[pc] |= 1 << s
+                act = ("peek", s, pq, pi, pc)
             elif rotate is not None:
                 qq = queues[rotate]
-                if extra == BEFORE:
-                    qq.append(qq.pop(0))
-                    queues[q].append(c)
-                    ev = [("rotate", s, rotate), play]
-                else:
-                    queues[q].append(c)
-                    qq.append(qq.pop(0))
-                    ev = [play, ("rotate", s, rotate)]
-            else:
+                qq.append(qq.pop(0))
+                act = ("rotate", s, rotate)
+            if card is None:
+                ev = [] if act is None else [act]
+            elif act is None:
                 queues[q].append(c)
                 ev = [play]
-            self._events.append(ev)
-        # end of turn (inlined _end_turn); every queue is full only if the played-to one is
-        if left == 0:
+            elif extra == AFTER:
+                ev = [play, act]
+            else:
+                queues[q].append(c)
+                ev = [act, play]
+        self._events.append(ev)
+        if _partial:
+            return s
+        # end of turn; every queue is full only if the played-to one is
+        if self._left == 0:
             self._daybreak(ev)
             self._finished = True
             ev.append(("end", self.winners))
@@ -543,33 +557,11 @@ class Game:
             else:
                 self._swat_all("full", ev)
                 self._next_token(ev)
-        self._to_move = (s + 1) % self._n
-        self._turns.append(turn)
+        self._to_move = nxt = (s + 1) % self._n
+        self._turns.append(turn)  # last: a _TokenShortage above leaves the turns as they were
+        return None if self._finished else nxt
 
     _execute = push_legal  # applies a turn already checked (by apply, or a replay)
-
-    def _extra(self, s: int, t: Turn, ev: list[Event]) -> None:
-        if t.peek is not None:
-            pq, pi = t.peek
-            c = self._queues[pq][pi]
-            self._peeks[c] |= 1 << s
-            ev.append(("peek", s, pq, pi, c))
-        else:
-            assert t.rotate is not None
-            qq = self._queues[t.rotate]
-            qq.append(qq.pop(0))
-            ev.append(("rotate", s, t.rotate))
-
-    def _play(self, s: int, card: str, q: int, key: int, ev: list[Event]) -> None:
-        m = self._hands[s] & self._note_masks[card]
-        bit = m & -m
-        self._hands[s] ^= bit
-        c = s * self._d + bit.bit_length() - 1
-        self._keys[c] = key
-        self._queues[q].append(c)
-        self._fill += _FILL_WEIGHTS[q]
-        self._left -= 1
-        ev.append(("play", s, q, c))
 
     def _next_token(self, ev: list[Event]) -> None:
         i = self._tok + 1
@@ -653,11 +645,13 @@ class Game:
 
     # -------------------------------------------------------------- preview
     def preview(self, steps: list[dict[str, Any]]) -> Game:
-        """Check a partial turn of the seat to move, step by step, and return a copy of the
-        game with those steps done but the turn not ended (no automatic wake yet).
+        """Check a partial turn of the seat to move, written as steps (the grammar of
+        :func:`~tenleave_widget.turn.parse_steps`), and return a copy of the game with
+        those steps done but the turn not ended (no automatic wake yet).
 
         The widget uses it to show a peek before the play, or the card just played before
-        the seat chooses an action after it. Raises :class:`IllegalActionError`.
+        the seat chooses an action after it. The steps are checked as :meth:`apply`
+        checks a turn and done by the same executor. Raises :class:`IllegalActionError`.
 
         >>> g = Game(2, seed=1)
         >>> p = g.preview([{"kind": "play", "card": "4*", "queue": 0}])
@@ -666,51 +660,30 @@ class Game:
         """
         if self._finished:
             raise IllegalActionError("the game is over: no more turns")
-        if not isinstance(steps, list):
-            raise IllegalActionError("steps must be a list")
-        g = self.copy()
-        s = g._to_move
-        ev: list[Event] = []
-        g._events.append(ev)
-        key = len(g._turns)
-        played = False
-        extra_done = False
-        for st in steps:
-            if not isinstance(st, dict):
-                raise IllegalActionError(f"a step must be an object, not {excerpt(st)}")
-            kind = st.get("kind")
-            sizes = [len(x) for x in g._queues]
+        card: Any = None  # None: nothing played yet
+        queue: Any = None
+        peek: Any = None
+        rotate: Any = None
+        wake = played = False
+        extra = BEFORE
+        for kind, a, b in parse_steps(steps):
             if kind == "play":
-                if played:
-                    raise IllegalActionError("a turn plays exactly one card")
-                g._check(Turn(s, st.get("card"), st.get("queue")))  # type: ignore[arg-type]
-                g._play(s, st["card"], st["queue"], key, ev)
-                played = True
-            elif kind in ("peek", "rotate", "wake"):
-                if extra_done:
-                    raise IllegalActionError("a turn takes at most one additional action or wake")
-                extra_done = True
-                if kind == "wake":
-                    if played:
-                        raise IllegalActionError("wake is allowed only before playing")
-                    g._check_wake(sizes)
-                    ev.append(("wake", s))
-                    g._swat_all("wake", ev)
-                    try:
-                        g._next_token(ev)
-                    except _TokenShortage:
-                        raise IllegalActionError(
-                            "the record's 'defense' list has no more tokens to reveal"
-                        ) from None
-                elif kind == "peek":
-                    pk = (st.get("queue"), st.get("position"))
-                    g._check_peek(pk, sizes)
-                    g._extra(s, Turn(s, "", 0, peek=pk), ev)  # type: ignore[arg-type]
-                else:
-                    g._check_rotate(st.get("queue"), sizes)
-                    g._extra(s, Turn(s, "", 0, rotate=st["queue"]), ev)
+                card, queue, played = a, b, True
+                continue
+            if kind == "wake":
+                wake = True
+            elif kind == "peek":
+                peek = (a, b)
             else:
-                raise IllegalActionError(f"unknown step kind {excerpt(kind)}")
+                rotate = a
+            extra = AFTER if played else BEFORE
+        turn = Turn._make((self._to_move, card, queue, peek, rotate, wake, extra))
+        self._check(turn, partial=not played)
+        g = self.copy()
+        try:
+            g._execute(turn, True)
+        except _TokenShortage:
+            raise IllegalActionError(_NO_TOKENS) from None
         return g
 
     # ----------------------------------------------------------------- views
@@ -859,8 +832,6 @@ class Game:
         Played on past the record, the game reveals the record's unused tokens first, then
         draws from a generator seeded with ``seed``.
         """
-        from .record import load_record, parse_record
-
         obj = load_record(record) if isinstance(record, (str, Path)) else record
         head = parse_record(obj)
         all_turns = head.turns
@@ -894,13 +865,10 @@ class Game:
 
     # ---------------------------------------------------------- comparisons
     def _state(self) -> tuple[Any, ...]:
-        return (
-            self.players, self.rules, self.first, self._turns, self._hands, self._queues,
-            self._peeks, self._keys, self._swatted, self._safe, self._penalty, self.defense,
-            self._to_move, self._finished, self._left,
-        )
+        return tuple(getattr(self, name) for name in _COMPARED)
 
     def __eq__(self, other: object) -> bool:
+        """Same setup, history and position (see :data:`_FIELDS` for what is compared)."""
         return isinstance(other, Game) and self._state() == other._state()
 
     __hash__ = None  # type: ignore[assignment]
@@ -908,6 +876,52 @@ class Game:
     def __repr__(self) -> str:
         status = "finished" if self._finished else f"seat {self._to_move} to move"
         return f"<Game {self._n} seats, {len(self._turns)} turns, {status}>"
+
+
+# Every attribute of a Game, once: how copy() copies it and what == compares (None: not
+# compared, with the reason). tests/test_properties.py checks that this list is complete.
+_SHARED, _LIST, _NESTED, _OWN = "shared", "list", "list of lists", "own"
+_FIELDS: tuple[tuple[str, str, str | None], ...] = (
+    # the setup
+    ("players", _LIST, "players"),
+    ("rules", _SHARED, "rules"),
+    ("first", _SHARED, "first"),
+    ("notes", _OWN, None),  # annotations, not the game
+    ("_stream", _LIST, "defense"),  # the tokens revealed so far; later ones are not drawn yet
+    ("_rng", _OWN, None),  # the future token draws
+    ("_strict", _SHARED, None),  # how a record is replayed, not the game
+    # constants of (seats, rules): derived from the compared players and rules
+    ("_n", _SHARED, None),
+    ("_nq", _SHARED, None),
+    ("_tables", _SHARED, None),
+    ("_dealt", _SHARED, None),
+    ("_d", _SHARED, None),
+    ("_vals", _SHARED, None),
+    ("_marked", _SHARED, None),
+    ("_notes", _SHARED, None),
+    ("_note_masks", _SHARED, None),
+    ("_distinct", _SHARED, None),
+    ("_token_ids", _SHARED, None),
+    # the position (set by _reset)
+    ("_turns", _LIST, "_turns"),
+    ("_hands", _LIST, "_hands"),
+    ("_queues", _NESTED, "_queues"),
+    ("_fill", _SHARED, None),  # the queue sizes as one number: derived from _queues
+    ("_peeks", _LIST, "_peeks"),
+    ("_keys", _LIST, "_keys"),
+    ("_swatted", _NESTED, "_swatted"),
+    ("_safe", _LIST, "_safe"),
+    ("_penalty", _LIST, "_penalty"),
+    ("_tok", _SHARED, None),  # compared through defense
+    ("_tokpos", _SHARED, None),  # the current token's positions: derived from _tok
+    ("_to_move", _SHARED, "_to_move"),
+    ("_left", _SHARED, "_left"),
+    ("_finished", _SHARED, "_finished"),
+    ("_events", _NESTED, None),  # derived from the turns and the tokens
+)
+_COPY_LIST = tuple(name for name, how, _ in _FIELDS if how == _LIST)
+_COPY_NESTED = tuple(name for name, how, _ in _FIELDS if how == _NESTED)
+_COMPARED = tuple(key for _, _, key in _FIELDS if key is not None)
 
 
 _new_turn = tuple.__new__

@@ -918,6 +918,6 @@ def evaluate(
     >>> len(ev["moves"]), ev["samples"], ev["moves"][ev["best"]]["turn"]["seat"]
     (12, 4, 0)
     """
-    from .record import position_view
+    from .position import position_view
 
     return evaluate_view(position_view(record_or_game, seat, turns), budget, seed, **options)

@@ -1,5 +1,9 @@
 """The ``tenleave-record/1`` file format (RULES.md §8): read, validate, write.
 
+The only module that reads or writes record files. It knows the format, not the game:
+:meth:`Game.from_record <tenleave_widget.Game.from_record>` replays a record's turns and
+:meth:`Game.to_record <tenleave_widget.Game.to_record>` writes them, on top of it.
+
 A record is a game's setup plus its turns, like PGN for chess:
 
 >>> rec = {"format": "tenleave-record/1", "players": ["Ana", "Ben"],
@@ -21,12 +25,17 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, cast
+from typing import Any, BinaryIO
 
 from .errors import RecordError, SetupError, excerpt
 from .rules import MAX_SEATS, MIN_SEATS, Rules
 
 RECORD_FORMAT = "tenleave-record/1"
+"""The ``format`` of every record (RULES.md §8); defined here only."""
+
+Record = dict[str, Any]
+RecordSource = Record | str | Path
+"""A record object, or the path of a record file."""
 
 
 @dataclass
@@ -172,65 +181,3 @@ def dumps_record(record: dict[str, Any]) -> str:
 def save_record(record: dict[str, Any], path: str | Path) -> None:
     """Write a record file."""
     Path(path).write_text(dumps_record(record), encoding="utf-8")
-
-
-def replay(record: Any, turns: int | None = None, *, widget: bool = False) -> Any:
-    """Replay a record (an object or a path) for its first ``turns`` turns and return the
-    omniscient position as the ``tenleave replay`` JSON (see the README).
-
-    With ``widget=True`` it returns the notebook widget in replay mode instead, at turn
-    ``turns`` (default 0), to step through the game (see ``widget.replay_widget``).
-
-    >>> rec = {"format": "tenleave-record/1", "players": ["Ana", "Ben"],
-    ...        "defense": ["I+II"], "turns": [{"seat": 0, "play": ["3*", 1]}]}
-    >>> r = replay(rec)
-    >>> r["queues"], r["next_seat"]
-    ([[], [{'owner': 0, 'card': '3*'}]], 1)
-    """
-    from .game import Game
-
-    if widget:
-        from .widget import replay_widget
-
-        return replay_widget(record, turn=turns or 0)
-    g = Game.from_record(record, turns=turns)
-    return {
-        "finished": g.finished,
-        "next_seat": g.to_move,
-        "turns_applied": g.turns_applied,
-        "token": g.token,
-        "queues": [
-            [{"owner": o, "card": c} for o, c in g.queue_cards(q)] for q in range(g.queue_count)
-        ],
-        "hands": [g.hand(s) for s in range(g.seats)],
-        "penalty": g.penalty,
-        "swatted": [v for v in g.view(None)["swatted"]],
-        "safe": g.view(None)["safe"],
-        "winners": g.winners,
-    }
-
-
-def position_odds(record: Any, seat: int, turns: int | None = None) -> dict[str, Any]:
-    """Seat ``seat``'s exact swat-risk odds (and move evaluation on its turn) after the
-    first ``turns`` turns of a record, or of a :class:`~tenleave_widget.Game` — the
-    ``tenleave odds`` JSON. Exported as ``tenleave_widget.odds``.
-    """
-    from .odds import seat_odds
-
-    return cast(dict[str, Any], seat_odds(position_view(record, seat, turns)))
-
-
-def position_view(record: Any, seat: int, turns: int | None = None) -> dict[str, Any]:
-    """Seat ``seat``'s view (``docs/view.md``) after the first ``turns`` turns of a record
-    (an object or a path) or of a :class:`~tenleave_widget.Game` (default: all of them)."""
-    from .game import Game
-
-    if isinstance(record, Game):
-        g = record
-        if turns is not None:
-            g = Game.from_record(g.to_record(), turns=turns)
-    else:
-        g = Game.from_record(record, turns=turns)
-    if type(seat) is not int or not 0 <= seat < g.seats:
-        raise RecordError(f"seat {excerpt(seat)} does not exist (seats 0..{g.seats - 1})")
-    return g.view(seat)

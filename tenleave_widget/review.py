@@ -50,11 +50,11 @@ from typing import Any
 
 from .cards import parse_card
 from .errors import RecordError, SetupError, excerpt
-from .game import Game, RecordSource
+from .game import Game
 from .lookahead import DEFAULT_SAMPLES as LOOKAHEAD_SAMPLES
 from .lookahead import evaluate_view
 from .odds import seat_odds
-from .record import load_record
+from .record import RecordSource, load_record
 from .turn import AFTER, BEFORE, Turn
 
 __all__ = [

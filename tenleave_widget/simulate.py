@@ -50,7 +50,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots import BOT_NAMES, make_bot
+from .bots import Bot, RandomBot, check_bot, decide, make_bot
 from .errors import SetupError, excerpt
 from .game import Game
 from .rules import MAX_SEATS, MIN_SEATS
@@ -291,12 +291,16 @@ class Stats:
 
 
 # ------------------------------------------------------------------ playing games
-def play_game(n: int, bots: Sequence[Any], seed: int | None = None, first: int = 0) -> Game:
-    """Self-play one complete game with one bot per seat."""
+def play_game(n: int, bots: Sequence[Bot], seed: int | None = None, first: int = 0) -> Game:
+    """Self-play one complete game with one bot per seat (see :func:`bots.decide`)."""
     g = Game(n, seed=seed, first=first)
     push = g.push_legal
-    while not g._finished:  # the attribute, not the property: one call less per turn
-        push(bots[g._to_move].choose(g))
+    # the random bot's fast path: Game.random_turn draws what RandomBot.choose would
+    fast = [b.rng if type(b) is RandomBot else None for b in bots]
+    seat = g.to_move
+    while seat is not None:  # push_legal returns the next seat: no attribute read per turn
+        rng = fast[seat]
+        seat = push(g.random_turn(rng) if rng is not None else decide(bots[seat], g))
     return g
 
 
@@ -370,8 +374,7 @@ def _check(players: int, games: int, bots: Sequence[str] | None) -> list[str]:
     if len(names) != players:
         raise SetupError(f"{players} seats need {players} bots, not {len(names)}")
     for b in names:
-        if b not in BOT_NAMES:
-            raise SetupError(f"unknown bot {excerpt(b)} (choose from {', '.join(BOT_NAMES)})")
+        check_bot(b)
     return names
 
 

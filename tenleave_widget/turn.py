@@ -137,9 +137,7 @@ class Turn(NamedTuple):
 
     @classmethod
     def from_steps(cls, seat: int, steps: list[dict[str, Any]]) -> Turn:
-        """Build the turn of ``seat`` from ordered steps, each one of
-        ``{"kind": "peek", "queue": q, "position": i}``, ``{"kind": "rotate", "queue": q}``,
-        ``{"kind": "wake"}``, ``{"kind": "play", "card": "3*", "queue": q}``.
+        """Build the turn of ``seat`` from ordered steps (the grammar of :func:`parse_steps`).
 
         >>> Turn.from_steps(0, [{"kind": "play", "card": "2", "queue": 1},
         ...                     {"kind": "rotate", "queue": 1}]).to_json()
@@ -147,31 +145,66 @@ class Turn(NamedTuple):
         """
         obj: dict[str, Any] = {"seat": seat}
         played = False
-        if not isinstance(steps, list):
-            raise IllegalActionError("steps must be a list")
-        for st in steps:
-            if not isinstance(st, dict):
-                raise IllegalActionError(f"a step must be an object, not {excerpt(st)}")
-            kind = st.get("kind")
+        for kind, a, b in parse_steps(steps):
             if kind == "play":
-                if played:
-                    raise IllegalActionError("a turn plays exactly one card")
-                obj["play"] = [st.get("card"), st.get("queue")]
+                obj["play"] = [a, b]
                 played = True
-            elif kind in ("peek", "rotate", "wake"):
-                if any(k in obj for k in ("peek", "rotate", "wake")):
-                    raise IllegalActionError("a turn takes at most one additional action or wake")
-                if kind == "wake":
-                    if played:
-                        raise IllegalActionError("wake is allowed only before playing")
-                    obj["wake"] = True
-                elif kind == "peek":
-                    obj["peek"] = [st.get("queue"), st.get("position")]
-                else:
-                    obj["rotate"] = st.get("queue")
-                obj["extra"] = AFTER if played else BEFORE
-            else:
-                raise IllegalActionError(f"unknown step kind {excerpt(kind)}")
+                continue
+            obj[kind] = [a, b] if kind == "peek" else a if kind == "rotate" else True
+            obj["extra"] = AFTER if played else BEFORE
         if not played:
             raise IllegalActionError("the turn has no play yet")
         return cls.from_json(obj)
+
+
+Step = tuple[str, Any, Any]
+"""A parsed step: ``("play", card, queue)``, ``("peek", queue, position)``,
+``("rotate", queue, None)`` or ``("wake", None, None)``; the values are not checked yet."""
+
+STEP_KINDS = ("play", "peek", "rotate", "wake")
+
+
+def parse_steps(steps: object) -> list[Step]:
+    """The one grammar of a turn written as ordered steps (the widget's vocabulary), shared
+    by :meth:`Turn.from_steps` and ``Game.preview``. Each step is one of
+    ``{"kind": "peek", "queue": q, "position": i}``, ``{"kind": "rotate", "queue": q}``,
+    ``{"kind": "wake"}``, ``{"kind": "play", "card": "3*", "queue": q}``: at most one play,
+    at most one additional action or wake, a wake only before the play. A prefix of a turn
+    (no play yet) parses too. Raises :class:`IllegalActionError`.
+
+    >>> parse_steps([{"kind": "peek", "queue": 1, "position": 0}, {"kind": "play",
+    ...              "card": "5", "queue": 0}])
+    [('peek', 1, 0), ('play', '5', 0)]
+    >>> parse_steps([{"kind": "play", "card": "5", "queue": 0}, {"kind": "wake"}])
+    Traceback (most recent call last):
+    ...
+    tenleave_widget.errors.IllegalActionError: wake is allowed only before playing
+    """
+    if not isinstance(steps, list):
+        raise IllegalActionError("steps must be a list")
+    out: list[Step] = []
+    played = extra = False
+    for st in steps:
+        if not isinstance(st, dict):
+            raise IllegalActionError(f"a step must be an object, not {excerpt(st)}")
+        kind = st.get("kind")
+        if kind == "play":
+            if played:
+                raise IllegalActionError("a turn plays exactly one card")
+            played = True
+            out.append(("play", st.get("card"), st.get("queue")))
+        elif kind in ("peek", "rotate", "wake"):
+            if extra:
+                raise IllegalActionError("a turn takes at most one additional action or wake")
+            extra = True
+            if kind == "wake":
+                if played:
+                    raise IllegalActionError("wake is allowed only before playing")
+                out.append(("wake", None, None))
+            elif kind == "peek":
+                out.append(("peek", st.get("queue"), st.get("position")))
+            else:
+                out.append(("rotate", st.get("queue"), None))
+        else:
+            raise IllegalActionError(f"unknown step kind {excerpt(kind)}")
+    return out

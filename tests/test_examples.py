@@ -24,14 +24,14 @@ NOTEBOOKS = [
 TIMEOUT = 600  # per cell: only a guard against a hang, not a speed test
 
 FINISH_GAME = """
-from tenleave_widget.bots import make_bot
+from tenleave_widget.bots import decide, make_bot
 
 w.bot_delay = 0  # the bots answer at once
 _player = make_bot("greedy", seed=5)
 while not w.game.finished:
     _game = w.game
     assert _game.to_move == 0, "the bots move by themselves"
-    for _step in _player.choose(_game).steps():
+    for _step in decide(_player, _game).steps():
         w.handle_intent(_step)
     w.handle_intent({"kind": "end"})
 """

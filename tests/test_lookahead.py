@@ -16,7 +16,7 @@ import pytest
 from helpers import random_game
 
 from tenleave_widget import Game, Turn, evaluate
-from tenleave_widget.bots import make_bot
+from tenleave_widget.bots import decide, make_bot
 from tenleave_widget.errors import IllegalActionError, InvalidViewError, RecordError, SetupError
 from tenleave_widget.lookahead import (
     Budget,
@@ -186,7 +186,7 @@ def endgame_views(count: int) -> list[dict[str, Any]]:
         bots = [make_bot("greedy", seed=seed + s) for s in range(seats)]
         total = seats * len(g.rules.dealt(seats))
         while g.turns_applied < total - 4:
-            g.apply(bots[g.to_move or 0].choose(g))
+            g.apply(decide(bots[g.to_move or 0], g))
         view = g.view(g.to_move)
         pos = _Position(view)
         worlds = math.prod(len(set(itertools.permutations(p))) for p in pos.pools)
@@ -370,7 +370,7 @@ def test_doctests() -> None:
 
 
 def test_lookahead_bot_plays_whole_games_everywhere_bots_are_named() -> None:
-    from tenleave_widget.bots import BOT_NAMES, LookaheadBot
+    from tenleave_widget.bots import BOT_NAMES, LookaheadBot, decide
     from tenleave_widget.simulate import simulate
 
     assert "lookahead" in BOT_NAMES
@@ -379,7 +379,7 @@ def test_lookahead_bot_plays_whole_games_everywhere_bots_are_named() -> None:
     bot = LookaheadBot(seed=1, budget=Budget(samples=8, prune=2.0))
     g = Game(4, seed=2)
     while not g.finished:
-        t = bot.choose(g)
+        t = decide(bot, g)
         assert t in g.legal_turns
         g.apply(t)
     assert bot.last is not None and bot.last["objective"] == "margin"
@@ -388,13 +388,13 @@ def test_lookahead_bot_plays_whole_games_everywhere_bots_are_named() -> None:
 def test_lookahead_bot_decides_from_its_view_only() -> None:
     """The same view (hidden cards permuted) and the same turn number: the same answer,
     however often it is asked (undo cannot sample the hidden cards through it)."""
-    from tenleave_widget.bots import LookaheadBot
+    from tenleave_widget.bots import LookaheadBot, decide
 
     done = 0
     for _, g, h, _ in permuted_pairs(30, 6, 7):
         bot = LookaheadBot(seed=9, budget=8)
-        first = bot.choose(g)
-        assert bot.choose(h) == first and bot.choose(g) == first
+        first = decide(bot, g)
+        assert decide(bot, h) == first and decide(bot, g) == first
         done += 1
     assert done >= 5
 

@@ -14,6 +14,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 
+from .. import bots
 from ..bots import Bot, make_bot
 from ..game import Game
 from ..turn import Turn
@@ -27,10 +28,10 @@ log = logging.getLogger(__name__)
 def decide(bot: Bot, game: Game, seat: int) -> Turn:
     """The turn ``bot`` plays for ``seat``, the seat to move in ``game``.
 
-    The one place the widget asks a bot: ``game`` is the live game, and the bot gets a
-    copy of it (the engine's bot protocol)."""
-    assert game.to_move == seat
-    return bot.choose(game.copy())
+    The one place the widget asks a bot: ``game`` is the live game; the engine's
+    :func:`~tenleave_widget.bots.decide` runs the bot protocol (the bot sees only the
+    seat's view and the legal turns) on a copy of it."""
+    return bots.decide(bot, game.copy(), seat)
 
 
 class BotRunner:

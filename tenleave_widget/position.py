@@ -1,0 +1,72 @@
+"""A position of a recorded game, as JSON: what ``tenleave replay`` and ``tenleave odds``
+print, and what a notebook asks for in one call.
+
+>>> rec = {"format": "tenleave-record/1", "players": ["Ana", "Ben"],
+...        "defense": ["I+II"], "turns": [{"seat": 0, "play": ["3*", 1]}]}
+>>> r = replay(rec)
+>>> r["queues"], r["next_seat"]
+([[], [{'owner': 0, 'card': '3*'}]], 1)
+>>> position_odds(rec, seat=1)["queues"][1]["p_under"]
+1.0
+
+To step through a game in a notebook, use the widget: ``tenleave_widget.replay_widget``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from .errors import RecordError, excerpt
+from .game import Game
+from .odds import seat_odds
+from .record import RecordSource
+
+
+def replay(record: RecordSource, turns: int | None = None) -> dict[str, Any]:
+    """Replay a record (an object or a path) for its first ``turns`` turns (all by
+    default) and return the omniscient position as the ``tenleave replay`` JSON (see the
+    README). Raises :class:`~tenleave_widget.RecordError` naming a bad turn."""
+    g = Game.from_record(record, turns=turns)
+    omniscient = g.view(None)
+    return {
+        "finished": g.finished,
+        "next_seat": g.to_move,
+        "turns_applied": g.turns_applied,
+        "token": g.token,
+        "queues": [
+            [{"owner": o, "card": c} for o, c in g.queue_cards(q)] for q in range(g.queue_count)
+        ],
+        "hands": [g.hand(s) for s in range(g.seats)],
+        "penalty": g.penalty,
+        "swatted": omniscient["swatted"],
+        "safe": omniscient["safe"],
+        "winners": g.winners,
+    }
+
+
+def position_odds(
+    record: RecordSource | Game, seat: int, turns: int | None = None
+) -> dict[str, Any]:
+    """Seat ``seat``'s exact swat-risk odds (and move evaluation on its turn) after the
+    first ``turns`` turns of a record, or of a :class:`~tenleave_widget.Game` (its current
+    position by default): the ``tenleave odds`` JSON. Exported as
+    ``tenleave_widget.position_odds``."""
+    return cast(dict[str, Any], seat_odds(position_view(record, seat, turns)))
+
+
+def position_view(
+    record: RecordSource | Game, seat: int, turns: int | None = None
+) -> dict[str, Any]:
+    """Seat ``seat``'s view (``docs/view.md``) after the first ``turns`` turns of a record
+    (an object or a path) or of a :class:`~tenleave_widget.Game` (default: all of them):
+    the one record-or-game-to-view path of the odds and ``evaluate`` facades. A seat that
+    does not exist is a :class:`~tenleave_widget.RecordError`."""
+    if isinstance(record, Game):
+        g = record
+        if turns is not None:
+            g = Game.from_record(g.to_record(), turns=turns)
+    else:
+        g = Game.from_record(record, turns=turns)
+    if type(seat) is not int or not 0 <= seat < g.seats:
+        raise RecordError(f"seat {excerpt(seat)} does not exist (seats 0..{g.seats - 1})")
+    return g.view(seat)
