@@ -23,7 +23,7 @@ LAB_FLAGS ?=
 
 lab:
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -e '.[distributed]' jupyterlab
+	$(BIN)/pip install -e '.[examples,distributed]' jupyterlab
 	$(MAKE) --no-print-directory lab-open
 
 # The working copy: every file of examples/ that it does not hold yet is copied in; a

@@ -46,6 +46,19 @@ def card_back(notation: str) -> str:
     return MARKED if parse_card(notation)[1] else PLAIN
 
 
+def value_and_back(notation: str) -> tuple[int, str]:
+    """``(value, back)`` of a card notation, the back as a view writes it.
+
+    >>> value_and_back("4*"), value_and_back("5")
+    ((4, 'marked'), (5, 'plain'))
+    """
+    got = _VALUE_BACK.get(notation) if isinstance(notation, str) else None
+    if got is None:
+        parse_card(notation)  # raises, naming the notation
+        raise AssertionError(notation)  # pragma: no cover
+    return got
+
+
 def card_notation(value: int, marked: bool) -> str:
     """The notation of a value and back: ``card_notation(3, True) == "3*"``."""
     return f"{value}*" if marked else str(value)
@@ -53,4 +66,7 @@ def card_notation(value: int, marked: bool) -> str:
 
 _PARSED: dict[str, tuple[int, bool]] = {
     card_notation(v, m): (v, m) for v in range(1, 6) for m in (False, True)
+}
+_VALUE_BACK: dict[str, tuple[int, str]] = {
+    n: (v, MARKED if m else PLAIN) for n, (v, m) in _PARSED.items()
 }

@@ -24,7 +24,15 @@ from typing import Any, NamedTuple
 from .cards import COLOURS, MARKED, PLAIN, parse_card
 from .errors import IllegalActionError, RecordError, SetupError, TenLeaveError, excerpt
 from .record import RECORD_FORMAT, Record, RecordSource, load_record, parse_record
-from .rules import DEFAULT_RULES, MAX_SEATS, MIN_SEATS, QUEUE_CAPACITY, Rules, queue_count
+from .rules import (
+    DEFAULT_RULES,
+    MAX_SEATS,
+    MIN_SEATS,
+    QUEUE_CAPACITY,
+    TARGET,
+    Rules,
+    queue_count,
+)
 from .turn import AFTER, BEFORE, Turn, parse_steps
 
 DEFAULT_NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli")
@@ -586,7 +594,7 @@ class Game:
         for c in cards:
             total += vals[c]
             k += 1
-            if total >= 10:
+            if total >= TARGET:
                 break
         if k == len(cards):
             flipped = tuple(cards)
@@ -595,11 +603,11 @@ class Game:
             flipped = tuple(cards[:k])
             del cards[:k]
         self._fill -= k * _FILL_WEIGHTS[q]
-        if total == 10:
+        if total == TARGET:
             self._safe.extend(flipped)
             return (q, flipped, total, (), None)
         swat: list[int] = []
-        if total < 10:
+        if total < TARGET:
             top = 0
             for c in flipped:
                 if vals[c] > top:
@@ -784,7 +792,9 @@ class Game:
                     elif not flipped:
                         outcome = "empty"
                     else:
-                        outcome = "under" if total < 10 else "exact" if total == 10 else "over"
+                        outcome = (
+                            "under" if total < TARGET else "exact" if total == TARGET else "over"
+                        )
                     qs.append({
                         "queue": q,
                         "flipped": [card(c) for c in flipped],

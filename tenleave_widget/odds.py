@@ -33,9 +33,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, TypedDict
 
-from .cards import DEFAULT_DECK
+from .cards import value_and_back
 from .errors import InvalidViewError
-from .rules import DEFAULT_TOKENS
+from .rules import DEFAULT_RULES, DEFAULT_TOKENS, TARGET
 
 __all__ = [
     "CardOdds",
@@ -50,8 +50,6 @@ __all__ = [
     "sketch_view",
 ]
 
-TARGET = 10
-"""A queue's running total at which flipping stops (RULES.md §4)."""
 
 View = Mapping[str, Any]
 Pool = tuple[tuple[int, int], ...]
@@ -111,12 +109,57 @@ class QueueOuts(TypedDict):
 # --------------------------------------------------------------------------- the model
 
 
-@lru_cache(maxsize=256)
-def _parse(notation: str) -> tuple[int, str]:
-    """``"4*"`` -> ``(4, "marked")``; ``"5"`` -> ``(5, "plain")``."""
-    if notation.endswith("*"):
-        return int(notation[:-1]), "marked"
-    return int(notation), "plain"
+_parse = value_and_back  # "4*" -> (4, "marked")
+
+
+def uniform_pools(
+    view: View, owners: Iterable[int] | None = None
+) -> dict[tuple[int, str], dict[int, int]]:
+    """The uniform model's pools: for each (owner, back), the values (with their counts) the
+    viewing seat cannot place, i.e. what the owner was dealt of that back, less the
+    flipped cards (swatted and safe), the table cards whose value the seat knows and the
+    cards it sees in hands. The unknown table cards of (owner, back) are a uniformly
+    random draw from its pool. ``owners`` limits the pools to those seats.
+    Raises :class:`InvalidViewError` when the view takes away more than was dealt.
+
+    >>> view = sketch_view([["1:?", "0:4*"]], seat=0, players=2)
+    >>> uniform_pools(view, owners=[1])[(1, "plain")]
+    {1: 2, 2: 1, 5: 1}
+    """
+    seats = range(len(view["dealt"])) if owners is None else sorted(set(owners))
+    left: dict[tuple[int, str], dict[int, int]] = {}
+    for owner in seats:
+        for back in ("plain", "marked"):
+            left[(owner, back)] = {}
+        for notation in view["dealt"][owner]:
+            value, back = _parse(notation)
+            pool = left[(owner, back)]
+            pool[value] = pool.get(value, 0) + 1
+
+    def take(owner: int, value: int, back: str) -> None:
+        pool = left.get((owner, back))
+        if pool is not None:
+            pool[value] = pool.get(value, 0) - 1
+
+    hands = view["hands"]
+    for owner in seats:
+        for notation in view["swatted"][owner]:
+            take(owner, *_parse(notation))
+        for notation in hands[owner].get("cards") or ():
+            take(owner, *_parse(notation))
+    for entry in view["safe"]:
+        take(entry["owner"], *_parse(entry["card"]))
+    for queue in view["queues"]:
+        for card in queue:
+            if card["value"] is not None:
+                take(card["owner"], int(card["value"]), card["back"])
+    for (owner, back), pool in left.items():
+        if any(c < 0 for c in pool.values()):
+            raise InvalidViewError(
+                f"inconsistent view: seat {owner}'s {back} cards are more than were dealt"
+            )
+        left[(owner, back)] = {v: c for v, c in sorted(pool.items()) if c > 0}
+    return left
 
 
 class _Model:
@@ -140,7 +183,6 @@ class _Model:
         # the table first: which (owner, back) have cards of unknown value
         group_of: dict[tuple[int, str], int] = {}
         unknown_counts: list[int] = []
-        known: list[tuple[int, str, int]] = []
         slots: list[tuple[int, ...]] = []
         owners: list[tuple[int, ...]] = []
         for queue in queues:
@@ -148,7 +190,6 @@ class _Model:
             for card in queue:
                 owner, back, value = card["owner"], card["back"], card["value"]
                 if value is not None:
-                    known.append((owner, back, value))
                     row.append(int(value))
                     continue
                 key = (owner, back)
@@ -167,37 +208,14 @@ class _Model:
             return
 
         # then what is left of those: dealt - flipped - known face down - known in hand
-        left: dict[tuple[int, str], dict[int, int]] = {key: {} for key in group_of}
-        for owner in {o for o, _ in group_of}:
-            for notation in dealt[owner]:
-                value, back = _parse(notation)
-                pool = left.get((owner, back))
-                if pool is not None:
-                    pool[value] = pool.get(value, 0) + 1
-
-        def take(owner: int, value: int, back: str) -> None:
-            pool = left.get((owner, back))
-            if pool is not None:
-                pool[value] = pool.get(value, 0) - 1
-
-        hands = view["hands"]
-        for owner in {o for o, _ in group_of}:
-            for notation in view["swatted"][owner]:
-                take(owner, *_parse(notation))
-            for notation in hands[owner].get("cards") or ():
-                take(owner, *_parse(notation))
-        for entry in view["safe"]:
-            take(entry["owner"], *_parse(entry["card"]))
-        for owner, back, value in known:
-            take(owner, value, back)
-
+        left = uniform_pools(view, owners={o for o, _ in group_of})
         for key, g in group_of.items():
             pool = left[key]
-            if any(c < 0 for c in pool.values()) or sum(pool.values()) < unknown_counts[g]:
+            if sum(pool.values()) < unknown_counts[g]:
                 raise InvalidViewError(
                     f"inconsistent view: seat {key[0]}'s {key[1]} cards cannot fill the table"
                 )
-            self.pools.append(tuple(sorted((v, c) for v, c in pool.items() if c > 0)))
+            self.pools.append(tuple(pool.items()))
 
     def queue_key(self, q: int) -> tuple[tuple[int, ...], tuple[Pool, ...]]:
         """Queue q's cards and pools, pools renumbered by first appearance (a cache key)."""
@@ -560,7 +578,6 @@ def queue_outs(view: View) -> list[QueueOuts]:
 
 # ------------------------------------------------------------------ a position sketcher
 
-_DEFAULT_DECK = DEFAULT_DECK
 _TOKENS = {k: list(v) for k, v in DEFAULT_TOKENS.items()}
 
 
@@ -584,9 +601,7 @@ def sketch_view(
     >>> v["queues"][0][1]["value"], v["hands"][0]["cards"], v["dealt"][1][:3]
     (None, ['1', '1', '2', '3*', '4*', '4*', '5', '5*'], ['1', '1', '2'])
     """
-    deck = list(_DEFAULT_DECK)
-    if players == 2:
-        deck.remove("2")
+    deck = list(DEFAULT_RULES.dealt(players))
     dealt = [sorted(deck) for _ in range(players)]
     left = [Counter(deck) for _ in range(players)]
     unknown_left: list[Counter[str]] = [Counter() for _ in range(players)]

@@ -25,6 +25,12 @@ DEFAULT_TOKENS: dict[str, tuple[int, ...]] = {
 QUEUE_CAPACITY = 4
 DECK_SIZE = 10
 MIN_SEATS, MAX_SEATS = 2, 5
+TARGET = 10
+"""A queue's running total at which flipping stops, and the total of a swing and miss
+(RULES.md §4)."""
+ROMAN: tuple[str, ...] = ("I", "II", "III", "IV")
+"""The names of the positions in a queue, front (nearest SleepKid) first: ``ROMAN[i]``
+names position ``i`` (0-based), as on the Human Defense tokens."""
 
 
 def queue_count(seats: int) -> int:

@@ -33,5 +33,6 @@ def test_the_widget_ships_the_built_files() -> None:
     package = Path(tenleave_widget.__file__).parent
     assert STATIC == package / "static"
     pyproject = (package.parent / "pyproject.toml").read_text()
+    artifacts = re.findall(r"^artifacts = (.*)$", pyproject, re.M)[0]
     for built in (JS, CSS):
-        assert f'"{built.relative_to(package.parent).as_posix()}"' in pyproject
+        assert f'"{built.relative_to(package.parent).as_posix()}"' in artifacts

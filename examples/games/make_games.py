@@ -26,7 +26,9 @@ sys.path.insert(0, str(HERE))
 from situations import SITUATIONS, best_plays, find_situations, rotate_saves  # noqa: E402
 
 from tenleave_widget import Game, Turn, save_record  # noqa: E402
+from tenleave_widget.cards import card_value  # noqa: E402
 from tenleave_widget.odds import move_evaluation  # noqa: E402
+from tenleave_widget.rules import ROMAN  # noqa: E402
 
 MARGIN = 0.05
 """A rotate or a wake must beat the best plain play by this much expected penalty."""
@@ -104,13 +106,6 @@ def play(players: int, seed: int) -> Game:
     return g
 
 
-ROMAN = ("I", "II", "III", "IV")
-
-
-def _value(card: str) -> int:
-    return int(card.rstrip("*"))
-
-
 def _money(x: float) -> str:
     """Two decimals, rounded half up from the exact fraction the float stands for.
 
@@ -150,10 +145,10 @@ class Annotator:
 
     def card(self, owner: int, card: str) -> str:
         back = "marked" if card.endswith("*") else "plain"
-        return f"{self.names[owner]}'s {_value(card)} ({back} back)"
+        return f"{self.names[owner]}'s {card_value(card)} ({back} back)"
 
     def short(self, owner: int, card: str) -> str:
-        return f"{self.names[owner]}'s {_value(card)}"
+        return f"{self.names[owner]}'s {card_value(card)}"
 
     # ------------------------------------------------------------------ swats
     def queue_line(self, qe: dict[str, Any], token: str, positions: tuple[int, ...]) -> str:
@@ -165,12 +160,12 @@ class Annotator:
             return (f"Queue {q} holds a single card, {self.card(c['owner'], c['card'])}: "
                     f"at daybreak a lone mosquito escapes without a flip.")
         flipped = qe["flipped"]
-        sums = " + ".join(str(_value(c["card"])) for c in flipped)
+        sums = " + ".join(str(card_value(c["card"])) for c in flipped)
         who = ", ".join(self.short(c["owner"], c["card"]) for c in flipped)
         head = f"Queue {q} flips {who}: {sums} = {qe['total']}"
         hit = [c for c in flipped if c["key"] in qe["swatted"]]
         hit_text = _and([
-            f"{self.short(c['owner'], c['card'])} (+{_value(c['card'])} to "
+            f"{self.short(c['owner'], c['card'])} (+{card_value(c['card'])} to "
             f"{self.names[c['owner']]})" for c in hit
         ]) if hit else ""
         if qe["outcome"] == "under":
@@ -178,8 +173,8 @@ class Annotator:
                 body = (f", under 10, so SleepKid swats barehanded at the highest card — and "
                         f"{len(hit)} cards tie for highest, so all of them are swatted: "
                         f"{hit_text}.")
-                if _value(hit[0]["card"]) <= 2:
-                    body += (f" On a queue this low, even a {_value(hit[0]['card'])} is the "
+                if card_value(hit[0]["card"]) <= 2:
+                    body += (f" On a queue this low, even a {card_value(hit[0]['card'])} is the "
                              f"highest card.")
             else:
                 body = f", under 10, so SleepKid swats barehanded at the highest card: {hit_text}."
@@ -275,7 +270,7 @@ class Annotator:
                 self.add(i, "Penalties so far: " + ", ".join(
                     f"{self.names[s]} {p}" for s, p in enumerate(g.penalty)) + ".")
             if t.wake:
-                self.add(i, f"Then {name} plays {_value(t.card)} on queue {t.queue + 1}, "
+                self.add(i, f"Then {name} plays {card_value(t.card)} on queue {t.queue + 1}, "
                             f"into the fresh round.")
         last = len(rec["turns"]) - 1
         pen = ", ".join(f"{self.names[s]} {p}" for s, p in enumerate(g.penalty))
@@ -314,7 +309,7 @@ class Annotator:
         chosen = (t.card, t.queue)
 
         def play(p: tuple[str, int] | list[Any]) -> str:
-            return f"{_value(p[0])} on queue {p[1] + 1}"
+            return f"{card_value(p[0])} on queue {p[1] + 1}"
 
         low = _money(cost[tuple(old[0])])
         if len(old) == 1:

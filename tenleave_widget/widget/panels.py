@@ -22,7 +22,6 @@ True
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -30,8 +29,8 @@ from typing import TYPE_CHECKING, Any
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..cards import parse_card
-from ..odds import seat_odds
+from ..odds import seat_odds, uniform_pools
+from ..rules import ROMAN, TARGET
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -52,8 +51,6 @@ COLOUR_HEX = {
 readers too; each also has a pattern, as the table's cards have an initial and a pattern."""
 COLOUR_PATTERN = {"red": "/", "yellow": ".", "green": "-", "blue": "|", "purple": "x"}
 
-TARGET = 10
-ROMAN = ("I", "II", "III", "IV", "V", "VI")
 OUTCOME_COLOURS = ("#56b4e9", "#009e73", "#e69f00")  # Okabe-Ito sky blue, green, orange
 OUTCOME_PATTERNS = (None, ".", "/")
 
@@ -70,30 +67,10 @@ class TimelinePoint:
 
 def _pool_means(view: Mapping[str, Any]) -> dict[tuple[int, str], float]:
     """The mean unknown value of each (owner, back) under the seat's uniform model."""
-    pools: dict[tuple[int, str], Counter[int]] = {}
-    for owner, dealt in enumerate(view["dealt"]):
-        for note in dealt:
-            value, marked = parse_card(note)
-            pools.setdefault((owner, "marked" if marked else "plain"), Counter())[value] += 1
-
-    def remove(owner: int, note: str) -> None:
-        value, marked = parse_card(note)
-        pools[(owner, "marked" if marked else "plain")][value] -= 1
-
-    for owner, pile in enumerate(view["swatted"]):
-        for note in pile:
-            remove(owner, note)
-    for escaped in view["safe"]:
-        remove(escaped["owner"], escaped["card"])
-    for queue in view["queues"]:
-        for card in queue:
-            if card["value"] is not None:
-                pools[(card["owner"], card["back"])][card["value"]] -= 1
     means: dict[tuple[int, str], float] = {}
-    for key, pool in pools.items():
-        count = sum(n for n in pool.values() if n > 0)
-        total = sum(v * n for v, n in pool.items() if n > 0)
-        means[key] = total / count if count else 0.0
+    for key, pool in uniform_pools(view).items():
+        count = sum(pool.values())
+        means[key] = sum(v * n for v, n in pool.items()) / count if count else 0.0
     return means
 
 
