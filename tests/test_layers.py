@@ -1,0 +1,168 @@
+"""The package's layers (docs/architecture.md): every import of every module, including
+the imports inside functions and under ``TYPE_CHECKING``, goes to its own layer or below,
+and no modules import each other in a circle when run (imports only for annotations,
+under ``TYPE_CHECKING``, may refer back within a layer)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "tenleave_widget"
+
+LAYERS: list[set[str]] = [
+    {"errors", "cards", "rules", "turn"},  # notions with no state
+    {"record"},  # the file format (no game in it)
+    {"game"},  # state, legal turns, the executor, views
+    {"odds"},  # pure functions of a seat view
+    {"position", "bots", "lookahead", "review"},  # built on the game and the odds
+    {"simulate", "cli", "__main__"},  # programs
+    {"widget"},  # the Jupyter adapter (a package)
+    {"__init__"},  # the package's public names
+]
+JUPYTER = ("anywidget", "ipywidgets", "traitlets", "plotly", "IPython", "ipykernel")
+
+
+def module_name(path: Path) -> str:
+    """``tenleave_widget/widget/session.py`` -> ``widget.session``."""
+    parts = list(path.relative_to(PACKAGE).with_suffix("").parts)
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts.pop()
+    return ".".join(parts)
+
+
+def layer_of(module: str) -> int:
+    top = module.split(".")[0]
+    for i, layer in enumerate(LAYERS):
+        if module in layer or top in layer:
+            return i
+    raise AssertionError(f"tenleave_widget.{module} is in no layer: add it to LAYERS here")
+
+
+def type_only_lines(tree: ast.AST) -> set[int]:
+    """The lines of the imports under ``if TYPE_CHECKING:`` (annotations only)."""
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for sub in node.body:
+                for inner in ast.walk(sub):
+                    if isinstance(inner, (ast.Import, ast.ImportFrom)):
+                        lines.add(inner.lineno)
+    return lines
+
+
+def imports(
+    path: Path, text: str | None = None, *, runtime_only: bool = False
+) -> list[tuple[int, str]]:
+    """``(line, target)`` of every import: package modules relative to the package
+    (``game``), other modules by their absolute name prefixed with ``!`` (``!plotly``).
+    ``runtime_only`` leaves out the imports under ``if TYPE_CHECKING:``."""
+    package = list(path.relative_to(PACKAGE).parts[:-1])
+    source = path.read_text(encoding="utf-8") if text is None else text
+    tree = ast.parse(source)
+    skip = type_only_lines(tree) if runtime_only else set()
+    out: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and node.lineno in skip:
+            continue
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith("tenleave_widget."):
+                    out.append((node.lineno, a.name.removeprefix("tenleave_widget.")))
+                elif a.name != "tenleave_widget":
+                    out.append((node.lineno, "!" + a.name))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1] if node.level > 1 else package
+                target = [*base, *(node.module.split(".") if node.module else [])]
+            elif node.module and node.module.split(".")[0] == "tenleave_widget":
+                target = node.module.split(".")[1:]
+            else:
+                out.append((node.lineno, "!" + (node.module or "")))
+                continue
+            if node.module is None or not target:  # from . import x / from tenleave_widget import x
+                for a in node.names:
+                    name = ".".join([*target, a.name])
+                    if (PACKAGE / f"{name.replace('.', '/')}.py").exists() or (
+                        PACKAGE / name.replace(".", "/")
+                    ).is_dir():
+                        out.append((node.lineno, name))
+                    elif target:
+                        out.append((node.lineno, ".".join(target)))
+            else:
+                out.append((node.lineno, ".".join(target)))
+    return out
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def test_every_module_is_in_a_layer() -> None:
+    for name in modules():
+        layer_of(name)
+
+
+def test_nothing_imports_a_module_above_it() -> None:
+    bad = []
+    for name, path in modules().items():
+        mine = layer_of(name)
+        for line, target in imports(path):
+            if target.startswith("!"):
+                if target[1:].split(".")[0] in JUPYTER and mine < layer_of("widget"):
+                    bad.append(f"{name}:{line} imports {target[1:]}: the engine is Jupyter-free")
+                continue
+            if target == "" or target == "__init__":
+                bad.append(f"{name}:{line} imports the package itself")
+            elif layer_of(target) > mine:
+                bad.append(f"{name}:{line} imports {target}, a layer above it")
+    assert not bad, "\n".join(bad)
+
+
+def test_no_import_circle() -> None:
+    mods = modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in mods.items():
+        targets = set()
+        for _, target in imports(path, runtime_only=True):  # annotations may refer back
+            if not target.startswith("!") and target:
+                while target not in mods and "." in target:
+                    target = target.rsplit(".", 1)[0]  # widget.session.X -> widget.session
+                if target in mods and target != name:
+                    targets.add(target)
+        graph[name] = targets
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(m: str) -> None:
+        state[m] = 1
+        path.append(m)
+        for t in sorted(graph[m]):
+            if state.get(t) == 1:
+                raise AssertionError("import circle: " + " -> ".join(path[path.index(t):] + [t]))
+            if t not in state:
+                visit(t)
+        path.pop()
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m)
+
+
+def test_the_checker_sees_every_import() -> None:
+    assert {"record", "errors", "rules", "turn", "cards"} <= {
+        t for _, t in imports(PACKAGE / "game.py")
+    }
+    src = (
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .simulate import S\n"
+        "def f():\n    if True:\n        from .widget import x\n        from . import odds\n"
+        "        import tenleave_widget.bots\n        from tenleave_widget import game\n"
+    )
+    found = {t for _, t in imports(PACKAGE / "probe.py", src)}
+    assert found == {"!typing", "simulate", "widget", "odds", "bots", "game"}
+    found = {t for _, t in imports(PACKAGE / "probe.py", src, runtime_only=True)}
+    assert found == {"!typing", "widget", "odds", "bots", "game"}
+    found = {t for _, t in imports(PACKAGE / "widget" / "session.py", "from ..game import G\n"
+                                   "from .protocol import P\nfrom . import bots\n")}
+    assert found == {"game", "widget.protocol", "widget"}  # no widget/bots.py: the package
