@@ -17,10 +17,12 @@ import ipywidgets
 from ..errors import TenLeaveError
 from ..game import Game
 from ..record import save_record
+from ..review import Review, attach_review
 from .bot_runner import BotRunner
 from .config import check_config, check_delay
 from .panels import SessionPanels
-from .protocol import Mode, parse_intent
+from .protocol import Mode, WidgetMessageError, parse_intent
+from .review_panel import ReviewPanel
 from .session import Session
 from .table import TableWidget
 
@@ -60,7 +62,13 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
             [self._panels.figure], layout=ipywidgets.Layout(display="" if show_odds else "none")
         )
         self._bots = BotRunner(self.session, config.bot_delay, config.seed, self._refresh)
-        super().__init__([self.table, self._panel_box])
+        self.review_panel: ReviewPanel | None = None
+        """Replay mode: the game review's controls, evaluation graph and summary."""
+        parts = [self.table, self._panel_box]
+        if self.mode == "replay":
+            self.review_panel = ReviewPanel(self.session, self.goto, self._refresh)
+            parts.insert(1, self.review_panel)
+        super().__init__(parts)
         self.table.on_msg(self._on_table_msg)
         self._refresh()
         self._bots.start()
@@ -119,16 +127,42 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         Everything is checked before anything changes: on an error (an invalid record,
         other players, a bad ``turn``) the widget is exactly as it was."""
         self.session.load(Game.from_record(record), turn)
+        if self.review_panel is not None:
+            self.review_panel.set_review(None)
         self._refresh()
         self._bots.start()
 
     def record(self) -> dict[str, Any]:
-        """The whole game as a ``tenleave-record/1`` object (with its notes)."""
-        return dict(self.session.live.to_record())
+        """The whole game as a ``tenleave-record/1`` object (with its notes, and its review
+        as the optional ``review`` section once computed)."""
+        rec = dict(self.session.live.to_record())
+        r = self.session.review
+        return attach_review(rec, r) if r is not None else rec
 
     def save(self, path: str | Path) -> None:
         """Save :meth:`record` as JSON."""
         save_record(self.record(), path)
+
+    def review(self, samples: int | None = None, seed: int = 0) -> None:
+        """Replay mode: review the game (every decision judged from its mover's view, the
+        luck of every swat; :func:`tenleave_widget.review.review`). In a running kernel
+        it works in the background with a progress bar; the result is kept (see
+        :attr:`review_result`), labels the narration, and is saved with the record."""
+        if self.review_panel is None:
+            raise WidgetMessageError("the review is for replay mode: use replay_widget(record)")
+        self.review_panel.start(samples, seed)
+
+    @property
+    def review_result(self) -> Review | None:
+        """The game review once computed (or read from the record), else ``None``."""
+        return self.session.review
+
+    def show_best(self, on: bool = True) -> None:
+        """Replay mode: name the best move of the position shown (from the mover's view;
+        in a seat's view, that seat's moves only)."""
+        if self.review_panel is None:
+            raise WidgetMessageError("the review is for replay mode: use replay_widget(record)")
+        self.review_panel.best.value = bool(on)
 
     def handle_intent(self, intent: object) -> None:
         """Apply one browser intent, or raise a :class:`TenLeaveError` (nothing changed)."""
@@ -157,3 +191,5 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         self.table.show(session.state())
         self._panel_box.layout.display = "" if session.show_odds else "none"
         self._panels.refresh(session)
+        if self.review_panel is not None:
+            self.review_panel.refresh()

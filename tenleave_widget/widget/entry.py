@@ -11,6 +11,7 @@ from typing import Any
 
 from ..errors import excerpt
 from ..game import Game
+from ..review import saved_review
 from .config import check_humans, new_game
 from .controller import TenLeaveWidget
 from .protocol import Mode, WidgetMessageError
@@ -80,4 +81,8 @@ def replay_widget(
     game = Game.from_record(record)
     if turn is None:  # None is "the last turn" for TenLeaveWidget, not an argument here
         raise WidgetMessageError(f"turn must be an integer 0..{game.turns_applied}, not None")
-    return TenLeaveWidget(game, mode="replay", perspective=seat, turn=turn, show_odds=show_odds)
+    w = TenLeaveWidget(game, mode="replay", perspective=seat, turn=turn, show_odds=show_odds)
+    saved = saved_review(record)  # a review saved with the record (checked against it)
+    if saved is not None and w.review_panel is not None:
+        w.review_panel.set_review(saved)
+    return w

@@ -26,6 +26,8 @@ from typing import Any, cast
 
 from ..errors import excerpt
 from ..game import Game
+from ..review import Review, TurnReview
+from ..review import describe_turn as short_turn
 from ..turn import Turn
 from .config import Config
 from .modes import MODES
@@ -94,6 +96,10 @@ class Session:
         self.message: Message = {"id": 0, "level": "", "text": ""}
         self.seat: int | None = None
         self.seat = self.mode.first_seat(self)
+        self.review: Review | None = None
+        """The game review of the record (replay mode), once computed or loaded."""
+        self.show_best = False
+        """Replay mode: name the best move of the position shown (from the mover's view)."""
 
     # -------------------------------------------------------------- positions
     @property
@@ -321,9 +327,13 @@ class Session:
         for i in self.mode.narrated_turns(self):
             after = self.history[i + 1]
             events = after.events(i)
-            turns.append(describe_turn(
+            words = describe_turn(
                 events, players, token_before(after, events), viewer, i, after.turns[i].seat
-            ))
+            )
+            judged = self.judged(i)
+            if judged is not None:
+                words["lines"] = [*words["lines"], review_words(judged)]
+            turns.append(words)
         if self.preview is not None:
             events = self.preview.events()
             entry = describe_turn(
@@ -333,6 +343,27 @@ class Session:
             entry["pending"] = True
             turns.append(entry)
         return {"turns": turns}
+
+    def judged(self, turn: int) -> TurnReview | None:
+        """The review of the decision at ``turn`` when the viewer may read it: in the
+        teacher's view, or the viewing seat's own decision (the review names the cards
+        played and best, which another seat's view must not show)."""
+        if self.review is None or not 0 <= turn < len(self.review.turns):
+            return None
+        judged = self.review.turns[turn]
+        if self.seat is not None and self.seat != judged.seat:
+            return None
+        return judged
+
+    def best_text(self) -> str:
+        """The best move of the position shown (replay, with "show the best move"), or ""."""
+        if not self.show_best or self.mode.live:
+            return ""
+        judged = self.judged(self.turn)
+        if judged is None:
+            return ""
+        who = seat_name(self.live.players, judged.seat)
+        return f" Best move for {who} here: {short_turn(judged.best)}."
 
     def status(self) -> str:
         """The status line: whose turn, what to do, or the result."""
@@ -346,4 +377,14 @@ class Session:
             return f"Game over: {names} {'wins' if len(winners) == 1 else 'win'} with {low}."
         mover = g.to_move
         assert mover is not None
-        return self.mode.turn_status(self, mover)
+        return self.mode.turn_status(self, mover) + self.best_text()
+
+
+def review_words(judged: TurnReview) -> str:
+    """One decision's review in words, for the narration."""
+    if judged.forced:
+        return "Review: forced (every move was worth the same)."
+    if judged.label == "best":
+        return "Review: best move."
+    return (f"Review: {judged.label} — {judged.loss:.2f} points of margin worse than "
+            f"{short_turn(judged.best)}.")

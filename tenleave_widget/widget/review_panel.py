@@ -1,0 +1,205 @@
+"""The review panel of replay mode: compute a game review without freezing the table,
+then an evaluation graph to click through, the per-seat summary and "show the best move".
+
+The review (:func:`tenleave_widget.review.review`) runs in a worker thread; its progress
+and its result are handed to the kernel's event loop (``call_soon_threadsafe``), which
+updates the widgets, so the table keeps answering clicks meanwhile. Without a running
+loop (a script, a test) it runs at once. Once computed, the review is kept by the
+session (the narration labels each decision with it), saved with the record by
+:meth:`TenLeaveWidget.save`, and read back from a saved record by ``replay_widget``.
+
+What a seat's view may show: every figure of the review is judged from the mover's view
+and names the cards it played and should have played, so in a seat's view the panel and
+the narration show that seat's own decisions only; the teacher's view shows them all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets
+import plotly.graph_objects as go
+
+from ..review import DEFAULT_SAMPLES, LABELS, Review, describe_turn, review
+from .panels import COLOUR_HEX
+from .session import Session
+
+__all__ = ["ReviewPanel"]
+
+log = logging.getLogger(__name__)
+
+SYMBOLS = {"best": "circle", "good": "circle-open", "inaccuracy": "diamond",
+           "mistake": "square", "blunder": "x"}
+
+
+class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
+    """The review controls, the evaluation graph and the per-seat summary of a replay.
+
+    ``goto(turn)`` moves the table (the controller's); ``changed()`` refreshes it.
+    """
+
+    def __init__(self, session: Session, goto: Callable[[int], None],
+                 changed: Callable[[], None]) -> None:
+        self.session = session
+        self._goto = goto
+        self._changed = changed
+        self._worker: threading.Thread | None = None
+        self.samples = ipywidgets.BoundedIntText(
+            value=DEFAULT_SAMPLES, min=1, max=100_000, description="worlds",
+            layout=ipywidgets.Layout(width="160px"),
+        )
+        self.button = ipywidgets.Button(description="Review this game", icon="search")
+        self.button.on_click(lambda _b: self.start())
+        self.best = ipywidgets.Checkbox(value=False, description="show the best move",
+                                        indent=False)
+        self.best.observe(self._on_best, names="value")
+        self.progress = ipywidgets.IntProgress(
+            min=0, max=max(1, session.live.turns_applied), description="reviewing",
+            layout=ipywidgets.Layout(display="none"),
+        )
+        self.summary = ipywidgets.HTML()
+        self.figure = go.FigureWidget(layout={
+            "height": 300, "template": "plotly_white", "margin": {"l": 50, "r": 10, "t": 30,
+                                                                   "b": 40},
+            "title": {"text": "evaluation: expected final penalty, own view (click a point)",
+                      "font": {"size": 13}},
+            "xaxis": {"title": {"text": "turn"}},
+            "yaxis": {"title": {"text": "expected final penalty"}},
+        })
+        self.graph = ipywidgets.Box([self.figure], layout=ipywidgets.Layout(display="none"))
+        super().__init__([
+            ipywidgets.HBox([self.button, self.samples, self.best, self.progress]),
+            self.graph, self.summary,
+        ])
+        self._shown: tuple[int | None, int] | None = None
+        self.refresh()
+
+    # ------------------------------------------------------------------ computing
+    @property
+    def running(self) -> bool:
+        return self._worker is not None and self._worker.is_alive()
+
+    def start(self, samples: int | None = None, seed: int = 0) -> None:
+        """Review the record: in a worker thread when the kernel's loop runs (progress
+        shown, the table stays responsive), else at once."""
+        if self.running:
+            return
+        k = int(self.samples.value) if samples is None else samples
+        record = self.session.live.to_record()
+        total = len(record["turns"])
+        self.progress.max = max(1, total)
+        self.progress.value = 0
+        self.progress.layout.display = ""
+        self.button.disabled = True
+        try:
+            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is None:
+            self._finish(review(record, samples=k, seed=seed,
+                                progress=lambda done, _t: self._progress(done)))
+            return
+        running = loop
+
+        def report(done: int, _total: int) -> None:
+            running.call_soon_threadsafe(self._progress, done)
+
+        def work() -> None:
+            try:
+                result = review(record, samples=k, seed=seed, progress=report)
+            except Exception as e:  # noqa: BLE001 - shown on the panel, never a stuck bar
+                log.exception("the review failed")
+                running.call_soon_threadsafe(self._failed, f"{type(e).__name__}: {e}")
+                return
+            running.call_soon_threadsafe(self._finish, result)
+
+        self._worker = threading.Thread(target=work, name="tenleave-review", daemon=True)
+        self._worker.start()
+
+    def _progress(self, done: int) -> None:
+        self.progress.value = done
+
+    def _failed(self, why: str) -> None:
+        self.progress.layout.display = "none"
+        self.button.disabled = False
+        self.summary.value = f"<b>The review failed:</b> {html.escape(why)}"
+
+    def _finish(self, result: Review) -> None:
+        self.progress.layout.display = "none"
+        self.button.disabled = False
+        self.set_review(result)
+
+    def set_review(self, result: Review | None) -> None:
+        """Show ``result`` (a computed or saved review), or nothing."""
+        self.session.review = result
+        self._shown = None
+        self._changed()
+
+    # ------------------------------------------------------------------ showing
+    def _on_best(self, change: dict[str, Any]) -> None:
+        self.session.show_best = bool(change["new"])
+        self._changed()
+
+    def jump(self, turn: int) -> None:
+        """Show the position of the decision at ``turn`` (what a click on its point does)."""
+        self._goto(turn)
+
+    def _on_click(self, _trace: Any, points: Any, _selector: Any) -> None:
+        if points.point_inds:
+            trace = self.figure.data[points.trace_index]
+            self.jump(int(trace.customdata[points.point_inds[0]]))
+
+    def refresh(self) -> None:
+        """Redraw for the session's review and viewing seat (only what that seat may see)."""
+        session = self.session
+        r = session.review
+        self.button.description = "Review again" if r is not None else "Review this game"
+        self.best.disabled = r is None
+        key = (session.seat, id(r))
+        if r is None:
+            self.graph.layout.display = "none"
+            self.summary.value = ""
+            self._shown = None
+            return
+        if self._shown == key:
+            return
+        self._shown = key
+        seats = range(len(r.players)) if session.seat is None else [session.seat]
+        colours = session.live.view(None)["colours"]
+        with self.figure.batch_update():
+            self.figure.data = []
+            for s in seats:
+                mine = [t for t in r.turns if t.seat == s]
+                self.figure.add_scatter(
+                    x=[t.turn for t in mine], y=[t.expected_final_penalty for t in mine],
+                    customdata=[t.turn for t in mine], mode="lines+markers", name=r.players[s],
+                    line={"color": COLOUR_HEX.get(colours[s], "#555")},
+                    marker={"size": 10, "symbol": [SYMBOLS[t.label] for t in mine]},
+                    text=[f"turn {t.turn + 1}: {describe_turn(t.played)} — {t.label}"
+                          f" (loss {t.loss:.2f}); best {describe_turn(t.best)}" for t in mine],
+                    hoverinfo="text",
+                )
+        for trace in self.figure.data:
+            trace.on_click(self._on_click)
+        self.graph.layout.display = ""
+        rows = []
+        for s in seats:
+            sm = r.seats[s]
+            acc = "–" if sm.accuracy is None else f"{sm.accuracy:.0f}"
+            loss = "–" if sm.mean_loss is None else f"{sm.mean_loss:.2f}"
+            counts = "".join(f"<td>{sm.labels[lab]}</td>" for lab in LABELS)
+            rows.append(f"<tr><td>{html.escape(r.players[s])}</td><td>{acc}</td><td>{loss}</td>"
+                        f"{counts}<td>{sm.luck:+.2f}</td></tr>")
+        head = "".join(f"<th>{lab}</th>" for lab in LABELS)
+        self.summary.value = (
+            "<table class='tl-review-summary'><tr><th>seat</th><th>accuracy</th>"
+            f"<th>mean loss</th>{head}<th>luck</th></tr>{''.join(rows)}</table>"
+            f"<small>Loss in points of expected margin ({r.samples} worlds per decision, "
+            "then 12× for the close ones); luck = penalty taken − penalty expected, swat by "
+            "swat (positive: unlucky).</small>"
+        )

@@ -1,0 +1,107 @@
+"""The review panel of the replay widget: computed in the background, cached, saved with
+the record, clicked through; a seat's view shows that seat's decisions only."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from tenleave_widget import load_record
+from tenleave_widget.widget import play, replay_widget
+
+GAME = Path(__file__).resolve().parent.parent / "examples" / "games" / "game-3-seats.json"
+
+
+def review_lines(w: object) -> list[str]:
+    state = w.session.state()  # type: ignore[attr-defined]
+    return [line for t in state["narration"]["turns"] for line in t["lines"]
+            if line.startswith("Review:")]
+
+
+def test_review_in_replay_mode_labels_graph_summary_best_move(tmp_path: Path) -> None:
+    w = replay_widget(GAME, turn=17)
+    panel = w.review_panel
+    assert panel is not None and w.review_result is None and review_lines(w) == []
+    w.review(samples=2, seed=1)  # no running loop here: computed at once
+    r = w.review_result
+    assert r is not None and len(r.turns) == 30
+    # the graph: one trace per seat, a point per decision, clicking one moves the table
+    assert [len(t.x) for t in panel.figure.data] == [10, 10, 10]
+    panel.jump(12)
+    assert w.turn == 12
+    # the narration labels the decision just shown; the summary names every seat
+    (line,) = review_lines(w)
+    assert r.turns[11].label in line or "forced" in line
+    assert all(name in panel.summary.value for name in r.players)
+    # "show the best move": the status line names the best move of the position shown
+    w.show_best()
+    best = r.turns[12].best
+    assert f"Best move for {r.players[r.turns[12].seat]} here:" in w.session.state()["status"]
+    assert best.card in w.session.state()["status"]
+    # saved with the record, and read back by replay_widget
+    f = tmp_path / "reviewed.json"
+    w.save(f)
+    assert load_record(f)["review"]["format"] == "tenleave-review/1"
+    again = replay_widget(f, turn=3)
+    assert again.review_result is not None
+    assert again.review_result.to_json() == r.to_json()
+    assert len(again.review_panel.figure.data) == 3  # type: ignore[union-attr]
+
+
+def test_a_seats_view_shows_only_its_own_decisions() -> None:
+    w = replay_widget(GAME, turn=0)
+    w.review(samples=2, seed=1)
+    w.show_best()
+    w.set_perspective(1)
+    panel = w.review_panel
+    assert panel is not None
+    assert [t.name for t in panel.figure.data] == ["Ben"]
+    assert "Ana" not in panel.summary.value and "Ben" in panel.summary.value
+    r = w.review_result
+    assert r is not None
+    for turn in range(1, 31):
+        w.goto(turn)
+        lines = review_lines(w)
+        mover = r.turns[turn - 1].seat
+        assert bool(lines) == (mover == 1), turn
+        status = w.session.state()["status"]
+        if turn < 30 and r.turns[turn].seat != 1:
+            assert "Best move" not in status
+    w.set_perspective(None)
+    assert len(panel.figure.data) == 3
+
+
+def test_the_review_runs_in_the_background_and_the_table_answers_meanwhile() -> None:
+    w = replay_widget(GAME, turn=0)
+    panel = w.review_panel
+    assert panel is not None
+
+    async def scenario() -> list[int]:
+        w.review(samples=8, seed=2)
+        assert panel.running and panel.button.disabled
+        moved = []
+        deadline = time.monotonic() + 300
+        while w.review_result is None:
+            assert time.monotonic() < deadline
+            t = (w.turn + 1) % 31
+            w.send_intent({"kind": "goto", "turn": t})  # a click while it works
+            moved.append(w.turn)
+            await asyncio.sleep(0.05)
+        return moved
+
+    moved = asyncio.run(scenario())
+    assert len(moved) >= 2  # the table answered clicks while the review worked
+    assert w.review_result is not None and not panel.running and not panel.button.disabled
+    assert panel.progress.value == 30 and panel.progress.layout.display == "none"
+
+
+def test_no_review_outside_replay_mode() -> None:
+    w = play(players=2, human=0, bots=["random"], seed=1, bot_delay=0)
+    assert w.review_panel is None
+    with pytest.raises(ValueError, match="replay mode"):
+        w.review()
+    assert "review" not in json.dumps(w.record())
