@@ -14,6 +14,10 @@ others', same games). Each decision of the lookahead seat is timed (CPU time of 
 process: ``time.process_time``), so the run also gives the per-decision median / p99 /
 worst over the decisions of whole games.
 
+Runs on different seeds are pooled from their per-game logs (``--log``)::
+
+    python3 benchmarks/bench_lookahead.py summarize run1.jsonl run2.jsonl
+
 Speed, one position at a fixed sample count, against the naive reference (deep-copying
 the game per world and per move, playing the same policy through ``Game.apply``)::
 
@@ -220,6 +224,23 @@ def naive(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def summarize(args: argparse.Namespace) -> dict[str, Any]:
+    """Pool the per-game logs (``--log``) of one or more runs (different seeds)."""
+    pens: list[list[int]] = []
+    firsts: list[int] = []
+    times: list[float] = []
+    for path in args.logs:
+        with open(path) as f:
+            for line in f:
+                g = json.loads(line)
+                pens.append(g["penalty"])
+                firsts.append(g["first"])
+                times.extend(g.get("cpu", []))
+    res = summary(pens, firsts, times, len(pens[0]))
+    res.update({"games": len(pens), "logs": args.logs})
+    return res
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
@@ -240,8 +261,11 @@ def main() -> None:
     nv.add_argument("--turn", type=int, default=9)
     nv.add_argument("--seed", type=int, default=3)
     nv.add_argument("--repeat", type=int, default=5)
+    sm = sub.add_parser("summarize")
+    sm.add_argument("logs", nargs="+")
     args = p.parse_args()
-    res = strength(args) if args.command == "strength" else naive(args)
+    run = {"strength": strength, "naive": naive, "summarize": summarize}[args.command]
+    res = run(args)
     print(json.dumps(res, indent=1))
 
 
