@@ -7,7 +7,8 @@ Strength (paired, per game), e.g. the headline aim::
 One ``lookahead`` bot in seat 0 against ``--opponent`` bots (default greedy) in the other
 seats, the first seat rotating game by game. For each other seat j, the mean over games
 of (j's penalty - the lookahead seat's penalty) with a 95% interval: positive means the
-lookahead bot scores that many points fewer than j in the same games. Also its win rate
+lookahead bot scores that many points fewer than j in the same games (and against the
+mean of the other seats, ``vs_mean_of_others``). Also its win rate
 (shared wins count) with a Wilson interval. ``--opponent lookahead`` is self-play: then
 the first-seat advantage is reported (the first seat's penalty minus the mean of the
 others', same games). Each decision of the lookahead seat is timed (CPU time of the
@@ -108,6 +109,7 @@ def summary(pens: list[list[int]], firsts: list[int], times: list[float], n: int
     for j in range(1, n):
         m, lo, hi = mean_ci([p[j] - p[0] for p in pens])
         vs.append({"seat": j, "mean_difference": m, "ci95": [lo, hi]})
+    others = mean_ci([(sum(p) - p[0]) / (n - 1) - p[0] for p in pens])
     mine = mean_ci([p[0] for p in pens])
     wins = sum(1 for p in pens if p[0] == min(p))
     w, wlo, whi = wilson(wins, len(pens))
@@ -129,6 +131,7 @@ def summary(pens: list[list[int]], firsts: list[int], times: list[float], n: int
     return {
         "lookahead_mean_penalty": [mine[0], [mine[1], mine[2]]],
         "vs": vs,
+        "vs_mean_of_others": [others[0], [others[1], others[2]]],
         "win_rate": [w, [wlo, whi]],
         "seats": seats,
         "first_seat_advantage": [fa[0], [fa[1], fa[2]]],
