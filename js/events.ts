@@ -51,7 +51,7 @@ export function eventsBlock(model: TableState, ui: UiState): HTMLElement {
   ui.animated = seen;
   return h(
     "div",
-    { class: "tl-events", "aria-live": "polite", "data-testid": "events" },
+    { class: "tl-events", "data-testid": "events" },
     blocks.length ? blocks : h("div", { class: "tl-lastevent" }, "No turn played yet."),
   );
 }

@@ -14,8 +14,10 @@ export function handBlock(model: TableState, ui: UiState, send: Send, rerender: 
     const cards = view.hands[viewer]?.cards;
     if (cards) hands.push([viewer, cards]);
   } else {
+    // the teacher's view: every hand; at projector size only the hand of the seat to move
+    const only = model.size === "projector" && view.to_move !== null ? view.to_move : null;
     view.hands.forEach((hd, s) => {
-      if (hd.cards) hands.push([s, hd.cards]);
+      if (hd.cards && (only === null || s === only)) hands.push([s, hd.cards]);
     });
   }
   const actions = h(
@@ -25,7 +27,10 @@ export function handBlock(model: TableState, ui: UiState, send: Send, rerender: 
       ? button("wake", "Wake SleepKid", () => send({ kind: "wake" }), "tl-wake")
       : null,
     offers.active && offers.end
-      ? button("end", "End turn", () => send({ kind: "end" }), "tl-end")
+      ? button("end", "End turn", () => {
+          ui.focusNext = ["hand-first", "again", "root"];
+          send({ kind: "end" });
+        }, "tl-end")
       : null,
     offers.active && offers.reset
       ? button("reset", "Start the turn again", () => send({ kind: "reset" }))
@@ -39,9 +44,11 @@ export function handBlock(model: TableState, ui: UiState, send: Send, rerender: 
       h("span", { class: "tl-handname" }, viewer === null ? `${view.players[s] ?? s}:` : "Your hand:"),
       cards.map((c, idx) => {
         const playable = viewer !== null && offers.active && offers.play_cards.includes(c);
-        const selected = ui.selected === c;
+        const selected = ui.selected === c && ui.selectedIndex === idx;
         if (!playable) return faceUp(view, s, c, "in hand");
-        const card = faceUp(view, s, c, selected ? "selected" : "in hand, press to choose");
+        const card = faceUp(
+          view, s, c, selected ? "chosen: now choose a queue" : "in hand, press to choose (or its number key)",
+        );
         return h(
           "button",
           {
@@ -51,9 +58,13 @@ export function handBlock(model: TableState, ui: UiState, send: Send, rerender: 
             "aria-label": card.getAttribute("aria-label") ?? c,
             "data-card": c,
             "data-focus": `hand-${c}-${idx}`,
+            "data-hand-index": idx,
+            "data-group": "hand",
             "data-testid": `hand-card-${c}`,
             onclick: () => {
               ui.selected = selected ? null : c;
+              ui.selectedIndex = selected ? null : idx;
+              ui.focusNext = selected ? [] : ["play-first"];
               rerender();
             },
           },
@@ -62,6 +73,7 @@ export function handBlock(model: TableState, ui: UiState, send: Send, rerender: 
       }),
     ),
   );
+  actions.querySelectorAll("button").forEach((b) => b.setAttribute("data-group", "actions"));
   if (!rows.length && !offers.undo) return null;
   return h(
     "div",

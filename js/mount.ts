@@ -2,6 +2,8 @@
 // keeps the keyboard focus across redraws, and handles the replay keys. It works from any
 // source of table states: the anywidget model (widget.ts) or a fixed state on a plain page.
 
+import { h } from "./dom";
+import { renderPanels } from "./panels/panels";
 import { buildTable } from "./table";
 import type { Intent, TableState } from "./protocol";
 import type { UiState } from "./send";
@@ -12,6 +14,8 @@ export interface TableSource {
   /** Call `redraw` whenever the state changed; returns the unsubscribe function. */
   subscribe(redraw: () => void): () => void;
   send(intent: Intent): void;
+  /** Whether a live kernel answers (a live model only): `false` shows "not connected". */
+  connected?: () => boolean;
 }
 
 const REPLAY_KEYS: Record<string, (turn: number, total: number) => number> = {
@@ -30,7 +34,19 @@ export function mountTable(el: HTMLElement, source: TableSource): () => void {
   root.setAttribute("role", "region");
   root.setAttribute("aria-label", "10 to Leave table");
   el.appendChild(root);
-  const ui: UiState = { selected: null, animated: new Set<string>() };
+  const ui: UiState = { selected: null, selectedIndex: null, animated: new Set<string>(), focusNext: [] };
+  // A polite live region that stays in the DOM (the content around it is redrawn): it
+  // announces each turn's narration once.
+  const live = h("div", { class: "tl-live", "aria-live": "polite", "data-testid": "live" });
+  const content = h("div", { class: "tl-content" });
+  root.append(live, content);
+  let announced = "";
+
+  const focusTarget = (key: string): HTMLElement | null => {
+    if (key === "root") return root;
+    if (key === "hand-first") return content.querySelector<HTMLElement>('[data-group="hand"]');
+    return content.querySelector<HTMLElement>(`[data-focus="${key}"]`);
+  };
   const send = (intent: Intent): void => source.send(intent);
 
   const draw = (): void => {
@@ -49,13 +65,76 @@ export function mountTable(el: HTMLElement, source: TableSource): () => void {
     root.dataset["busy"] = state.busy ? "1" : "0";
     root.dataset["pending"] = String(state.pending.length);
     root.classList.toggle("tl-busy", state.busy);
-    root.replaceChildren(...buildTable(state, ui, send, draw));
-    if (focusKey) {
-      const again = root.querySelector<HTMLElement>(`[data-focus="${focusKey}"]`);
+    for (const size of ["small", "medium", "large", "projector"]) {
+      root.classList.toggle(`tl-size-${size}`, state.size === size);
+    }
+    const offline = source.connected !== undefined && !source.connected();
+    root.dataset["connected"] = offline ? "0" : "1";
+    const main = h("div", { class: "tl-main" }, ...buildTable(state, ui, send, draw));
+    const side =
+      state.show_odds && !state.cover.shown && state.panels.state
+        ? h("aside", { class: "tl-side", "aria-label": "Odds panels" }, renderPanels(state.panels))
+        : null;
+    const layout = h("div", { class: "tl-layout" }, main, side);
+    if (offline) layout.inert = true;
+    content.replaceChildren(
+      offline
+        ? h(
+            "div",
+            { class: "tl-offline", role: "status", "data-testid": "offline" },
+            "Not connected — run the cell to play. (This table was saved with the notebook; no Python kernel is behind it.)",
+          )
+        : "",
+      layout,
+    );
+    const next = ui.focusNext.map(focusTarget).find((el) => el !== null && el !== root);
+    if (next && !state.busy) {
+      ui.focusNext = [];
+      next.focus({ preventScroll: false });
+    } else if (focusKey) {
+      const again = content.querySelector<HTMLElement>(`[data-focus="${focusKey}"]`);
       (again ?? root).focus({ preventScroll: true });
     } else if (rootFocused) {
       root.focus({ preventScroll: true });
     }
+    const words = state.narration.turns[state.narration.turns.length - 1];
+    const say = words
+      ? [...words.lines, ...words.swats.flatMap((sw) => sw.queues.map((q) => `Queue ${q.queue + 1}: ${q.text}`))].join(" ")
+      : "";
+    const text = [say, state.status].filter(Boolean).join(" ");
+    if (text !== announced) {
+      announced = text;
+      live.textContent = text;
+    }
+  };
+
+  /** Arrow keys move within a group of controls (the hand, the Play here buttons, the
+   *  action buttons, the cards of one queue). */
+  const moveInGroup = (target: HTMLElement, key: string): boolean => {
+    const group = target.getAttribute("data-group");
+    if (!group) return false;
+    const vertical = group.startsWith("queue-");
+    const back = vertical ? "ArrowUp" : "ArrowLeft";
+    const fwd = vertical ? "ArrowDown" : "ArrowRight";
+    if (key !== back && key !== fwd) return false;
+    const all = [...content.querySelectorAll<HTMLElement>(`[data-group="${group}"]`)];
+    const i = all.indexOf(target);
+    const j = Math.max(0, Math.min(all.length - 1, i + (key === fwd ? 1 : -1)));
+    all[j]?.focus();
+    return true;
+  };
+
+  /** Number keys 1–5 choose a hand card of that value (again: the next one). */
+  const chooseByNumber = (key: string): boolean => {
+    if (!/^[1-5]$/.test(key)) return false;
+    const buttons = [...content.querySelectorAll<HTMLElement>('[data-group="hand"]')].filter(
+      (b) => (b.getAttribute("data-card") ?? "").startsWith(key),
+    );
+    if (buttons.length === 0) return false;
+    const current = buttons.findIndex((b) => Number(b.getAttribute("data-hand-index")) === ui.selectedIndex);
+    const pick = buttons[(current + 1) % buttons.length];
+    pick?.click();
+    return true;
   };
 
   const onKey = (ev: KeyboardEvent): void => {
@@ -64,7 +143,18 @@ export function mountTable(el: HTMLElement, source: TableSource): () => void {
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
     if (ev.key === "Escape" && ui.selected !== null) {
       ui.selected = null;
+      ui.selectedIndex = null;
       draw();
+      return;
+    }
+    if (target && target !== root && moveInGroup(target, ev.key)) {
+      ev.preventDefault();
+      ev.stopPropagation();
+      return;
+    }
+    if (!ev.ctrlKey && !ev.metaKey && !ev.altKey && chooseByNumber(ev.key)) {
+      ev.preventDefault();
+      ev.stopPropagation();
       return;
     }
     const state = source.get();

@@ -93,6 +93,7 @@ export interface Offers {
   end: boolean;
   reset: boolean;
   undo: boolean;
+  again: boolean;
 }
 
 export interface Message {
@@ -146,6 +147,57 @@ export interface Cover {
   text: string;
 }
 
+// The odds panels' data (tenleave_widget/charts.py), drawn by js/panels/.
+
+export interface OutcomeChart {
+  queue: number;
+  cards: string[];
+  empty: boolean;
+  p_under: number;
+  p_exact: number;
+  p_over: number;
+}
+
+export interface CardChart {
+  queue: number;
+  position: number;
+  label: string;
+  owner: number;
+  value: number | null;
+  p_swatted: number;
+}
+
+export interface MoveChart {
+  label: string;
+  expected_penalty: number;
+  best: boolean;
+}
+
+export interface MovesChart {
+  seat: number | null;
+  moves: MoveChart[];
+  empty: string;
+}
+
+export interface TimelineChart {
+  turns: number[];
+  penalty: number[][];
+  expected: (number | null)[];
+  viewer: number | null;
+}
+
+export interface PanelData {
+  state: "live" | "finished" | "hidden";
+  title: string;
+  message: string;
+  players: string[];
+  colours: string[];
+  outcome: OutcomeChart[];
+  cards: CardChart[];
+  moves: MovesChart;
+  timeline: TimelineChart;
+}
+
 export interface TableState {
   view: View;
   mode: Mode;
@@ -159,6 +211,8 @@ export interface TableState {
   busy: boolean;
   show_odds: boolean;
   status: string;
+  panels: PanelData;
+  size: "small" | "medium" | "large" | "projector";
 }
 
 /** A message to Python (what a click sends); Python checks every one. */
@@ -173,7 +227,10 @@ export type Intent =
   | { kind: "uncover" }
   | { kind: "goto"; turn: number }
   | { kind: "perspective"; seat: number | null }
-  | { kind: "odds"; show: boolean };
+  | { kind: "odds"; show: boolean }
+  | { kind: "size"; size: string }
+  | { kind: "again" }
+  | { kind: "hello" };
 
 /** The keys of TableState, in one list (what the widget reads from its model). */
 export const TABLE_STATE_KEYS = [
@@ -189,6 +246,8 @@ export const TABLE_STATE_KEYS = [
   "busy",
   "show_odds",
   "status",
+  "panels",
+  "size",
 ] as const satisfies readonly (keyof TableState)[];
 
 type MissingKey = Exclude<keyof TableState, (typeof TABLE_STATE_KEYS)[number]>;

@@ -13,6 +13,21 @@ export function queuesBlock(model: TableState, ui: UiState, send: Send): HTMLEle
   const tokenPositions = new Set(view.token_positions);
   const canPlayHere = (q: number) =>
     offers.active && ui.selected !== null && offers.play_queues.includes(q);
+  const firstPlay = view.queues.findIndex((_, q) => canPlayHere(q));
+  // what the last turn (or the turn in progress) changed on the table
+  const changed = new Map<number, string>();
+  for (const e of view.events) {
+    if (e.kind === "play") changed.set(e.key, "played");
+    else if (e.kind === "peek") changed.set(e.key, "peeked");
+  }
+  for (const e of view.events) {
+    if (e.kind === "rotate") {
+      const queue = view.queues[e.queue] ?? [];
+      const moved = queue[queue.length - 1];
+      if (moved && !changed.has(moved.key)) changed.set(moved.key, "rotated");
+    }
+  }
+  const BADGE: Record<string, string> = { played: "new", peeked: "peeked", rotated: "moved back" };
   return h(
     "div",
     { class: "tl-queues", role: "list", "aria-label": "Queues, front (position I) first" },
@@ -62,9 +77,20 @@ export function queuesBlock(model: TableState, ui: UiState, send: Send): HTMLEle
                 roman(i),
               ),
               card
-                ? faceDown(
-                    view, card, q, i, viewer, peekable.has(`${q}:${i}`), offers.active, send,
-                  )
+                ? (() => {
+                    const el = faceDown(
+                      view, card, q, i, viewer, peekable.has(`${q}:${i}`), offers.active, send,
+                    );
+                    el.setAttribute("data-group", `queue-${q}`);
+                    const what = changed.get(card.key);
+                    if (what) {
+                      el.classList.add("tl-changed", `tl-changed-${what}`);
+                      el.setAttribute("aria-label", `${el.getAttribute("aria-label") ?? ""}, ${what} last turn`);
+                      return h("span", { class: "tl-changed-wrap" }, el,
+                        h("span", { class: "tl-badge", "aria-hidden": "true" }, BADGE[what] ?? what));
+                    }
+                    return el;
+                  })()
                 : h("span", { class: "tl-empty", "aria-label": "empty place" }, "·"),
             );
           }),
@@ -76,20 +102,25 @@ export function queuesBlock(model: TableState, ui: UiState, send: Send): HTMLEle
                 type: "button",
                 class: "tl-btn tl-playhere",
                 "data-testid": `play-${q}`,
-                "data-focus": `play-${q}`,
+                "data-focus": q === firstPlay ? "play-first" : `play-${q}`,
+                "data-group": "play",
+                "aria-label": `Play your ${ui.selected ?? ""} on queue ${q + 1}`,
                 onclick: () => {
                   const card = ui.selected;
-                  if (card !== null) send({ kind: "play", card, queue: q });
+                  if (card !== null) {
+                    ui.focusNext = ["end", "wake", "root"];
+                    send({ kind: "play", card, queue: q });
+                  }
                 },
               },
-              `Play ${ui.selected ?? ""} here`,
+              `Play ${(ui.selected ?? "").replace("*", "✱")} here`,
             )
-          : null,
+          : h("span", { class: "tl-playhere-slot", "aria-hidden": "true" }),
       ),
     ),
     h(
       "div",
-      { class: "tl-safe", "data-testid": "safe", "aria-label": "Safe Area (escaped cards)" },
+      { class: "tl-safe", role: "listitem", "data-testid": "safe", "aria-label": "Safe Area (escaped cards)" },
       h("div", { class: "tl-qhead" }, h("span", { class: "tl-qname" }, "Safe Area")),
       h(
         "div",

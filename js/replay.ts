@@ -48,13 +48,23 @@ export function replayBlock(model: TableState, send: Send): HTMLElement {
       h("span", { class: "tl-turncount", "data-testid": "turn" }, `after ${r.turn} of ${r.total} turns`),
       select,
     ),
+  );
+}
+
+/** The teacher's note on the turn shown (below the table at projector size). */
+export function noteBlock(model: TableState): HTMLElement | null {
+  const r = model.replay;
+  return (
     r.note
       ? h(
           "div",
           { class: "tl-note", "data-testid": "note", role: "note" },
           h("strong", null, `Note on turn ${(r.note_turn ?? 0) + 1}: `),
-          r.note,
+          // one line per step of the story (each queue, the new token, the scores), so a
+          // note reads on a projector instead of being one dense paragraph
+          r.note
+            .split(/(?<=[.!])\s+(?=(?:Queue \d|Pass \d|A new Human|Penalties so far|Then |Thanks to|Final penalties))/)
+            .map((line, i) => (i === 0 ? h("span", null, line) : h("span", { class: "tl-noteline" }, line))),
         )
-      : null,
-  );
+      : null);
 }

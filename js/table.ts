@@ -9,10 +9,12 @@ import { eventsBlock } from "./events";
 import { handBlock } from "./hand";
 import type { TableState } from "./protocol";
 import { queuesBlock } from "./queues";
-import { replayBlock } from "./replay";
+import { noteBlock, replayBlock } from "./replay";
 import { seatsBlock } from "./seats";
 import type { Send, UiState } from "./send";
-import { topBar } from "./topbar";
+import { gameOverBlock } from "./gameover";
+import { keyBlock } from "./key";
+import { statusLine, topBar } from "./topbar";
 
 /** Build the whole table for the current model state. */
 export function buildTable(
@@ -21,7 +23,10 @@ export function buildTable(
   send: Send,
   rerender: () => void,
 ): HTMLElement[] {
-  if (ui.selected !== null && !model.offers.play_cards.includes(ui.selected)) ui.selected = null;
+  if (ui.selected !== null && !model.offers.play_cards.includes(ui.selected)) {
+    ui.selected = null;
+    ui.selectedIndex = null;
+  }
   const parts: HTMLElement[] = [];
   const msg = model.message;
   parts.push(
@@ -41,11 +46,18 @@ export function buildTable(
     return parts;
   }
   parts.push(topBar(model, send));
+  parts.push(statusLine(model));
+  if (model.view.finished) parts.push(gameOverBlock(model, ui, send));
+  const note = model.mode === "replay" ? noteBlock(model) : null;
+  const projector = model.size === "projector";
   if (model.mode === "replay") parts.push(replayBlock(model, send));
+  if (note && !projector) parts.push(note);
   parts.push(queuesBlock(model, ui, send));
+  parts.push(keyBlock(model));
   const hand = handBlock(model, ui, send, rerender);
   if (hand) parts.push(hand);
   parts.push(eventsBlock(model, ui));
   parts.push(seatsBlock(model));
+  if (note && projector) parts.push(note); // the board first on a projector, then the note
   return parts;
 }

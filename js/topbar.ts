@@ -4,6 +4,11 @@ import { h, roman } from "./dom";
 import type { TableState } from "./protocol";
 import type { Send } from "./send";
 
+/** The status line: its own row, two lines high whatever it says (nothing moves). */
+export function statusLine(model: TableState): HTMLElement {
+  return h("div", { class: "tl-status", "data-testid": "status", title: model.status }, model.status);
+}
+
 export function topBar(model: TableState, send: Send): HTMLElement {
   const view = model.view;
   const awake = view.events.some((e) => e.kind === "swat");
@@ -31,7 +36,22 @@ export function topBar(model: TableState, send: Send): HTMLElement {
         h("span", { class: `tl-pos ${tokenPositions.has(p + 1) ? "tl-pos-on" : ""}` }, roman(p)),
       ),
     ),
-    h("span", { class: "tl-status", "data-testid": "status", role: "status" }, model.status),
+    h(
+      "label",
+      { class: "tl-size" },
+      "Size ",
+      h(
+        "select",
+        {
+          "data-testid": "size",
+          "data-focus": "size",
+          onchange: (ev: Event) => send({ kind: "size", size: (ev.target as HTMLSelectElement).value }),
+        },
+        (["small", "medium", "large", "projector"] as const).map((s) =>
+          h("option", { value: s, selected: model.size === s }, s === "projector" ? "projector (1280×720)" : s),
+        ),
+      ),
+    ),
     h(
       "label",
       { class: "tl-odds-toggle" },

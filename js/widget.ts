@@ -14,13 +14,44 @@ import type { Intent, TableState } from "./protocol";
 
 type Model = AnyModel<TableState>;
 
+/** How long a drawn table waits for the kernel's answer before it says "not connected". */
+const HELLO_TIMEOUT_MS = 2500;
+
 function modelSource(model: Model): TableSource {
+  let connected = true; // until the hello goes unanswered: no flash on a live kernel
+  let answered = false;
+  const redraws = new Set<() => void>();
+  model.on("msg:custom", (msg: { kind?: string }) => {
+    if (msg?.kind === "connected") {
+      answered = true;
+      if (!connected) {
+        connected = true;
+        redraws.forEach((r) => r());
+      }
+    }
+  });
+  try {
+    model.send({ kind: "hello" });
+  } catch {
+    connected = false; // no comm at all: a notebook reopened without its kernel
+  }
+  setTimeout(() => {
+    if (!answered) {
+      connected = false;
+      redraws.forEach((r) => r());
+    }
+  }, HELLO_TIMEOUT_MS);
   return {
+    connected: () => connected,
     get: () =>
       Object.fromEntries(TABLE_STATE_KEYS.map((key) => [key, model.get(key)])) as unknown as TableState,
     subscribe: (redraw) => {
       model.on("change", redraw);
-      return () => model.off("change", redraw);
+      redraws.add(redraw);
+      return () => {
+        model.off("change", redraw);
+        redraws.delete(redraw);
+      };
     },
     send: (intent) => model.send(intent),
   };
@@ -38,5 +69,7 @@ export function renderTableState(
 ): () => void {
   return mountTable(el, { get: () => state, subscribe: () => () => {}, send });
 }
+
+export { renderPanels } from "./panels/panels";
 
 export default { render };

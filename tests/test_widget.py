@@ -31,7 +31,7 @@ def snapshot(w: TenLeaveWidget) -> Any:
     """Everything observable of a widget except the message line."""
     state = {k: v for k, v in w.table.get_state().items() if k not in ("message",)}
     return json.loads(json.dumps(
-        [state, w.game.to_record(), w.turn, w.figure.to_dict()], sort_keys=True, default=str
+        [state, w.game.to_record(), w.turn], sort_keys=True, default=str
     ))
 
 
@@ -270,7 +270,8 @@ def test_hotseat_covers_the_screen_between_players() -> None:
     view = h.table.view
     assert all(hand["cards"] is None for hand in view["hands"])
     assert all(c["value"] is None for q in view["queues"] for c in q)
-    assert all(not tr.y for tr in h.figure.data)  # the panels are empty behind the cover
+    assert h.table.panels["state"] == "hidden"  # the panels are empty behind the cover
+    assert not h.table.panels["outcome"] and not h.table.panels["timeline"]["turns"]
     assert not h.table.offers["active"]
     h.handle_intent({"kind": "uncover"})
     assert h.table.view == h.game.view(1)
@@ -308,10 +309,10 @@ def test_replay_odds_follow_the_seat_and_the_turn() -> None:
     from tenleave_widget.odds import seat_odds
 
     odds = seat_odds(Game.from_record(record, turns=9).view(2))
-    risk = [tr for tr in r.figure.data if tr.name == "P(> 10)"][0]
-    assert list(risk.y) == [q["p_over"] for q in odds["queues"]]
-    timeline = [tr for tr in r.figure.data if tr.name == "expected (viewer)"][0]
-    assert list(timeline.x) == list(range(10))
+    panels = r.table.panels
+    assert [q["p_over"] for q in panels["outcome"]] == [q["p_over"] for q in odds["queues"]]
+    assert panels["timeline"]["turns"] == list(range(10))
+    assert panels["timeline"]["viewer"] == 2 and None not in panels["timeline"]["expected"]
 
 
 def test_load_save_goto_and_current_game(tmp_path: Path) -> None:
@@ -340,27 +341,25 @@ def test_load_save_goto_and_current_game(tmp_path: Path) -> None:
 def test_spoiler_switch_hides_and_shows_the_panels() -> None:
     w = human_vs_bots()
     w.handle_intent({"kind": "odds", "show": False})
-    assert w.children[1].layout.display == "none" and not w.table.show_odds
-    frozen = w.figure.to_dict()
+    assert not w.table.show_odds and w.table.panels["state"] == "hidden"
+    assert "show odds" in w.table.panels["message"]
     w.handle_intent({"kind": "play", "card": "1", "queue": 0})
-    assert w.figure.to_dict() == frozen  # hidden panels are not recomputed
+    assert w.table.panels["state"] == "hidden"  # hidden panels are not computed
     w.handle_intent({"kind": "odds", "show": True})
-    assert w.children[1].layout.display == ""
-    assert w.figure.to_dict() != frozen
+    assert w.table.panels["state"] == "live" and w.table.panels["outcome"]
 
 
-def test_panels_are_updated_in_place() -> None:
+def test_panels_follow_the_game_and_stay_small() -> None:
     w = human_vs_bots(seed=6)
-    figure = w.figure
-    traces = [id(tr) for tr in figure.data]
     for _ in range(4):
         offers = w.table.offers
         w.handle_intent({"kind": "play", "card": offers["play_cards"][0],
                          "queue": offers["play_queues"][-1]})
         w.handle_intent({"kind": "end"})
-    assert w.figure is figure and [id(tr) for tr in figure.data] == traces
-    penalty = [tr for tr in figure.data if tr.name == "Ana"][0]
-    assert list(penalty.x) == list(range(w.game.turns_applied + 1))
+    timeline = w.table.panels["timeline"]
+    assert timeline["turns"] == list(range(w.game.turns_applied + 1))
+    assert [row[-1] for row in timeline["penalty"]] == w.game.penalty
+    assert len(json.dumps(w.table.panels)) < 8_000  # no chart library in the state
 
 
 def test_panel_moves_are_the_odds_move_evaluation_best_first() -> None:
@@ -368,9 +367,10 @@ def test_panel_moves_are_the_odds_move_evaluation_best_first() -> None:
 
     w = human_vs_bots(seed=2)
     moves = seat_odds(w.game.view(0))["moves"]
-    bar = [tr for tr in w.figure.data if tr.name == "expected penalty"][0]
-    assert sorted(bar.y) == list(bar.y)
-    assert sorted(bar.y) == sorted(m["expected_penalty"] for m in moves)
+    shown = [m["expected_penalty"] for m in w.table.panels["moves"]["moves"]]
+    assert sorted(shown) == shown
+    assert shown == sorted(m["expected_penalty"] for m in moves)
+    assert w.table.panels["moves"]["seat"] == 0
 
 
 # ----------------------------------------------------------------------------- words
@@ -388,9 +388,11 @@ def _swat(flipped: list[tuple[int, str]], total: int, outcome: str, swatted: lis
         (_swat([(0, "4*"), (1, "4*"), (2, "2")], 10, "exact", []),
          "4 + 4 + 2 = 10 — swing and miss: all escape"),
         (_swat([(0, "1"), (1, "5*"), (2, "5")], 11, "over", [0, 1]),
-         "1 + 5 + 5 = 11 > 10 — Human Defense I+II swats the 1 (Ana) and the 5 (Ben)"),
+         "1 + 5 + 5 = 11 > 10 — Human Defense I+II swats Ana's 1 and Ben's 5"),
         (_swat([(0, "2"), (1, "3*")], 5, "under", [1]),
-         "2 + 3 = 5 < 10 — the highest is swatted: the 3 (Ben)"),
+         "2 + 3 = 5 < 10 — the highest is swatted: Ben's 3"),
+        (_swat([(0, "3*"), (3, "3*"), (1, "1")], 7, "under", [0, 3]),
+         "3 + 3 + 1 = 7 < 10 — the highest is swatted: Ana's two 3s"),
         (_swat([(0, "5"), (1, "5*")], 10, "exact", []), "5 + 5 = 10 — swing and miss: all escape"),
         (_swat([], 0, "empty", []), "empty: nothing to swat"),
     ],
@@ -453,7 +455,8 @@ def test_reset_after_a_peek_keeps_the_peek() -> None:
     assert not w.table.offers["reset"]
     peeked = snapshot(w)
     assert not w.send_intent({"kind": "reset"})  # nothing to drop: the peek is final
-    assert "peeked" in w.table.message["text"] and "play a card" in w.table.message["text"]
+    text = w.table.message["text"].lower()
+    assert "peeked" in text and "play a card" in text
     assert snapshot(w) == peeked
     # no second peek after a refused reset
     assert not w.send_intent({"kind": "peek", "queue": 1, "position": 1})
@@ -491,7 +494,7 @@ def test_reset_after_play_then_peek_is_refused() -> None:
     state = snapshot(w)
     assert not w.table.offers["reset"]
     assert not w.send_intent({"kind": "reset"})
-    assert "end the turn" in w.table.message["text"]
+    assert "end the turn" in w.table.message["text"].lower()
     assert snapshot(w) == state
 
 
@@ -595,7 +598,7 @@ def expected_line(w: TenLeaveWidget, seat: int) -> list[float]:
 
 
 def timeline_trace(w: TenLeaveWidget) -> list[float]:
-    return list([tr for tr in w.figure.data if tr.name == "expected (viewer)"][0].y)
+    return list(w.table.panels["timeline"]["expected"])
 
 
 def test_timeline_follows_the_new_line_after_undo_and_goto() -> None:
@@ -631,13 +634,15 @@ def test_timeline_follows_the_new_line_after_undo_and_goto() -> None:
 )
 def test_panel_moves_drop_wake_once_it_is_no_longer_legal(step: dict[str, Any]) -> None:
     w = vs_random(wake_position())
-    bar = [tr for tr in w.figure.data if tr.name == "expected penalty"][0]
-    assert "wake" in bar.x
+    def labels() -> list[str]:
+        return [m["label"] for m in w.table.panels["moves"]["moves"]]
+
+    assert "wake SleepKid" in labels()
     w.handle_intent(step)
     assert not w.table.offers["wake"]
-    assert "wake" not in bar.x
+    assert "wake SleepKid" not in labels()
     if step["kind"] != "wake":
-        assert len(bar.x) > 0  # the plays are still ranked
+        assert len(labels()) > 0  # the plays are still ranked
 
 
 # ---------------------------------------------------------------- load is atomic

@@ -1,4 +1,4 @@
-"""Secrets: in a seat's view, nothing the widget syncs (table traitlets, Plotly data, the
+"""Secrets: in a seat's view, nothing the widget syncs (table traitlets, panel data, the
 state a notebook would save) depends on a face-down value that the seat does not know.
 
 Two checks over many random positions, for every seat:
@@ -8,7 +8,7 @@ Two checks over many random positions, for every seat:
 * non-interference: swap two of an opponent's unknown cards of the same back (one on the
   table, face down, not peeked by the seat; the other on the table or in that opponent's
   hand) in the game's record. The public history and the seat's knowledge are the same,
-  so the seat's widget must be byte-for-byte the same too (table, Plotly figure, every
+  so the seat's widget must be byte-for-byte the same too (table, odds panels, every
   synced change along the way, and the answers to the same clicks).
 """
 
@@ -26,8 +26,7 @@ from tenleave_widget.widget import TenLeaveWidget, hotseat, replay_widget
 
 
 def normalized(obj: Any) -> Any:
-    """`obj` without the identities that differ between any two widgets (model ids,
-    Plotly trace uids)."""
+    """`obj` without the identities that differ between any two widgets (model ids)."""
     if isinstance(obj, dict):
         return {k: normalized(v) for k, v in obj.items() if k != "uid"}
     if isinstance(obj, (list, tuple)):
@@ -40,17 +39,16 @@ def normalized(obj: Any) -> Any:
 def widget_state(w: TenLeaveWidget) -> Any:
     """What a notebook saves / the browser receives for every widget of `w`."""
     states = []
-    for widget in (w, w.table, w.figure, *w.children, w.children[1].layout):
+    for widget in (w, w.table, *w.children, w.children[0].layout):
         state = widget.get_state()
         states.append({k: v for k, v in state.items() if k not in ("_esm", "_css")})
-    states.append(w.figure.to_dict())  # the data sent so far (the state holds the first)
     return normalized(json.loads(json.dumps(states, sort_keys=True, default=repr)))
 
 
 def record_log(w: TenLeaveWidget) -> list[Any]:
-    """Every synced change of the table and the figure, in order."""
+    """Every synced change of the table (the panels' data included), in order."""
     log: list[Any] = []
-    for widget in (w.table, w.figure):
+    for widget in (w.table,):
         names = [k for k in widget.keys if k not in ("_esm", "_css")]
         widget.observe(
             lambda ch: log.append([ch["name"], normalized(json.loads(json.dumps(
@@ -206,7 +204,7 @@ def test_hotseat_cover_shows_nothing_private(seed: int) -> None:
         view = h.table.view
         assert all(hand["cards"] is None for hand in view["hands"])
         assert all(c["value"] is None for q in view["queues"] for c in q)
-        assert all(not tr.y for tr in h.figure.data)
+        assert panels_are_empty(h)
         assert h.table.offers["active"] is False
         h.handle_intent({"kind": "uncover"})
 
@@ -219,16 +217,16 @@ def test_teacher_view_is_an_explicit_choice() -> None:
     assert r.table.view == game.view(None)
 
 
-def figure_is_empty(h: TenLeaveWidget) -> bool:
-    return all(not tr.x and not tr.y for tr in h.figure.data)
+def panels_are_empty(h: TenLeaveWidget) -> bool:
+    p = h.table.panels
+    return (p["state"] == "hidden" and not p["outcome"] and not p["cards"]
+            and not p["moves"]["moves"] and not p["timeline"]["turns"])
 
 
 def test_hotseat_cover_empties_hidden_odds_too() -> None:
     """The odds switched off (the panels hidden but still synced) just before passing the
-    screen: the figure must not keep the previous seat's odds, e.g. the known sum of a queue
-    holding a card only that seat peeked, behind the cover or after the next uncovers."""
-    from tenleave_widget.widget.panels import expected_unknown_sums
-
+    screen: the panels must not keep the previous seat's odds, e.g. a queue holding a card
+    only that seat peeked, behind the cover or after the next uncovers."""
     h = hotseat(players=["Ana", "Ben"], seed=3, show_odds=True)
     for card in ("1", "2"):  # Ana, Ben
         h.handle_intent({"kind": "play", "card": card, "queue": 0})
@@ -237,19 +235,18 @@ def test_hotseat_cover_empties_hidden_odds_too() -> None:
     assert h.perspective == 0
     h.handle_intent({"kind": "peek", "queue": 0, "position": 1})  # Ben's 2: only Ana knows
     h.handle_intent({"kind": "play", "card": "5", "queue": 1})
-    known = [tr for tr in h.figure.data if tr.name == "known sum"][0]
-    ana_known, _ = expected_unknown_sums(h.table_game.view(0))
-    assert list(known.y) == ana_known == [3, 5]
+    ana_cards = [q["cards"] for q in h.table.panels["outcome"]]
+    assert ana_cards == [["1", "2"], ["5"]]  # Ana peeked Ben's 2
     h.handle_intent({"kind": "odds", "show": False})
     h.handle_intent({"kind": "end"})
     assert h.table.cover["shown"] and h.perspective == 1
-    assert figure_is_empty(h)
-    assert not h.figure.layout.title.text
+    assert panels_are_empty(h)
+    assert "Ana" not in json.dumps(h.table.panels["message"])
     h.handle_intent({"kind": "uncover"})
-    assert figure_is_empty(h)  # hidden odds: Ben's are not computed, Ana's are gone
+    assert panels_are_empty(h)  # hidden odds: Ben's are not computed, Ana's are gone
     h.handle_intent({"kind": "odds", "show": True})
-    ben_known, _ = expected_unknown_sums(h.game.view(1))
-    assert list(known.y) == ben_known != ana_known
+    ben_cards = [q["cards"] for q in h.table.panels["outcome"]]
+    assert ben_cards == [["?", "2"], ["?"]] != ana_cards
 
 
 def test_replay_perspective_switch_empties_hidden_odds() -> None:
@@ -257,7 +254,7 @@ def test_replay_perspective_switch_empties_hidden_odds() -> None:
     r = replay_widget(game.to_record(), seat=None, turn=12)  # the teacher's view
     r.handle_intent({"kind": "odds", "show": False})
     r.set_perspective(1)
-    assert figure_is_empty(r)
+    assert panels_are_empty(r)
     r.handle_intent({"kind": "odds", "show": True})
     check_view_is_the_seats(r.table.view, r.game, 1)
-    assert not figure_is_empty(r)
+    assert not panels_are_empty(r)

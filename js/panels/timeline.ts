@@ -100,7 +100,7 @@ export function timelinePanel(t: TimelineChart, players: string[], colours: stri
     "ul",
     { class: "tl-legend" },
     players.map((p, seat) => {
-      const key = s("svg", { viewBox: "0 0 24 12", class: `tl-key ${colourClass(colours[seat])}`, "aria-hidden": "true" });
+      const key = s("svg", { viewBox: "0 0 24 12", class: `tl-linekey ${colourClass(colours[seat])}`, "aria-hidden": "true" });
       key.append(s("line", { x1: 1, x2: 23, y1: 6, y2: 6, class: "tl-line" }), marker(seat, 12, 6, 3, "tl-mark"));
       return h("li", null, key, p);
     }),

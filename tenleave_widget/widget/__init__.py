@@ -15,7 +15,8 @@ Modules: :mod:`.protocol` (the typed state and intents, mirrored in ``js/protoco
 :mod:`.session` (the pure state machine), :mod:`.modes` (play / hot-seat / replay
 policies), :mod:`.offers` (what may be clicked), :mod:`.narration` (turns in words),
 :mod:`.config` (the one argument check),
-:mod:`.table` (the traitlets), :mod:`.bot_runner`, :mod:`.panels` (Plotly),
+:mod:`.table` (the traitlets), :mod:`.bot_runner`, :mod:`.panels` (the odds panels'
+data, drawn by ``js/panels/``), :mod:`.words` (errors in plain words for the table),
 :mod:`.controller` (:class:`TenLeaveWidget`) and :mod:`.entry` (``play``, ``hotseat``,
 ``replay_widget``).
 
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
     from .entry import hotseat, play, replay_widget
     from .table import STATIC, TableWidget
 
-# The Jupyter half (anywidget, ipywidgets, traitlets, plotly) is imported on first use, so
+# The Jupyter half (anywidget, ipywidgets, traitlets) is imported on first use, so
 # that the pure half (protocol, session, narration) can be used and tested without it.
 _JUPYTER = {
     "STATIC": "table", "TableWidget": "table", "TenLeaveWidget": "controller",

@@ -1,8 +1,8 @@
 """The widget a notebook shows: the card table beside the odds panels, for one game.
 
 :class:`TenLeaveWidget` wires a pure :class:`~.session.Session` (the state machine) to a
-:class:`~.table.TableWidget` (synced traitlets), the :class:`~.panels.SessionPanels` (a
-Plotly figure) and a :class:`~.bot_runner.BotRunner`. A click's intent is checked
+:class:`~.table.TableWidget` (synced traitlets; the odds panels' data is one of them,
+drawn by the widget's own bundle) and a :class:`~.bot_runner.BotRunner`. A click's intent is checked
 against the protocol, handled by the session, and the session's new table state is synced.
 """
 
@@ -20,11 +20,11 @@ from ..record import save_record
 from ..review import Review, attach_review
 from .bot_runner import BotRunner
 from .config import check_config, check_delay
-from .panels import SessionPanels
 from .protocol import Mode, WidgetMessageError, parse_intent
 from .review_panel import ReviewPanel
 from .session import Session
 from .table import TableWidget
+from .words import plain_words
 
 __all__ = ["TenLeaveWidget"]
 
@@ -57,14 +57,10 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         self.mode: Mode = config.mode
         self.session = Session(game, config)
         self.table = TableWidget()
-        self._panels = SessionPanels(self.session)
-        self._panel_box = ipywidgets.Box(
-            [self._panels.figure], layout=ipywidgets.Layout(display="" if show_odds else "none")
-        )
         self._bots = BotRunner(self.session, config.bot_delay, config.seed, self._refresh)
         self.review_panel: ReviewPanel | None = None
         """Replay mode: the game review's controls, evaluation graph and summary."""
-        parts = [self.table, self._panel_box]
+        parts = [self.table]
         if self.mode == "replay":
             self.review_panel = ReviewPanel(self.session, self.goto, self._refresh)
             parts.insert(1, self.review_panel)
@@ -91,9 +87,18 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         return self.session.turn
 
     @property
-    def figure(self) -> Any:
-        """The Plotly ``FigureWidget`` of the odds panels."""
-        return self._panels.figure
+    def panels(self) -> dict[str, Any]:
+        """The odds panels' data as synced (:class:`tenleave_widget.charts.PanelData`)."""
+        return dict(self.table.panels)
+
+    @property
+    def size(self) -> str:
+        """The table's size: ``"small"``, ``"medium"``, ``"large"`` or ``"projector"``."""
+        return self.session.size
+
+    @size.setter
+    def size(self, size: str) -> None:
+        self.handle_intent({"kind": "size", "size": size})
 
     @property
     def bot_delay(self) -> float:
@@ -166,17 +171,21 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
 
     def handle_intent(self, intent: object) -> None:
         """Apply one browser intent, or raise a :class:`TenLeaveError` (nothing changed)."""
-        moved = self.session.handle(parse_intent(intent))
+        checked = parse_intent(intent)
+        moved = self.session.handle(checked)
+        if checked["kind"] == "hello":  # a table was drawn: tell it the kernel is there
+            self.table.send({"kind": "connected"})
         self._refresh()
         if moved:
             self._bots.start()
 
     def send_intent(self, intent: object) -> bool:
-        """As a click would: apply the intent, or show the error on the table. True if applied."""
+        """As a click would: apply the intent, or show the error on the table, in plain
+        words for the student (:func:`~.words.plain_words`). True if applied."""
         try:
             self.handle_intent(intent)
         except TenLeaveError as e:
-            self.session.say(str(e), "error")
+            self.session.say(plain_words(e), "error")
             self.table.show(self.session.state())
             return False
         return True
@@ -186,10 +195,8 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         self.send_intent(content)
 
     def _refresh(self) -> None:
-        """Push the session's table state to the browser, then the panels."""
-        session = self.session
-        self.table.show(session.state())
-        self._panel_box.layout.display = "" if session.show_odds else "none"
-        self._panels.refresh(session)
+        """Push the session's table state (the panels' data included) to the browser,
+        then the review panel (replay mode)."""
+        self.table.show(self.session.state())
         if self.review_panel is not None:
             self.review_panel.refresh()

@@ -39,6 +39,40 @@ def _value(card: str) -> int:
     return int(card.rstrip("*"))
 
 
+def and_list(items: Sequence[str]) -> str:
+    """Items in words: ``a``, ``a and b``, ``a, b and c``.
+
+    >>> and_list(["Ana", "Cy", "Dee"])
+    'Ana, Cy and Dee'
+    """
+    items = list(items)
+    if not items:
+        return ""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+NUMBERS = {2: "two", 3: "three", 4: "four"}
+
+
+def cards_words(cards: Sequence[Mapping[str, Any]], players: Sequence[str]) -> str:
+    """Swatted cards in plain words, identical ones counted: ``Ana's two 3s and Ben's 5``.
+
+    >>> cards_words([{"owner": 0, "card": "3*"}, {"owner": 0, "card": "3"},
+    ...              {"owner": 1, "card": "5"}], ["Ana", "Ben"])
+    "Ana's two 3s and Ben's 5"
+    """
+    counted: dict[tuple[int, int], int] = {}
+    for c in cards:
+        key = (int(c["owner"]), _value(c["card"]))
+        counted[key] = counted.get(key, 0) + 1
+    words = [
+        f"{seat_name(players, owner)}'s {value}" if n == 1
+        else f"{seat_name(players, owner)}'s {NUMBERS.get(n, str(n))} {value}s"
+        for (owner, value), n in counted.items()
+    ]
+    return and_list(words)
+
+
 def _swat_line(sq: Mapping[str, Any], token: str, players: Sequence[str]) -> str:
     """One queue of a swat in words, e.g. ``4 + 4 + 2 = 10 — swing and miss: all escape``."""
     if sq["single"] is not None:
@@ -52,7 +86,7 @@ def _swat_line(sq: Mapping[str, Any], token: str, players: Sequence[str]) -> str
     total = sq["total"]
     sums = " + ".join(str(v) for v in values)
     hit = [c for c in flipped if c["key"] in sq["swatted"]]
-    hits = " and ".join(f"the {_value(c['card'])} ({seat_name(players, c['owner'])})" for c in hit)
+    hits = cards_words(hit, players)
     if sq["outcome"] == "exact":
         return f"{sums} = 10 — swing and miss: all escape"
     if sq["outcome"] == "under":
@@ -122,8 +156,8 @@ def describe_turn(
             token = e["token"]
             lines.append(f"New Human Defense token: {token}.")
         elif kind == "end":
-            names = " and ".join(seat_name(players, s) for s in e["winners"])
-            verb = "wins" if len(e["winners"]) == 1 else "win"
+            names = and_list([seat_name(players, s) for s in e["winners"]])
+            verb = "wins" if len(e["winners"]) == 1 else "share the win"
             lines.append(f"The game is over: {names} {verb}.")
     return {"turn": turn, "seat": seat, "lines": lines, "swats": swats}
 

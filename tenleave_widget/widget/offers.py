@@ -32,10 +32,11 @@ def offers(session: Session) -> Offers:
     offers only these; Python still checks every intent)."""
     out: Offers = {
         "active": False, "play_cards": [], "play_queues": [], "peek": [], "rotate": [],
-        "wake": False, "end": False, "reset": False, "undo": False,
+        "wake": False, "end": False, "reset": False, "undo": False, "again": False,
     }
     if session.mode.live and not session.busy:
         out["undo"] = session.mode.undo_refusal(session) is None
+        out["again"] = session.live.finished and not session.covered
     if not session.my_turn():
         return out
     live = session.live

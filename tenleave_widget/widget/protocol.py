@@ -32,23 +32,38 @@ from typing import (
     get_type_hints,
 )
 
+from ..charts import (  # the panel data is part of the contract (js/protocol.ts)
+    CardChart,
+    MoveChart,
+    MovesChart,
+    OutcomeChart,
+    PanelData,
+    TimelineChart,
+)
 from ..errors import IntentError, excerpt
 
 __all__ = [
     "INTENTS",
+    "CardChart",
     "Cover",
     "Hand",
     "Intent",
     "Message",
+    "MoveChart",
+    "MovesChart",
     "Mode",
     "Narration",
     "Offers",
+    "OutcomeChart",
+    "PanelData",
+    "SIZES",
     "ReplayState",
     "SwatCard",
     "SwatQueueWords",
     "SwatWords",
     "TableCard",
     "TableState",
+    "TimelineChart",
     "TurnWords",
     "View",
     "WidgetMessageError",
@@ -137,6 +152,8 @@ class Offers(TypedDict):
     end: bool
     reset: bool
     undo: bool
+    again: bool
+    """The game is over and may be played again (play and hot-seat modes)."""
 
 
 class Message(TypedDict):
@@ -209,6 +226,13 @@ class TableState(TypedDict):
     busy: bool
     show_odds: bool
     status: str
+    panels: PanelData
+    """The odds panels' data (``tenleave_widget.charts``), drawn by ``js/panels/``."""
+    size: Literal["small", "medium", "large", "projector"]
+    """The table's size (the size control); ``projector`` fits a 1280x720 screen."""
+
+
+SIZES = ("small", "medium", "large", "projector")
 
 
 # ------------------------------------------------------------------------ intents
@@ -266,9 +290,28 @@ class OddsIntent(TypedDict):
     show: bool
 
 
+class SizeIntent(TypedDict):
+    kind: Literal["size"]
+    size: str
+
+
+class AgainIntent(TypedDict):
+    """Play again: a new game with the same players (the game must be over)."""
+
+    kind: Literal["again"]
+
+
+class HelloIntent(TypedDict):
+    """Sent by a table when it is drawn: Python answers ``{"kind": "connected"}`` (a
+    table reopened from a saved notebook gets no answer and says it is not connected)."""
+
+    kind: Literal["hello"]
+
+
 Intent: TypeAlias = (
     PlayIntent | PeekIntent | RotateIntent | WakeIntent | EndIntent | ResetIntent | UndoIntent
-    | UncoverIntent | GotoIntent | PerspectiveIntent | OddsIntent
+    | UncoverIntent | GotoIntent | PerspectiveIntent | OddsIntent | SizeIntent | AgainIntent
+    | HelloIntent
 )
 """A message from the browser (what a click sends)."""
 

@@ -31,9 +31,11 @@ from ..review import describe_turn as short_turn
 from ..turn import Turn
 from .config import Config
 from .modes import MODES
-from .narration import describe_turn, seat_name, step_text, token_before
+from .narration import and_list, describe_turn, seat_name, step_text, token_before
 from .offers import final_steps, offers
+from .panels import PanelFeed
 from .protocol import (
+    SIZES,
     Cover,
     Intent,
     Message,
@@ -100,6 +102,11 @@ class Session:
         """The game review of the record (replay mode), once computed or loaded."""
         self.show_best = False
         """Replay mode: name the best move of the position shown (from the mover's view)."""
+        self.panels = PanelFeed()
+        self.size = "medium"
+        """The table's size (the size control): one of :data:`~.protocol.SIZES`."""
+        self.games = 1
+        """Games played at this table (play again starts the next one)."""
 
     # -------------------------------------------------------------- positions
     @property
@@ -146,7 +153,35 @@ class Session:
             self.mode.perspective_intent(self, intent["seat"])
         elif intent["kind"] == "odds":
             self.show_odds = intent["show"]
+        elif intent["kind"] == "size":
+            if intent["size"] not in SIZES:
+                raise WidgetMessageError(f"size must be one of {', '.join(SIZES)}")
+            self.size = intent["size"]
+        elif intent["kind"] == "again":
+            self._again()
+            return True
         return False
+
+    def _again(self) -> None:
+        """Play again: a new game with the same players, rules and first seat, and a new
+        seed for the Human Defense tokens (the bots keep theirs)."""
+        if not self.mode.live:
+            raise WidgetMessageError("this is a replay: there is no game to play again")
+        g = self.live
+        if not g.finished:
+            raise WidgetMessageError("the game is not over yet: play it to the end first")
+        seed = None if self.config.seed is None else self.config.seed + 7919 * self.games
+        game = Game(g.players, rules=g.rules, first=g.first, seed=seed)
+        self.cancel_bots()
+        self.games += 1
+        self.history = build_history(game)
+        self.turn = 0
+        self.pending = []
+        self.preview = None
+        self.covered = False
+        self.seat = self.mode.first_seat(self)
+        self.mode.after_turn(self)
+        self.say(f"Game {self.games}: the same players, a new order of Human Defense tokens.")
 
     def say(self, text: str, level: str = "info") -> None:
         """Show ``text`` in the table's message line (``level`` ``"error"`` or ``"info"``)."""
@@ -314,6 +349,8 @@ class Session:
             "busy": self.busy,
             "show_odds": self.show_odds,
             "status": self.status(),
+            "panels": self.panels.data(self),
+            "size": self.size,  # type: ignore[typeddict-item]
         }
 
     def narration(self) -> Narration:
@@ -373,8 +410,10 @@ class Session:
         if g.finished:
             winners = g.winners or []
             low = g.penalty[winners[0]] if winners else 0
-            names = " and ".join(seat_name(g.players, s) for s in winners)
-            return f"Game over: {names} {'wins' if len(winners) == 1 else 'win'} with {low}."
+            names = and_list([seat_name(g.players, s) for s in winners])
+            if len(winners) == 1:
+                return f"Game over: {names} wins with {low}."
+            return f"Game over: {names} share the win with {low}."
         mover = g.to_move
         assert mover is not None
         return self.mode.turn_status(self, mover) + self.best_text()

@@ -39,6 +39,8 @@ class TableWidget(anywidget.AnyWidget):
     busy = traitlets.Bool(False).tag(sync=True)
     show_odds = traitlets.Bool(True).tag(sync=True)
     status = traitlets.Unicode("").tag(sync=True)
+    panels = traitlets.Dict().tag(sync=True)
+    size = traitlets.Unicode("medium").tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
         if not (STATIC / "widget.js").exists():

@@ -25,7 +25,7 @@ def open_and_run(page: Any, lab: LabServer, notebook: str) -> Any:
     page.click('.lm-Menu-item[data-command="runmenu:run-all"]')
     root = page.locator(".jp-OutputArea-output .tl-root").first
     root.wait_for(timeout=TIMEOUT)
-    page.locator(".jp-OutputArea-output .js-plotly-plot").first.wait_for(
+    page.locator(".jp-OutputArea-output .tl-panels").first.wait_for(
         state="attached", timeout=TIMEOUT
     )
     return root

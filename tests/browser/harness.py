@@ -41,8 +41,17 @@ class LabServer:
     runtime_dir: Path
     proc: subprocess.Popen[bytes]
     log_path: Path
+    settings_dir: Path | None = None
     children: set[int] = field(default_factory=set)
     app: str = "lab"  # or "notebook" (Notebook 7: tests/browser/hosts.py)
+
+    def save_widget_state(self, on: bool) -> None:
+        """JupyterLab's "Save Widget State Automatically" (applies at the next page load)."""
+        assert self.settings_dir is not None
+        p = (self.settings_dir / "@jupyter-widgets" / "jupyterlab-manager"
+             / "plugin.jupyterlab-settings")
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(json.dumps({"saveState": on}))
 
     @property
     def base(self) -> str:
@@ -162,7 +171,9 @@ def lab_server(tmp: Path, notebooks: list[Path], app: str = "lab") -> Iterator[L
         ],
         env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )
-    server = LabServer(root, port, token, dirs["runtime"], proc, log_path, app=app)
+    server = LabServer(
+        root, port, token, dirs["runtime"], proc, log_path, dirs["settings"], app=app
+    )
     deadline = time.monotonic() + 60
     while True:
         if proc.poll() is not None:

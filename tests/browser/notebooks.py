@@ -24,6 +24,17 @@ BENCH = [
 ]
 
 
+KEYS = [
+    "import tenleave_widget.widget as tw",
+    "k = tw.play(players=3, human=0, bots=['greedy', 'random'], seed=5, bot_delay=0.02)\nk",
+]
+
+SAVED = [
+    "import tenleave_widget.widget as tw",
+    "s = tw.play(players=3, human=0, bots=['greedy', 'random'], seed=3, bot_delay=0.02)\ns",
+]
+
+
 def _notebook(cells: list[str]) -> nbformat.NotebookNode:
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(src) for src in cells]
@@ -35,7 +46,8 @@ def _notebook(cells: list[str]) -> nbformat.NotebookNode:
 
 def write_notebooks(folder: Path) -> list[Path]:
     paths = []
-    for name, cells in (("play.ipynb", PLAY), ("replay.ipynb", REPLAY), ("bench.ipynb", BENCH)):
+    for name, cells in (("play.ipynb", PLAY), ("replay.ipynb", REPLAY), ("bench.ipynb", BENCH),
+                        ("keys.ipynb", KEYS), ("saved.ipynb", SAVED)):
         p = folder / name
         nbformat.write(_notebook(cells), p)
         paths.append(p)

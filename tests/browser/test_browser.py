@@ -28,8 +28,7 @@ TABLE_JS = """(root) => ({
     labelled: [...root.querySelectorAll('.tl-card')].every(c => c.getAttribute('aria-label')),
 })"""
 
-PLOT_JS = """() => JSON.stringify(
-    document.querySelector('.jp-OutputArea-output .js-plotly-plot').data.map(t => [t.x, t.y]))"""
+PLOT_JS = """() => document.querySelector('.jp-OutputArea-output .tl-panels').textContent"""
 
 
 def table_of(view: dict[str, Any]) -> dict[str, Any]:
@@ -191,7 +190,7 @@ def test_light_and_dark_theme_screenshots(page: Any, lab: LabServer) -> None:
     )
     light_bg = root.evaluate("el => getComputedStyle(el).backgroundColor")
     root.screenshot(path=str(artifact("table-light.png")))
-    page.locator(".js-plotly-plot").first.screenshot(path=str(artifact("panels-light.png")))
+    page.locator(".tl-panels").first.screenshot(path=str(artifact("panels-light.png")))
     try:
         choose_theme(page, "JupyterLab Dark", light=False)
         # the theme's colours have reached the table (its CSS variables changed)
@@ -206,7 +205,7 @@ def test_light_and_dark_theme_screenshots(page: Any, lab: LabServer) -> None:
         dark_bg = root.evaluate("el => getComputedStyle(el).backgroundColor")
         assert dark_bg != light_bg
         root.screenshot(path=str(artifact("table-dark.png")))
-        page.locator(".js-plotly-plot").first.screenshot(path=str(artifact("panels-dark.png")))
+        page.locator(".tl-panels").first.screenshot(path=str(artifact("panels-dark.png")))
         root.scroll_into_view_if_needed()
         page.screenshot(path=str(artifact("page-dark.png")))
     finally:

@@ -19,21 +19,19 @@ from .hosts import EXAMPLES, MarimoServer, marimo_server
 
 # marimo draws each widget in a shadow root: Playwright's locators pierce it,
 # document.querySelector does not.
-PANELS_JS = """(plot) => {
-    const bars = [...plot.querySelectorAll('.barlayer .point path')].filter(p => {
-        const r = p.getBoundingClientRect();
-        return r.width > 0 && r.height > 0;
-    });
+PANELS_JS = """(panels) => {
+    const bars = [...panels.querySelectorAll('.tl-bar, .tl-seg, .tl-timeline polyline')]
+        .filter(p => { const r = p.getBoundingClientRect(); return r.width > 0 || r.height > 0; });
     return {
-        data: JSON.stringify(plot.data.map(t => [t.x, t.y])),
-        title: plot.querySelector('.gtitle')?.textContent ?? '',
+        data: panels.textContent,
+        title: panels.querySelector('.tl-panels-title')?.textContent ?? '',
         drawnBars: bars.length,
     };
 }"""
 
 
 def wait_title(page: Any, text: str) -> None:
-    page.locator(".js-plotly-plot .gtitle", has_text=text).first.wait_for(timeout=20_000)
+    page.locator(".tl-panels-title", has_text=text).first.wait_for(timeout=20_000)
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +54,7 @@ def test_play_a_turn_in_marimo(page: Any, marimo: MarimoServer) -> None:
     root.wait_for(timeout=TIMEOUT)
     wait_idle(page, root, 0)
     wait_title(page, "Ana's view, after 0 turns")
-    before = page.locator(".js-plotly-plot").first.evaluate(PANELS_JS)
+    before = page.locator(".tl-panels").first.evaluate(PANELS_JS)
     assert before["drawnBars"] > 0, "the odds panels are blank in marimo"
     hand = page.locator("[data-testid^='hand-card-']")
     assert hand.count() == 10
@@ -79,7 +77,7 @@ def test_play_a_turn_in_marimo(page: Any, marimo: MarimoServer) -> None:
         page.locator(f"[data-testid='seat-{s}']").get_attribute("data-hand") for s in range(3)
     ] == ["9", "9", "9"]
     wait_title(page, "Ana's view, after 3 turns")
-    after = page.locator(".js-plotly-plot").first.evaluate(PANELS_JS)
+    after = page.locator(".tl-panels").first.evaluate(PANELS_JS)
     assert after["data"] != before["data"] and after["drawnBars"] > 0
     page.screenshot(path=str(artifact("marimo-play.png")), full_page=True)
     assert page.errors == []

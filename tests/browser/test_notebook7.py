@@ -22,15 +22,13 @@ from .test_browser import TABLE_JS, table_of
 KNOWN_PAGE_ERROR = "reading 'schema'"
 
 PANELS_JS = """() => {
-    const plot = document.querySelector('.jp-OutputArea-output .js-plotly-plot');
-    const box = plot.getBoundingClientRect();
-    const bars = [...plot.querySelectorAll('.barlayer .point path')].filter(p => {
-        const r = p.getBoundingClientRect();
-        return r.width > 0 && r.height > 0;
-    });
+    const panels = document.querySelector('.jp-OutputArea-output .tl-panels');
+    const box = panels.getBoundingClientRect();
+    const bars = [...panels.querySelectorAll('.tl-bar, .tl-seg, .tl-timeline polyline')]
+        .filter(p => { const r = p.getBoundingClientRect(); return r.width > 0 || r.height > 0; });
     return {
-        data: JSON.stringify(plot.data.map(t => [t.x, t.y])),
-        title: plot.querySelector('.gtitle')?.textContent ?? '',
+        data: panels.textContent,
+        title: panels.querySelector('.tl-panels-title')?.textContent ?? '',
         width: box.width, height: box.height, drawnBars: bars.length,
     };
 }"""
@@ -51,12 +49,12 @@ def test_play_a_turn_in_notebook7(page: Any, notebook7: LabServer) -> None:
         wait_idle(page, root, 0)
         assert root.evaluate(TABLE_JS) == table_of(kernel.eval("w.table.view"))
         page.wait_for_function(
-            "() => (document.querySelector('.jp-OutputArea-output .js-plotly-plot .gtitle')"
+            "() => (document.querySelector('.jp-OutputArea-output .tl-panels-title')"
             "?.textContent || '').includes('after 0 turns')",
             timeout=20_000,
         )
         before = page.evaluate(PANELS_JS)
-        assert before["width"] > 300 and before["height"] > 300, before
+        assert before["width"] > 250 and before["height"] > 300, before
         assert before["drawnBars"] > 0, "the odds panels are blank in Notebook 7"
 
         offers = kernel.eval("w.table.offers")
@@ -73,18 +71,18 @@ def test_play_a_turn_in_notebook7(page: Any, notebook7: LabServer) -> None:
         assert root.evaluate(TABLE_JS) == table_of(kernel.eval("w.table.view"))
         assert page.locator("[data-testid=last-event]").count() >= 3
         page.wait_for_function(
-            "() => (document.querySelector('.jp-OutputArea-output .js-plotly-plot .gtitle')"
+            "() => (document.querySelector('.jp-OutputArea-output .tl-panels-title')"
             "?.textContent || '').includes('after 3 turns')",
             timeout=20_000,
         )
         after = page.evaluate(PANELS_JS)
         assert after["data"] != before["data"]
         assert after["drawnBars"] > 0
-        # the timeline (d) now has a point per turn for every seat
+        # the timeline now has a point per turn (0 to 3) for every seat
         assert page.evaluate(
-            "() => document.querySelector('.jp-OutputArea-output .js-plotly-plot')"
-            ".data.filter(t => t.type === 'scatter' && t.x.length === 4).length"
-        ) >= 3
+            "() => [...document.querySelectorAll('.jp-OutputArea-output .tl-series polyline')]"
+            ".filter(p => p.getAttribute('points').trim().split(' ').length === 4).length"
+        ) == 3
         page.screenshot(path=str(artifact("notebook7-play.png")), full_page=True)
         assert [e for e in page.errors if KNOWN_PAGE_ERROR not in e] == []
     finally:

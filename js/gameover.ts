@@ -1,0 +1,36 @@
+// Game over: the final scores and the winner(s) on the table, and "Play again".
+
+import { button, h } from "./dom";
+import type { TableState } from "./protocol";
+import type { Send, UiState } from "./send";
+
+export function gameOverBlock(model: TableState, ui: UiState, send: Send): HTMLElement {
+  const view = model.view;
+  const winners = new Set(view.winners ?? []);
+  const order = view.players.map((_, s) => s).sort((a, b) => (view.penalty[a] ?? 0) - (view.penalty[b] ?? 0));
+  return h(
+    "section",
+    { class: "tl-gameover", "data-testid": "gameover", "aria-label": "Game over: final scores" },
+    h("h3", { class: "tl-gameover-title" }, "Game over — final scores (lowest wins)"),
+    h(
+      "ol",
+      { class: "tl-final" },
+      order.map((s) =>
+        h(
+          "li",
+          { class: winners.has(s) ? "tl-final-winner" : "" },
+          `${view.players[s] ?? ""}: ${view.penalty[s] ?? 0}`,
+          winners.has(s) ? h("strong", null, winners.size > 1 ? " ★ shares the win" : " ★ wins") : null,
+        ),
+      ),
+    ),
+    model.offers.again
+      ? button("again", "Play again (same players)", () => {
+          ui.focusNext = ["hand-first", "root"];
+          send({ kind: "again" });
+        }, "tl-again")
+      : model.mode === "replay"
+        ? null
+        : h("p", { class: "tl-muted" }, "To play again, run the cell again."),
+  );
+}

@@ -1,0 +1,201 @@
+"""Issue 11 in the real browser (JupyterLab + Chromium): a whole game played with the
+keyboard alone, axe-core in the light and dark themes, the projector size at 1280x720,
+what the last turn changed, a stable layout, and a saved notebook reopened without its
+Python object ("not connected") and its size."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import requests
+
+from .axe import axe_violations
+from .conftest import artifact
+from .driver import open_and_run, wait_idle
+from .harness import LabServer
+from .test_browser import choose_theme
+
+FOCUS_JS = ("() => document.activeElement?.getAttribute('data-focus')"
+            " || document.activeElement?.className")
+
+
+def my_turn(page: Any) -> None:
+    page.wait_for_function(
+        "() => { const r = document.querySelector('.tl-root');"
+        " return r.dataset.busy === '0' && (r.dataset.toMove === '0' ||"
+        " document.querySelector('[data-testid=gameover]') !== null); }",
+        timeout=30_000,
+    )
+
+
+def test_a_whole_game_with_the_keyboard_alone(page: Any, lab: LabServer) -> None:
+    root = open_and_run(page, lab, "keys.ipynb")
+    wait_idle(page, root, 0)
+    root.focus()  # the only non-key step: the table has the focus, as after a Tab into it
+    turns = 0
+    while page.locator("[data-testid=gameover]").count() == 0:
+        my_turn(page)
+        if page.locator("[data-testid=gameover]").count():
+            break
+        hand = page.locator("[data-group=hand]")
+        value = hand.first.get_attribute("data-card")[0]
+        page.keyboard.press(value)  # a number key chooses a card of that value ...
+        page.wait_for_function("() => document.activeElement?.dataset.focus === 'play-first'")
+        chosen = page.locator(".tl-handbtn.tl-selected")
+        assert chosen.count() == 1  # one card highlighted, even with two alike
+        page.keyboard.press("ArrowRight")  # arrows move within the Play here buttons
+        page.keyboard.press("ArrowLeft")
+        assert page.evaluate(FOCUS_JS) == "play-first"
+        page.keyboard.press("Enter")  # ... play it on the first queue with room ...
+        page.wait_for_function("() => document.activeElement?.dataset.focus === 'end'")
+        page.keyboard.press("Enter")  # ... and end the turn: focus moves on by itself
+        turns += 1
+        page.wait_for_function(
+            "() => ['hand-first', 'again'].some(k => document.activeElement?.dataset.group"
+            " === 'hand' || document.activeElement?.dataset.focus === k)"
+            " || document.querySelector('.tl-root').dataset.busy === '1'", timeout=30_000)
+    assert turns == 10  # Ana's ten cards
+    page.wait_for_function("() => document.activeElement?.dataset.focus === 'again'")
+    final = page.locator("[data-testid=gameover]").inner_text()
+    assert "final scores" in final and "★" in final
+    page.screenshot(path=str(artifact("keyboard-game-over.png")))
+    page.keyboard.press("Enter")  # play again: same players, a new game
+    page.wait_for_function(
+        "() => document.querySelector('.tl-root').dataset.turns === '0'"
+        " && document.querySelector('[data-testid=gameover]') === null", timeout=20_000)
+    live = page.locator("[data-testid=live]").inner_text()
+    assert live  # the polite live region announced the last turn and the status
+    assert page.errors == []
+
+
+def _axe_states(page: Any, lab: LabServer, theme: str) -> list[tuple[str, list[Any]]]:
+    found = []
+    root = open_and_run(page, lab, "replay.ipynb")
+    for turn in ("0", "14", "30"):
+        root.focus()
+        page.keyboard.press("Home" if turn == "0" else "End")
+        if turn == "14":
+            page.fill("[data-testid=slider]", "14")
+            page.dispatch_event("[data-testid=slider]", "change")
+        page.wait_for_function(
+            f"() => document.querySelector('.tl-root').dataset.turns === '{turn}'")
+        page.wait_for_timeout(700)  # animations settle (colours are read after them)
+        found.append((f"{theme} replay turn {turn}", axe_violations(page)))
+    root = open_and_run(page, lab, "keys.ipynb")
+    wait_idle(page, root, 0)
+    found.append((f"{theme} play start", axe_violations(page)))
+    page.locator("[data-group=hand]").first.click()
+    found.append((f"{theme} play, card chosen", axe_violations(page)))
+    return found
+
+
+def test_axe_finds_no_serious_violation_in_light_and_dark(page: Any, lab: LabServer) -> None:
+    results = _axe_states(page, lab, "light")
+    try:
+        choose_theme(page, "JupyterLab Dark", light=False)
+        results += _axe_states(page, lab, "dark")
+    finally:
+        choose_theme(page, "JupyterLab Light", light=True)
+    bad = [(where, v) for where, v in results if v]
+    assert bad == [], json.dumps(bad, indent=1)[:4000]
+    assert len(results) == 10
+
+
+def test_projector_size_fits_1280x720(browser: Any, lab: LabServer) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        root = open_and_run(page, lab, "replay.ipynb")
+        page.select_option("[data-testid=size]", "projector")
+        page.wait_for_function("() => document.querySelector('.tl-root.tl-size-projector')")
+        root.focus()
+        for t in range(1, 8):  # a position with cards in every queue and a swat on the table
+            page.keyboard.press("ArrowRight")
+            page.wait_for_function(
+                f"() => document.querySelector('.tl-root').dataset.turns === '{t}'")
+        page.wait_for_timeout(500)
+        root.evaluate("el => el.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(300)
+        visible = page.evaluate(
+            "() => { const r = document.querySelector("
+            "'.jp-WindowedPanel-outer, .jp-NotebookPanel-notebook')"
+            ".getBoundingClientRect(); return [r.top, r.bottom]; }")
+        parts = {}
+        for name, sel in (("queues", ".tl-queues"), ("hand", ".tl-hand"),
+                          ("last event", "[data-testid=last-event]"),
+                          ("scores", "[data-testid=seats]")):
+            box = page.locator(f".tl-root {sel}").first.bounding_box()
+            parts[name] = (box["y"], box["y"] + box["height"])
+        font = root.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")
+        page.screenshot(path=str(artifact("projector-1280x720.png")))
+        assert font >= 18  # projector type
+        for name, (top, bottom) in parts.items():
+            assert visible[0] - 1 <= top and bottom <= visible[1] + 1, (name, top, bottom, visible)
+    finally:
+        context.close()
+
+
+def test_what_changed_is_marked_and_the_layout_does_not_jump(page: Any, lab: LabServer) -> None:
+    root = open_and_run(page, lab, "keys.ipynb")
+    wait_idle(page, root, 0)
+    queues_top = page.locator(".tl-queues").first.bounding_box()["y"]
+    key = page.locator("[data-testid=key]").inner_text()
+    assert "marked back" in key and "you peeked" in key and "someone peeked" in key
+    assert "To peek: press a face-down card" in key or "Choose a card" in key
+    page.locator("[data-group=hand]").first.click()
+    page.locator("[data-focus=play-first]").click()
+    page.wait_for_function("() => document.querySelector('.tl-root').dataset.pending === '1'")
+    played = page.locator(".tl-changed-played")
+    assert played.count() == 1 and "new" in page.locator(".tl-badge").first.inner_text()
+    assert abs(page.locator(".tl-queues").first.bounding_box()["y"] - queues_top) < 1
+    # an illegal click: a message appears, the board stays where it was
+    page.locator(".tl-queue button.tl-card").first.click()
+    page.locator(".tl-queue button.tl-card").first.click()
+    page.wait_for_timeout(300)
+    assert abs(page.locator(".tl-queues").first.bounding_box()["y"] - queues_top) < 1
+    # reduced motion: the mark stays, the pulse goes
+    page.emulate_media(reduced_motion="reduce")
+    anim = page.locator(".tl-changed").first.evaluate("el => getComputedStyle(el).animationName")
+    assert anim == "none"
+    page.emulate_media(reduced_motion="no-preference")
+
+
+def test_a_saved_table_reopened_says_not_connected_and_stays_small(
+    page: Any, lab: LabServer
+) -> None:
+    """Save widget state on, the play notebook run twice and saved: the file stays small
+    (no chart library inside); reopened, the table has no Python object behind it and
+    says so instead of showing live-looking buttons."""
+    lab.save_widget_state(True)
+    try:
+        open_and_run(page, lab, "saved.ipynb")
+        wait_idle(page, page.locator(".tl-root").first, 0)
+        first = page.locator(".tl-root").first.element_handle()
+        page.click("#jp-MainMenu >> text=Run")  # the second run of the cells
+        page.click('.lm-Menu-item[data-command="runmenu:run-all"]')
+        page.wait_for_function("(old) => !old.isConnected", arg=first, timeout=30_000)
+        wait_idle(page, page.locator(".tl-root").first, 0)
+        page.click("#jp-MainMenu >> text=File")
+        page.click('.lm-Menu-item[data-command="docmanager:save"]')
+        page.wait_for_function(
+            "() => !document.querySelector('.jp-mod-dirty')", timeout=20_000)
+        size = (lab.root / "saved.ipynb").stat().st_size
+        nb = json.loads((lab.root / "saved.ipynb").read_text())
+        assert nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+        assert size < 400_000, size
+        artifact("saved-size.txt").write_text(f"saved.ipynb after two runs: {size} bytes\n")
+        # reopen with a fresh kernel: the widget models come back from the file, and no
+        # Python object is behind them
+        page.goto("about:blank")
+        for session in lab.api("/api/sessions"):
+            requests.delete(f"{lab.base}/api/sessions/{session['id']}",
+                            params={"token": lab.token}, timeout=30).raise_for_status()
+        page.goto(lab.url("saved.ipynb"))
+        offline = page.locator("[data-testid=offline]").first
+        offline.wait_for(timeout=30_000)
+        assert "Not connected — run the cell to play" in offline.inner_text()
+        assert page.locator(".tl-root .tl-layout").first.evaluate("el => el.inert")
+        page.screenshot(path=str(artifact("reopened-not-connected.png")))
+    finally:
+        lab.save_widget_state(False)
