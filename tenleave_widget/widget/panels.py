@@ -28,7 +28,17 @@ if TYPE_CHECKING:
     from ..game import Game
     from .session import Session
 
-__all__ = ["PanelFeed"]
+__all__ = ["COLOUR_HEX", "PanelFeed"]
+
+COLOUR_HEX = {
+    "red": "#d55e00",
+    "yellow": "#e6c700",
+    "green": "#009e73",
+    "blue": "#0072b2",
+    "purple": "#cc79a7",
+}
+"""The mosquito colours as Okabe-Ito hues (the same as js/widget.css and
+js/panels/panels.css), for the charts drawn in Python (the review's evaluation graph)."""
 
 COVERED = "The odds are hidden while the screen is passed to the next player."
 ODDS_OFF = "The odds are switched off: tick \u201cshow odds\u201d on the table to see them."
