@@ -56,12 +56,13 @@ def strength(args: argparse.Namespace) -> dict[str, Any]:
     n = args.players
     master = random.Random(args.seed)
     la = LookaheadBot(master.randrange(2**32), budget=_budget(args), objective=args.objective,
-                      rotations=args.rotations)
+                      rotations=args.rotations, redecide=not args.no_redecide)
     others: list[Any] = [la]
     for _ in range(1, n):
         if args.opponent == "lookahead":
             others.append(LookaheadBot(master.randrange(2**32), budget=_budget(args),
-                                       objective=args.objective, rotations=args.rotations))
+                                       objective=args.objective, rotations=args.rotations,
+                                       redecide=not args.no_redecide))
         else:
             others.append(make_bot(args.opponent, master.randrange(2**32)))
     bots = others
@@ -98,6 +99,7 @@ def strength(args: argparse.Namespace) -> dict[str, Any]:
         "players": n, "games": args.games, "opponent": args.opponent, "seed": args.seed,
         "objective": args.objective, "samples": _budget(args).samples,
         "prune": _budget(args).prune, "rotations": args.rotations,
+        "redecide": not args.no_redecide,
         "seconds": time.perf_counter() - t0,
     })
     return res
@@ -257,6 +259,8 @@ def main() -> None:
     s.add_argument("--no-prune", action="store_true")
     s.add_argument("--objective", default="margin")
     s.add_argument("--rotations", action="store_true")
+    s.add_argument("--no-redecide", action="store_true",
+                   help="wake turns whole (the play chosen before the swat)")
     s.add_argument("--progress", type=int, default=0)
     s.add_argument("--log", default=None, help="write one JSON line per game")
     nv = sub.add_parser("naive")

@@ -110,7 +110,9 @@ class LookaheadBot:
     ``budget``: worlds per decision (default :data:`BOT_BUDGET`: successive halving on,
     rotations off — see the README for why). ``objective``: ``"margin"`` or ``"win"``.
     Each decision's seed is derived from the bot's seed and the turn number, so the same
-    position gets the same answer (undo cannot be used to sample it).
+    position gets the same answer (undo cannot be used to sample it). When its best turn
+    wakes SleepKid, it says :data:`WAKE` and chooses its play again from the view after
+    the swat (``redecide=False``: it plays the wake turn it valued, play fixed before).
 
     >>> from tenleave_widget import Game
     >>> g = Game(3, seed=1)
@@ -122,21 +124,40 @@ class LookaheadBot:
 
     def __init__(
         self, seed: int | None = None, budget: int | Budget | None = None,
-        objective: str = "margin", rotations: bool = False,
+        objective: str = "margin", rotations: bool = False, redecide: bool = True,
     ) -> None:
         self.seed = seed if seed is not None else random.randrange(2**32)
         self.budget = budget if budget is not None else BOT_BUDGET
         self.objective = objective
         self.rotations = rotations
+        self.redecide = redecide
         self.last: dict[str, Any] | None = None
 
-    def choose(self, view: View, legal: Legal) -> Choice:
-        # whole turns, a wake turn's play included, valued from the view before the wake
+    def _evaluate(self, view: View, **options: Any) -> Turn:
         seed = random.Random(f"{self.seed}:{view['turns_applied']}").getrandbits(64)
         ev = evaluate_view(view, self.budget, seed, rotations=self.rotations,
-                           objective=self.objective)
+                           objective=self.objective, **options)
         self.last = ev
         return Turn.from_json(ev["moves"][ev["best"]]["turn"])
+
+    def choose(self, view: View, legal: Legal) -> Choice:
+        """The best valued turn. When that is "wake, then play X", it says :data:`WAKE`
+        (with ``redecide``, the default) and chooses its play again from the view after
+        the swat, among the legal plays; else it plays the whole wake turn as valued."""
+        best = self._evaluate(view)
+        if best in legal:
+            return WAKE if best.wake and self.redecide else best
+        # asked again after a wake: only the plain plays are open
+        plays = [t.to_json() for t in _plain_plays(view) if t in legal]
+        return self._evaluate(view, turns=plays)
+
+
+def _plain_plays(view: View) -> list[Turn]:
+    """The seat's plays without an action, from its view: distinct cards x queues with room."""
+    seat = view["seat"]
+    cap = view.get("queue_capacity", QUEUE_CAPACITY)
+    cards = sorted(set(view["hands"][seat]["cards"] or []))
+    return [Turn(seat, c, q) for c in cards for q, qq in enumerate(view["queues"]) if len(qq) < cap]
 
 
 BOT_BUDGET = Budget(samples=2 * DEFAULT_SAMPLES, prune=2.0)

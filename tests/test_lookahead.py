@@ -388,15 +388,43 @@ def test_lookahead_bot_plays_whole_games_everywhere_bots_are_named() -> None:
 def test_lookahead_bot_decides_from_its_view_only() -> None:
     """The same view (hidden cards permuted) and the same turn number: the same answer,
     however often it is asked (undo cannot sample the hidden cards through it)."""
-    from tenleave_widget.bots import LookaheadBot, decide
+    from tenleave_widget.bots import LookaheadBot
 
     done = 0
-    for _, g, h, _ in permuted_pairs(30, 6, 7):
+    for _, g, h, seat in permuted_pairs(30, 6, 7):
         bot = LookaheadBot(seed=9, budget=8)
-        first = decide(bot, g)
-        assert decide(bot, h) == first and decide(bot, g) == first
+        first = bot.choose(g.view(seat), g.legal_turns)
+        assert bot.choose(h.view(seat), h.legal_turns) == first
+        assert bot.choose(g.view(seat), g.legal_turns) == first
         done += 1
     assert done >= 5
+
+
+def test_lookahead_bot_wakes_then_chooses_its_play_after_the_swat() -> None:
+    """Step-wise: when "wake, then play" is best it says WAKE, and after the swat it
+    chooses among the legal plays from the new view; redecide=False plays the whole turn."""
+    from tenleave_widget.bots import WAKE, LookaheadBot, decide, wake_plays
+
+    wakes = 0
+    for seed in range(6):
+        g = Game(3, seed=seed)
+        bot = LookaheadBot(seed=seed, budget=Budget(samples=12, prune=2.0))
+        whole = LookaheadBot(seed=seed, budget=Budget(samples=12, prune=2.0), redecide=False)
+        while not g.finished:
+            seat = g.to_move
+            assert seat is not None
+            choice = bot.choose(g.view(seat), g.legal_turns)
+            if choice == WAKE:
+                wakes += 1
+                after = g.preview([{"kind": "wake"}])
+                plays = wake_plays(after)
+                assert bot.choose(after.view(seat), plays) in plays
+                w = whole.choose(g.view(seat), g.legal_turns)
+                assert w != WAKE and isinstance(w, Turn) and w.wake and w in g.legal_turns
+            t = decide(bot, g)
+            assert t in g.legal_turns and t.wake == (choice == WAKE)
+            g.apply(t)
+    assert wakes >= 3
 
 
 def test_an_evaluation_run_in_slices_gives_the_same_figures() -> None:
