@@ -22,7 +22,7 @@ Runs on different seeds are pooled from their per-game logs (``--log``)::
 Speed, one position at a fixed sample count, against the naive reference (deep-copying
 the game per world and per move, playing the same policy through ``Game.apply``)::
 
-    taskset -c 1 python3 benchmarks/bench_lookahead.py naive --samples 16
+    nice -n 10 python3 benchmarks/bench_lookahead.py naive --samples 16
 """
 
 from __future__ import annotations
