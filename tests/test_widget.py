@@ -75,10 +75,10 @@ def test_peek_before_and_rotate_after() -> None:
     assert w.game.turns[3] == Turn(0, "2", 1, peek=(queue, position))
     # rotate after the play
     w.handle_intent({"kind": "play", "card": "5", "queue": 0})
-    assert 0 in w.table.offers["rotate"]
-    w.handle_intent({"kind": "rotate", "queue": 0})
+    rotate = w.table.offers["rotate"][0]  # a queue of 2 cards or more (the bots' doing)
+    w.handle_intent({"kind": "rotate", "queue": rotate})
     w.handle_intent({"kind": "end"})
-    assert w.game.turns[6] == Turn(0, "5", 0, rotate=0, extra="after")
+    assert w.game.turns[6] == Turn(0, "5", 0, rotate=rotate, extra="after")
 
 
 def test_wake_is_offered_only_when_legal_and_swats() -> None:

@@ -112,7 +112,7 @@ def vs(bot: Any, delay: float) -> Any:
 
     w = TenLeaveWidget(Game(["Ana", "Ben"], seed=1), humans=[0], bots={1: "random"},
                        bot_delay=delay)
-    w._bots.bots[1] = bot
+    w._bots.bots[1] = lambda _seed: bot
     return w
 
 

@@ -6,12 +6,20 @@ is 0 or no loop runs (a script, a test). A move scheduled before the line change
 ``goto``, ``load``: the session's ``generation`` moved on) is dropped. Any exception
 while a bot moves (a bug, an illegal turn) is logged and shown on the table, and the
 table stops waiting: it never stays "thinking…".
+
+What a bot plays from a position depends only on that position and the game's seed: each
+decision gets a bot seeded by :func:`decision_seed` (the seed, the seat, the turns played),
+so taking turns back (undo, ``goto``) and reaching the same position again gets the same
+answer every time. (A bot with one generator for the whole game would answer anew each
+time, and "play, watch the bot, undo" would sample its hidden hand.)
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+import random
 from collections.abc import Callable
 
 from .. import bots
@@ -20,7 +28,7 @@ from ..game import Game
 from ..turn import Turn
 from .session import Session
 
-__all__ = ["BotRunner", "decide"]
+__all__ = ["BotRunner", "decide", "decision_seed"]
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +42,16 @@ def decide(bot: Bot, game: Game, seat: int) -> Turn:
     return bots.decide(bot, game.copy(), seat)
 
 
+def decision_seed(seed: int, seat: int, turns: int) -> int:
+    """The seed of the bot decision of ``seat`` after ``turns`` turns of a game seeded
+    ``seed``: the same position, the same seed, the same answer.
+
+    >>> decision_seed(1, 2, 3) == decision_seed(1, 2, 3) != decision_seed(1, 2, 4)
+    True
+    """
+    return random.Random(f"tenleave-bot/{seed}/{seat}/{turns}").getrandbits(64)
+
+
 class BotRunner:
     """Moves the bots of ``session``; ``changed`` is called after every change to show."""
 
@@ -43,10 +61,12 @@ class BotRunner:
         self.session = session
         self.delay = delay
         self.changed = changed
-        self.bots: dict[int, Bot] = {
-            s: make_bot(name, None if seed is None else seed * 10 + s)
-            for s, name in session.bots.items()
+        # without a seed, one drawn now: the bots' answers still depend on the position only
+        self.seed = seed if seed is not None else random.SystemRandom().getrandbits(64)
+        self.bots: dict[int, Callable[[int], Bot]] = {
+            s: functools.partial(make_bot, name) for s, name in session.bots.items()
         }
+        """Each bot seat's bot maker: a decision's seed -> the bot that makes it."""
 
     def start(self) -> None:
         """Let the bots move until a human is to move (the session is shown meanwhile)."""
@@ -83,7 +103,9 @@ class BotRunner:
         if generation != session.generation or seat is None:
             return False
         try:
-            session.apply(decide(self.bots[seat], session.live, seat))
+            live = session.live
+            bot = self.bots[seat](decision_seed(self.seed, seat, live.turns_applied))
+            session.apply(decide(bot, live, seat))
         except Exception as e:  # noqa: BLE001 - any bug must reach the table, not hang it
             log.exception("the %s bot of seat %d could not move", session.bots[seat], seat)
             session.busy = False
