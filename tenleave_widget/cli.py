@@ -25,7 +25,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from .errors import SetupError, TenLeaveError
+from .errors import SetupError, TenLeaveError, one_line
 from .rules import MAX_SEATS, MIN_SEATS
 
 if TYPE_CHECKING:
@@ -39,13 +39,7 @@ class _Parser(argparse.ArgumentParser):
     """An argument error is one line on stderr (not the usage and the error), exit 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"tenleave: {_one_line(message)} (see {self.prog} --help)\n")
-
-
-def _one_line(message: str, limit: int = 200) -> str:
-    """``message`` with every unprintable character escaped, cut to ``limit`` characters."""
-    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message[: limit * 2])
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+        self.exit(2, f"tenleave: {one_line(message)} (see {self.prog} --help)\n")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -113,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return 0
             out = stats.to_json()
     except TenLeaveError as e:
-        print(f"tenleave: {_one_line(str(e))}", file=sys.stderr)
+        print(f"tenleave: {one_line(str(e))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # simulate has already stopped its processes / Dask tasks
         print("tenleave: interrupted", file=sys.stderr)

@@ -110,3 +110,14 @@ def excerpt(value: object, limit: int = 60) -> str:
         else:
             text = f"<a {type(value).__name__}>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def one_line(text: str, limit: int = 200) -> str:
+    """``text`` as one printable line of at most ``limit`` characters (control characters
+    escaped): the last guard before a message reaches a terminal or the table.
+
+    >>> print(one_line("two\\nlines\\x1b[2J" + "x" * 300, 24))
+    two\\nlines\\x1b[2Jxxxx...
+    """
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[: limit * 2])
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -8,13 +8,14 @@ against the protocol, handled by the session, and the session's new table state 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import ipywidgets
 
-from ..errors import TenLeaveError
+from ..errors import TenLeaveError, one_line
 from ..game import Game
 from ..record import save_record
 from ..review import Review, attach_review
@@ -27,6 +28,8 @@ from .table import TableWidget
 from .words import plain_words
 
 __all__ = ["TenLeaveWidget"]
+
+log = logging.getLogger(__name__)
 
 
 class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
@@ -185,14 +188,23 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         try:
             self.handle_intent(intent)
         except TenLeaveError as e:
-            self.session.say(plain_words(e), "error")
-            self.table.show(self.session.state())
+            self._refuse(plain_words(e))
             return False
         return True
 
     # ------------------------------------------------------------ internals
+    def _refuse(self, text: str) -> None:
+        self.session.say(one_line(text), "error")
+        self.table.show(self.session.state())
+
     def _on_table_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        self.send_intent(content)
+        """The browser's door: whatever arrives, the answer is on the table (a bug is
+        logged and shown there too, never left as a traceback in the kernel's output)."""
+        try:
+            self.send_intent(content)
+        except Exception as e:  # noqa: BLE001 - the front end must get an answer
+            log.exception("a message from the browser could not be handled")
+            self._refuse(f"the message could not be handled: {type(e).__name__}")
 
     def _refresh(self) -> None:
         """Push the session's table state (the panels' data included) to the browser,

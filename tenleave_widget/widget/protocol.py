@@ -339,11 +339,57 @@ INTENTS: dict[str, dict[str, tuple[type, ...]]] = {
 """Each intent kind and its fields' types, read from the TypedDicts above."""
 
 
-def parse_intent(intent: object) -> Intent:
-    """``intent`` checked against the protocol; raise :class:`WidgetMessageError` naming
-    the fault (unknown kind, missing or extra field, wrong type)."""
+MAX_FIELDS = 8
+"""The most fields a message may have (an intent has at most three)."""
+MAX_TEXT = 32
+"""The longest text a message's field name or value may be (a card notation, a kind)."""
+MAX_NUMBER = 10**6
+"""The largest integer (in size) a message may hold (a turn, a seat, a queue, a position)."""
+
+
+def check_shape(intent: object) -> dict[str, Any]:
+    """``intent`` if it is a flat object of a few short fields, each a short string, a
+    small integer, true/false or null; else raise :class:`WidgetMessageError`. Nothing
+    of the message is walked, converted or echoed whole before this check, so a forged
+    message (huge, nested thousands deep, a number of thousands of digits) is refused
+    here, in one short message.
+
+    >>> try:
+    ...     check_shape({"kind": "goto", "turn": 10**5000})
+    ... except ValueError as e:
+    ...     print(e)
+    'turn' is out of range: <an integer of 16610 bits>
+    """
     if not isinstance(intent, dict):
         raise WidgetMessageError(f"a message must be an object, not {type(intent).__name__}")
+    if len(intent) > MAX_FIELDS:
+        raise WidgetMessageError(
+            f"a message has at most {MAX_FIELDS} fields, not {len(intent)}"
+        )
+    for name, value in intent.items():
+        if not isinstance(name, str) or len(name) > MAX_TEXT:
+            raise WidgetMessageError(f"a field name must be a short text, not {excerpt(name)}")
+        if isinstance(value, str):
+            if len(value) > MAX_TEXT:
+                raise WidgetMessageError(
+                    f"{excerpt(name)} is too long ({len(value)} characters): {excerpt(value)}"
+                )
+        elif isinstance(value, int) and not isinstance(value, bool):
+            if not -MAX_NUMBER <= value <= MAX_NUMBER:
+                raise WidgetMessageError(f"{excerpt(name)} is out of range: {excerpt(value)}")
+        elif value is not None and not isinstance(value, bool):
+            raise WidgetMessageError(
+                f"{excerpt(name)} must be a text, an integer, true/false or null, "
+                f"not {type(value).__name__}"
+            )
+    return intent
+
+
+def parse_intent(intent: object) -> Intent:
+    """``intent`` checked against the protocol; raise :class:`WidgetMessageError` naming
+    the fault (a malformed shape — see :func:`check_shape` —, an unknown kind, a missing
+    or extra field, a wrong type)."""
+    intent = check_shape(intent)
     kind = intent.get("kind")
     if not isinstance(kind, str) or kind not in INTENTS:
         raise WidgetMessageError(f"unknown message kind {excerpt(kind)}")
