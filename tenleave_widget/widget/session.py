@@ -130,7 +130,20 @@ class Session:
     # ------------------------------------------------------------------ intents
     def handle(self, intent: Intent) -> bool:
         """Apply one checked intent, or raise a :class:`TenLeaveError` (nothing changed).
-        True when the turns changed, so that bots may have to move."""
+        True when the turns changed, so that bots may have to move. A success clears the
+        error it follows (what the intent itself says stays)."""
+        error = self.message if self.message["level"] == "error" else None
+        moved = self._handle(intent)
+        self.clear_error(error)
+        return moved
+
+    def clear_error(self, error: Message | None) -> None:
+        """After a success: take ``error`` (the message shown before it) off the table,
+        unless something else has been said since."""
+        if error is not None and self.message is error:
+            self.say("")
+
+    def _handle(self, intent: Intent) -> bool:
         if intent["kind"] in ("play", "peek", "rotate", "wake"):
             self._step(intent)
             return False
@@ -303,7 +316,9 @@ class Session:
         last = len(self.history) - 1
         if type(turn) is not int or not 0 <= turn <= last:
             raise WidgetMessageError(f"turn must be 0..{last}, not {excerpt(turn)}")
+        error = self.message if self.message["level"] == "error" else None
         self.mode.goto(self, turn)
+        self.clear_error(error)
 
     def load(self, game: Game, turn: object = None) -> None:
         """Replace the game by ``game`` (same players), all checks first."""
