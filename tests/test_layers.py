@@ -14,7 +14,7 @@ LAYERS: list[set[str]] = [
     {"errors", "cards", "rules", "turn"},  # notions with no state
     {"record"},  # the file format (no game in it)
     {"game"},  # state, legal turns, the executor, views
-    {"odds"},  # pure functions of a seat view
+    {"odds", "charts"},  # pure functions of a seat view (the odds; the panels' data)
     {"position", "bots", "lookahead", "review"},  # built on the game and the odds
     {"simulate", "cli", "__main__"},  # programs
     {"widget"},  # the Jupyter adapter (a package)

@@ -20,9 +20,13 @@ from tenleave_widget.widget.session import Session
 GAMES = Path(__file__).resolve().parents[1] / "examples" / "games"
 
 
+PURE = ("protocol", "config", "session", "modes", "offers", "narration", "bot_runner")
+
+
 def test_the_session_imports_nothing_from_jupyter() -> None:
+    modules = ", ".join(f"tenleave_widget.widget.{m}" for m in PURE)
     code = (
-        "import sys, tenleave_widget.widget.session, tenleave_widget.widget.protocol\n"
+        f"import sys, {modules}\n"
         "print(sorted({'anywidget', 'ipywidgets', 'traitlets', 'plotly', 'IPython'}"
         " & {m.split('.')[0] for m in sys.modules}))"
     )
@@ -94,7 +98,7 @@ class Broken:
 
     name = "broken"
 
-    def choose(self, game: Game) -> Turn:
+    def choose(self, view: Any, legal: Any) -> Turn:
         raise RuntimeError("a bug in the bot")
 
 
@@ -103,8 +107,8 @@ class Illegal:
 
     name = "illegal"
 
-    def choose(self, game: Game) -> Turn:
-        return Turn(game.to_move or 0, "9", 0)
+    def choose(self, view: Any, legal: Any) -> Turn:
+        return Turn(view["to_move"], "9", 0)
 
 
 def vs(bot: Any, delay: float) -> Any:
@@ -123,6 +127,9 @@ def test_a_failing_bot_is_shown_not_waited_for(bot: Any, caplog: Any) -> None:
     w.handle_intent({"kind": "end"})  # the bot fails at once (no delay): shown, logged
     assert w.table.message["level"] == "error"
     assert "the bot could not move" in w.table.message["text"]
+    assert ("a bug in the bot" if isinstance(bot, Broken) else "not a legal turn") in (
+        w.table.message["text"]
+    )
     assert not w.table.busy and "thinking" not in w.table.status
     assert "could not move" in w.table.status
     assert w.game.turns_applied == 1  # the human's turn stays; nothing half-applied

@@ -8,7 +8,7 @@ narration holds nothing it does not know.
 ...     {"key": 2, "owner": 2, "card": "5"}], "total": 11, "outcome": "over",
 ...     "swatted": [0, 1], "single": None}]}]
 >>> describe_turn(ev, ["Ana", "Ben", "Cy"], "I+II")["swats"][0]["queues"][0]["text"]
-'1 + 5 + 5 = 11 > 10 — Human Defense I+II swats the 1 (Ana) and the 5 (Ben)'
+"1 + 5 + 5 = 11 > 10 — Human Defense I+II swats Ana's 1 and Ben's 5"
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..cards import card_value
 from ..game import Game
+from ..rules import ROMAN, TARGET
 from .protocol import SwatWords, TurnWords
 
-__all__ = ["REASONS", "ROMAN", "describe_turn", "seat_name", "step_text", "token_before"]
-
-ROMAN = ("I", "II", "III", "IV", "V", "VI")
+__all__ = ["REASONS", "describe_turn", "seat_name", "step_text", "token_before"]
 
 REASONS = {
     "wake": "SleepKid wakes and swats",
@@ -33,10 +33,6 @@ REASONS = {
 def seat_name(players: Sequence[str], seat: int) -> str:
     """The player's name, or ``seat N`` (1-based) for a seat that has none."""
     return players[seat] if 0 <= seat < len(players) else f"seat {seat + 1}"
-
-
-def _value(card: str) -> int:
-    return int(card.rstrip("*"))
 
 
 def and_list(items: Sequence[str]) -> str:
@@ -63,7 +59,7 @@ def cards_words(cards: Sequence[Mapping[str, Any]], players: Sequence[str]) -> s
     """
     counted: dict[tuple[int, int], int] = {}
     for c in cards:
-        key = (int(c["owner"]), _value(c["card"]))
+        key = (int(c["owner"]), card_value(c["card"]))
         counted[key] = counted.get(key, 0) + 1
     words = [
         f"{seat_name(players, owner)}'s {value}" if n == 1
@@ -78,22 +74,22 @@ def _swat_line(sq: Mapping[str, Any], token: str, players: Sequence[str]) -> str
     if sq["single"] is not None:
         c = sq["single"]
         owner = seat_name(players, c["owner"])
-        return f"one card left: {owner}'s {_value(c['card'])} escapes unflipped"
+        return f"one card left: {owner}'s {card_value(c['card'])} escapes unflipped"
     flipped = sq["flipped"]
     if not flipped:
         return "empty: nothing to swat"
-    values = [_value(c["card"]) for c in flipped]
+    values = [card_value(c["card"]) for c in flipped]
     total = sq["total"]
     sums = " + ".join(str(v) for v in values)
     hit = [c for c in flipped if c["key"] in sq["swatted"]]
     hits = cards_words(hit, players)
     if sq["outcome"] == "exact":
-        return f"{sums} = 10 — swing and miss: all escape"
+        return f"{sums} = {TARGET} — swing and miss: all escape"
     if sq["outcome"] == "under":
-        return f"{sums} = {total} < 10 — the highest is swatted: {hits}"
+        return f"{sums} = {total} < {TARGET} — the highest is swatted: {hits}"
     if not hit:
-        return f"{sums} = {total} > 10 — Human Defense {token} swats nothing here: all escape"
-    return f"{sums} = {total} > 10 — Human Defense {token} swats {hits}"
+        return f"{sums} = {total} > {TARGET} — Human Defense {token} swats nothing here: all escape"
+    return f"{sums} = {total} > {TARGET} — Human Defense {token} swats {hits}"
 
 
 def _swat_words(e: Mapping[str, Any], token: str, players: Sequence[str]) -> SwatWords:
