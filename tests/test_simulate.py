@@ -6,7 +6,6 @@ running."""
 from __future__ import annotations
 
 import _thread
-import doctest
 import json
 import multiprocessing
 import os
@@ -57,11 +56,6 @@ def cluster() -> Iterator[Any]:
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as c:
         yield c
-
-
-def test_doctests() -> None:
-    result = doctest.testmod(sim, optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0 and result.attempted >= 8
 
 
 def test_the_streamed_statistics_equal_those_of_every_game(serial: Stats) -> None:
