@@ -20,7 +20,9 @@ from tenleave_widget.widget.session import Session
 GAMES = Path(__file__).resolve().parents[1] / "examples" / "games"
 
 
-PURE = ("protocol", "config", "session", "modes", "offers", "narration", "bot_runner")
+PURE = (
+    "protocol", "config", "session", "modes", "offers", "narration", "bot_runner", "panels"
+)
 
 
 def test_the_session_imports_nothing_from_jupyter() -> None:
