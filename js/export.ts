@@ -1,0 +1,108 @@
+// The HTML export (tenleave_widget/export.py): a page that steps through a game with the
+// widget's own table renderer (mountTable) and panel renderer (renderPanels), from table
+// states and panel data all computed in Python at export time. No kernel, no network:
+// the states travel as JSON inside the page.
+
+import "./widget.css";
+import "./export.css";
+
+import { mountTable } from "./mount";
+import type { TableSource } from "./mount";
+import { renderPanels } from "./panels/panels";
+import type { PanelData } from "./panels/panels";
+import type { Intent, TableState } from "./protocol";
+
+interface ExportData {
+  format: string;
+  players: string[];
+  /** The perspectives in the page: a seat, or null for the teacher's view. */
+  perspectives: (number | null)[];
+  total: number;
+  /** states[p][t]: the table after t turns, seen from perspectives[p]. */
+  states: TableState[][];
+  panels: PanelData[][];
+}
+
+function show(main: HTMLElement, data: ExportData): void {
+  let p = 0;
+  let turn = 0;
+  let showOdds = true;
+  const redraws: (() => void)[] = [];
+  const tableEl = document.createElement("section");
+  tableEl.className = "tl-export-table";
+  const panelsEl = document.createElement("section");
+  panelsEl.className = "tl-export-panels";
+  panelsEl.setAttribute("aria-label", "Odds panels");
+  main.querySelector(".tl-export-loading")?.remove();
+  main.append(tableEl, panelsEl);
+
+  const current = (): TableState => {
+    const state = data.states[p]?.[turn];
+    if (!state) throw new Error(`no state for perspective ${p}, turn ${turn}`);
+    return { ...state, show_odds: showOdds };
+  };
+  const drawPanels = (): void => {
+    const panels = data.panels[p]?.[turn];
+    panelsEl.hidden = !showOdds || !panels;
+    panelsEl.replaceChildren(...(showOdds && panels ? [renderPanels(panels)] : []));
+  };
+  const update = (): void => {
+    main.dataset["turn"] = String(turn);
+    const seat = data.perspectives[p];
+    main.dataset["view"] = seat === null || seat === undefined ? "all" : String(seat);
+    for (const redraw of redraws) redraw();
+    drawPanels();
+  };
+  const send = (intent: Intent): void => {
+    if (intent.kind === "goto") {
+      turn = Math.max(0, Math.min(data.total, intent.turn));
+    } else if (intent.kind === "perspective") {
+      const index = data.perspectives.indexOf(intent.seat);
+      if (index < 0) return; // a seat's export holds that seat's view only
+      p = index;
+    } else if (intent.kind === "odds") {
+      showOdds = intent.show;
+    } else {
+      return; // a replay: nothing else can be done
+    }
+    update();
+  };
+  const source: TableSource = {
+    get: current,
+    subscribe: (redraw) => {
+      redraws.push(redraw);
+      return () => redraws.splice(redraws.indexOf(redraw), 1);
+    },
+    send,
+  };
+  mountTable(tableEl, source);
+  // The arrow keys also work before the table has the focus (the page's only control).
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target !== document.body) return;
+    const keys: Record<string, number> = {
+      ArrowLeft: turn - 1, ArrowRight: turn + 1, Home: 0, End: data.total,
+    };
+    const next = keys[ev.key];
+    if (next === undefined) return;
+    ev.preventDefault();
+    send({ kind: "goto", turn: next });
+  });
+  update();
+  document.body.dataset["ready"] = "1";
+}
+
+function start(): void {
+  const main = document.getElementById("tenleave-export");
+  const packed = document.getElementById("tenleave-data");
+  if (!main || !packed) return;
+  let data: ExportData;
+  try {
+    data = JSON.parse(packed.textContent ?? "") as ExportData;
+  } catch (err) {
+    main.append(`This page is damaged and cannot be shown: ${String(err)}`);
+    return;
+  }
+  show(main, data);
+}
+
+start();
