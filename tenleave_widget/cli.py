@@ -10,6 +10,9 @@
   luck of every swat (a table, or one JSON object with ``--json``).
 - ``tenleave evaluate FILE --seat P [--turns N] [--samples K] [--seed S]``: seat P's
   whole-game value of every move (``tenleave_widget.evaluate``), as JSON.
+- ``tenleave export FILE --html OUT [--seat P | --teacher]``: the game as one
+  self-contained HTML page that steps through it offline (seat P's view only, or the
+  teacher's export with every view; the default).
 
 FILE is a record file, or ``-`` for standard input. Only a regular file (or standard
 input) of at most 10 MiB is read. An invalid record, an illegal turn or a malformed
@@ -79,6 +82,14 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("--turns", type=int, default=None)
     e.add_argument("--samples", type=int, default=None, help="sampled worlds (default 48)")
     e.add_argument("--seed", type=int, default=0)
+    x = sub.add_parser("export", help="write a game as one self-contained HTML page")
+    x.add_argument("file", help=_FILE_HELP)
+    x.add_argument("--html", required=True, metavar="OUT", help="the page to write")
+    whose = x.add_mutually_exclusive_group()
+    whose.add_argument("--seat", type=int, default=None,
+                       help="only what seat P knew at each turn (for that player)")
+    whose.add_argument("--teacher", action="store_true",
+                       help="every card and every seat's view, with the notes (the default)")
     return p
 
 
@@ -100,6 +111,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             samples = DEFAULT_SAMPLES if args.samples is None else args.samples
             out = evaluate(args.file, args.seat, args.turns, budget=samples, seed=args.seed)
+        elif args.command == "export":
+            from .export import export_html
+
+            path = export_html(_read(args.file), args.html, perspective=args.seat)
+            print(f"wrote {path} ({path.stat().st_size:,} bytes)")
+            return 0
         else:
             stats = _simulate(args)
             if not args.json:
