@@ -16,6 +16,7 @@ from typing import Any
 import ipywidgets
 
 from ..errors import TenLeaveError, one_line
+from ..export import export_html
 from ..game import Game
 from ..record import save_record
 from ..review import Review, attach_review
@@ -171,6 +172,13 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         if self.review_panel is None:
             raise WidgetMessageError("the review is for replay mode: use replay_widget(record)")
         self.review_panel.best.value = bool(on)
+
+    def export_html(self, path: str | Path) -> Path:
+        """The game as one self-contained HTML page that steps through it offline
+        (:func:`tenleave_widget.export.export_html`), seen as the table shows it now: the
+        teacher's export (every view) from the teacher's view, else only what the viewing
+        seat knew at each turn."""
+        return export_html(self.record(), path, perspective=self.perspective)
 
     def handle_intent(self, intent: object) -> None:
         """Apply one browser intent, or raise a :class:`TenLeaveError` (nothing changed)."""
