@@ -142,6 +142,12 @@ def test_export_screenshot(offline: Any, tmp_path: Path) -> None:
     )
     offline.locator("[data-testid=slider]").fill(str(swat))
     at(offline, root, record, swat, None)
-    offline.wait_for_timeout(2500)  # let the swat reveal finish before the picture
+    # the swat is revealed card by card (CSS animations): wait for the whole reveal
+    offline.wait_for_function(
+        "() => document.getAnimations().every(a => a.playState === 'finished')",
+        timeout=20_000,
+    )
+    explained = offline.locator("[data-testid=swat] .tl-explain").all_inner_texts()
+    assert len(explained) == 3 and all("10" in line for line in explained), explained
     offline.screenshot(path=str(artifact("export-page.png")), full_page=True)
     assert offline.errors == []
