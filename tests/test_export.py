@@ -8,7 +8,6 @@ same file, byte for byte, and the teacher's export must differ.
 
 from __future__ import annotations
 
-import doctest
 import json
 import random
 import re
@@ -23,7 +22,6 @@ from test_widget_secrets import REPLAY_CASES, swapped_record
 from tenleave_widget import Game
 from tenleave_widget.cli import main
 from tenleave_widget.errors import TenLeaveError
-from tenleave_widget import export as export_module
 from tenleave_widget.export import ExportError, export_data, export_html, render_html
 
 GAMES = Path(__file__).resolve().parents[1] / "examples" / "games"
@@ -182,7 +180,3 @@ def test_the_widget_exports_what_it_shows(tmp_path: Path) -> None:
     w.handle_intent({"kind": "end"})
     data = page_data(w.export_html(tmp_path / "w.html").read_text())
     assert data["perspectives"] == [0] and data["total"] == 3
-
-
-def test_doctests() -> None:
-    assert doctest.testmod(export_module).failed == 0

@@ -16,7 +16,10 @@ LAYERS: list[set[str]] = [
     {"game"},  # state, legal turns, the executor, views
     {"odds", "charts"},  # pure functions of a seat view (the odds; the panels' data)
     {"position", "bots", "lookahead", "review"},  # built on the game and the odds
-    {"simulate", "cli", "__main__"},  # programs
+    # the widget's pure half (no Jupyter import: checked below), which the export reuses
+    {"widget.protocol", "widget.config", "widget.modes", "widget.narration", "widget.offers",
+     "widget.session"},
+    {"simulate", "cli", "__main__", "export"},  # programs
     {"widget"},  # the Jupyter adapter (a package)
     {"__init__"},  # the package's public names
 ]
