@@ -1,15 +1,13 @@
 // The HTML export (tenleave_widget/export.py): a page that steps through a game with the
-// widget's own table renderer (mountTable) and panel renderer (renderPanels), from table
-// states and panel data all computed in Python at export time. No kernel, no network:
-// the states travel as JSON inside the page.
+// widget's own renderer (mountTable: the table and its odds panels), from table states all
+// computed in Python at export time. No kernel, no network: the states travel as JSON
+// inside the page.
 
 import "./widget.css";
 import "./export.css";
 
 import { mountTable } from "./mount";
 import type { TableSource } from "./mount";
-import { renderPanels } from "./panels/panels";
-import type { PanelData } from "./panels/panels";
 import type { Intent, TableState } from "./protocol";
 
 interface ExportData {
@@ -18,40 +16,31 @@ interface ExportData {
   /** The perspectives in the page: a seat, or null for the teacher's view. */
   perspectives: (number | null)[];
   total: number;
-  /** states[p][t]: the table after t turns, seen from perspectives[p]. */
+  /** states[p][t]: the table (and its panels) after t turns, seen from perspectives[p]. */
   states: TableState[][];
-  panels: PanelData[][];
 }
 
 function show(main: HTMLElement, data: ExportData): void {
   let p = 0;
   let turn = 0;
   let showOdds = true;
+  let size: TableState["size"] | null = null; // the table's size control, if used
   const redraws: (() => void)[] = [];
   const tableEl = document.createElement("section");
   tableEl.className = "tl-export-table";
-  const panelsEl = document.createElement("section");
-  panelsEl.className = "tl-export-panels";
-  panelsEl.setAttribute("aria-label", "Odds panels");
   main.querySelector(".tl-export-loading")?.remove();
-  main.append(tableEl, panelsEl);
+  main.append(tableEl);
 
   const current = (): TableState => {
     const state = data.states[p]?.[turn];
     if (!state) throw new Error(`no state for perspective ${p}, turn ${turn}`);
-    return { ...state, show_odds: showOdds };
-  };
-  const drawPanels = (): void => {
-    const panels = data.panels[p]?.[turn];
-    panelsEl.hidden = !showOdds || !panels;
-    panelsEl.replaceChildren(...(showOdds && panels ? [renderPanels(panels)] : []));
+    return { ...state, show_odds: showOdds, size: size ?? state.size };
   };
   const update = (): void => {
     main.dataset["turn"] = String(turn);
     const seat = data.perspectives[p];
     main.dataset["view"] = seat === null || seat === undefined ? "all" : String(seat);
     for (const redraw of redraws) redraw();
-    drawPanels();
   };
   const send = (intent: Intent): void => {
     if (intent.kind === "goto") {
@@ -62,6 +51,9 @@ function show(main: HTMLElement, data: ExportData): void {
       p = index;
     } else if (intent.kind === "odds") {
       showOdds = intent.show;
+    } else if (intent.kind === "size") {
+      const sizes: string[] = ["small", "medium", "large", "projector"];
+      if (sizes.includes(intent.size)) size = intent.size as TableState["size"];
     } else {
       return; // a replay: nothing else can be done
     }

@@ -2,15 +2,15 @@
 
 Every position is computed here, at export time, by the widget's own pure session
 (:class:`tenleave_widget.widget.session.Session`, replay mode) and drawn in the page by the
-widget's own table renderer and panel renderer (``js/export.ts``, a separate esbuild entry
-bundling ``mountTable`` and ``renderPanels``, inlined with its CSS; the states as JSON). The
+widget's own renderer (``js/export.ts``, a separate esbuild entry bundling ``mountTable``,
+which draws the table and its odds panels, inlined with its CSS; the states as JSON). The
 page loads nothing: no kernel, no network, no other file.
 
 A **seat's export** (``perspective=P``) holds, for every turn, only seat P's view of that
-position (``docs/view.md``), its odds, and words made from public events — exactly what P
-knew then. Teacher's notes may name hidden values, so a seat's export only says that a
-note exists. The **teacher's export** (``perspective=None``) holds the teacher's view and
-every seat's view, with a perspective menu, and the notes.
+position (``docs/view.md``), the odds panels of that view, and words made from public
+events — exactly what P knew then. Teacher's notes may name hidden values, so a seat's
+export only says that a note exists. The **teacher's export** (``perspective=None``) holds
+the teacher's view and every seat's view, with a perspective menu, and the notes.
 
 >>> import tempfile, pathlib
 >>> g = Game(["Ana", "Ben"], seed=1)
@@ -23,22 +23,19 @@ every seat's view, with a perspective menu, and the notes.
 (True, 2, False)
 
 Layering: this module sits beside ``simulate`` and ``cli``, above the engine and the odds;
-from the widget package it imports only the pure, Jupyter-free half (``widget.session``,
-``widget.config``, ``widget.protocol``: no anywidget, ipywidgets, traitlets or plotly).
+from the widget package it imports only the pure, Jupyter-free half (``widget.session``
+and what it uses: no anywidget, ipywidgets, traitlets or plotly; ``tests/test_layers.py``).
 """
 
 from __future__ import annotations
 
 import html
 import json
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .charts import PanelData, TimelinePoint, panel_data
 from .errors import TenLeaveError
 from .game import Game
-from .odds import seat_odds
 from .widget.config import check_config
 from .widget.protocol import TableState
 from .widget.session import Session
@@ -65,31 +62,6 @@ def _perspectives(game: Game, perspective: object) -> list[int | None]:
     return [perspective]
 
 
-def _expected(game: Game, seat: int) -> float:
-    """The seat's penalty plus the expected penalty of a swat right now (its own view)."""
-    odds = seat_odds(game.view(seat), moves=False)
-    return game.penalty[seat] + float(odds["expected_penalty"][seat])
-
-
-def _panels(history: Sequence[Game], seat: int | None) -> list[PanelData]:
-    """The panels of every position of ``history`` seen by ``seat`` (None: the teacher,
-    with the odds of every card and the moves of the seat to move, from that seat's own
-    view)."""
-    points: list[TimelinePoint] = []
-    out: list[PanelData] = []
-    for t, game in enumerate(history):
-        view = game.view(seat)
-        points.append(TimelinePoint(
-            t, list(game.penalty), None if seat is None else _expected(game, seat)
-        ))
-        odds: dict[str, Any] = dict(seat_odds(view))
-        mover = game.to_move
-        if seat is None and mover is not None:
-            odds["moves"] = seat_odds(game.view(mover)).get("moves", [])
-        out.append(panel_data(view, odds, points, moves_seat=mover if seat is None else None))
-    return out
-
-
 def _table_states(session: Session, seat: int | None, total: int) -> list[TableState]:
     session.handle({"kind": "perspective", "seat": seat})
     states: list[TableState] = []
@@ -104,19 +76,17 @@ def _table_states(session: Session, seat: int | None, total: int) -> list[TableS
 
 def export_data(record: Any, perspective: int | None = None) -> dict[str, Any]:
     """Everything the page shows, computed now: for each perspective and each turn, the
-    table state and the panels (JSON-able)."""
+    table state, the odds panels included (JSON-able)."""
     game = Game.from_record(record)
     views = _perspectives(game, perspective)
     total = game.turns_applied
     session = Session(game, check_config(game, mode="replay", perspective=views[0], turn=0))
-    history = session.history
     return {
         "format": FORMAT,
         "players": list(game.players),
         "perspectives": views,
         "total": total,
         "states": [_table_states(session, seat, total) for seat in views],
-        "panels": [_panels(history, seat) for seat in views],
     }
 
 

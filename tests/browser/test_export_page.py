@@ -123,8 +123,12 @@ def test_step_through_an_export(offline: Any, tmp_path: Path) -> None:
         at(offline, root, record, half, seat)
     offline.select_option("[data-testid=perspective]", "all")
     at(offline, root, record, half, None)
+    offline.select_option("[data-testid=size]", "projector")  # the size control works too
+    offline.wait_for_function(
+        "() => document.querySelector('.tl-root').classList.contains('tl-size-projector')"
+    )
     offline.click("[data-testid=odds-toggle]")
-    offline.wait_for_function("() => document.querySelector('.tl-export-panels').hidden")
+    offline.wait_for_function("() => document.querySelectorAll('.tl-panels').length === 0")
     offline.keyboard.press("ArrowRight")
     assert offline.requests == [page.as_uri()]
     assert offline.errors == []
