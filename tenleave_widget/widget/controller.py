@@ -67,7 +67,7 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         parts = [self.table]
         if self.mode == "replay":
             self.review_panel = ReviewPanel(self.session, self.goto, self._refresh)
-            parts.insert(1, self.review_panel)
+            parts.append(self.review_panel)  # after the odds: theirs is the first figure
         super().__init__(parts)
         self.table.on_msg(self._on_table_msg)
         self._refresh()

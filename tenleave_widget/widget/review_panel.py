@@ -33,6 +33,7 @@ __all__ = ["ReviewPanel"]
 
 log = logging.getLogger(__name__)
 
+CELL = "style='padding:2px 10px;text-align:right'"
 SYMBOLS = {"best": "circle", "good": "circle-open", "inaccuracy": "diamond",
            "mistake": "square", "blunder": "x"}
 
@@ -76,6 +77,9 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
             ipywidgets.HBox([self.button, self.samples, self.best, self.progress]),
             self.graph, self.summary,
         ])
+        self.add_class("tl-review")
+        self.button.add_class("tl-review-start")
+        self.best.add_class("tl-review-best")
         self._shown: tuple[int | None, int] | None = None
         self.refresh()
 
@@ -192,13 +196,14 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
             sm = r.seats[s]
             acc = "–" if sm.accuracy is None else f"{sm.accuracy:.0f}"
             loss = "–" if sm.mean_loss is None else f"{sm.mean_loss:.2f}"
-            counts = "".join(f"<td>{sm.labels[lab]}</td>" for lab in LABELS)
-            rows.append(f"<tr><td>{html.escape(r.players[s])}</td><td>{acc}</td><td>{loss}</td>"
-                        f"{counts}<td>{sm.luck:+.2f}</td></tr>")
-        head = "".join(f"<th>{lab}</th>" for lab in LABELS)
+            counts = "".join(f"<td {CELL}>{sm.labels[lab]}</td>" for lab in LABELS)
+            rows.append(f"<tr><td {CELL}>{html.escape(r.players[s])}</td><td {CELL}>{acc}</td>"
+                        f"<td {CELL}>{loss}</td>{counts}<td {CELL}>{sm.luck:+.2f}</td></tr>")
+        head = "".join(f"<th {CELL}>{lab}</th>" for lab in LABELS)
         self.summary.value = (
-            "<table class='tl-review-summary'><tr><th>seat</th><th>accuracy</th>"
-            f"<th>mean loss</th>{head}<th>luck</th></tr>{''.join(rows)}</table>"
+            "<table class='tl-review-summary' style='border-collapse:collapse'><tr>"
+            f"<th {CELL}>seat</th><th {CELL}>accuracy</th><th {CELL}>mean loss</th>{head}"
+            f"<th {CELL}>luck</th></tr>{''.join(rows)}</table>"
             f"<small>Loss in points of expected margin ({r.samples} worlds per decision, "
             "then 12× for the close ones); luck = penalty taken − penalty expected, swat by "
             "swat (positive: unlucky).</small>"

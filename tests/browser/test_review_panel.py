@@ -1,0 +1,58 @@
+"""The review panel in real JupyterLab + Chromium: the review is computed in the
+background (the table answers a click meanwhile), its evaluation graph is drawn, and a
+click on a point moves the table to that decision."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .conftest import artifact
+from .driver import Kernel, open_and_run
+from .harness import LabServer
+
+GRAPH = ".tl-review .js-plotly-plot"
+
+
+def test_review_panel_background_graph_click(page: Any, lab: LabServer) -> None:
+    root = open_and_run(page, lab, "replay.ipynb")
+    kernel = Kernel(lab, "replay.ipynb")
+    try:
+        kernel.eval("setattr(r.review_panel.samples, 'value', 6)")
+        page.click(".tl-review-start")
+        # while the review works, the table still answers: step to turn 2
+        for t in (1, 2):
+            page.click("[data-testid=next]")
+            page.wait_for_function(
+                f"() => document.querySelector('.tl-root').dataset.turns === '{t}'",
+                timeout=30_000,
+            )
+        # the graph appears when the review is done: three seats' lines, drawn
+        page.wait_for_function(
+            f"() => {{ const el = document.querySelector('{GRAPH}');"
+            " return !!el && !!el.data && el.data.length === 3"
+            " && el.querySelectorAll('.scatterlayer .points path').length >= 30; }",
+            timeout=300_000,
+        )
+        assert kernel.eval("r.review_result is not None")
+        # the narration of the turn shown ends with its review
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=last-event]')"
+            "?.textContent.includes('Review:')", timeout=30_000,
+        )
+        # click Ben's third decision (turn index 7): the table shows that position
+        point = page.locator(f"{GRAPH} .scatterlayer .trace").nth(1).locator(".points path").nth(2)
+        point.click(force=True)
+        page.wait_for_function(
+            "() => document.querySelector('.tl-root').dataset.turns === '7'", timeout=30_000
+        )
+        page.click(".tl-review-best input")
+        page.wait_for_function(
+            "() => document.querySelector('.tl-root').textContent.includes('Best move for Ben')",
+            timeout=30_000,
+        )
+        page.mouse.move(0, 0)
+        page.locator(".tl-review").screenshot(path=str(artifact("review-panel.png")))
+        root.screenshot(path=str(artifact("review-table.png")))
+        assert not page.errors
+    finally:
+        kernel.close()
