@@ -105,3 +105,13 @@ def test_no_review_outside_replay_mode() -> None:
     with pytest.raises(ValueError, match="replay mode"):
         w.review()
     assert "review" not in json.dumps(w.record())
+
+
+def test_a_failed_review_is_shown_and_the_panel_stays_usable() -> None:
+    w = replay_widget(GAME, turn=0)
+    panel = w.review_panel
+    assert panel is not None
+    with pytest.raises(ValueError, match="samples"):
+        w.review(samples=0)
+    assert not panel.running and not panel.button.disabled
+    assert "failed" in panel.summary.value and w.review_result is None

@@ -50,6 +50,7 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
         self._goto = goto
         self._changed = changed
         self._worker: threading.Thread | None = None
+        self._running = False
         self.samples = ipywidgets.BoundedIntText(
             value=DEFAULT_SAMPLES, min=1, max=100_000, description="worlds",
             layout=ipywidgets.Layout(width="160px"),
@@ -86,7 +87,8 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
     # ------------------------------------------------------------------ computing
     @property
     def running(self) -> bool:
-        return self._worker is not None and self._worker.is_alive()
+        """A review is being computed (until its result or failure is shown)."""
+        return self._running
 
     def start(self, samples: int | None = None, seed: int = 0) -> None:
         """Review the record: in a worker thread when the kernel's loop runs (progress
@@ -100,13 +102,19 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
         self.progress.value = 0
         self.progress.layout.display = ""
         self.button.disabled = True
+        self._running = True
         try:
             loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:
             loop = None
         if loop is None:
-            self._finish(review(record, samples=k, seed=seed,
-                                progress=lambda done, _t: self._progress(done)))
+            try:
+                result = review(record, samples=k, seed=seed,
+                                progress=lambda done, _t: self._progress(done))
+            except Exception as e:
+                self._failed(f"{type(e).__name__}: {e}")
+                raise
+            self._finish(result)
             return
         running = loop
 
@@ -129,11 +137,13 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
         self.progress.value = done
 
     def _failed(self, why: str) -> None:
+        self._running = False
         self.progress.layout.display = "none"
         self.button.disabled = False
         self.summary.value = f"<b>The review failed:</b> {html.escape(why)}"
 
     def _finish(self, result: Review) -> None:
+        self._running = False
         self.progress.layout.display = "none"
         self.button.disabled = False
         self.set_review(result)
