@@ -6,7 +6,8 @@ click (``performance.now()`` just before the button's click event is dispatched)
 
 * the table updated: the widget root's ``data-pending`` attribute changed (it is set when
   the new state from Python has been drawn), seen by a MutationObserver;
-* the panels updated: the first DOM mutation in the Plotly figure after the click.
+* the panels updated: the odds panels (SVG/HTML drawn by the widget's bundle from the
+  panel data Python syncs with the table state) replaced by the newly drawn ones.
 
 A move is a round trip through Python: "Play here" (Python checks it with the engine,
 previews the turn, recomputes the odds) and "Start the turn again" (the same, back).
@@ -34,7 +35,7 @@ from browser.notebooks import write_notebooks  # noqa: E402
 
 MEASURE_JS = """async (selector) => {
     const root = document.querySelector('.tl-root');
-    const plot = document.querySelector('.jp-OutputArea-output .js-plotly-plot');
+    const oldPanels = root.querySelector('.tl-panels');
     const button = root.querySelector(selector);
     if (!button) throw new Error('no button ' + selector);
     const pending = root.dataset.pending;
@@ -47,11 +48,13 @@ MEASURE_JS = """async (selector) => {
             }
         });
         tableObs.observe(root, {attributes: true, attributeFilter: ['data-pending']});
-        const plotObs = new MutationObserver(() => {
-            if (tPanels === null) { tPanels = performance.now(); plotObs.disconnect(); check(); }
+        const panelObs = new MutationObserver(() => {
+            const now = root.querySelector('.tl-panels');
+            if (tPanels === null && now !== null && now !== oldPanels) {
+                tPanels = performance.now(); panelObs.disconnect(); check();
+            }
         });
-        plotObs.observe(plot, {subtree: true, childList: true, attributes: true,
-                               characterData: true});
+        panelObs.observe(root, {subtree: true, childList: true});
         setTimeout(() => reject(new Error('timeout')), 10000);
     });
     const t0 = performance.now();

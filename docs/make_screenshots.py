@@ -1,8 +1,10 @@
-"""Make the README's pictures of the widget: ``docs/images/widget-light.png`` (the table)
-and ``docs/images/panels.png`` (the Plotly panels).
+"""Make the README's pictures of the widget, as a user sees it in JupyterLab:
+``docs/images/widget-{1280,900}-{light,dark}.png`` (a 1280x720 screen with the table
+beside its panels; a 900 px wide window, the panels below the table) and
+``docs/images/projector-1280-light.png`` (the projector size at 1280x720).
 
-Runs a real JupyterLab (light theme) and Debian's Chromium through the browser-test harness
-in ``tests/browser/`` and replays ``examples/games/game-4-seats.json`` from the view of the
+Runs a real JupyterLab and Debian's Chromium through the browser-test harness in
+``tests/browser/`` and replays ``examples/games/game-4-seats.json`` from the view of the
 seat to move at turn ``TURN``, so every panel, the move evaluation included, has bars.
 
     .venv/bin/python docs/make_screenshots.py
@@ -10,17 +12,20 @@ seat to move at turn ``TURN``, so every panel, the move evaluation included, has
 
 from __future__ import annotations
 
+import json
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+import requests
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from tenleave_widget.game import Game  # noqa: E402
 from tests.browser.driver import TIMEOUT, open_and_run, wait_idle  # noqa: E402
-from tests.browser.harness import CHROMIUM, lab_server  # noqa: E402
+from tests.browser.harness import CHROMIUM, lab_server, set_theme  # noqa: E402
 from tests.browser.notebooks import _notebook  # noqa: E402
 
 GAME = REPO / "examples" / "games" / "game-4-seats.json"
@@ -36,22 +41,21 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--disable-sync",
 ]
 
-# Every subplot of the figure has a drawn bar (or, for the timeline, a line), and the
-# element's data has the move evaluation: Plotly has finished drawing the odds.
+# Every panel is drawn: the outcome bars, the card bars, the moves and the timeline.
 PANELS_DRAWN = """() => {
-    const el = document.querySelector('.jp-OutputArea-output .js-plotly-plot');
-    if (!el || !el.data || !el._fullLayout) return false;
-    const sub = el.querySelectorAll('.cartesianlayer .subplot');
-    if (sub.length < 4) return false;
-    for (const s of sub) {
-        const bars = s.querySelectorAll('.bars path');
-        const lines = s.querySelectorAll('.scatterlayer .js-line');
-        const drawn = [...bars].some(p => (p.getAttribute('d') || '').length > 2)
-            || lines.length > 0;
-        if (!drawn) return false;
-    }
-    return true;
+    const p = document.querySelector('.jp-OutputArea-output .tl-panels');
+    return !!p && p.querySelectorAll('.tl-seg').length > 0
+        && p.querySelectorAll('.tl-panel-moves .tl-bar').length > 0
+        && p.querySelectorAll('.tl-timeline polyline').length > 0;
 }"""
+
+SHOTS = [  # (file, viewport width, height, dark theme, table size)
+    ("widget-1280-light.png", 1280, 720, False, "medium"),
+    ("widget-1280-dark.png", 1280, 720, True, "medium"),
+    ("widget-900-light.png", 900, 720, False, "medium"),
+    ("widget-900-dark.png", 900, 720, True, "medium"),
+    ("projector-1280-light.png", 1280, 720, False, "projector"),
+]
 
 
 def check_turn() -> None:
@@ -67,7 +71,14 @@ def check_turn() -> None:
         raise SystemExit(f"turn {TURN}: {unknown} unknown and {peeked} peeked cards")
 
 
-def shoot(page: Any, lab: Any) -> None:
+def theme(settings: Path, dark: bool) -> None:
+    """JupyterLab's theme for the next page load (the harness only ever adds the dark one)."""
+    set_theme(settings, dark)
+    themes = settings / "@jupyterlab" / "apputils-extension" / "themes.jupyterlab-settings"
+    themes.write_text(json.dumps({"theme": "JupyterLab Dark" if dark else "JupyterLab Light"}))
+
+
+def shoot(page: Any, lab: Any, png: str, dark: bool, size: str) -> None:
     root = open_and_run(page, lab, NOTEBOOK)
     wait_idle(page, root)
     page.wait_for_function(
@@ -75,20 +86,22 @@ def shoot(page: Any, lab: Any) -> None:
         timeout=TIMEOUT,
     )
     page.wait_for_function(PANELS_DRAWN, timeout=TIMEOUT)
-    if page.evaluate("() => document.body.dataset.jpThemeLight") != "true":
-        raise SystemExit("JupyterLab is not in its light theme")
-    page.wait_for_timeout(1500)  # Plotly's transitions and the table's reveal settle
+    light = "false" if dark else "true"
+    if page.evaluate("() => document.body.dataset.jpThemeLight") != light:
+        raise SystemExit(f"JupyterLab is not in its {'dark' if dark else 'light'} theme")
+    if size != "medium":
+        page.select_option("[data-testid=size]", size)
+        page.wait_for_function(f"() => document.querySelector('.tl-root.tl-size-{size}')")
+    page.wait_for_timeout(1000)  # the table's reveal settles
     toasts = page.locator(".Toastify__toast")
     if toasts.count():
         raise SystemExit(f"a notification is showing: {toasts.first.inner_text()!r}")
     page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    root.evaluate("el => el.scrollIntoView({block: 'start'})")
+    page.mouse.move(0, 0)
+    page.wait_for_timeout(300)
     IMAGES.mkdir(parents=True, exist_ok=True)
-    root.scroll_into_view_if_needed()
-    root.screenshot(path=str(IMAGES / "widget-light.png"), animations="disabled")
-    plot = page.locator(".jp-OutputArea-output .js-plotly-plot").first
-    plot.scroll_into_view_if_needed()
-    page.mouse.move(0, 0)  # no Plotly hover label
-    plot.screenshot(path=str(IMAGES / "panels.png"), animations="disabled")
+    page.screenshot(path=str(IMAGES / png), animations="disabled")
 
 
 def main() -> None:
@@ -111,18 +124,29 @@ def main() -> None:
         with lab_server(tmp, [nb, game]) as lab, sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             try:
-                context = browser.new_context(
-                    viewport={"width": 1400, "height": 1000}, device_scale_factor=1
-                )
-                page = context.new_page()
-                errors: list[str] = []
-                page.on("pageerror", lambda e: errors.append(str(e)))
-                shoot(page, lab)
-                if errors:
-                    raise SystemExit(f"page errors: {errors}")
+                for png, width, height, dark, size in SHOTS:
+                    theme(tmp / "settings", dark)
+                    for session in lab.api("/api/sessions"):  # a fresh kernel for each
+                        requests.delete(f"{lab.base}/api/sessions/{session['id']}",
+                                        params={"token": lab.token}, timeout=30)
+                    context = browser.new_context(
+                        viewport={"width": width, "height": height}, device_scale_factor=1
+                    )
+                    page = context.new_page()
+                    errors: list[str] = []
+                    page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+                    try:
+                        shoot(page, lab, png, dark, size)
+                    except Exception:
+                        page.screenshot(path="/tmp/cl_shot_fail.png")
+                        raise
+                    context.close()
+                    if errors:
+                        raise SystemExit(f"page errors: {errors}")
             finally:
+                theme(tmp / "settings", False)
                 browser.close()
-    for png in ("widget-light.png", "panels.png"):
+    for png, *_ in SHOTS:
         path = IMAGES / png
         print(f"{path.relative_to(REPO)}: {path.stat().st_size // 1024} KB")
 

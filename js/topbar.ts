@@ -48,7 +48,7 @@ export function topBar(model: TableState, send: Send): HTMLElement {
           onchange: (ev: Event) => send({ kind: "size", size: (ev.target as HTMLSelectElement).value }),
         },
         (["small", "medium", "large", "projector"] as const).map((s) =>
-          h("option", { value: s, selected: model.size === s }, s === "projector" ? "projector (1280×720)" : s),
+          h("option", { value: s, selected: model.size === s }, s),
         ),
       ),
     ),

@@ -14,6 +14,8 @@ export function frame(id: string, title: string, explain: string, ...body: Child
 }
 
 export function percent(p: number): string {
+  if (p <= 1e-9) return "0%"; // floating-point dust is not a chance
+  if (p >= 1 - 1e-9) return "100%";
   if (p > 0 && p < 0.005) return "<1%";
   if (p < 1 && p > 0.995) return ">99%";
   return `${Math.round(p * 100)}%`;

@@ -29,6 +29,11 @@ KEYS = [
     "k = tw.play(players=3, human=0, bots=['greedy', 'random'], seed=5, bot_delay=0.02)\nk",
 ]
 
+PROJECTOR = [  # the largest table: 5 seats, 3 queues, a swat on the table (turn 12)
+    "import tenleave_widget.widget as tw",
+    "p = tw.replay_widget('game5.json', seat=None, turn=12)\np",
+]
+
 SAVED = [
     "import tenleave_widget.widget as tw",
     "s = tw.play(players=3, human=0, bots=['greedy', 'random'], seed=3, bot_delay=0.02)\ns",
@@ -47,11 +52,15 @@ def _notebook(cells: list[str]) -> nbformat.NotebookNode:
 def write_notebooks(folder: Path) -> list[Path]:
     paths = []
     for name, cells in (("play.ipynb", PLAY), ("replay.ipynb", REPLAY), ("bench.ipynb", BENCH),
-                        ("keys.ipynb", KEYS), ("saved.ipynb", SAVED)):
+                        ("keys.ipynb", KEYS), ("saved.ipynb", SAVED),
+                        ("projector.ipynb", PROJECTOR)):
         p = folder / name
         nbformat.write(_notebook(cells), p)
         paths.append(p)
     game = folder / "game.json"  # an annotated record of the project's sample games
     game.write_text(GAME.read_text())
+    game5 = folder / "game5.json"
+    game5.write_text((GAME.parent / "game-5-seats.json").read_text())
+    paths.append(game5)
     paths.append(game)
     return paths

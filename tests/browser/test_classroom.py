@@ -106,14 +106,12 @@ def test_projector_size_fits_1280x720(browser: Any, lab: LabServer) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
     try:
-        root = open_and_run(page, lab, "replay.ipynb")
+        root = open_and_run(page, lab, "projector.ipynb")
         page.select_option("[data-testid=size]", "projector")
         page.wait_for_function("() => document.querySelector('.tl-root.tl-size-projector')")
-        root.focus()
-        for t in range(1, 8):  # a position with cards in every queue and a swat on the table
-            page.keyboard.press("ArrowRight")
-            page.wait_for_function(
-                f"() => document.querySelector('.tl-root').dataset.turns === '{t}'")
+        page.wait_for_function(
+            "() => document.querySelector('.tl-root').dataset.turns === '12'"
+            " && document.querySelector('.tl-root .tl-swat') !== null")
         page.wait_for_timeout(500)
         root.evaluate("el => el.scrollIntoView({block: 'start'})")
         page.wait_for_timeout(300)
