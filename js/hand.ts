@@ -37,6 +37,8 @@ export function handBlock(model: TableState, ui: UiState, send: Send, rerender: 
       : null,
     offers.undo ? button("undo", "Undo my last turn", () => send({ kind: "undo" })) : null,
   );
+  const best = model.best;
+  let bestDrawn = false;
   const rows = hands.map(([s, cards]) =>
     h(
       "div",
@@ -45,7 +47,17 @@ export function handBlock(model: TableState, ui: UiState, send: Send, rerender: 
       cards.map((c, idx) => {
         const playable = viewer !== null && offers.active && offers.play_cards.includes(c);
         const selected = ui.selected === c && ui.selectedIndex === idx;
-        if (!playable) return faceUp(view, s, c, "in hand");
+        if (!playable) {
+          const shown = faceUp(view, s, c, "in hand");
+          // replay with a review, "show the best move": the best card of the seat to move
+          if (best && s === view.to_move && c === best.card && !bestDrawn) {
+            bestDrawn = true;
+            shown.classList.add("tl-best");
+            shown.setAttribute("data-testid", "best-card");
+            shown.setAttribute("aria-label", `${shown.getAttribute("aria-label") ?? c}, the best card to play`);
+          }
+          return shown;
+        }
         const card = faceUp(
           view, s, c, selected ? "chosen: now choose a queue" : "in hand, press to choose (or its number key)",
         );

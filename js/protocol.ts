@@ -198,6 +198,12 @@ export interface PanelData {
   timeline: TimelineChart;
 }
 
+export interface BestMove {
+  card: string;
+  queue: number;
+  text: string;
+}
+
 export interface TableState {
   view: View;
   mode: Mode;
@@ -213,6 +219,7 @@ export interface TableState {
   status: string;
   panels: PanelData;
   size: "small" | "medium" | "large" | "projector";
+  best: BestMove | null;
 }
 
 /** A message to Python (what a click sends); Python checks every one. */
@@ -248,6 +255,7 @@ export const TABLE_STATE_KEYS = [
   "status",
   "panels",
   "size",
+  "best",
 ] as const satisfies readonly (keyof TableState)[];
 
 type MissingKey = Exclude<keyof TableState, (typeof TABLE_STATE_KEYS)[number]>;

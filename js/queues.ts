@@ -35,10 +35,12 @@ export function queuesBlock(model: TableState, ui: UiState, send: Send): HTMLEle
       h(
         "div",
         {
-          class: "tl-queue",
+          class: `tl-queue ${model.best && model.best.queue === q ? "tl-best" : ""}`,
           role: "listitem",
           "data-testid": `queue-${q}`,
-          "aria-label": `Queue ${q + 1}, ${queue.length} of ${view.queue_capacity} cards`,
+          "aria-label": `Queue ${q + 1}, ${queue.length} of ${view.queue_capacity} cards${
+            model.best && model.best.queue === q ? ", where the best move plays" : ""
+          }`,
         },
         h(
           "div",

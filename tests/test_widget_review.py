@@ -42,6 +42,9 @@ def test_review_in_replay_mode_labels_graph_summary_best_move(tmp_path: Path) ->
     best = r.turns[12].best
     assert f"Best move for {r.players[r.turns[12].seat]} here:" in w.session.state()["status"]
     assert best.card in w.session.state()["status"]
+    drawn = w.session.state()["best"]
+    assert drawn is not None and (drawn["card"], drawn["queue"]) == (best.card, best.queue)
+    assert w.table.best == drawn  # synced to the table, which draws it
     # saved with the record, and read back by replay_widget
     f = tmp_path / "reviewed.json"
     w.save(f)
@@ -70,7 +73,7 @@ def test_a_seats_view_shows_only_its_own_decisions() -> None:
         assert bool(lines) == (mover == 1), turn
         status = w.session.state()["status"]
         if turn < 30 and r.turns[turn].seat != 1:
-            assert "Best move" not in status
+            assert "Best move" not in status and w.session.state()["best"] is None
     w.set_perspective(None)
     assert len(panel.figure.data) == 3
 

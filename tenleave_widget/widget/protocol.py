@@ -45,6 +45,7 @@ from ..errors import IntentError, excerpt
 __all__ = [
     "INTENTS",
     "CardChart",
+    "BestMove",
     "Cover",
     "Hand",
     "Intent",
@@ -210,6 +211,15 @@ class Cover(TypedDict):
     text: str
 
 
+class BestMove(TypedDict):
+    """Replay with a review, "show the best move": the best move of the position shown
+    (from the mover's view; only when the viewer may see it), drawn on the table."""
+
+    card: str
+    queue: int
+    text: str
+
+
 class TableState(TypedDict):
     """Everything the table shows: one seat's projection of the session (or the
     teacher's view when chosen in replay mode). Each key is a synced traitlet."""
@@ -230,6 +240,8 @@ class TableState(TypedDict):
     """The odds panels' data (``tenleave_widget.charts``), drawn by ``js/panels/``."""
     size: Literal["small", "medium", "large", "projector"]
     """The table's size (the size control); ``projector`` fits a 1280x720 screen."""
+    best: BestMove | None
+    """Replay with a review: the best move to draw (see :class:`BestMove`), else null."""
 
 
 SIZES = ("small", "medium", "large", "projector")

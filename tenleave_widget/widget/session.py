@@ -36,6 +36,7 @@ from .offers import final_steps, offers
 from .panels import PanelFeed
 from .protocol import (
     SIZES,
+    BestMove,
     Cover,
     Intent,
     Message,
@@ -366,6 +367,7 @@ class Session:
             "status": self.status(),
             "panels": self.panels.data(self),
             "size": self.size,  # type: ignore[typeddict-item]
+            "best": self.best_move(),
         }
 
     def narration(self) -> Narration:
@@ -406,6 +408,15 @@ class Session:
         if self.seat is not None and self.seat != judged.seat:
             return None
         return judged
+
+    def best_move(self) -> BestMove | None:
+        """The best move of the position shown, to draw on the table, or ``None``."""
+        text = self.best_text()
+        if not text:
+            return None
+        judged = self.judged(self.turn)
+        assert judged is not None
+        return {"card": judged.best.card, "queue": judged.best.queue, "text": text.strip()}
 
     def best_text(self) -> str:
         """The best move of the position shown (replay, with "show the best move"), or ""."""

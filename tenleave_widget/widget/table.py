@@ -41,6 +41,7 @@ class TableWidget(anywidget.AnyWidget):
     status = traitlets.Unicode("").tag(sync=True)
     panels = traitlets.Dict().tag(sync=True)
     size = traitlets.Unicode("medium").tag(sync=True)
+    best = traitlets.Dict(None, allow_none=True).tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
         if not (STATIC / "widget.js").exists():

@@ -50,6 +50,9 @@ def test_review_panel_background_graph_click(page: Any, lab: LabServer) -> None:
             "() => document.querySelector('.tl-root').textContent.includes('Best move for Ben')",
             timeout=30_000,
         )
+        # and drawn on the table: the best card in Ben's hand, its queue outlined
+        page.wait_for_selector("[data-testid=best-card]", timeout=30_000)
+        assert page.locator(".tl-queue.tl-best").count() == 1
         page.mouse.move(0, 0)
         page.locator(".tl-review").screenshot(path=str(artifact("review-panel.png")))
         root.screenshot(path=str(artifact("review-table.png")))
