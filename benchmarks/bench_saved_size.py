@@ -1,0 +1,60 @@
+"""The saved size of ``examples/play.ipynb`` after two runs, with JupyterLab's
+"Save Widget State Automatically" on (what issue 11 measured at 10.4 MB when every table
+carried a Plotly FigureWidget and its ~5 MB of JavaScript).
+
+Starts a real JupyterLab (the browser tests' harness) on a copy of the notebook, runs all
+its cells twice in Chromium, saves it from the File menu and prints the file's size.
+
+    .venv/bin/python benchmarks/bench_saved_size.py
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from browser.driver import open_and_run, wait_idle  # noqa: E402
+from browser.harness import CHROMIUM, lab_server  # noqa: E402
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
+        src = tmp / "src"
+        src.mkdir()
+        shutil.copy(ROOT / "examples" / "play.ipynb", src / "play.ipynb")
+        with lab_server(tmp, [src / "play.ipynb"]) as lab, sync_playwright() as pw:
+            lab.save_widget_state(True)
+            browser = pw.chromium.launch(executable_path=str(CHROMIUM))
+            try:
+                page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                root = open_and_run(page, lab, "play.ipynb")
+                wait_idle(page, root, 0)
+                first = root.element_handle()
+                page.click("#jp-MainMenu >> text=Run")  # the second run
+                page.click('.lm-Menu-item[data-command="runmenu:run-all"]')
+                page.wait_for_function("(old) => !old.isConnected", arg=first, timeout=30_000)
+                wait_idle(page, page.locator(".tl-root").first, 0)
+                page.click("#jp-MainMenu >> text=File")
+                page.click('.lm-Menu-item[data-command="docmanager:save"]')
+                page.wait_for_function(
+                    "() => !document.querySelector('.jp-mod-dirty')", timeout=20_000)
+            finally:
+                browser.close()
+            path = lab.root / "play.ipynb"
+            nb = json.loads(path.read_text())
+            models = nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]
+            print(f"play.ipynb after two runs, widget state saved: {path.stat().st_size:,} "
+                  f"bytes ({len(models['state'])} widget models)")
+
+
+if __name__ == "__main__":
+    main()
