@@ -1,0 +1,87 @@
+"""The odds panels drawn by the bundle's pure renderer on a plain page (no kernel, no
+model), from panel data computed in Python: every encoding named, empty states in
+words, unique titles, tied timeline lines drawn apart, nothing clipped at 900 or 380 px,
+and the theme's colours followed."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tenleave_widget import Game
+from tenleave_widget.charts import TimelinePoint, panel_data
+from tenleave_widget.odds import seat_odds
+from tenleave_widget.widget import STATIC
+
+from .conftest import artifact
+
+ORIGIN = "http://panels.test"
+PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><link rel="stylesheet" href="widget.css"></head>
+<body style="margin: 8px"><div id="host"></div>
+<script type="module">
+import { renderPanels } from "./widget.js";
+const data = await (await fetch("data.json")).json();
+document.getElementById("host").append(renderPanels(data));
+window.drawn = true;
+</script></body></html>"""
+
+
+def _data() -> dict[str, Any]:
+    """Ana to move after two plays on queue 1: queue 2 empty, everyone on 0 (a tie)."""
+    g = Game(["Ana", "Ben", "Cy"], seed=3)
+    g.apply({"seat": 0, "play": ["4*", 0]})
+    g.apply({"seat": 1, "play": ["2", 0]})
+    g.apply({"seat": 2, "play": ["5", 0]})
+    points = [TimelinePoint(t, [0, 0, 0], 0.5 * t) for t in range(4)]
+    view = g.view(0)
+    return dict(panel_data(view, seat_odds(view), points))
+
+
+def show(page: Any, data: dict[str, Any], width: int, dark: bool = False) -> None:
+    style = ("body { --jp-ui-font-color1: #eeeeee; --jp-ui-font-color2: #bbbbbb;"
+             " --jp-layout-color1: #111111; --jp-border-color1: #777777; background: #111; }"
+             if dark else "")
+    files = {
+        "/index.html": (PAGE.replace("</head>", f"<style>{style}</style></head>"), "text/html"),
+        "/widget.js": ((STATIC / "widget.js").read_text(), "text/javascript"),
+        "/widget.css": ((STATIC / "widget.css").read_text(), "text/css"),
+        "/data.json": (json.dumps(data), "application/json"),
+    }
+    page.set_viewport_size({"width": width, "height": 900})
+    page.route(f"{ORIGIN}/**", lambda route: route.fulfill(
+        status=200, body=files[route.request.url[len(ORIGIN):]][0],
+        content_type=files[route.request.url[len(ORIGIN):]][1]))
+    page.goto(f"{ORIGIN}/index.html")
+    page.wait_for_function("() => window.drawn === true")
+
+
+def test_panels_explain_themselves(page: Any) -> None:
+    show(page, _data(), 900)
+    text = page.locator(".tl-panels").inner_text()
+    for named in ("P(under 10)", "P(exactly 10)", "P(over 10)", "one swat",
+                  "empty: nothing to swat", "lowest"):
+        assert named in text, named
+    titles = page.locator(".tl-panel-title").all_inner_texts()
+    assert len(titles) == 4 and len(set(titles)) == 4
+    # the three seats tie on 0 all game: their lines are drawn apart, not on top
+    lines = page.locator(".tl-series polyline").evaluate_all(
+        "ls => ls.map(l => l.getAttribute('points'))")
+    assert len(lines) == 3 and len(set(lines)) == 3
+    assert page.locator(".tl-endlabel").text_content() == "Ana, Ben, Cy: 0"
+    for width in (900, 380):
+        show(page, _data(), width)
+        over = page.evaluate("() => document.documentElement.scrollWidth"
+                             " - document.documentElement.clientWidth")
+        assert over <= 0, f"clipped at {width} px"
+    page.screenshot(path=str(artifact("panels-380.png")), full_page=True)
+    assert page.errors == []
+
+
+def test_panels_follow_the_theme(page: Any) -> None:
+    show(page, _data(), 900)
+    light = page.locator(".tl-panel-title").first.evaluate("el => getComputedStyle(el).color")
+    show(page, _data(), 900, dark=True)
+    dark = page.locator(".tl-panel-title").first.evaluate("el => getComputedStyle(el).color")
+    assert light != dark and dark == "rgb(238, 238, 238)"
+    page.screenshot(path=str(artifact("panels-dark-page.png")), full_page=True)
