@@ -73,7 +73,7 @@ export function mountTable(el: HTMLElement, source: TableSource): () => void {
     const main = h("div", { class: "tl-main" }, ...buildTable(state, ui, send, draw));
     const side =
       state.show_odds && !state.cover.shown && state.panels.state
-        ? h("aside", { class: "tl-side", "aria-label": "Odds panels" }, renderPanels(state.panels))
+        ? h("aside", { class: "tl-side", "aria-label": "Odds panels" }, renderPanels(state.panels, send))
         : null;
     const layout = h("div", { class: "tl-layout" }, main, side);
     if (offline) layout.inert = true;

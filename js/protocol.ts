@@ -171,12 +171,19 @@ export interface MoveChart {
   label: string;
   expected_penalty: number;
   best: boolean;
+  final: number | null;
+  final_ci95: number[];
+  margin: number | null;
+  margin_ci95: number[];
 }
 
 export interface MovesChart {
   seat: number | null;
   moves: MoveChart[];
   empty: string;
+  measure: "swat" | "game";
+  worlds: number;
+  target: number;
 }
 
 export interface TimelineChart {
@@ -236,6 +243,7 @@ export type Intent =
   | { kind: "perspective"; seat: number | null }
   | { kind: "odds"; show: boolean }
   | { kind: "size"; size: string }
+  | { kind: "measure"; measure: string }
   | { kind: "again" }
   | { kind: "hello" };
 

@@ -79,7 +79,16 @@ class CardChart(TypedDict):
 class MoveChart(TypedDict):
     label: str
     expected_penalty: float
+    """The one-swat measure: the mover's expected penalty of a swat right after."""
     best: bool
+    """Lowest by the measure chosen (``MovesChart.measure``)."""
+    final: float | None
+    """The whole-game measure (:mod:`tenleave_widget.lookahead`): the mover's expected
+    final penalty, ``None`` until the first worlds are played (filled by the widget)."""
+    final_ci95: list[float]
+    margin: float | None
+    """The expected final margin (penalty minus the mean of the others'; lower wins)."""
+    margin_ci95: list[float]
 
 
 class MovesChart(TypedDict):
@@ -88,6 +97,12 @@ class MovesChart(TypedDict):
     moves: list[MoveChart]
     empty: str
     """Why no move is listed ('' when some are)."""
+    measure: Literal["swat", "game"]
+    """What ranks the moves and marks the best: one swat ahead, or the whole game."""
+    worlds: int
+    """Worlds played so far for the whole-game values (0: none yet) ..."""
+    target: int
+    """... out of this many (0: the whole-game values are not computed here)."""
 
 
 class TimelineChart(TypedDict):
@@ -223,7 +238,8 @@ def panel_data(
     ranked = sorted(raw, key=lambda m: (m["expected_penalty"], move_label(m)))
     moves: list[MoveChart] = [
         {"label": move_label(m), "expected_penalty": float(m["expected_penalty"]),
-         "best": m["expected_penalty"] <= low + 1e-9}
+         "best": m["expected_penalty"] <= low + 1e-9, "final": None, "final_ci95": [],
+         "margin": None, "margin_ci95": []}
         for m in ranked
     ]
     if moves:
@@ -257,7 +273,8 @@ def panel_data(
         "colours": list(view["colours"]),
         "outcome": [] if finished else outcome,
         "cards": [] if finished else cards,
-        "moves": {"seat": None if finished else mover, "moves": moves, "empty": empty},
+        "moves": {"seat": None if finished else mover, "moves": moves, "empty": empty,
+                  "measure": "swat", "worlds": 0, "target": 0},
         "timeline": _timeline(view, timeline, None if finished else expected_now),
     }
 
@@ -271,7 +288,8 @@ def hidden_panels(players: Sequence[str], colours: Sequence[str], message: str) 
     return {
         "state": "hidden", "title": "Odds", "message": message,
         "players": list(players), "colours": list(colours), "outcome": [], "cards": [],
-        "moves": {"seat": None, "moves": [], "empty": message},
+        "moves": {"seat": None, "moves": [], "empty": message, "measure": "swat",
+                  "worlds": 0, "target": 0},
         "timeline": {"turns": [], "penalty": [[] for _ in players], "expected": [],
                      "viewer": None},
     }

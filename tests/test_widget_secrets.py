@@ -121,6 +121,14 @@ def check_view_is_the_seats(view: dict[str, Any], game: Game, seat: int) -> None
         assert (hand["cards"] is not None) == (s == seat)
 
 
+def think(a: TenLeaveWidget, b: TenLeaveWidget) -> None:
+    """Both widgets compute the moves' whole-game values (the lookahead panel) to the
+    end; their synced states must still be the same."""
+    a.think()
+    b.think()
+    assert widget_state(a) == widget_state(b)
+
+
 @pytest.mark.parametrize("case", range(24))
 def test_replay_in_a_seats_view_leaks_nothing(case: int) -> None:
     game, seat = REPLAY_CASES[case]
@@ -136,9 +144,13 @@ def test_replay_in_a_seats_view_leaks_nothing(case: int) -> None:
     log_a, log_b = record_log(a), record_log(b)
     assert widget_state(a) == widget_state(b)
     last = game.turns_applied  # the swapped cards are on the table at the end
+    for w in (a, b):  # the whole-game values of the moves panel too, ranked by them
+        w.session.lookahead.budget = 6
+        w.send_intent({"kind": "measure", "measure": "game"})
     for t in sorted({last, *rng.sample(range(last + 1), min(5, last + 1))}):
         a.goto(t)
         b.goto(t)
+        think(a, b)
         check_view_is_the_seats(a.table.view, a.game, seat)
         assert widget_state(a) == widget_state(b)
     assert log_a == log_b
@@ -159,6 +171,10 @@ def test_play_in_a_seats_view_leaks_nothing(case: int) -> None:
                        bot_delay=0, seed=1)
     log_a, log_b = record_log(a), record_log(b)
     assert widget_state(a) == widget_state(b)
+    for w in (a, b):
+        w.session.lookahead.budget = 6
+    think(a, b)
+    assert a.panels["moves"]["worlds"] == 6
     check_view_is_the_seats(a.table.view, a.game, seat)
     offers = a.table.offers
     intents: list[dict[str, Any]] = []
@@ -177,6 +193,8 @@ def test_play_in_a_seats_view_leaks_nothing(case: int) -> None:
         {"kind": "wake"},
         {"kind": "perspective", "seat": None},  # forged: no omniscience in play mode
         {"kind": "goto", "turn": 0},
+        {"kind": "measure", "measure": "game"},
+        {"kind": "measure", "measure": "everything"},  # refused
         {"kind": "odds", "show": False},
         {"kind": "odds", "show": True},
         {"kind": "reset"},
@@ -184,6 +202,7 @@ def test_play_in_a_seats_view_leaks_nothing(case: int) -> None:
     for intent in intents:
         assert a.send_intent(intent) == b.send_intent(intent), intent
         assert widget_state(a) == widget_state(b), intent
+        think(a, b)
         check_view_is_the_seats(a.table.view, a.table_game, seat)
     assert log_a == log_b
 

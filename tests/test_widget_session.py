@@ -21,7 +21,8 @@ GAMES = Path(__file__).resolve().parents[1] / "examples" / "games"
 
 
 PURE = (
-    "protocol", "config", "session", "modes", "offers", "narration", "bot_runner", "panels"
+    "protocol", "config", "session", "modes", "offers", "narration", "bot_runner", "panels",
+    "lookahead_panel",
 )
 
 

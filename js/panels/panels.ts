@@ -3,6 +3,7 @@
 
 import "./panels.css";
 import { h } from "../dom";
+import type { Send } from "../send";
 import { cardRiskPanel } from "./cardRisk";
 import { movesPanel } from "./moves";
 import { outcomePanel } from "./outcome";
@@ -11,7 +12,8 @@ import type { PanelData } from "./types";
 
 export type { PanelData } from "./types";
 
-export function renderPanels(data: PanelData): HTMLElement {
+/** `send`, when given, draws the controls that send intents (the moves' measure switch). */
+export function renderPanels(data: PanelData, send?: Send): HTMLElement {
   const root = h("div", { class: "tl-panels", "data-state": data.state });
   root.append(h("h2", { class: "tl-panels-title" }, data.title));
   if (data.state === "hidden") {
@@ -28,7 +30,7 @@ export function renderPanels(data: PanelData): HTMLElement {
       "div",
       { class: "tl-panel-grid" },
       outcomePanel(data.outcome),
-      movesPanel(data.moves, data.players),
+      movesPanel(data.moves, data.players, send),
       cardRiskPanel(data.cards, data.colours),
       timelinePanel(data.timeline, data.players, data.colours),
     ),

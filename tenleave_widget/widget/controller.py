@@ -22,6 +22,7 @@ from ..record import save_record
 from ..review import Review, attach_review
 from .bot_runner import BotRunner
 from .config import check_config, check_delay
+from .lookahead_panel import Thinker
 from .protocol import Mode, WidgetMessageError, parse_intent
 from .review_panel import ReviewPanel
 from .session import Session
@@ -62,6 +63,7 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         self.session = Session(game, config)
         self.table = TableWidget()
         self._bots = BotRunner(self.session, config.bot_delay, config.seed, self._refresh)
+        self._thinker = Thinker(self.session, self._refresh_panels)
         self.review_panel: ReviewPanel | None = None
         """Replay mode: the game review's controls, evaluation graph and summary."""
         parts = [self.table]
@@ -220,3 +222,18 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         self.table.show(self.session.state())
         if self.review_panel is not None:
             self.review_panel.refresh()
+        self._thinker.kick()
+
+    def _refresh_panels(self) -> None:
+        """Push the panels' data only (the whole-game values came in)."""
+        self.table.panels = dict(self.session.panels.data(self.session))
+
+    def think(self, ms: float | None = None) -> None:
+        """Compute the moves' whole-game values now (to the end, or for about ``ms``
+        milliseconds): in a notebook they fill in by themselves, in slices, on the kernel's
+        event loop; a script without a running loop calls this."""
+        feed = self.session.lookahead
+        while not feed.advance(self.session, ms if ms is not None else 1000.0):
+            if ms is not None:
+                break
+        self._refresh_panels()

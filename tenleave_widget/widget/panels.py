@@ -91,4 +91,7 @@ class PanelFeed:
             )
             for t in range(session.turn + 1)
         ]
-        return panel_data(view, odds, timeline, moves_seat=mover, moves_empty=empty)
+        data = panel_data(view, odds, timeline, moves_seat=mover, moves_empty=empty)
+        if data["state"] == "live":
+            data["moves"] = session.lookahead.annotate(session, data["moves"])
+        return data

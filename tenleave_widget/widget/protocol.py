@@ -307,6 +307,13 @@ class SizeIntent(TypedDict):
     size: str
 
 
+class MeasureIntent(TypedDict):
+    """The moves panel's switch: ``"swat"`` (one swat ahead) or ``"game"`` (whole game)."""
+
+    kind: Literal["measure"]
+    measure: str
+
+
 class AgainIntent(TypedDict):
     """Play again: a new game with the same players (the game must be over)."""
 
@@ -323,7 +330,7 @@ class HelloIntent(TypedDict):
 Intent: TypeAlias = (
     PlayIntent | PeekIntent | RotateIntent | WakeIntent | EndIntent | ResetIntent | UndoIntent
     | UncoverIntent | GotoIntent | PerspectiveIntent | OddsIntent | SizeIntent | AgainIntent
-    | HelloIntent
+    | HelloIntent | MeasureIntent
 )
 """A message from the browser (what a click sends)."""
 

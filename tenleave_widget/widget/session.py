@@ -30,6 +30,7 @@ from ..review import Review, TurnReview
 from ..review import describe_turn as short_turn
 from ..turn import Turn
 from .config import Config
+from .lookahead_panel import MEASURES, LookaheadFeed
 from .modes import MODES
 from .narration import and_list, describe_turn, seat_name, step_text, token_before
 from .offers import final_steps, offers
@@ -104,6 +105,10 @@ class Session:
         self.show_best = False
         """Replay mode: name the best move of the position shown (from the mover's view)."""
         self.panels = PanelFeed()
+        self.lookahead = LookaheadFeed()
+        """The moves' whole-game values, computed in slices (:mod:`.lookahead_panel`)."""
+        self.measure = "swat"
+        """What ranks the moves panel: one swat ahead, or the whole game (the switch)."""
         self.size = "medium"
         """The table's size (the size control): one of :data:`~.protocol.SIZES`."""
         self.games = 1
@@ -171,6 +176,10 @@ class Session:
             if intent["size"] not in SIZES:
                 raise WidgetMessageError(f"size must be one of {', '.join(SIZES)}")
             self.size = intent["size"]
+        elif intent["kind"] == "measure":
+            if intent["measure"] not in MEASURES:
+                raise WidgetMessageError(f"measure must be one of {', '.join(MEASURES)}")
+            self.measure = intent["measure"]
         elif intent["kind"] == "again":
             self._again()
             return True

@@ -1,0 +1,254 @@
+"""The whole-game values of the moves panel, computed in slices while the player thinks.
+
+The moves panel lists the mover's moves with the one-swat measure (the odds); this module
+adds each move's **whole-game** value (:mod:`tenleave_widget.lookahead`: the expected
+final penalty and the expected margin, each with its 95% interval) and marks the best move
+by the measure the student chose (the panel's switch, ``{"kind": "measure"}``).
+
+- *From a view only.* The evaluation is of the mover's view of the position on the table
+  (the teacher's view shows the mover's moves from the mover's own view, as the odds do):
+  never a game. Its seed comes from the position's public facts (game number, turns, seat,
+  the steps taken this turn), so the same position gets the same numbers.
+- *In slices.* :class:`LookaheadFeed` holds one :class:`~tenleave_widget.lookahead.Evaluation`
+  and plays its worlds ``ms`` milliseconds at a time (:meth:`LookaheadFeed.advance`);
+  :class:`Thinker` calls it on the kernel's event loop between other messages, so a click
+  waits for at most one slice. The panel fills in as worlds come in (``worlds`` of
+  ``target``).
+- *Cancelled by position.* Any change of the position shown (a step, a turn, undo, goto, a
+  perspective, another game) makes a new evaluation; the old one is dropped.
+
+Waking is one row of the panel: its whole-game value is that of waking then the best play
+(by margin) after the swat. Rotations and peeks are not listed (the panel lists plays and
+waking, as the one-swat measure does).
+
+>>> from tenleave_widget import Game
+>>> from tenleave_widget.widget.config import check_config
+>>> from tenleave_widget.widget.session import Session
+>>> g = Game(["Ana", "Ben", "Cy"], seed=1)
+>>> s = Session(g, check_config(g, mode="play", humans=[0], bots={1: "greedy", 2: "random"}))
+>>> s.lookahead.budget = 8
+>>> while not s.lookahead.advance(s, ms=10):
+...     pass
+>>> moves = s.state()["panels"]["moves"]
+>>> moves["worlds"], moves["target"], moves["moves"][0]["margin"] is not None
+(8, 8, True)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..charts import MoveChart, MovesChart, move_label
+from ..lookahead import DEFAULT_SAMPLES, Budget, Evaluation
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from .session import Session
+
+__all__ = ["MEASURES", "SLICE_MS", "LookaheadFeed", "Thinker", "annotate"]
+
+log = logging.getLogger(__name__)
+
+MEASURES = ("swat", "game")
+"""The moves panel's measures: one swat ahead, or the whole game."""
+
+SLICE_MS = 15.0
+"""The longest the evaluation runs at a time on the kernel's event loop (one world may
+end a slice a little later)."""
+
+PUSH_EVERY = 0.15
+"""Seconds between two panel updates while the evaluation runs (the last one always)."""
+
+
+class LookaheadFeed:
+    """One session's whole-game evaluation in progress (see the module docstring)."""
+
+    def __init__(self, budget: int = DEFAULT_SAMPLES) -> None:
+        self.budget = budget
+        """Worlds per position (more: narrower intervals, a longer fill)."""
+        self._key: tuple[Any, ...] | None = None
+        self._base: Game | None = None
+        self.evaluation: Evaluation | None = None
+        self.result: dict[str, Any] | None = None
+
+    def _target(self, session: Session) -> tuple[tuple[Any, ...], Game, int] | None:
+        """What should be evaluated now: (key, base position, mover), or None."""
+        if session.covered or not session.show_odds:
+            return None
+        shown = session.shown()
+        mover = shown.to_move
+        if shown.finished or mover is None:
+            return None
+        if session.seat is not None and session.seat != mover:
+            return None  # another seat's moves are shown only in its own view
+        if any(s["kind"] == "play" for s in session.pending):
+            return None
+        pending = tuple(sorted(str(sorted(s.items())) for s in session.pending))
+        key = (session.games, session.generation, shown.turns_applied, mover, pending,
+               self.budget)
+        return key, session.current(), mover
+
+    def sync(self, session: Session) -> None:
+        """Follow the position on the table: a new evaluation when it changed."""
+        target = self._target(session)
+        if target is None:
+            self._key, self._base, self.evaluation, self.result = None, None, None, None
+            return
+        key, base, mover = target
+        if key == self._key and base is self._base:
+            return
+        shown = session.shown()
+        view = shown.view(mover)  # the mover's view: the evaluator never sees a game
+        seed = random.Random(
+            f"tenleave-panel/{session.config.seed}/{key[0]}/{key[2]}/{mover}/{key[4]}"
+        ).getrandbits(64)
+        turns = None
+        if session.pending:  # after a peek or a wake, only plain plays are legal
+            cap = view["queue_capacity"]
+            turns = [{"seat": mover, "play": [c, q]}
+                     for c in sorted(set(view["hands"][mover]["cards"] or []))
+                     for q, queue in enumerate(view["queues"]) if len(queue) < cap]
+        self._key, self._base = key, base
+        self.result = None
+        self.evaluation = Evaluation(view, Budget(samples=self.budget), seed,
+                                     rotations=False, turns=turns)
+
+    def advance(self, session: Session, ms: float = SLICE_MS) -> bool:
+        """Play worlds for about ``ms`` milliseconds; True when nothing is left to do."""
+        self.sync(session)
+        ev = self.evaluation
+        if ev is None:
+            return True
+        if not ev.done:
+            ev.advance(ms)
+            self.result = None
+        return ev.done
+
+    def figures(self) -> dict[str, Any] | None:
+        """The evaluation's figures so far, or None before the first world."""
+        ev = self.evaluation
+        if ev is None or ev.worlds == 0:
+            return None
+        if self.result is None:
+            self.result = ev.result()
+        return self.result
+
+    def annotate(self, session: Session, chart: MovesChart) -> MovesChart:
+        """``chart`` with the whole-game values so far and the session's measure."""
+        self.sync(session)
+        ev = self.evaluation
+        target = 0 if ev is None else self.budget
+        worlds = 0 if ev is None else ev.worlds
+        return annotate(chart, self.figures(), session.measure, worlds, target)
+
+
+def _by_label(figures: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The evaluated moves by their panel label; waking is its best play after the swat."""
+    out: dict[str, dict[str, Any]] = {}
+    for m in figures["moves"]:
+        turn = m["turn"]
+        if turn.get("rotate") is not None or turn.get("peek") is not None:
+            continue
+        label = move_label({"wake": True} if turn.get("wake") else {"play": turn["play"]})
+        old = out.get(label)
+        if old is None or m["expected_margin"] < old["expected_margin"]:
+            out[label] = m
+    return out
+
+
+def annotate(
+    chart: MovesChart, figures: Mapping[str, Any] | None, measure: str, worlds: int,
+    target: int,
+) -> MovesChart:
+    """The moves ``chart`` with the whole-game ``figures`` (an evaluation's result) set on
+    its rows, ranked and the best marked by ``measure`` (``"swat"`` or ``"game"``).
+
+    >>> row = {"label": "1 on queue 1", "expected_penalty": 0.5, "best": True,
+    ...        "final": None, "final_ci95": [], "margin": None, "margin_ci95": []}
+    >>> chart = {"seat": 0, "moves": [row], "empty": "", "measure": "swat", "worlds": 0,
+    ...          "target": 0}
+    >>> figs = {"moves": [{"turn": {"seat": 0, "play": ["1", 0]},
+    ...         "expected_final_penalty": 9.0, "ci95": [8.0, 10.0],
+    ...         "expected_margin": -1.0, "margin_ci95": [-2.0, 0.0]}]}
+    >>> out = annotate(chart, figs, "game", 4, 48)
+    >>> out["moves"][0]["margin"], out["measure"], out["worlds"]
+    (-1.0, 'game', 4)
+    """
+    found = {} if figures is None else _by_label(figures)
+    rows: list[MoveChart] = []
+    for row in chart["moves"]:
+        m = found.get(row["label"])
+        new = dict(row)
+        if m is None:
+            new.update(final=None, final_ci95=[], margin=None, margin_ci95=[])
+        else:
+            new.update(
+                final=round(float(m["expected_final_penalty"]), 3),
+                final_ci95=[round(float(x), 3) for x in m["ci95"]],
+                margin=round(float(m["expected_margin"]), 3),
+                margin_ci95=[round(float(x), 3) for x in m["margin_ci95"]],
+            )
+        rows.append(new)  # type: ignore[arg-type]
+    game = measure == "game" and any(r["margin"] is not None for r in rows)
+    if game:
+        low = min(r["margin"] for r in rows if r["margin"] is not None)
+        rows.sort(key=lambda r: (r["margin"] is None, r["margin"] or 0.0, r["label"]))
+        for r in rows:
+            r["best"] = r["margin"] is not None and r["margin"] <= low + 1e-9
+    else:
+        low = min((r["expected_penalty"] for r in rows), default=0.0)
+        rows.sort(key=lambda r: (r["expected_penalty"], r["label"]))
+        for r in rows:
+            r["best"] = r["expected_penalty"] <= low + 1e-9
+    out = dict(chart)
+    out.update(moves=rows, measure="game" if measure == "game" else "swat",
+               worlds=worlds, target=target)
+    return out  # type: ignore[return-value]
+
+
+class Thinker:
+    """Runs a session's whole-game evaluation in slices on the running event loop, and
+    calls ``changed`` (which pushes the panels' data) every :data:`PUSH_EVERY` seconds and
+    when it is done. Without a running loop (a script) it does nothing: call
+    :meth:`LookaheadFeed.advance` (``TenLeaveWidget.think()``) instead."""
+
+    def __init__(self, session: Session, changed: Callable[[], None]) -> None:
+        self.session = session
+        self.changed = changed
+        self._scheduled = False
+        self._pushed = 0.0
+
+    def kick(self) -> None:
+        """Make sure a slice is scheduled if there is something to evaluate."""
+        if self._scheduled:
+            return
+        feed = self.session.lookahead
+        feed.sync(self.session)
+        if feed.evaluation is None or feed.evaluation.done:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._scheduled = True
+        self._pushed = loop.time()
+        loop.call_soon(self._tick, loop)
+
+    def _tick(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._scheduled = False
+        try:
+            feed = self.session.lookahead
+            ev = feed.evaluation
+            done = feed.advance(self.session)
+            if feed.evaluation is not ev or done or loop.time() - self._pushed >= PUSH_EVERY:
+                self._pushed = loop.time()
+                self.changed()
+            if not done:
+                self._scheduled = True
+                loop.call_later(0.002, self._tick, loop)
+        except Exception:  # noqa: BLE001 - never leave a broken task behind
+            log.exception("the whole-game evaluation failed")
