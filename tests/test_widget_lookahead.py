@@ -24,7 +24,7 @@ def session(budget: int = 16, seed: int = 3) -> Session:
     assert g.to_move is not None
     bots = {o: "greedy" for o in range(3) if o != g.to_move}  # moved only by a runner
     s = Session(g, check_config(g, humans=[g.to_move], bots=bots))
-    s.lookahead.budget = budget
+    s.lookahead.enabled, s.lookahead.budget = True, budget
     return s
 
 
@@ -131,6 +131,7 @@ def test_a_position_change_cancels_the_evaluation() -> None:
 def test_another_seats_moves_are_not_evaluated_in_a_seats_view() -> None:
     g = Game(["Ana", "Ben"], seed=5)
     s = Session(g, check_config(g, humans=[0], bots={1: "greedy"}))
+    s.lookahead.enabled = True
     s.handle({"kind": "play", "card": s.state()["offers"]["play_cards"][0], "queue": 0})
     s.handle({"kind": "end"})  # Ben (a bot) is to move: Ana sees none of his moves
     assert s.lookahead.advance(s) is True
@@ -179,3 +180,12 @@ def test_the_widget_thinks_in_a_script_and_offers_the_lookahead_bot() -> None:
     assert w.send_intent({"kind": "end"})
     assert w.game.turns_applied >= 3  # the lookahead and greedy bots answered
     assert w.game.to_move == 0
+
+
+def test_a_bare_session_computes_nothing_the_export_draws_it_as_before() -> None:
+    g = Game(["Ana", "Ben"], seed=5)
+    s = Session(g, check_config(g, humans=[0], bots={1: "greedy"}))
+    assert s.lookahead.advance(s) is True and s.lookahead.evaluation is None
+    chart = moves(s)
+    assert chart["target"] == 0 and chart["moves"]
+    assert all(m["margin"] is None for m in chart["moves"])

@@ -80,7 +80,9 @@ export function movesPanel(moves: MovesChart, players: string[], send?: Send): H
   const explain = game
     ? "The expected margin at the end of the game: the mover's final penalty minus the others' average (lower wins), with its 95% interval, from sampled worlds consistent with what the mover knows, played out to the end."
     : "The expected penalty to the mover if SleepKid woke right after the move. It counts that one swat only, not the rest of the game: lower is better for the next swat, not always for the game.";
-  const controls = send && moves.moves.length > 0 ? measureSwitch(moves, send) : null;
+  // target 0: no whole-game values here (e.g. an HTML export): the one-swat panel only
+  const lookahead = moves.target > 0;
+  const controls = send && lookahead && moves.moves.length > 0 ? measureSwitch(moves, send) : null;
   if (moves.moves.length === 0) {
     return frame("moves", title, explain, h("p", { class: "tl-empty-note" }, moves.empty));
   }
@@ -102,7 +104,7 @@ export function movesPanel(moves: MovesChart, players: string[], send?: Send): H
       { class: "tl-rows" },
       shown.map((m) => {
         const swat = `one swat ${m.expected_penalty.toFixed(2)}`;
-        const words = [swat, gameWords(m), finalWords(m)].filter((w) => w !== "");
+        const words = lookahead ? [swat, gameWords(m), finalWords(m)].filter((w) => w !== "") : [swat];
         return h(
           "li",
           {
@@ -112,7 +114,9 @@ export function movesPanel(moves: MovesChart, players: string[], send?: Send): H
           },
           h("span", { class: "tl-row-label" }, m.label, m.best ? h("span", { class: "tl-best-mark" }, mark) : null),
           game ? marginStrip(m, lo, hi) : bar(m.expected_penalty / top, "tl-move", m.expected_penalty.toFixed(2)),
-          h("span", { class: "tl-row-words" }, game ? [swat, finalWords(m)].filter((w) => w).join(" · ") : gameWords(m)),
+          lookahead
+            ? h("span", { class: "tl-row-words" }, game ? [swat, finalWords(m)].filter((w) => w).join(" · ") : gameWords(m))
+            : null,
         );
       }),
     ),

@@ -63,6 +63,7 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         self.session = Session(game, config)
         self.table = TableWidget()
         self._bots = BotRunner(self.session, config.bot_delay, config.seed, self._refresh)
+        self.session.lookahead.enabled = True
         self._thinker = Thinker(self.session, self._refresh_panels)
         self.review_panel: ReviewPanel | None = None
         """Replay mode: the game review's controls, evaluation graph and summary."""

@@ -14,6 +14,8 @@ by the measure the student chose (the panel's switch, ``{"kind": "measure"}``).
   :class:`Thinker` calls it on the kernel's event loop between other messages, so a click
   waits for at most one slice. The panel fills in as worlds come in (``worlds`` of
   ``target``).
+- *Off unless a table runs it.* A session's feed starts disabled (the HTML export draws
+  a session's panels without it); the widget's controller enables it.
 - *Cancelled by position.* Any change of the position shown (a step, a turn, undo, goto, a
   perspective, another game) makes a new evaluation; the old one is dropped.
 
@@ -26,7 +28,7 @@ waking, as the one-swat measure does).
 >>> from tenleave_widget.widget.session import Session
 >>> g = Game(["Ana", "Ben", "Cy"], seed=1)
 >>> s = Session(g, check_config(g, mode="play", humans=[0], bots={1: "greedy", 2: "random"}))
->>> s.lookahead.budget = 8
+>>> s.lookahead.enabled, s.lookahead.budget = True, 8
 >>> while not s.lookahead.advance(s, ms=10):
 ...     pass
 >>> moves = s.state()["panels"]["moves"]
@@ -68,6 +70,8 @@ class LookaheadFeed:
     """One session's whole-game evaluation in progress (see the module docstring)."""
 
     def __init__(self, budget: int = DEFAULT_SAMPLES) -> None:
+        self.enabled = False
+        """Whether the whole-game values are computed (the widget turns this on)."""
         self.budget = budget
         """Worlds per position (more: narrower intervals, a longer fill)."""
         self._key: tuple[Any, ...] | None = None
@@ -77,7 +81,7 @@ class LookaheadFeed:
 
     def _target(self, session: Session) -> tuple[tuple[Any, ...], Game, int] | None:
         """What should be evaluated now: (key, base position, mover), or None."""
-        if session.covered or not session.show_odds:
+        if not self.enabled or session.covered or not session.show_odds:
             return None
         shown = session.shown()
         mover = shown.to_move
