@@ -4,6 +4,7 @@ view, cancelled when the position changes, ranked by the switch, the best marked
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from tenleave_widget import Game
 from tenleave_widget.errors import TenLeaveError
 from tenleave_widget.lookahead import Budget, evaluate_view
-from tenleave_widget.widget import TenLeaveWidget
+from tenleave_widget.widget import TenLeaveWidget, play
 from tenleave_widget.widget.config import check_config
 from tenleave_widget.widget.lookahead_panel import Thinker
 from tenleave_widget.widget.session import Session
@@ -189,3 +190,60 @@ def test_a_bare_session_computes_nothing_the_export_draws_it_as_before() -> None
     chart = moves(s)
     assert chart["target"] == 0 and chart["moves"]
     assert all(m["margin"] is None for m in chart["moves"])
+
+
+def run_in_thread(scenario: Any) -> Any:
+    """``asyncio.run(scenario())`` in a thread of its own (another test may leave this
+    thread's loop running)."""
+    results: list[Any] = []
+    thread = threading.Thread(target=lambda: results.append(asyncio.run(scenario())))
+    thread.start()
+    thread.join()
+    return results[0]
+
+
+def test_a_lookahead_bot_thinks_in_a_worker_thread_on_a_running_loop() -> None:
+    """Its turn is the one it plays without a loop (same seed, same position), applied on
+    the loop; while it thinks the loop keeps running (the ticks counted); a position
+    change while it thinks drops its turn."""
+    script = play(players=3, human=0, bots=["lookahead", "greedy"], seed=4, bot_delay=0)
+    script.handle_intent({"kind": "play", "card": "2", "queue": 0})
+    script.handle_intent({"kind": "end"})
+    expected = [t.to_json() for t in script.game.turns]
+
+    async def scenario() -> tuple[list[Any], int, int, list[Any]]:
+        w = play(players=3, human=0, bots=["lookahead", "greedy"], seed=4, bot_delay=0.01)
+        w.handle_intent({"kind": "play", "card": "2", "queue": 0})
+        w.handle_intent({"kind": "end"})
+        ticks = 0
+        for _ in range(3000):  # not a timing test: wait until the bots are done
+            await asyncio.sleep(0.001)
+            ticks += 1
+            if not w.table.busy:
+                break
+        turns = [t.to_json() for t in w.game.turns]
+        # undo while the lookahead bot thinks: its decision is dropped
+        w.handle_intent({"kind": "play", "card": w.table.offers["play_cards"][0],
+                         "queue": 1})
+        w.handle_intent({"kind": "end"})
+        await asyncio.sleep(0.02)  # the bot is thinking (in the worker thread)
+        w.handle_intent({"kind": "undo"})
+        after_undo = w.game.turns_applied
+        for _ in range(200):
+            await asyncio.sleep(0.005)
+        return turns, ticks, after_undo, [t.to_json() for t in w.game.turns]
+
+    turns, ticks, after_undo, final = run_in_thread(scenario)
+    assert turns == expected
+    assert ticks > 1
+    assert after_undo == 3 and final == expected
+
+
+def test_the_widget_checks_bot_names_with_the_engines_one_check() -> None:
+    from tenleave_widget.errors import IntentError
+
+    with pytest.raises(IntentError, match=r"seat 1: unknown bot 'smart' \(choose from "
+                       r"random, greedy, lookahead\)"):
+        play(players=2, human=0, bots=["smart"])
+    w = play(players=2, human=0, bots=["lookahead"], bot_delay=0)
+    assert w.session.bots == {1: "lookahead"}

@@ -115,7 +115,7 @@ export function movesPanel(moves: MovesChart, players: string[], send?: Send): H
           h("span", { class: "tl-row-label" }, m.label, m.best ? h("span", { class: "tl-best-mark" }, mark) : null),
           game ? marginStrip(m, lo, hi) : bar(m.expected_penalty / top, "tl-move", m.expected_penalty.toFixed(2)),
           lookahead
-            ? h("span", { class: "tl-row-words" }, game ? [swat, finalWords(m)].filter((w) => w).join(" · ") : gameWords(m))
+            ? h("span", { class: "tl-row-words" }, game ? [m.margin === null ? "" : `margin${interval(m.margin_ci95, signed)}`, swat, finalWords(m)].filter((w) => w).join(" · ") : gameWords(m))
             : null,
         );
       }),

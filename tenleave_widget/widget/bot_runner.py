@@ -12,11 +12,18 @@ decision gets a bot seeded by :func:`decision_seed` (the seed, the seat, the tur
 so taking turns back (undo, ``goto``) and reaching the same position again gets the same
 answer every time. (A bot with one generator for the whole game would answer anew each
 time, and "play, watch the bot, undo" would sample its hidden hand.)
+
+A bot that thinks (:data:`THINKERS`: ``lookahead``, tens to hundreds of milliseconds a
+decision) decides in a worker thread when a loop runs: the thread holds a copy of the
+game and gives only the turn back to the loop, which applies it unless the line changed
+meanwhile. Python switches threads every few milliseconds (``sys.getswitchinterval()``),
+so the kernel keeps handling messages while the bot thinks.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import functools
 import logging
 import random
@@ -28,9 +35,14 @@ from ..game import Game
 from ..turn import Turn
 from .session import Session
 
-__all__ = ["BotRunner", "decide", "decision_seed"]
+__all__ = ["THINKERS", "BotRunner", "decide", "decision_seed"]
 
 log = logging.getLogger(__name__)
+
+THINKERS = frozenset({"lookahead"})
+"""The bots whose decision runs in a worker thread on a running loop."""
+
+_POOL = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="tenleave-bot")
 
 
 def decide(bot: Bot, game: Game, seat: int) -> Turn:
@@ -116,8 +128,50 @@ class BotRunner:
 
     def _tick(self, generation: int) -> None:
         """One paced bot move (called by the event loop)."""
+        seat = self.session.bot_to_move()
+        if (generation == self.session.generation and seat is not None
+                and self.session.bots[seat] in THINKERS):
+            self._think(generation, seat)
+            return
+        self._after(generation, self._move(generation))
+
+    def _think(self, generation: int, seat: int) -> None:
+        """Let a thinking bot decide in the worker thread, then move on the loop."""
+        loop = asyncio.get_running_loop()
+        live = self.session.live
         try:
-            if not self._move(generation):
+            bot = self.bots[seat](decision_seed(self.seed, seat, live.turns_applied))
+        except Exception as e:  # noqa: BLE001 - shown on the table
+            self._failed(seat, e)
+            self._after(generation, False)
+            return
+        future = loop.run_in_executor(_POOL, decide, bot, live.copy(), seat)
+
+        def done(f: asyncio.Future[Turn]) -> None:
+            if generation != self.session.generation:
+                return  # the line changed while the bot thought: its turn is dropped
+            try:
+                self.session.apply(f.result())
+            except Exception as e:  # noqa: BLE001 - any bug must reach the table
+                self._failed(seat, e)
+                self._after(generation, False)
+                return
+            self._after(generation, True)
+
+        future.add_done_callback(done)
+
+    def _failed(self, seat: int, e: Exception) -> None:
+        log.error("the %s bot of seat %d could not move", self.session.bots[seat], seat,
+                  exc_info=e)
+        session = self.session
+        session.busy = False
+        session.stalled = f"{type(e).__name__}: {e}"
+        session.say(f"the bot could not move: {e}", "error")
+
+    def _after(self, generation: int, moved: bool) -> None:
+        """After a paced move: show it and go on, or stop waiting."""
+        try:
+            if not moved:
                 if generation == self.session.generation:
                     self.session.busy = False
                     self.changed()

@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from ..bots import BOT_NAMES
-from ..errors import TenLeaveError, excerpt
+from ..bots import check_bot
+from ..errors import SetupError, TenLeaveError, excerpt
 from ..game import Game
 from .protocol import Mode, WidgetMessageError
 
@@ -73,11 +73,10 @@ def _bots(game: Game, bots: object, humans: Sequence[int]) -> dict[int, str]:
             )
         if s in humans:
             raise WidgetMessageError(f"seat {s} cannot be both human and bot")
-        if name not in BOT_NAMES:
-            raise WidgetMessageError(
-                f"unknown bot {excerpt(name)} for seat {s} (choose from {', '.join(BOT_NAMES)})"
-            )
-        out[s] = name
+        try:
+            out[s] = check_bot(name)  # the engine's one check of a bot name
+        except SetupError as e:
+            raise WidgetMessageError(f"seat {s}: {e}") from None
     return out
 
 

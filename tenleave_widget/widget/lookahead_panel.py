@@ -58,7 +58,7 @@ log = logging.getLogger(__name__)
 MEASURES = ("swat", "game")
 """The moves panel's measures: one swat ahead, or the whole game."""
 
-SLICE_MS = 15.0
+SLICE_MS = 10.0
 """The longest the evaluation runs at a time on the kernel's event loop (one world may
 end a slice a little later)."""
 
@@ -69,7 +69,7 @@ PUSH_EVERY = 0.15
 class LookaheadFeed:
     """One session's whole-game evaluation in progress (see the module docstring)."""
 
-    def __init__(self, budget: int = DEFAULT_SAMPLES) -> None:
+    def __init__(self, budget: int = 4 * DEFAULT_SAMPLES) -> None:
         self.enabled = False
         """Whether the whole-game values are computed (the widget turns this on)."""
         self.budget = budget

@@ -39,6 +39,12 @@ SAVED = [
     "s = tw.play(players=3, human=0, bots=['greedy', 'random'], seed=3, bot_delay=0.02)\ns",
 ]
 
+LOOK = [
+    "import tenleave_widget.widget as tw",
+    "look = tw.play(players=3, human=0, bots=['lookahead', 'greedy'], seed=7, bot_delay=0.05)"
+    "\nlook",
+]
+
 
 def _notebook(cells: list[str]) -> nbformat.NotebookNode:
     nb = nbformat.v4.new_notebook()
@@ -53,7 +59,7 @@ def write_notebooks(folder: Path) -> list[Path]:
     paths = []
     for name, cells in (("play.ipynb", PLAY), ("replay.ipynb", REPLAY), ("bench.ipynb", BENCH),
                         ("keys.ipynb", KEYS), ("saved.ipynb", SAVED),
-                        ("projector.ipynb", PROJECTOR)):
+                        ("projector.ipynb", PROJECTOR), ("lookahead.ipynb", LOOK)):
         p = folder / name
         nbformat.write(_notebook(cells), p)
         paths.append(p)

@@ -1,0 +1,100 @@
+"""Issue 9, item 4 in the real browser (JupyterLab + Chromium): the moves panel's whole-game
+values appear progressively beside the one-swat ones, the switch ranks by them and marks
+the best, a lookahead bot answers, and the panel at 1280x720 in the light and dark themes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .conftest import artifact
+from .driver import Kernel, open_and_run, wait_idle
+from .harness import LabServer
+from .test_browser import choose_theme
+
+# every value of the progress line's data-worlds the page shows, recorded as it changes
+RECORD_WORLDS = """() => {
+  window.__worlds = [];
+  const note = () => {
+    const p = document.querySelector('.tl-root .tl-moves-progress');
+    const w = p ? p.dataset.worlds + '/' + p.dataset.target : 'none';
+    if (window.__worlds[window.__worlds.length - 1] !== w) window.__worlds.push(w);
+  };
+  note();
+  new MutationObserver(note).observe(document.querySelector('.tl-root'),
+                                     {subtree: true, childList: true, attributes: true});
+}"""
+
+
+def margins(page: Any) -> list[float]:
+    rows = page.locator(".tl-root .tl-panel-moves li.tl-bar-row")
+    return [float(rows.nth(i).get_attribute("data-margin")) for i in range(rows.count())]
+
+
+def test_whole_game_values_fill_in_and_the_switch_ranks_by_them(
+    browser: Any, lab: LabServer
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    kernel: Kernel | None = None
+    try:
+        root = open_and_run(page, lab, "lookahead.ipynb")
+        page.evaluate(RECORD_WORLDS)
+        kernel = Kernel(lab, "lookahead.ipynb")
+        wait_idle(page, root, 0)
+        target = kernel.eval("look.session.lookahead.budget")
+        page.wait_for_function(
+            f"() => document.querySelector('.tl-root .tl-moves-progress')?.dataset.worlds"
+            f" === '{target}'", timeout=60_000)
+        seen = page.evaluate("() => window.__worlds")
+        partial = [w for w in seen if w not in ("none", f"0/{target}", f"{target}/{target}")]
+        assert partial, seen  # some values were shown before the evaluation ended
+        rows = page.locator(".tl-root .tl-panel-moves li.tl-bar-row")
+        assert rows.count() > 0
+        first = rows.first.inner_text()
+        assert "whole game: margin" in first and "one swat" not in first.split("\n")[0]
+        assert "[" in first  # the interval
+        # the values are the kernel's (the panel data synced)
+        synced = kernel.eval("look.panels['moves']['moves'][0]['margin']")
+        assert synced is not None
+        # the switch: rank by the whole game, the best marked first
+        page.click(".tl-root [data-measure=game]")
+        page.wait_for_selector(".tl-root .tl-measure-on[data-measure=game]")
+        assert kernel.eval("look.session.measure") == "game"
+        got = margins(page)
+        assert got == sorted(got)
+        assert "★ best for the game" in rows.first.inner_text()
+        assert "value over the whole game" in page.locator(
+            ".tl-root .tl-panel-moves .tl-panel-title").inner_text()
+        panel = page.locator(".tl-root .tl-panel-moves")
+        panel.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(artifact("lookahead-1280x720-light.png")))
+        panel.screenshot(path=str(artifact("lookahead-panel-light.png")))
+        choose_theme(page, "JupyterLab Dark", light=False)
+        panel = page.locator(".tl-root .tl-panel-moves")
+        panel.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(artifact("lookahead-1280x720-dark.png")))
+        panel.screenshot(path=str(artifact("lookahead-panel-dark.png")))
+        # back to one swat ahead
+        page.click(".tl-root [data-measure=swat]")
+        page.wait_for_selector(".tl-root .tl-measure-on[data-measure=swat]")
+        assert "★ lowest" in rows.first.inner_text()
+        # a move: the lookahead bot (and greedy) answer, and the next position is evaluated
+        page.locator(".tl-root [data-group=hand]").first.click()
+        page.locator(".tl-root [data-focus=play-first]").click()
+        page.wait_for_function("() => document.querySelector('.tl-root').dataset.pending === '1'")
+        page.locator(".tl-root [data-focus=end]").click()
+        wait_idle(page, root, 3)
+        assert [t["seat"] for t in kernel.eval("look.record()['turns']")] == [0, 1, 2]
+        page.wait_for_function(
+            f"() => document.querySelector('.tl-root .tl-moves-progress')?.dataset.worlds"
+            f" === '{target}'", timeout=60_000)
+        choose_theme(page, "JupyterLab Light", light=True)
+        assert errors == []
+    finally:
+        if kernel is not None:
+            kernel.close()
+        context.close()
