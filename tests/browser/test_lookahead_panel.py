@@ -47,9 +47,21 @@ def test_whole_game_values_fill_in_and_the_switch_ranks_by_them(
         page.wait_for_function(
             f"() => document.querySelector('.tl-root .tl-moves-progress')?.dataset.worlds"
             f" === '{target}'", timeout=60_000)
+        # a move: the lookahead bot (and greedy) answer, and the next position is evaluated
+        # while the page watches (the first one may be done before the page is ready)
+        page.evaluate("() => { window.__worlds = []; }")
+        page.locator(".tl-root [data-group=hand]").first.click()
+        page.locator(".tl-root [data-focus=play-first]").click()
+        page.wait_for_function("() => document.querySelector('.tl-root').dataset.pending === '1'")
+        page.locator(".tl-root [data-focus=end]").click()
+        wait_idle(page, root, 3)
+        assert [t["seat"] for t in kernel.eval("look.record()['turns']")] == [0, 1, 2]
+        page.wait_for_function(
+            f"() => document.querySelector('.tl-root .tl-moves-progress')?.dataset.worlds"
+            f" === '{target}'", timeout=60_000)
         seen = page.evaluate("() => window.__worlds")
         partial = [w for w in seen if w not in ("none", f"0/{target}", f"{target}/{target}")]
-        assert partial, seen  # some values were shown before the evaluation ended
+        assert partial, seen  # values were shown while the evaluation went on
         rows = page.locator(".tl-root .tl-panel-moves li.tl-bar-row")
         assert rows.count() > 0
         first = rows.first.inner_text()
@@ -82,16 +94,6 @@ def test_whole_game_values_fill_in_and_the_switch_ranks_by_them(
         page.click(".tl-root [data-measure=swat]")
         page.wait_for_selector(".tl-root .tl-measure-on[data-measure=swat]")
         assert "★ lowest" in rows.first.inner_text()
-        # a move: the lookahead bot (and greedy) answer, and the next position is evaluated
-        page.locator(".tl-root [data-group=hand]").first.click()
-        page.locator(".tl-root [data-focus=play-first]").click()
-        page.wait_for_function("() => document.querySelector('.tl-root').dataset.pending === '1'")
-        page.locator(".tl-root [data-focus=end]").click()
-        wait_idle(page, root, 3)
-        assert [t["seat"] for t in kernel.eval("look.record()['turns']")] == [0, 1, 2]
-        page.wait_for_function(
-            f"() => document.querySelector('.tl-root .tl-moves-progress')?.dataset.worlds"
-            f" === '{target}'", timeout=60_000)
         choose_theme(page, "JupyterLab Light", light=True)
         assert errors == []
     finally:
