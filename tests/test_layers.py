@@ -18,7 +18,8 @@ LAYERS: list[set[str]] = [
     {"position", "bots", "lookahead", "review"},  # built on the game and the odds
     # the widget's pure half (no Jupyter import: checked below), which the export reuses
     {"widget.protocol", "widget.config", "widget.modes", "widget.narration", "widget.offers",
-     "widget.words", "widget.panels", "widget.session", "widget.lookahead_panel"},
+     "widget.words", "widget.panels", "widget.session", "widget.lookahead_panel",
+     "widget.history", "widget.review_state", "widget.view_types"},
     {"simulate", "cli", "__main__", "export"},  # programs
     {"widget"},  # the Jupyter adapter (a package)
     {"__init__"},  # the package's public names

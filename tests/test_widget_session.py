@@ -22,7 +22,7 @@ GAMES = Path(__file__).resolve().parents[1] / "examples" / "games"
 
 PURE = (
     "protocol", "config", "session", "modes", "offers", "narration", "bot_runner", "panels",
-    "lookahead_panel",
+    "lookahead_panel", "history", "review_state", "view_types",
 )
 
 

@@ -41,9 +41,13 @@ from ..charts import (  # the panel data is part of the contract (js/protocol.ts
     TimelineChart,
 )
 from ..errors import IntentError, excerpt
+from .view_types import Back, Hand, SafeCard, TableCard, View, ViewRules
 
 __all__ = [
     "INTENTS",
+    "Back",
+    "SafeCard",
+    "ViewRules",
     "CardChart",
     "BestMove",
     "Cover",
@@ -80,64 +84,6 @@ class WidgetMessageError(IntentError):
 
 
 Mode = Literal["play", "hotseat", "replay"]
-Back = Literal["marked", "plain"]
-
-
-# ----------------------------------------------------------- the view (docs/view.md)
-
-
-class TableCard(TypedDict):
-    key: int
-    owner: int
-    back: Back
-    value: int | None
-    peeked_by: list[int]
-
-
-class Hand(TypedDict):
-    size: int
-    marked: int
-    plain: int
-    cards: list[str] | None
-
-
-class SafeCard(TypedDict):
-    owner: int
-    card: str
-
-
-class ViewRules(TypedDict):
-    deck: list[str]
-    tokens: dict[str, list[int]]
-    daybreak_token_change: bool
-
-
-class View(TypedDict):
-    """A seat's view, ``tenleave-view/1`` (``docs/view.md``), as :meth:`Game.view` makes it.
-    Its events are the engine's (``GameEvent`` in ``js/protocol.ts``)."""
-
-    format: str
-    seat: int | None
-    players: list[str]
-    colours: list[str]
-    first: int
-    rules: ViewRules
-    queue_capacity: int
-    turns_applied: int
-    to_move: int | None
-    finished: bool
-    token: str
-    token_positions: list[int]
-    queues: list[list[TableCard]]
-    hands: list[Hand]
-    dealt: list[list[str]]
-    swatted: list[list[str]]
-    safe: list[SafeCard]
-    penalty: list[int]
-    winners: list[int] | None
-    events: list[dict[str, Any]]
-
-
 # ------------------------------------------------------------- the rest of the state
 
 

@@ -21,15 +21,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, cast
 
 from ..errors import excerpt
 from ..game import Game
-from ..review import Review, TurnReview
-from ..review import describe_turn as short_turn
+from ..review import Review
 from ..turn import Turn
 from .config import Config
+from .history import build_history, public_view
 from .lookahead_panel import MEASURES, LookaheadFeed
 from .modes import MODES
 from .narration import and_list, describe_turn, seat_name, step_text, token_before
@@ -37,7 +36,6 @@ from .offers import final_steps, offers
 from .panels import PanelFeed
 from .protocol import (
     SIZES,
-    BestMove,
     Cover,
     Intent,
     Message,
@@ -47,35 +45,12 @@ from .protocol import (
     View,
     WidgetMessageError,
 )
+from .review_state import ReviewState, review_words
 
 __all__ = ["Session", "build_history", "public_view"]
 
 
-def public_view(view: Mapping[str, Any]) -> View:
-    """``view`` with every face-down value and every hand removed: what anyone may see
-    (shown behind the hot-seat cover)."""
-    out = dict(view)
-    out["queues"] = [[{**c, "value": None} for c in q] for q in view["queues"]]
-    out["hands"] = [{**h, "cards": None} for h in view["hands"]]
-    return cast(View, out)
-
-
-def build_history(game: Game) -> list[Game]:
-    """The position after every turn of ``game``: ``history[t]`` is the game after t turns."""
-    start = game.copy()
-    while start.turns_applied:
-        start.undo()
-    history = [start]
-    for t in game.turns[:-1]:
-        nxt = history[-1].copy()
-        nxt.apply(t)
-        history.append(nxt)
-    if game.turns_applied:
-        history.append(game.copy())
-    return history
-
-
-class Session:
+class Session(ReviewState):
     """One table: the game's history, the position shown, the turn in progress and the
     viewing seat. Bots are moved from outside (:mod:`.bot_runner`): the session only says
     which seat a bot should move (:meth:`bot_to_move`) and applies its turn."""
@@ -407,36 +382,6 @@ class Session:
             turns.append(entry)
         return {"turns": turns}
 
-    def judged(self, turn: int) -> TurnReview | None:
-        """The review of the decision at ``turn`` when the viewer may read it: in the
-        teacher's view, or the viewing seat's own decision (the review names the cards
-        played and best, which another seat's view must not show)."""
-        if self.review is None or not 0 <= turn < len(self.review.turns):
-            return None
-        judged = self.review.turns[turn]
-        if self.seat is not None and self.seat != judged.seat:
-            return None
-        return judged
-
-    def best_move(self) -> BestMove | None:
-        """The best move of the position shown, to draw on the table, or ``None``."""
-        text = self.best_text()
-        if not text:
-            return None
-        judged = self.judged(self.turn)
-        assert judged is not None
-        return {"card": judged.best.card, "queue": judged.best.queue, "text": text.strip()}
-
-    def best_text(self) -> str:
-        """The best move of the position shown (replay, with "show the best move"), or ""."""
-        if not self.show_best or self.mode.live:
-            return ""
-        judged = self.judged(self.turn)
-        if judged is None:
-            return ""
-        who = seat_name(self.live.players, judged.seat)
-        return f" Best move for {who} here: {short_turn(judged.best)}."
-
     def status(self) -> str:
         """The status line: whose turn, what to do, or the result."""
         g = self.shown()
@@ -453,12 +398,3 @@ class Session:
         assert mover is not None
         return self.mode.turn_status(self, mover) + self.best_text()
 
-
-def review_words(judged: TurnReview) -> str:
-    """One decision's review in words, for the narration."""
-    if judged.forced:
-        return "Review: forced (every move was worth the same)."
-    if judged.label == "best":
-        return "Review: best move."
-    return (f"Review: {judged.label} — {judged.loss:.2f} points of margin worse than "
-            f"{short_turn(judged.best)}.")

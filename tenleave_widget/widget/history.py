@@ -1,0 +1,42 @@
+"""A game's positions turn by turn, and what anyone may see of one (the hot-seat cover).
+
+>>> from tenleave_widget import Game
+>>> g = Game(2, seed=1)
+>>> g.apply({"seat": 0, "play": ["2", 0]})
+>>> [p.turns_applied for p in build_history(g)]
+[0, 1]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+from ..game import Game
+from .protocol import View
+
+__all__ = ["build_history", "public_view"]
+
+
+def public_view(view: Mapping[str, Any]) -> View:
+    """``view`` with every face-down value and every hand removed: what anyone may see
+    (shown behind the hot-seat cover)."""
+    out = dict(view)
+    out["queues"] = [[{**c, "value": None} for c in q] for q in view["queues"]]
+    out["hands"] = [{**h, "cards": None} for h in view["hands"]]
+    return cast(View, out)
+
+
+def build_history(game: Game) -> list[Game]:
+    """The position after every turn of ``game``: ``history[t]`` is the game after t turns."""
+    start = game.copy()
+    while start.turns_applied:
+        start.undo()
+    history = [start]
+    for t in game.turns[:-1]:
+        nxt = history[-1].copy()
+        nxt.apply(t)
+        history.append(nxt)
+    if game.turns_applied:
+        history.append(game.copy())
+    return history

@@ -1,0 +1,73 @@
+"""What a session shows of a game review (replay mode): the judgement of each decision
+the viewer may read, the best move of the position shown, in words. A mixin of
+:class:`~.session.Session` (its ``review``, ``show_best``, ``seat``, ``turn``, ``mode``
+and ``live`` are the session's)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..review import Review, TurnReview
+from ..review import describe_turn as short_turn
+from .narration import seat_name
+from .protocol import BestMove
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from .modes import ModePolicy
+
+__all__ = ["ReviewState", "review_words"]
+
+
+class ReviewState:
+    """The review half of a session (see the module docstring)."""
+
+    review: Review | None
+    show_best: bool
+    seat: int | None
+    turn: int
+    mode: ModePolicy
+
+    if TYPE_CHECKING:
+        @property
+        def live(self) -> Game: ...
+
+    def judged(self, turn: int) -> TurnReview | None:
+        """The review of the decision at ``turn`` when the viewer may read it: in the
+        teacher's view, or the viewing seat's own decision (the review names the cards
+        played and best, which another seat's view must not show)."""
+        if self.review is None or not 0 <= turn < len(self.review.turns):
+            return None
+        judged = self.review.turns[turn]
+        if self.seat is not None and self.seat != judged.seat:
+            return None
+        return judged
+
+    def best_move(self) -> BestMove | None:
+        """The best move of the position shown, to draw on the table, or ``None``."""
+        text = self.best_text()
+        if not text:
+            return None
+        judged = self.judged(self.turn)
+        assert judged is not None
+        return {"card": judged.best.card, "queue": judged.best.queue, "text": text.strip()}
+
+    def best_text(self) -> str:
+        """The best move of the position shown (replay, with "show the best move"), or ""."""
+        if not self.show_best or self.mode.live:
+            return ""
+        judged = self.judged(self.turn)
+        if judged is None:
+            return ""
+        who = seat_name(self.live.players, judged.seat)
+        return f" Best move for {who} here: {short_turn(judged.best)}."
+
+
+def review_words(judged: TurnReview) -> str:
+    """One decision's review in words, for the narration."""
+    if judged.forced:
+        return "Review: forced (every move was worth the same)."
+    if judged.label == "best":
+        return "Review: best move."
+    return (f"Review: {judged.label} — {judged.loss:.2f} points of margin worse than "
+            f"{short_turn(judged.best)}.")
