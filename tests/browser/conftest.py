@@ -25,7 +25,10 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
         yield server
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: Playwright's sync API keeps an asyncio loop running in the
+# main thread while it is open, and the widget's code (bot runner, review panel) schedules
+# on a running loop: later non-browser tests would hang or fail (test_widget_review did).
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (make test does)")
