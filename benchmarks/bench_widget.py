@@ -14,6 +14,12 @@ previews the turn, recomputes the odds) and "Start the turn again" (the same, ba
 
     .venv/bin/python benchmarks/bench_widget.py --moves 25
 
+The moves panel's whole-game evaluation (issue 9: it runs in slices on the kernel's event
+loop whenever the human is to move) is switched off for a first block of moves and on for
+a second, in the same page and kernel, so the two are compared in one run (``--lookahead
+on`` or ``off`` measures one block only). With it on, "Start the turn again" restarts the
+evaluation and the next "Play here" click arrives while it runs.
+
 Prints the medians (and the 90th percentiles) in milliseconds, and a JSON line.
 """
 
@@ -25,11 +31,12 @@ import statistics
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from browser.driver import open_and_run, wait_idle  # noqa: E402
+from browser.driver import Kernel, open_and_run, wait_idle  # noqa: E402
 from browser.harness import CHROMIUM, lab_server  # noqa: E402
 from browser.notebooks import write_notebooks  # noqa: E402
 
@@ -74,12 +81,15 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=25, help="play+take-back cycles")
     parser.add_argument("--pause", type=int, default=300,
                         help="ms between clicks (a person's pace; lets the kernel settle)")
+    parser.add_argument("--lookahead", choices=("both", "off", "on"), default="both",
+                        help="the moves panel's whole-game evaluation: off, on, or both blocks")
     args = parser.parse_args()
     if not CHROMIUM.exists():
         raise SystemExit(f"{CHROMIUM} is missing: apt-get install chromium")
     from playwright.sync_api import sync_playwright
 
-    samples: dict[str, list[dict[str, float]]] = {"play": [], "reset": []}
+    blocks = ["off", "on"] if args.lookahead == "both" else [args.lookahead]
+    results = {}
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
         src = tmp / "src"
@@ -88,20 +98,45 @@ def main() -> None:
             browser = pw.chromium.launch(executable_path=str(CHROMIUM))
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             root = open_and_run(page, lab, "bench.ipynb")
+            kernel = Kernel(lab, "bench.ipynb")
             wait_idle(page, root, 0)
             page.wait_for_timeout(1000)
-            hand = root.locator(".tl-handbtn")
-            queues = root.locator(".tl-queue").count()
-            for move in range(args.moves):
-                hand.nth(move % hand.count()).click()  # choosing a card: browser only
-                q = move % queues
-                page.wait_for_timeout(args.pause)
-                samples["play"].append(page.evaluate(MEASURE_JS, f"[data-testid='play-{q}']"))
-                page.wait_for_timeout(args.pause)
-                samples["reset"].append(page.evaluate(MEASURE_JS, "[data-testid='reset']"))
+            for block in blocks:
+                kernel.eval(f"setattr(b.session.lookahead, 'enabled', {block == 'on'})")
+                results[block] = measure(page, root, args.moves, args.pause)
+                if block == "on":
+                    results[block]["worlds_per_position"] = kernel.eval(
+                        "b.session.lookahead.budget")
+            kernel.close()
             browser.close()
+    for block, result in results.items():
+        print(f"whole-game evaluation {block}: {result['moves']} moves (play + take back), "
+              "measured in the page:")
+        print(f"  click -> table updated : median {result['table_median_ms']} ms, "
+              f"p90 {result['table_p90_ms']} ms (play clicks: median "
+              f"{result['play_table_median_ms']} ms)")
+        print(f"  click -> panels updated: median {result['panels_median_ms']} ms, "
+              f"p90 {result['panels_p90_ms']} ms")
+    if len(results) == 2:
+        for key in ("table_median_ms", "play_table_median_ms", "panels_median_ms"):
+            print(f"  on/off {key}: x{results['on'][key] / results['off'][key]:.2f}")
+    print(json.dumps(results))
+
+
+def measure(page: Any, root: Any, moves: int, pause: int) -> dict[str, Any]:
+    """``moves`` play + take-back cycles, each click timed in the page."""
+    samples: dict[str, list[dict[str, float]]] = {"play": [], "reset": []}
+    hand = root.locator(".tl-handbtn")
+    queues = root.locator(".tl-queue").count()
+    for move in range(moves):
+        hand.nth(move % hand.count()).click()  # choosing a card: browser only
+        q = move % queues
+        page.wait_for_timeout(pause)
+        samples["play"].append(page.evaluate(MEASURE_JS, f"[data-testid='play-{q}']"))
+        page.wait_for_timeout(pause)
+        samples["reset"].append(page.evaluate(MEASURE_JS, "[data-testid='reset']"))
     every = samples["play"] + samples["reset"]
-    result = {
+    return {
         "moves": len(every),
         "table_median_ms": round(statistics.median(s["table"] for s in every), 1),
         "table_p90_ms": round(percentile([s["table"] for s in every], 0.9), 1),
@@ -112,13 +147,6 @@ def main() -> None:
             statistics.median(s["panels"] for s in samples["play"]), 1
         ),
     }
-    print(f"{result['moves']} moves (play + take back), measured in the page:")
-    print(f"  click -> table updated : median {result['table_median_ms']} ms, "
-          f"p90 {result['table_p90_ms']} ms")
-    print(f"  click -> panels updated: median {result['panels_median_ms']} ms, "
-          f"p90 {result['panels_p90_ms']} ms")
-    print(json.dumps(result))
-
 
 if __name__ == "__main__":
     main()

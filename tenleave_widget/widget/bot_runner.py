@@ -23,7 +23,6 @@ so the kernel keeps handling messages while the bot thinks.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import functools
 import logging
 import random
@@ -33,6 +32,7 @@ from .. import bots
 from ..bots import Bot, make_bot
 from ..game import Game
 from ..turn import Turn
+from .lookahead_panel import WORKER
 from .session import Session
 
 __all__ = ["THINKERS", "BotRunner", "decide", "decision_seed"]
@@ -41,8 +41,6 @@ log = logging.getLogger(__name__)
 
 THINKERS = frozenset({"lookahead"})
 """The bots whose decision runs in a worker thread on a running loop."""
-
-_POOL = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="tenleave-bot")
 
 
 def decide(bot: Bot, game: Game, seat: int) -> Turn:
@@ -145,7 +143,7 @@ class BotRunner:
             self._failed(seat, e)
             self._after(generation, False)
             return
-        future = loop.run_in_executor(_POOL, decide, bot, live.copy(), seat)
+        future = loop.run_in_executor(WORKER, decide, bot, live.copy(), seat)
 
         def done(f: asyncio.Future[Turn]) -> None:
             if generation != self.session.generation:

@@ -9,11 +9,12 @@ by the measure the student chose (the panel's switch, ``{"kind": "measure"}``).
   (the teacher's view shows the mover's moves from the mover's own view, as the odds do):
   never a game. Its seed comes from the position's public facts (game number, turns, seat,
   the steps taken this turn), so the same position gets the same numbers.
-- *In slices.* :class:`LookaheadFeed` holds one :class:`~tenleave_widget.lookahead.Evaluation`
-  and plays its worlds ``ms`` milliseconds at a time (:meth:`LookaheadFeed.advance`);
-  :class:`Thinker` calls it on the kernel's event loop between other messages, so a click
-  waits for at most one slice. The panel fills in as worlds come in (``worlds`` of
-  ``target``).
+- *In slices, off the loop.* :class:`LookaheadFeed` holds one
+  :class:`~tenleave_widget.lookahead.Evaluation`, which plays its worlds a slice at a time;
+  in a notebook :class:`Thinker` runs the slices in a worker thread and publishes each
+  one's figures on the kernel's event loop, which keeps handling messages meanwhile
+  (``benchmarks/bench_widget_blocking.py`` measures how late it answers). The panel fills
+  in as worlds come in (``worlds`` of ``target``).
 - *Off unless a table runs it.* A session's feed starts disabled (the HTML export draws
   a session's panels without it); the widget's controller enables it.
 - *Cancelled by position.* Any change of the position shown (a step, a turn, undo, goto, a
@@ -39,6 +40,8 @@ waking, as the one-swat measure does).
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import functools
 import logging
 import random
 from collections.abc import Callable, Mapping
@@ -51,7 +54,7 @@ if TYPE_CHECKING:
     from ..game import Game
     from .session import Session
 
-__all__ = ["MEASURES", "SLICE_MS", "LookaheadFeed", "Thinker", "annotate"]
+__all__ = ["CHUNK_MS", "MEASURES", "SLICE_MS", "WORKER", "LookaheadFeed", "Thinker", "annotate"]
 
 log = logging.getLogger(__name__)
 
@@ -59,11 +62,15 @@ MEASURES = ("swat", "game")
 """The moves panel's measures: one swat ahead, or the whole game."""
 
 SLICE_MS = 10.0
-"""The longest the evaluation runs at a time on the kernel's event loop (one world may
-end a slice a little later)."""
+"""The slice of :meth:`LookaheadFeed.advance` by default (a script's ``think(ms)``)."""
 
-PUSH_EVERY = 0.15
-"""Seconds between two panel updates while the evaluation runs (the last one always)."""
+CHUNK_MS = 120.0
+"""How long the worker thread evaluates before the panel is updated (in a notebook)."""
+
+WORKER = concurrent.futures.ThreadPoolExecutor(max_workers=1,
+                                               thread_name_prefix="tenleave-think")
+"""The one worker thread of the widget's thinking: the moves panel's evaluation and the
+lookahead bots' decisions (one at a time: two would only share the interpreter)."""
 
 
 class LookaheadFeed:
@@ -78,6 +85,9 @@ class LookaheadFeed:
         self._base: Game | None = None
         self.evaluation: Evaluation | None = None
         self.result: dict[str, Any] | None = None
+        """The figures last published (while ``busy``, the worker owns the evaluation)."""
+        self.busy = False
+        """A chunk of the evaluation is running in the worker thread (:class:`Thinker`)."""
 
     def _target(self, session: Session) -> tuple[tuple[Any, ...], Game, int] | None:
         """What should be evaluated now: (key, base position, mover), or None."""
@@ -133,21 +143,26 @@ class LookaheadFeed:
         return ev.done
 
     def figures(self) -> dict[str, Any] | None:
-        """The evaluation's figures so far, or None before the first world."""
+        """The evaluation's figures so far, or None before the first world (while a
+        chunk runs in the worker thread: the figures it last published)."""
         ev = self.evaluation
-        if ev is None or ev.worlds == 0:
+        if ev is None:
             return None
-        if self.result is None:
+        if self.busy:
+            return self.result
+        if ev.worlds == 0:
+            return None
+        if self.result is None or self.result["samples"] != ev.worlds:
             self.result = ev.result()
         return self.result
 
     def annotate(self, session: Session, chart: MovesChart) -> MovesChart:
         """``chart`` with the whole-game values so far and the session's measure."""
         self.sync(session)
-        ev = self.evaluation
-        target = 0 if ev is None else self.budget
-        worlds = 0 if ev is None else ev.worlds
-        return annotate(chart, self.figures(), session.measure, worlds, target)
+        target = 0 if self.evaluation is None else self.budget
+        figures = self.figures()
+        worlds = 0 if figures is None else int(figures["samples"])
+        return annotate(chart, figures, session.measure, worlds, target)
 
 
 def _by_label(figures: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -215,44 +230,52 @@ def annotate(
 
 
 class Thinker:
-    """Runs a session's whole-game evaluation in slices on the running event loop, and
-    calls ``changed`` (which pushes the panels' data) every :data:`PUSH_EVERY` seconds and
-    when it is done. Without a running loop (a script) it does nothing: call
-    :meth:`LookaheadFeed.advance` (``TenLeaveWidget.think()``) instead."""
+    """Runs a session's whole-game evaluation in chunks of :data:`CHUNK_MS` in the worker
+    thread (:data:`WORKER`) while a loop runs, and calls ``changed`` (which pushes the
+    panels' data) on the loop after each chunk. The loop is never blocked by the
+    evaluation: Python hands it the interpreter every few milliseconds
+    (``sys.getswitchinterval()``), and the worker touches nothing but the evaluation.
+    A chunk of a position no longer shown is dropped when it ends. Without a running loop
+    (a script) it does nothing: call ``TenLeaveWidget.think()`` instead."""
 
     def __init__(self, session: Session, changed: Callable[[], None]) -> None:
         self.session = session
         self.changed = changed
-        self._scheduled = False
-        self._pushed = 0.0
+        self._running = False
 
     def kick(self) -> None:
-        """Make sure a slice is scheduled if there is something to evaluate."""
-        if self._scheduled:
+        """Make sure a chunk is under way if there is something to evaluate."""
+        if self._running:
             return
         feed = self.session.lookahead
         feed.sync(self.session)
-        if feed.evaluation is None or feed.evaluation.done:
+        ev = feed.evaluation
+        if ev is None or ev.done:
             return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return
-        self._scheduled = True
-        self._pushed = loop.time()
-        loop.call_soon(self._tick, loop)
+        self._running = True
+        feed.busy = True
+        future = loop.run_in_executor(WORKER, _chunk, ev, CHUNK_MS)
+        future.add_done_callback(functools.partial(self._done, ev))
 
-    def _tick(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._scheduled = False
+    def _done(self, ev: Evaluation, future: asyncio.Future[dict[str, Any]]) -> None:
+        feed = self.session.lookahead
+        self._running = False
+        feed.busy = False
         try:
-            feed = self.session.lookahead
-            ev = feed.evaluation
-            done = feed.advance(self.session)
-            if feed.evaluation is not ev or done or loop.time() - self._pushed >= PUSH_EVERY:
-                self._pushed = loop.time()
+            result = future.result()
+            if feed.evaluation is ev:
+                feed.result = result
                 self.changed()
-            if not done:
-                self._scheduled = True
-                loop.call_later(0.002, self._tick, loop)
+            self.kick()  # the rest of it, or the position shown now
         except Exception:  # noqa: BLE001 - never leave a broken task behind
             log.exception("the whole-game evaluation failed")
+
+
+def _chunk(ev: Evaluation, ms: float) -> dict[str, Any]:
+    """In the worker thread: play worlds for about ``ms`` milliseconds; the figures."""
+    ev.advance(ms)
+    return ev.result()

@@ -1,0 +1,117 @@
+"""How long the widget's thinking blocks the kernel's event loop (issue 9, item 4).
+
+Two measurements on an asyncio loop, in Python (no browser), over the human's positions
+of whole games (3 seats: the human plays greedy's choice, the bots are lookahead and
+greedy, as in ``play(bots=["lookahead", "greedy"])``):
+
+* **the moves panel's evaluation**: it runs in the worker thread (the :class:`Thinker`);
+  a heartbeat task on the loop (``asyncio.sleep(0.001)`` in a loop) measures how late the
+  loop answers meanwhile (the panels' data is rebuilt on the loop after each chunk);
+* **a lookahead bot's decision**: in the widget it runs in a worker thread; a heartbeat
+  task on the loop (``asyncio.sleep(0.001)`` in a loop) measures how late the loop answers
+  while the bot thinks, against the decision's own duration run on the loop (how long
+  the loop would be blocked without the thread).
+
+    nice -n 10 .venv/bin/python benchmarks/bench_widget_blocking.py --games 4
+
+Prints medians, 99th percentiles and maxima in milliseconds, and a JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import time
+
+from tenleave_widget import Game
+from tenleave_widget.bots import decide as engine_decide
+from tenleave_widget.bots import make_bot
+from tenleave_widget.widget import TenLeaveWidget
+from tenleave_widget.widget.bot_runner import decide
+from tenleave_widget.widget.lookahead_panel import WORKER
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    return {"n": len(values), "median": round(statistics.median(values), 2),
+            "p99": round(pct(values, 0.99), 2), "max": round(max(values), 2)}
+
+
+async def heartbeat(lateness: list[float], stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        t = time.perf_counter()
+        await asyncio.sleep(0.001)
+        lateness.append((time.perf_counter() - t) * 1000 - 1.0)
+
+
+async def panel_blocking(games: int) -> list[float]:
+    """The loop's lateness while the moves panel's evaluation runs (the Thinker, in the
+    worker thread), over the human's positions of whole games."""
+    lateness: list[float] = []
+    for seed in range(games):
+        w = TenLeaveWidget(Game(3, seed=seed), humans=[0], bots={1: "greedy", 2: "greedy"},
+                           bot_delay=0, seed=seed)
+        while not w.game.finished:
+            stop = asyncio.Event()
+            beat = asyncio.create_task(heartbeat(lateness, stop))
+            w._thinker.kick()
+            feed = w.session.lookahead
+            while feed.evaluation is not None and (feed.busy or not feed.evaluation.done):
+                await asyncio.sleep(0.005)
+            stop.set()
+            await beat
+            best = engine_decide(make_bot("greedy", seed=seed), w.game, 0)
+            w.session.apply(best)
+            w._bots.start()
+            w._refresh()
+    return lateness
+
+
+async def bot_blocking(games: int) -> dict[str, list[float]]:
+    """A lookahead bot's decisions: on the loop (the block it would be) and in the worker
+    thread (the loop's lateness meanwhile)."""
+    own: list[float] = []
+    lateness: list[float] = []
+    loop = asyncio.get_running_loop()
+    for seed in range(games):
+        g = Game(3, seed=seed)
+        while not g.finished:
+            seat = g.to_move
+            assert seat is not None
+            bot = make_bot("lookahead", seed=seed)
+            t = time.perf_counter()
+            turn = decide(bot, g, seat)
+            own.append((time.perf_counter() - t) * 1000)
+            stop = asyncio.Event()
+            beat = asyncio.create_task(heartbeat(lateness, stop))
+            again = await loop.run_in_executor(WORKER, decide, make_bot("lookahead", seed=seed),
+                                               g.copy(), seat)
+            stop.set()
+            await beat
+            assert again == turn
+            g.apply(turn)
+    return {"decision_on_loop": own, "loop_lateness_while_thread_thinks": lateness}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=4)
+    args = parser.parse_args()
+    panel = asyncio.run(panel_blocking(args.games))
+    bot = asyncio.run(bot_blocking(args.games))
+    result = {"loop_lateness_while_panel_thinks": summary(panel),
+              **{k: summary(v) for k, v in bot.items()}}
+    for name, s in result.items():
+        print(f"{name:36s} n={s['n']:5d}  median {s['median']:7.2f} ms  p99 {s['p99']:7.2f} ms"
+              f"  max {s['max']:7.2f} ms")
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
