@@ -62,7 +62,8 @@ async def panel_blocking(games: int) -> list[float]:
             beat = asyncio.create_task(heartbeat(lateness, stop))
             w._thinker.kick()
             feed = w.session.lookahead
-            while feed.evaluation is not None and (feed.busy or not feed.evaluation.done):
+            while feed.evaluation is not None and (
+                    feed.chunk is not None or not feed.evaluation.done):
                 await asyncio.sleep(0.005)
             stop.set()
             await beat

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import functools
 import logging
 import random
 from collections.abc import Callable, Mapping
@@ -86,8 +85,8 @@ class LookaheadFeed:
         self.evaluation: Evaluation | None = None
         self.result: dict[str, Any] | None = None
         """The figures last published (while ``busy``, the worker owns the evaluation)."""
-        self.busy = False
-        """A chunk of the evaluation is running in the worker thread (:class:`Thinker`)."""
+        self.chunk: concurrent.futures.Future[dict[str, Any]] | None = None
+        """The chunk of the evaluation running in the worker thread (:class:`Thinker`)."""
 
     def _target(self, session: Session) -> tuple[tuple[Any, ...], Game, int] | None:
         """What should be evaluated now: (key, base position, mover), or None."""
@@ -132,7 +131,11 @@ class LookaheadFeed:
                                      rotations=False, turns=turns)
 
     def advance(self, session: Session, ms: float = SLICE_MS) -> bool:
-        """Play worlds for about ``ms`` milliseconds; True when nothing is left to do."""
+        """Play worlds for about ``ms`` milliseconds; True when nothing is left to do.
+        (A chunk under way in the worker thread is waited for first.)"""
+        if self.chunk is not None:
+            concurrent.futures.wait([self.chunk])
+            self.chunk = None
         self.sync(session)
         ev = self.evaluation
         if ev is None:
@@ -148,7 +151,7 @@ class LookaheadFeed:
         ev = self.evaluation
         if ev is None:
             return None
-        if self.busy:
+        if self.chunk is not None:
             return self.result
         if ev.worlds == 0:
             return None
@@ -257,14 +260,15 @@ class Thinker:
         except RuntimeError:
             return
         self._running = True
-        feed.busy = True
-        future = loop.run_in_executor(WORKER, _chunk, ev, CHUNK_MS)
-        future.add_done_callback(functools.partial(self._done, ev))
+        future = feed.chunk = WORKER.submit(_chunk, ev, CHUNK_MS)
+        future.add_done_callback(
+            lambda f: loop.call_soon_threadsafe(self._done, ev, f))
 
-    def _done(self, ev: Evaluation, future: asyncio.Future[dict[str, Any]]) -> None:
+    def _done(self, ev: Evaluation, future: concurrent.futures.Future[dict[str, Any]]) -> None:
         feed = self.session.lookahead
         self._running = False
-        feed.busy = False
+        if feed.chunk is future:
+            feed.chunk = None
         try:
             result = future.result()
             if feed.evaluation is ev:
