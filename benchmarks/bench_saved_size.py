@@ -6,6 +6,12 @@ Starts a real JupyterLab (the browser tests' harness) on a copy of the notebook,
 its cells twice in Chromium, saves it from the File menu and prints the file's size.
 
     .venv/bin/python benchmarks/bench_saved_size.py
+
+With ``replay`` it measures, without a browser, the widget state one replay table (as in
+``examples/classroom.ipynb``) carries into a saved notebook: the JSON of every widget
+model under it, before and after a review (the review's graph is a FigureWidget):
+
+    .venv/bin/python benchmarks/bench_saved_size.py replay
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -23,7 +30,42 @@ from browser.driver import open_and_run, wait_idle  # noqa: E402
 from browser.harness import CHROMIUM, lab_server  # noqa: E402
 
 
+def widget_state_bytes(widget: Any) -> int:
+    """The size of the JSON state of ``widget`` and of every widget model under it."""
+    import ipywidgets
+
+    seen: dict[str, int] = {}
+
+    def walk(w: Any) -> None:
+        if w.model_id in seen:
+            return
+        seen[w.model_id] = len(json.dumps(w.get_state(), default=str))
+        for name in w.keys:
+            value = getattr(w, name)
+            for item in value if isinstance(value, (list, tuple)) else [value]:
+                if isinstance(item, ipywidgets.Widget):
+                    walk(item)
+
+    walk(widget)
+    return sum(seen.values())
+
+
+def replay() -> None:
+    from tenleave_widget.widget import replay_widget
+
+    game = ROOT / "examples" / "games" / "game-3-seats.json"
+    w = replay_widget(game, turn=5)
+    before = widget_state_bytes(w)
+    w.review(samples=2, seed=1)
+    after = widget_state_bytes(w)
+    print(f"a replay table's widget state: {before:,} bytes without a review, "
+          f"{after:,} bytes with one (its graph)")
+
+
 def main() -> None:
+    if sys.argv[1:] == ["replay"]:
+        replay()
+        return
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as name:

@@ -4,9 +4,12 @@ the record, clicked through; a seat's view shows that seat's decisions only."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -14,6 +17,15 @@ from tenleave_widget import load_record
 from tenleave_widget.widget import play, replay_widget
 
 GAME = Path(__file__).resolve().parent.parent / "examples" / "games" / "game-3-seats.json"
+T = TypeVar("T")
+
+
+def in_fresh_thread(scenario: Callable[[], T]) -> T:
+    """Run ``scenario`` in a thread of its own, which has no event loop: earlier tests in
+    the session (Playwright's sync API, a kernel client) may leave a loop marked running
+    in the main thread, and the review panel schedules on a running loop."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(scenario).result()
 
 
 def review_lines(w: object) -> list[str]:
@@ -23,6 +35,10 @@ def review_lines(w: object) -> list[str]:
 
 
 def test_review_in_replay_mode_labels_graph_summary_best_move(tmp_path: Path) -> None:
+    in_fresh_thread(lambda: review_in_replay_mode(tmp_path))
+
+
+def review_in_replay_mode(tmp_path: Path) -> None:
     w = replay_widget(GAME, turn=17)
     panel = w.review_panel
     assert panel is not None and w.review_result is None and review_lines(w) == []
@@ -30,6 +46,7 @@ def test_review_in_replay_mode_labels_graph_summary_best_move(tmp_path: Path) ->
     r = w.review_result
     assert r is not None and len(r.turns) == 30
     # the graph: one trace per seat, a point per decision, clicking one moves the table
+    assert panel.figure is not None
     assert [len(t.x) for t in panel.figure.data] == [10, 10, 10]
     panel.jump(12)
     assert w.turn == 12
@@ -52,16 +69,21 @@ def test_review_in_replay_mode_labels_graph_summary_best_move(tmp_path: Path) ->
     again = replay_widget(f, turn=3)
     assert again.review_result is not None
     assert again.review_result.to_json() == r.to_json()
-    assert len(again.review_panel.figure.data) == 3  # type: ignore[union-attr]
+    assert again.review_panel is not None and again.review_panel.figure is not None
+    assert len(again.review_panel.figure.data) == 3
 
 
 def test_a_seats_view_shows_only_its_own_decisions() -> None:
+    in_fresh_thread(a_seats_view)
+
+
+def a_seats_view() -> None:
     w = replay_widget(GAME, turn=0)
     w.review(samples=2, seed=1)
     w.show_best()
     w.set_perspective(1)
     panel = w.review_panel
-    assert panel is not None
+    assert panel is not None and panel.figure is not None
     assert [t.name for t in panel.figure.data] == ["Ben"]
     assert "Ana" not in panel.summary.value and "Ben" in panel.summary.value
     r = w.review_result
@@ -96,7 +118,8 @@ def test_the_review_runs_in_the_background_and_the_table_answers_meanwhile() -> 
             await asyncio.sleep(0.05)
         return moved
 
-    moved = asyncio.run(scenario())
+    # On a loop of its own, in a thread of its own (see in_fresh_thread).
+    moved = in_fresh_thread(lambda: asyncio.run(scenario()))
     assert len(moved) >= 2  # the table answered clicks while the review worked
     assert w.review_result is not None and not panel.running and not panel.button.disabled
     assert panel.progress.value == 30 and panel.progress.layout.display == "none"
@@ -111,6 +134,10 @@ def test_no_review_outside_replay_mode() -> None:
 
 
 def test_a_failed_review_is_shown_and_the_panel_stays_usable() -> None:
+    in_fresh_thread(a_failed_review)
+
+
+def a_failed_review() -> None:
     w = replay_widget(GAME, turn=0)
     panel = w.review_panel
     assert panel is not None
@@ -118,3 +145,55 @@ def test_a_failed_review_is_shown_and_the_panel_stays_usable() -> None:
         w.review(samples=0)
     assert not panel.running and not panel.button.disabled
     assert "failed" in panel.summary.value and w.review_result is None
+
+
+def test_a_loop_marked_running_but_not_running_does_not_swallow_the_review() -> None:
+    """Playwright's sync API between calls, or a nested run left behind, leaves a loop
+    marked running in a thread that no longer runs its callbacks: the review must not be
+    handed to it (it would never arrive); it is computed at once instead."""
+    def scenario() -> None:
+        loop = asyncio.new_event_loop()
+        asyncio._set_running_loop(loop)  # what such a leftover looks like from here
+        try:
+            w = replay_widget(GAME, turn=0)
+            w.review(samples=2, seed=1)
+            assert w.review_result is not None and len(w.review_result.turns) == 30
+            assert w.review_panel is not None and not w.review_panel.running
+        finally:
+            asyncio._set_running_loop(None)
+            loop.close()
+
+    in_fresh_thread(scenario)
+
+
+def figure_widgets(widget: object) -> list[object]:
+    """Every Plotly FigureWidget among ``widget`` and its children, depth first."""
+    import plotly.graph_objects as go
+
+    found = [widget] if isinstance(widget, go.FigureWidget) else []
+    for child in getattr(widget, "children", ()):
+        found += figure_widgets(child)
+    return found
+
+
+def test_the_graph_is_made_only_for_a_review(tmp_path: Path) -> None:
+    """A FigureWidget carries plotly.js (~5 MB) into a notebook saved with widget state:
+    a replay table holds none until a review is computed or read back (issue 11)."""
+    def scenario() -> None:
+        w = replay_widget(GAME, turn=3)
+        assert w.review_panel is not None and w.review_panel.figure is None
+        assert figure_widgets(w) == []
+        w.goto(20)
+        w.set_perspective(1)
+        assert figure_widgets(w) == []
+        w.review(samples=2, seed=1)
+        assert figure_widgets(w) == [w.review_panel.figure]
+        w.set_perspective(None)  # redrawn in the same figure
+        assert figure_widgets(w) == [w.review_panel.figure]
+        f = tmp_path / "reviewed.json"
+        w.save(f)
+        again = replay_widget(f, turn=0)  # a saved review draws its graph at once
+        assert again.review_panel is not None and again.review_panel.figure is not None
+        assert figure_widgets(again) == [again.review_panel.figure]
+
+    in_fresh_thread(scenario)

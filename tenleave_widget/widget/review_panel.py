@@ -3,8 +3,8 @@ then an evaluation graph to click through, the per-seat summary and "show the be
 
 The review (:func:`tenleave_widget.review.review`) runs in a worker thread; its progress
 and its result are handed to the kernel's event loop (``call_soon_threadsafe``), which
-updates the widgets, so the table keeps answering clicks meanwhile. Without a running
-loop (a script, a test) it runs at once. Once computed, the review is kept by the
+updates the widgets, so the table keeps answering clicks meanwhile. Without a loop that
+runs this code (a script, a test) it runs at once. Once computed, the review is kept by the
 session (the narration labels each decision with it), saved with the record by
 :meth:`TenLeaveWidget.save`, and read back from a saved record by ``replay_widget``.
 
@@ -38,6 +38,22 @@ SYMBOLS = {"best": "circle", "good": "circle-open", "inaccuracy": "diamond",
            "mistake": "square", "blunder": "x"}
 
 
+def _serving_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop running this very code (a kernel's cell or comm message, an asyncio
+    program's task), or None.
+
+    A loop merely *marked* running in this thread does not count: Playwright's sync API
+    between two calls, or a nested run left behind, leaves one whose callbacks wait until
+    something resumes it, and a result handed to it would never arrive. Code a loop really
+    runs runs in one of its tasks (ipykernel executes cells and comm messages in one).
+    """
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+    return loop if asyncio.current_task(loop) is not None else None
+
+
 class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
     """The review controls, the evaluation graph and the per-seat summary of a replay.
 
@@ -65,15 +81,11 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
             layout=ipywidgets.Layout(display="none"),
         )
         self.summary = ipywidgets.HTML()
-        self.figure = go.FigureWidget(layout={
-            "height": 300, "template": "plotly_white", "margin": {"l": 50, "r": 10, "t": 30,
-                                                                   "b": 40},
-            "title": {"text": "evaluation: expected final penalty, own view (click a point)",
-                      "font": {"size": 13}},
-            "xaxis": {"title": {"text": "turn"}},
-            "yaxis": {"title": {"text": "expected final penalty"}},
-        })
-        self.graph = ipywidgets.Box([self.figure], layout=ipywidgets.Layout(display="none"))
+        # The Plotly figure is made when there is a review to draw (``_figure``), not
+        # before: a FigureWidget carries plotly.js (~5 MB) into a notebook saved with
+        # widget state, and most replay tables are never reviewed (issue 11, item 7).
+        self.figure: go.FigureWidget | None = None
+        self.graph = ipywidgets.Box([], layout=ipywidgets.Layout(display="none"))
         super().__init__([
             ipywidgets.HBox([self.button, self.samples, self.best, self.progress]),
             self.graph, self.summary,
@@ -103,10 +115,7 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
         self.progress.layout.display = ""
         self.button.disabled = True
         self._running = True
-        try:
-            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = None
+        loop = _serving_loop()
         if loop is None:
             try:
                 result = review(record, samples=k, seed=seed,
@@ -155,6 +164,20 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
         self._changed()
 
     # ------------------------------------------------------------------ showing
+    def _figure(self) -> go.FigureWidget:
+        """The evaluation graph, made (and put in the panel) the first time it is drawn."""
+        if self.figure is None:
+            self.figure = go.FigureWidget(layout={
+                "height": 300, "template": "plotly_white",
+                "margin": {"l": 50, "r": 10, "t": 30, "b": 40},
+                "title": {"text": "evaluation: expected final penalty, own view "
+                                  "(click a point)", "font": {"size": 13}},
+                "xaxis": {"title": {"text": "turn"}},
+                "yaxis": {"title": {"text": "expected final penalty"}},
+            })
+            self.graph.children = (self.figure,)
+        return self.figure
+
     def _on_best(self, change: dict[str, Any]) -> None:
         self.session.show_best = bool(change["new"])
         self._changed()
@@ -164,7 +187,7 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
         self._goto(turn)
 
     def _on_click(self, _trace: Any, points: Any, _selector: Any) -> None:
-        if points.point_inds:
+        if points.point_inds and self.figure is not None:
             trace = self.figure.data[points.trace_index]
             self.jump(int(trace.customdata[points.point_inds[0]]))
 
@@ -185,11 +208,12 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
         self._shown = key
         seats = range(len(r.players)) if session.seat is None else [session.seat]
         colours = session.live.view(None)["colours"]
-        with self.figure.batch_update():
-            self.figure.data = []
+        figure = self._figure()
+        with figure.batch_update():
+            figure.data = []
             for s in seats:
                 mine = [t for t in r.turns if t.seat == s]
-                self.figure.add_scatter(
+                figure.add_scatter(
                     x=[t.turn for t in mine], y=[t.expected_final_penalty for t in mine],
                     customdata=[t.turn for t in mine], mode="lines+markers", name=r.players[s],
                     line={"color": COLOUR_HEX.get(colours[s], "#555")},
@@ -198,7 +222,7 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
                           f" (loss {t.loss:.2f}); best {describe_turn(t.best)}" for t in mine],
                     hoverinfo="text",
                 )
-        for trace in self.figure.data:
+        for trace in figure.data:
             trace.on_click(self._on_click)
         self.graph.layout.display = ""
         rows = []
