@@ -43,6 +43,7 @@ import asyncio
 import concurrent.futures
 import logging
 import random
+import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -62,6 +63,9 @@ MEASURES = ("swat", "game")
 
 SLICE_MS = 10.0
 """The slice of :meth:`LookaheadFeed.advance` by default (a script's ``think(ms)``)."""
+
+YIELD_MS = 2.0
+"""The worker thread pauses after this much evaluation (see :func:`_chunk`)."""
 
 CHUNK_MS = 120.0
 """How long the worker thread evaluates before the panel is updated (in a notebook)."""
@@ -280,6 +284,10 @@ class Thinker:
 
 
 def _chunk(ev: Evaluation, ms: float) -> dict[str, Any]:
-    """In the worker thread: play worlds for about ``ms`` milliseconds; the figures."""
-    ev.advance(ms)
+    """In the worker thread: play worlds for about ``ms`` milliseconds, a world or two at a
+    time with a pause between (the kernel's loop takes the interpreter at once then,
+    instead of waiting for the thread's switch interval); the figures."""
+    end = time.perf_counter() + ms / 1000
+    while not ev.advance(YIELD_MS) and time.perf_counter() < end:
+        time.sleep(0.0005)
     return ev.result()
