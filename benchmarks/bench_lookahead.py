@@ -40,7 +40,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tenleave_widget.bots import BOT_BUDGET, LookaheadBot, decide, make_bot  # noqa: E402
+from tenleave_widget.bots import BOT_BUDGET, LookaheadBot, bot_budget, decide, make_bot  # noqa: E402
 from tenleave_widget.game import Game  # noqa: E402
 from tenleave_widget.lookahead import Budget, evaluate_view  # noqa: E402
 from tenleave_widget.simulate import mean_ci, wilson  # noqa: E402
@@ -49,7 +49,7 @@ from tenleave_widget.turn import Turn  # noqa: E402
 
 def _budget(args: argparse.Namespace) -> Budget:
     prune = None if args.no_prune else args.prune
-    return Budget(samples=args.samples or BOT_BUDGET.samples, prune=prune)
+    return Budget(samples=args.samples or bot_budget(args.players).samples, prune=prune)
 
 
 def strength(args: argparse.Namespace) -> dict[str, Any]:

@@ -107,8 +107,9 @@ class LookaheadBot:
     (:func:`~tenleave_widget.lookahead.evaluate_view`): sampled worlds played out to the end,
     ranked by the expected margin (its final penalty minus the mean of the others').
 
-    ``budget``: worlds per decision (default :data:`BOT_BUDGET`: successive halving on,
-    rotations off — see the README for why). ``objective``: ``"margin"`` or ``"win"``.
+    ``budget``: worlds per decision (default :func:`bot_budget` of the table size: 96 worlds
+    at 2 to 4 seats, 192 at 5, successive halving on, rotations off — see the README for
+    why). ``objective``: ``"margin"`` or ``"win"``.
     Each decision's seed is derived from the bot's seed and the turn number, so the same
     position gets the same answer (undo cannot be used to sample it). When its best turn
     wakes SleepKid, it says :data:`WAKE` and chooses its play again from the view after
@@ -127,7 +128,8 @@ class LookaheadBot:
         objective: str = "margin", rotations: bool = False, redecide: bool = True,
     ) -> None:
         self.seed = seed if seed is not None else random.randrange(2**32)
-        self.budget = budget if budget is not None else BOT_BUDGET
+        self.budget = budget
+        """The budget per decision; ``None``: :func:`bot_budget` of the table's size."""
         self.objective = objective
         self.rotations = rotations
         self.redecide = redecide
@@ -135,7 +137,8 @@ class LookaheadBot:
 
     def _evaluate(self, view: View, **options: Any) -> Turn:
         seed = random.Random(f"{self.seed}:{view['turns_applied']}").getrandbits(64)
-        ev = evaluate_view(view, self.budget, seed, rotations=self.rotations,
+        budget = self.budget if self.budget is not None else bot_budget(len(view["hands"]))
+        ev = evaluate_view(view, budget, seed, rotations=self.rotations,
                            objective=self.objective, **options)
         self.last = ev
         return Turn.from_json(ev["moves"][ev["best"]]["turn"])
@@ -161,7 +164,23 @@ def _plain_plays(view: View) -> list[Turn]:
 
 
 BOT_BUDGET = Budget(samples=2 * DEFAULT_SAMPLES, prune=2.0)
-"""The lookahead bot's default budget per decision."""
+"""The lookahead bot's default budget per decision at 2 to 4 seats."""
+
+BOT_BUDGET_5 = Budget(samples=4 * DEFAULT_SAMPLES, prune=2.0)
+"""The lookahead bot's default budget per decision at 5 seats: twice the worlds. With 96
+at 5 seats it beat one greedy seat by only 1.42 [0.50, 2.34] points; the measurement with
+192 is in the README (``benchmarks/bench_lookahead.py``)."""
+
+
+def bot_budget(players: int) -> Budget:
+    """The lookahead bot's default budget per decision at a table of ``players`` seats:
+    more seats, more to sample (every other seat's hand) and the time to do it (the speed
+    aim's p99 left room at 5 seats).
+
+    >>> bot_budget(3).samples, bot_budget(5).samples
+    (96, 192)
+    """
+    return BOT_BUDGET_5 if players >= 5 else BOT_BUDGET
 
 
 BOTS: dict[str, Callable[[int | None], Bot]] = {

@@ -385,6 +385,20 @@ def test_lookahead_bot_plays_whole_games_everywhere_bots_are_named() -> None:
     assert bot.last is not None and bot.last["objective"] == "margin"
 
 
+def test_lookahead_bot_default_budget_scales_with_the_table() -> None:
+    """Without a budget the bot samples bot_budget(players) worlds: 96 at 2-4 seats, 192 at
+    5 (where 96 did not beat every greedy seat by 2 points; README, benchmarks)."""
+    from tenleave_widget.bots import BOT_BUDGET, LookaheadBot, bot_budget, decide
+
+    assert [bot_budget(n).samples for n in (2, 3, 4, 5)] == [96, 96, 96, 192]
+    assert bot_budget(3) == BOT_BUDGET and bot_budget(5).prune == BOT_BUDGET.prune
+    for players, worlds in ((3, 96), (5, 192)):
+        bot = LookaheadBot(seed=1)
+        decide(bot, Game(players, seed=4))
+        assert bot.last is not None and bot.last["samples"] == worlds
+    assert LookaheadBot(seed=1, budget=8).budget == 8
+
+
 def test_lookahead_bot_decides_from_its_view_only() -> None:
     """The same view (hidden cards permuted) and the same turn number: the same answer,
     however often it is asked (undo cannot sample the hidden cards through it)."""
