@@ -168,8 +168,9 @@ BOT_BUDGET = Budget(samples=2 * DEFAULT_SAMPLES, prune=2.0)
 
 BOT_BUDGET_5 = Budget(samples=4 * DEFAULT_SAMPLES, prune=2.0)
 """The lookahead bot's default budget per decision at 5 seats: twice the worlds. With 96
-at 5 seats it beat one greedy seat by only 1.42 [0.50, 2.34] points; the measurement with
-192 is in the README (``benchmarks/bench_lookahead.py``)."""
+at 5 seats it beat one greedy seat by only 1.42 [0.50, 2.34] points (200 games); with 192,
++2.08 [1.68, 2.49] (970 games), though the doubling's own gain was not separated (README,
+``benchmarks/bench_lookahead.py``)."""
 
 
 def bot_budget(players: int) -> Budget:
