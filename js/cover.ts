@@ -2,9 +2,11 @@
 
 import { h } from "./dom";
 import type { TableState } from "./protocol";
-import type { Send } from "./send";
+import type { Send, UiState } from "./send";
 
-export function coverBlock(model: TableState, send: Send): HTMLElement {
+/** The cover; its "I am ready" button takes the focus when the cover appears (mount.ts),
+ *  and after it the focus moves to the uncovered seat's hand. */
+export function coverBlock(model: TableState, ui: UiState, send: Send): HTMLElement {
   return h(
     "div",
     { class: "tl-cover", "data-testid": "cover" },
@@ -16,7 +18,10 @@ export function coverBlock(model: TableState, send: Send): HTMLElement {
         class: "tl-btn",
         "data-testid": "uncover",
         "data-focus": "uncover",
-        onclick: () => send({ kind: "uncover" }),
+        onclick: () => {
+          ui.focusNext = ["hand-first", "root"];
+          send({ kind: "uncover" });
+        },
       },
       "I am ready: show my hand",
     ),

@@ -57,6 +57,7 @@ export function mountTable(el: HTMLElement, source: TableSource): () => void {
         ? focused.getAttribute("data-focus")
         : null;
     const rootFocused = focused === root;
+    const hadFocus = rootFocused || (focused instanceof HTMLElement && root.contains(focused));
     const view = state.view;
     root.dataset["mode"] = state.mode;
     root.dataset["turns"] = String(view.turns_applied);
@@ -87,8 +88,13 @@ export function mountTable(el: HTMLElement, source: TableSource): () => void {
         : "",
       layout,
     );
+    const cover = state.cover.shown ? focusTarget("uncover") : null;
     const next = ui.focusNext.map(focusTarget).find((el) => el !== null && el !== root);
-    if (next && !state.busy) {
+    if (cover && hadFocus) {
+      // The hot-seat cover appeared while the table had the focus: "I am ready" takes it.
+      ui.focusNext = [];
+      cover.focus({ preventScroll: false });
+    } else if (next && !state.busy) {
       ui.focusNext = [];
       next.focus({ preventScroll: false });
     } else if (focusKey) {

@@ -42,7 +42,7 @@ export function buildTable(
     ),
   );
   if (model.cover.shown) {
-    parts.push(coverBlock(model, send));
+    parts.push(coverBlock(model, ui, send));
     return parts;
   }
   parts.push(topBar(model, send));

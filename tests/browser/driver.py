@@ -12,8 +12,9 @@ from .harness import LabServer
 TIMEOUT = 60_000
 
 
-def open_and_run(page: Any, lab: LabServer, notebook: str) -> Any:
-    """Open `notebook`, run all cells, and return the widget's root element locator."""
+def open_and_run(page: Any, lab: LabServer, notebook: str, panels: bool = True) -> Any:
+    """Open `notebook`, run all cells, and return the widget's root element locator
+    (once its odds panels are drawn, unless ``panels`` is false: a table without them)."""
     page.goto(lab.url(notebook), timeout=TIMEOUT)
     page.wait_for_selector(".jp-Notebook .jp-CodeCell", timeout=TIMEOUT)
     page.wait_for_function(
@@ -25,9 +26,10 @@ def open_and_run(page: Any, lab: LabServer, notebook: str) -> Any:
     page.click('.lm-Menu-item[data-command="runmenu:run-all"]')
     root = page.locator(".jp-OutputArea-output .tl-root").first
     root.wait_for(timeout=TIMEOUT)
-    page.locator(".jp-OutputArea-output .tl-panels").first.wait_for(
-        state="attached", timeout=TIMEOUT
-    )
+    if panels:
+        page.locator(".jp-OutputArea-output .tl-panels").first.wait_for(
+            state="attached", timeout=TIMEOUT
+        )
     return root
 
 

@@ -39,6 +39,11 @@ SAVED = [
     "s = tw.play(players=3, human=0, bots=['greedy', 'random'], seed=3, bot_delay=0.02)\ns",
 ]
 
+HOTSEAT = [  # two humans on one screen: the cover between their turns
+    "import tenleave_widget.widget as tw",
+    "hs = tw.hotseat(2, seed=4)\nhs",
+]
+
 LOOK = [
     "import tenleave_widget.widget as tw",
     "look = tw.play(players=3, human=0, bots=['lookahead', 'greedy'], seed=7, bot_delay=0.05)"
@@ -59,7 +64,8 @@ def write_notebooks(folder: Path) -> list[Path]:
     paths = []
     for name, cells in (("play.ipynb", PLAY), ("replay.ipynb", REPLAY), ("bench.ipynb", BENCH),
                         ("keys.ipynb", KEYS), ("saved.ipynb", SAVED),
-                        ("projector.ipynb", PROJECTOR), ("lookahead.ipynb", LOOK)):
+                        ("projector.ipynb", PROJECTOR), ("lookahead.ipynb", LOOK),
+                        ("hotseat.ipynb", HOTSEAT)):
         p = folder / name
         nbformat.write(_notebook(cells), p)
         paths.append(p)

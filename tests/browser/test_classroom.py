@@ -12,7 +12,7 @@ import requests
 
 from .axe import axe_violations
 from .conftest import artifact
-from .driver import open_and_run, wait_idle
+from .driver import Kernel, open_and_run, wait_idle
 from .harness import LabServer
 from .test_browser import choose_theme
 
@@ -67,6 +67,45 @@ def test_a_whole_game_with_the_keyboard_alone(page: Any, lab: LabServer) -> None
     live = page.locator("[data-testid=live]").inner_text()
     assert live  # the polite live region announced the last turn and the status
     assert page.errors == []
+
+
+ACTIVE_JS = ("() => { const a = document.activeElement; return a?.dataset.focus"
+             " || (a?.dataset.group === 'hand' ? 'hand' : a?.className); }")
+
+
+def test_the_hot_seat_cover_takes_and_gives_back_the_focus(page: Any, lab: LabServer) -> None:
+    """Two humans on one screen: when the cover appears after a turn, "I am ready" has the
+    focus by itself; after it, the uncovered seat's hand has it."""
+    root = open_and_run(page, lab, "hotseat.ipynb", panels=False)
+    kernel = Kernel(lab, "hotseat.ipynb")
+    try:
+        wait_idle(page, root, 0)
+        root.focus()
+        for turn in range(3):
+            if page.locator("[data-testid=cover]").count():
+                page.keyboard.press("Tab")  # the cover's only control
+                assert page.evaluate(ACTIVE_JS) == "uncover"
+                page.keyboard.press("Enter")
+                page.wait_for_function("() => document.activeElement?.dataset.group === 'hand'")
+            value = page.locator("[data-group=hand]").first.get_attribute("data-card")[0]
+            page.keyboard.press(value)
+            page.wait_for_function(
+                "() => document.activeElement?.dataset.focus === 'play-first'")
+            page.keyboard.press("Enter")
+            page.wait_for_function("() => document.activeElement?.dataset.focus === 'end'")
+            page.keyboard.press("Enter")  # the turn ends: the cover comes up ...
+            page.wait_for_function(
+                "() => document.querySelector('[data-testid=cover]') !== null"
+                " && document.activeElement?.dataset.focus === 'uncover'")
+            assert kernel.eval("hs.session.covered") is True
+            assert kernel.eval("hs.game.turns_applied") == turn + 1
+            page.keyboard.press("Enter")  # ... "I am ready" ... and the hand is next
+            page.wait_for_function("() => document.activeElement?.dataset.group === 'hand'"
+                                   " && !document.querySelector('[data-testid=cover]')")
+            assert kernel.eval("hs.game.to_move") == (turn + 1) % 2
+        assert page.errors == []
+    finally:
+        kernel.close()
 
 
 def _axe_states(page: Any, lab: LabServer, theme: str) -> list[tuple[str, list[Any]]]:
