@@ -5,6 +5,10 @@ import { h, roman } from "./dom";
 import type { TableState } from "./protocol";
 import type { Send, UiState } from "./send";
 
+/** Where the focus goes after a peek or a rotate: End turn once a card is played, else the
+ *  hand (the turn still needs its play). */
+const AFTER_EXTRA = ["end", "hand-first", "root"];
+
 export function queuesBlock(model: TableState, ui: UiState, send: Send): HTMLElement {
   const view = model.view;
   const viewer = view.seat;
@@ -56,7 +60,10 @@ export function queuesBlock(model: TableState, ui: UiState, send: Send): HTMLEle
                   "data-testid": `rotate-${q}`,
                   "data-focus": `rotate-${q}`,
                   "aria-label": `Rotate queue ${q + 1}: its front card goes to the back`,
-                  onclick: () => send({ kind: "rotate", queue: q }),
+                  onclick: () => {
+                    ui.focusNext = AFTER_EXTRA;
+                    send({ kind: "rotate", queue: q });
+                  },
                 },
                 "⟲ rotate",
               )
@@ -84,6 +91,10 @@ export function queuesBlock(model: TableState, ui: UiState, send: Send): HTMLEle
                       view, card, q, i, viewer, peekable.has(`${q}:${i}`), offers.active, send,
                     );
                     el.setAttribute("data-group", `queue-${q}`);
+                    if (el.tagName === "BUTTON") {
+                      // a peek (Python answers it): focus then moves on like after a rotate
+                      el.addEventListener("click", () => { ui.focusNext = AFTER_EXTRA; });
+                    }
                     const what = changed.get(card.key);
                     if (what) {
                       el.classList.add("tl-changed", `tl-changed-${what}`);

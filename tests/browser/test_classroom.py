@@ -29,11 +29,31 @@ def my_turn(page: Any) -> None:
     )
 
 
+def keyboard_extra(page: Any, cls: str, kernel: Kernel, kind: str) -> bool:
+    """From End turn, Shift+Tab to the first control of class ``cls`` (a peekable card or
+    a ⟲ rotate), press Enter, and check that the engine's pending turn took it and that the
+    focus went back to End turn by itself."""
+    for _ in range(40):
+        page.keyboard.press("Shift+Tab")
+        if page.evaluate(f"() => document.activeElement?.classList.contains('{cls}')"):
+            break
+    else:
+        raise AssertionError(f"Shift+Tab never reached a .{cls}")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement?.dataset.focus === 'end'"
+                           " && document.querySelector('.tl-root').dataset.pending === '2'")
+    steps = kernel.eval("[st['kind'] for st in k.session.pending]")
+    assert steps == ["play", kind], steps  # Python took the peek / the rotate
+    return True
+
+
 def test_a_whole_game_with_the_keyboard_alone(page: Any, lab: LabServer) -> None:
     root = open_and_run(page, lab, "keys.ipynb")
+    kernel = Kernel(lab, "keys.ipynb")
     wait_idle(page, root, 0)
     root.focus()  # the only non-key step: the table has the focus, as after a Tab into it
     turns = 0
+    extras = {"peek": False, "rotate": False}
     while page.locator("[data-testid=gameover]").count() == 0:
         my_turn(page)
         if page.locator("[data-testid=gameover]").count():
@@ -49,6 +69,12 @@ def test_a_whole_game_with_the_keyboard_alone(page: Any, lab: LabServer) -> None
         assert page.evaluate(FOCUS_JS) == "play-first"
         page.keyboard.press("Enter")  # ... play it on the first queue with room ...
         page.wait_for_function("() => document.activeElement?.dataset.focus === 'end'")
+        # the additional action, by keyboard too: Shift+Tab back from End turn to a card
+        # that may be peeked (first chance) or to a queue's ⟲ rotate (a later turn)
+        if not extras["peek"] and page.locator(".tl-peekable").count():
+            extras["peek"] = keyboard_extra(page, "tl-peekable", kernel, "peek")
+        elif extras["peek"] and not extras["rotate"] and page.locator(".tl-rotate").count():
+            extras["rotate"] = keyboard_extra(page, "tl-rotate", kernel, "rotate")
         page.keyboard.press("Enter")  # ... and end the turn: focus moves on by itself
         turns += 1
         page.wait_for_function(
@@ -56,6 +82,11 @@ def test_a_whole_game_with_the_keyboard_alone(page: Any, lab: LabServer) -> None
             " === 'hand' || document.activeElement?.dataset.focus === k)"
             " || document.querySelector('.tl-root').dataset.busy === '1'", timeout=30_000)
     assert turns == 10  # Ana's ten cards
+    assert extras == {"peek": True, "rotate": True}
+    done = kernel.eval("[[t.seat, t.peek, t.rotate] for t in k.game.turns if t.seat == 0]")
+    assert sum(p is not None for _s, p, _r in done) == 1  # the engine recorded the peek ...
+    assert sum(r is not None for _s, _p, r in done) == 1  # ... and the rotate
+    kernel.close()
     page.wait_for_function("() => document.activeElement?.dataset.focus === 'again'")
     final = page.locator("[data-testid=gameover]").inner_text()
     assert "final scores" in final and "★" in final
