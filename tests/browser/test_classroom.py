@@ -204,6 +204,42 @@ def test_projector_size_fits_1280x720(browser: Any, lab: LabServer) -> None:
         context.close()
 
 
+def test_presentation_mode_enlarges_the_table(page: Any, lab: LabServer) -> None:
+    """JupyterLab's Presentation Mode raises --jp-content-font-size1 in the notebook; the
+    table's sizes are in em of it, so a card, the type and the board grow with it."""
+    root = open_and_run(page, lab, "replay.ipynb")
+    root.focus()
+    page.keyboard.press("End")
+    page.wait_for_function("() => document.querySelector('.tl-root').dataset.turns !== '0'")
+    page.wait_for_timeout(500)
+
+    def sizes() -> tuple[float, float, float]:
+        card = page.locator(".tl-root .tl-card").first.bounding_box()
+        font = root.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")
+        return card["width"], card["height"], font
+
+    def toggle() -> None:
+        page.click("#jp-MainMenu >> text=View")  # View > Appearance > Presentation Mode
+        page.hover('.lm-Menu-item:has-text("Appearance")')
+        page.click('.lm-Menu-item[data-command="application:toggle-presentation-mode"]')
+
+    before = sizes()
+    toggle()
+    try:
+        page.wait_for_function("() => document.querySelector('.jp-mod-presentationMode')")
+        page.wait_for_timeout(500)
+        during = sizes()
+        page.screenshot(path=str(artifact("presentation-mode.png")))
+    finally:
+        toggle()
+    page.wait_for_function("() => !document.querySelector('.jp-mod-presentationMode')")
+    page.wait_for_timeout(300)
+    after = sizes()
+    assert during[2] > before[2] * 1.1, (before, during)  # the type grows (14 -> 17 px) ...
+    assert during[0] > before[0] * 1.1 and during[1] > before[1] * 1.1, (before, during)
+    assert after == before  # ... and goes back when Presentation Mode is off
+
+
 def test_what_changed_is_marked_and_the_layout_does_not_jump(page: Any, lab: LabServer) -> None:
     root = open_and_run(page, lab, "keys.ipynb")
     wait_idle(page, root, 0)
