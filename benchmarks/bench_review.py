@@ -29,6 +29,7 @@ import sys
 import time
 from typing import Any
 
+from tenleave_widget import review as review_module
 from tenleave_widget.bots import LookaheadBot, make_bot
 from tenleave_widget.review import DEFAULT_SAMPLES, LABELS, THRESHOLDS, Review, review
 from tenleave_widget.simulate import mean_ci, play_game
@@ -62,7 +63,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
     p.add_argument("--no-stability", action="store_true", help="skip the doubled-budget runs")
     p.add_argument("--json", default=None, help="write every figure to this file")
+    p.add_argument("--compare-rounds", type=int, default=None, metavar="N",
+                   help="also review every game with EXTEND_ROUNDS=N (1: no sequential "
+                        "refinement, the review before it) and compare, on the same games")
     args = p.parse_args(argv)
+    default_rounds = review_module.EXTEND_ROUNDS
+    alt: dict[str, list[Any]] = {"cpu": [], "same": [0, 0], "other": [0, 0]}
 
     master = random.Random(args.seed)
     losses: dict[str, list[float]] = {b: [] for b in BOTS}
@@ -94,6 +100,17 @@ def main(argv: list[str] | None = None) -> int:
                 c, n = flips(r, review(rec, samples=2 * args.samples, seed=seed2))
                 acc[0] += c
                 acc[1] += n
+        if args.compare_rounds is not None:
+            review_module.EXTEND_ROUNDS = args.compare_rounds
+            c0 = time.process_time()
+            ra = review(rec, samples=args.samples, seed=seed)
+            alt["cpu"].append(time.process_time() - c0)
+            if not args.no_stability:
+                for seed2, key in ((seed, "same"), (seed + 1, "other")):
+                    c, n = flips(ra, review(rec, samples=2 * args.samples, seed=seed2))
+                    alt[key][0] += c
+                    alt[key][1] += n
+            review_module.EXTEND_ROUNDS = default_rounds
         print(f"game {i + 1}/{args.games}: {len(rec['turns'])} turns, review {times[-1]:.1f} s "
               f"wall, {cpu[-1]:.1f} s CPU", file=sys.stderr)
 
@@ -105,12 +122,22 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_stability:
         for name, (c, n) in (("same seed", same_seed), ("another seed", other_seed)):
             print(f"  labels changed at twice the budget ({name}): {c}/{n} = {c / n:.1%}")
+    if args.compare_rounds is not None:
+        print(f"  the same games with EXTEND_ROUNDS={args.compare_rounds} (default "
+              f"{default_rounds}): CPU time per review median "
+              f"{statistics.median(alt['cpu']):.2f} s, max {max(alt['cpu']):.2f} s")
+        if not args.no_stability:
+            for name, key in (("same seed", "same"), ("another seed", "other")):
+                c, n = alt[key]
+                print(f"  labels changed at twice the budget ({name}): {c}/{n} = {c / n:.1%}")
     print(f"losses of unforced decisions (objective margin, points); thresholds "
           f"{THRESHOLDS['margin']}:")
     out: dict[str, Any] = {
         "games": args.games, "samples": args.samples, "seed": args.seed,
         "review_seconds": times, "review_cpu_seconds": cpu,
         "same_seed_flips": same_seed, "other_seed_flips": other_seed,
+        "extend_rounds": default_rounds, "compare_rounds": args.compare_rounds,
+        "compare": alt,
         "bots": {},
     }
     for b in BOTS:

@@ -34,7 +34,9 @@ The decisions are valued by the lookahead evaluation
 (:func:`tenleave_widget.lookahead.evaluate_view`: worlds sampled from the mover's view,
 played out to the end with common random numbers) in two stages — every decision on
 ``samples`` worlds, then the played one and the two best on ``REFINE * samples`` fresh
-worlds, where the loss is measured (see :func:`_evaluate`). A peek is not valued by the
+worlds, where the loss is measured — with more fresh worlds, batch by batch up to
+:data:`EXTEND_ROUNDS` batches, while the loss's interval straddles a label bound (see
+:func:`_evaluate`). A peek is not valued by the
 evaluator (in a sampled world it changes nothing), so a peek turn is judged as its bare
 play. See the README for the JSON and the ``tenleave review`` command.
 """
@@ -474,6 +476,9 @@ REFINE = 12
 """The refinement stage samples ``REFINE`` times as many worlds as the screen."""
 REFINE_TOP = 2
 """How many of the screen's best decisions are refined along with the played one."""
+EXTEND_ROUNDS = 6
+"""The cap of the sequential refinement: a decision is valued on at most ``EXTEND_ROUNDS``
+batches of ``REFINE * samples`` fresh worlds (see :func:`_evaluate`)."""
 
 
 def decision(played: Turn) -> Turn:
@@ -517,8 +522,14 @@ def _evaluate(
     2. *refine*: the played decision and the screen's :data:`REFINE_TOP` best on
        ``REFINE * samples`` fresh worlds. The loss is measured here: choosing the best on
        one set of worlds and measuring it on another avoids the winner's curse (the
-       minimum of noisy means is biased low), and the paired interval is narrow enough for
-       the labels to hold when the budget doubles.
+       minimum of noisy means is biased low);
+    3. *extend* (sequential refinement): while the played decision's paired 95% loss
+       interval against the best contains a label bound (:data:`THRESHOLDS`), the refined
+       decisions are valued on another ``REFINE * samples`` fresh worlds (the same worlds
+       for all of them: common random numbers), up to :data:`EXTEND_ROUNDS` batches in all.
+       The label is then decided by an interval clear of every bound, or by the cap. A
+       loss near a bound would otherwise flip label with the noise (the bounds are 0.25 to
+       4 points apart, the one-batch interval about ±0.3 to ±0.6 points).
     """
     key = decision(played)
     rng = random.Random(seed)
@@ -537,11 +548,42 @@ def _evaluate(
         if sig not in seen:
             seen.add(sig)
             wanted.append(screen[i].turn)
-    ev2 = evaluate_view(view, REFINE * samples, rng.getrandbits(32), per_world=True,
+    batch = REFINE * samples
+    ev2 = evaluate_view(view, batch, rng.getrandbits(32), per_world=True,
                         turns=[t.to_json() for t in wanted], reference=True)
     refined = _values(ev2, objective)
-    return _Judged(screen, at[0], refined, [v.turn for v in refined].index(key), objective,
-                   float(ev2["reference"]["expected_final_penalty"]))
+    ref_sum = float(ev2["reference"]["expected_final_penalty"]) * len(refined[0].costs)
+    mine = [v.turn for v in refined].index(key)
+    # 3. *extend* (sequential refinement): while the played decision's paired loss interval
+    # straddles a label bound, add fresh worlds (the same ones for every refined decision)
+    rounds = 1
+    while rounds < EXTEND_ROUNDS and not _forced(screen, objective) \
+            and _straddles(refined, mine, objective):
+        ev3 = evaluate_view(view, batch, rng.getrandbits(32), per_world=True,
+                            turns=[v.turn.to_json() for v in refined], reference=True)
+        more = {v.turn: v for v in _values(ev3, objective)}
+        refined = [_merge(v, more[v.turn]) for v in refined]
+        ref_sum += float(ev3["reference"]["expected_final_penalty"]) * len(more[key].costs)
+        rounds += 1
+    return _Judged(screen, at[0], refined, mine, objective, ref_sum / len(refined[0].costs))
+
+
+def _merge(a: _Value, b: _Value) -> _Value:
+    """One decision valued on the worlds of ``a`` and then those of ``b``."""
+    na, nb = len(a.costs), len(b.costs)
+    n = na + nb
+    return _Value(a.turn, (a.expected_final_penalty * na + b.expected_final_penalty * nb) / n,
+                  (a.cost * na + b.cost * nb) / n, [*a.costs, *b.costs])
+
+
+def _straddles(refined: Sequence[_Value], mine: int, objective: str) -> bool:
+    """Whether the played decision's paired 95% loss interval against the best refined
+    decision contains a label bound (the label is not yet decided by the interval)."""
+    best = min(refined, key=lambda v: v.cost)
+    if best is refined[mine]:
+        return False
+    loss, half = _paired(refined[mine], best)
+    return any(loss - half < b < loss + half for b in THRESHOLDS[objective])
 
 
 # --------------------------------------------------------------------------- judging
@@ -572,14 +614,18 @@ def _paired(a: _Value, b: _Value) -> tuple[float, float]:
     return d, 1.96 * sd / math.sqrt(n)
 
 
+def _forced(screen: Sequence[_Value], objective: str) -> bool:
+    """Forced: on the screen, no decision can be worse than the best by more than the
+    "best" bound (its paired interval's upper end is within it)."""
+    top = min(screen, key=lambda v: v.cost)
+    tol = THRESHOLDS[objective][0]
+    return all(d + h <= tol for d, h in (_paired(v, top) for v in screen))
+
+
 def _judge(k: int, seat: int, played: Turn, j: _Judged) -> TurnReview:
     objective = j.objective
-    # forced: on the screen, no decision can be worse than the best by more than the
-    # "best" bound (its paired interval's upper end is within it)
     sc = j.screen
-    top = min(range(len(sc)), key=lambda i: sc[i].cost)
-    tol = THRESHOLDS[objective][0]
-    forced = all(d + h <= tol for d, h in (_paired(v, sc[top]) for v in sc))
+    forced = _forced(sc, objective)
     vals = j.refined
     best_i = min(range(len(vals)), key=lambda i: (vals[i].cost, i != j.refined_played, i))
     best = vals[best_i]
