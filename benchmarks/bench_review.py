@@ -112,7 +112,11 @@ def main(argv: list[str] | None = None) -> int:
                     alt[key][1] += n
             review_module.EXTEND_ROUNDS = default_rounds
         print(f"game {i + 1}/{args.games}: {len(rec['turns'])} turns, review {times[-1]:.1f} s "
-              f"wall, {cpu[-1]:.1f} s CPU", file=sys.stderr)
+              f"wall, {cpu[-1]:.1f} s CPU; so far labels changed (same seed, another seed) "
+              f"{same_seed}, {other_seed}"
+              + (f"; with EXTEND_ROUNDS={args.compare_rounds}: {alt['cpu'][-1]:.1f} s CPU, "
+                 f"{alt['same']}, {alt['other']}" if args.compare_rounds is not None else ""),
+              file=sys.stderr, flush=True)
 
     print(f"review of a 3-seat game (30 turns), {args.games} games, samples {args.samples}:")
     print(f"  CPU time per review: median {statistics.median(cpu):.2f} s, "
