@@ -44,6 +44,12 @@ HOTSEAT = [  # two humans on one screen: the cover between their turns
     "hs = tw.hotseat(2, seed=4)\nhs",
 ]
 
+OVER = [  # a play table whose game is over (the sample record, all turns): Play again
+    "import tenleave_widget.widget as tw\nfrom tenleave_widget.game import Game",
+    "over = tw.TenLeaveWidget(Game.from_record('game.json'), mode='play', humans=[0],"
+    " bots={1: 'greedy', 2: 'random'}, seed=2, bot_delay=0.02)\nover",
+]
+
 LOOK = [
     "import tenleave_widget.widget as tw",
     "look = tw.play(players=3, human=0, bots=['lookahead', 'greedy'], seed=7, bot_delay=0.05)"
@@ -65,7 +71,7 @@ def write_notebooks(folder: Path) -> list[Path]:
     for name, cells in (("play.ipynb", PLAY), ("replay.ipynb", REPLAY), ("bench.ipynb", BENCH),
                         ("keys.ipynb", KEYS), ("saved.ipynb", SAVED),
                         ("projector.ipynb", PROJECTOR), ("lookahead.ipynb", LOOK),
-                        ("hotseat.ipynb", HOTSEAT)):
+                        ("hotseat.ipynb", HOTSEAT), ("over.ipynb", OVER)):
         p = folder / name
         nbformat.write(_notebook(cells), p)
         paths.append(p)

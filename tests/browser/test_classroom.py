@@ -157,6 +157,23 @@ def _axe_states(page: Any, lab: LabServer, theme: str) -> list[tuple[str, list[A
     found.append((f"{theme} play start", axe_violations(page)))
     page.locator("[data-group=hand]").first.click()
     found.append((f"{theme} play, card chosen", axe_violations(page)))
+    page.select_option("[data-testid=size]", "projector")
+    page.wait_for_function("() => document.querySelector('.tl-root.tl-size-projector')")
+    page.wait_for_timeout(500)
+    found.append((f"{theme} play, projector size", axe_violations(page)))
+    page.select_option("[data-testid=size]", "medium")
+    root = open_and_run(page, lab, "over.ipynb")
+    page.locator("[data-testid=gameover] [data-focus=again]").wait_for(timeout=30_000)
+    page.wait_for_timeout(700)
+    found.append((f"{theme} game over, Play again", axe_violations(page)))
+    root = open_and_run(page, lab, "hotseat.ipynb", panels=False)
+    wait_idle(page, root, 0)
+    if not page.locator("[data-testid=cover]").count():  # one turn: the cover comes up
+        page.locator("[data-group=hand]").first.click()
+        page.locator("[data-focus=play-first]").click()
+        page.locator("[data-focus=end]").click()
+    page.locator("[data-testid=cover]").wait_for(timeout=20_000)
+    found.append((f"{theme} hot-seat cover", axe_violations(page)))
     return found
 
 
@@ -169,7 +186,7 @@ def test_axe_finds_no_serious_violation_in_light_and_dark(page: Any, lab: LabSer
         choose_theme(page, "JupyterLab Light", light=True)
     bad = [(where, v) for where, v in results if v]
     assert bad == [], json.dumps(bad, indent=1)[:4000]
-    assert len(results) == 10
+    assert len(results) == 16
 
 
 def test_projector_size_fits_1280x720(browser: Any, lab: LabServer) -> None:
