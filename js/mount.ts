@@ -49,8 +49,45 @@ export function mountTable(el: HTMLElement, source: TableSource): () => void {
   };
   const send = (intent: Intent): void => source.send(intent);
 
+  // The state last drawn in full: when only its panels' data changes (the moves' whole-game
+  // values fill in, chunk by chunk), only the panels are redrawn. Rebuilding the table then
+  // would detach its controls under the user and could spend a pending focus move
+  // (`ui.focusNext`) on a state the user's last action has not reached yet.
+  let drawn: TableState | null = null;
+  let side: HTMLElement | null = null;
+  const sideFor = (state: TableState): HTMLElement | null =>
+    state.show_odds && !state.cover.shown && state.panels.state
+      ? h("aside", { class: "tl-side", "aria-label": "Odds panels" }, renderPanels(state.panels, send))
+      : null;
+  const onlyPanelsChanged = (state: TableState): boolean =>
+    drawn !== null &&
+    side !== null &&
+    state.panels !== drawn.panels &&
+    (Object.keys(state) as (keyof TableState)[]).every((key) => key === "panels" || state[key] === drawn?.[key]);
+
+  /** Redraw the panels alone, keeping the focus on the same panel control if it had it. */
+  const drawPanels = (state: TableState): void => {
+    const old = side;
+    const fresh = sideFor(state);
+    if (old === null || fresh === null) return;
+    const focused = document.activeElement;
+    const key = focused instanceof HTMLElement && old.contains(focused) ? focused.getAttribute("data-focus") : null;
+    old.replaceWith(fresh);
+    side = fresh;
+    drawn = state;
+    if (key) (fresh.querySelector<HTMLElement>(`[data-focus="${key}"]`) ?? root).focus({ preventScroll: true });
+  };
+
+  /** A new state from the source: the panels alone when only they changed, else all. */
+  const update = (): void => {
+    const state = source.get();
+    if (onlyPanelsChanged(state)) drawPanels(state);
+    else draw();
+  };
+
   const draw = (): void => {
     const state = source.get();
+    drawn = state;
     const focused = document.activeElement;
     const focusKey =
       focused instanceof HTMLElement && root.contains(focused)
@@ -72,10 +109,7 @@ export function mountTable(el: HTMLElement, source: TableSource): () => void {
     const offline = source.connected !== undefined && !source.connected();
     root.dataset["connected"] = offline ? "0" : "1";
     const main = h("div", { class: "tl-main" }, ...buildTable(state, ui, send, draw));
-    const side =
-      state.show_odds && !state.cover.shown && state.panels.state
-        ? h("aside", { class: "tl-side", "aria-label": "Odds panels" }, renderPanels(state.panels, send))
-        : null;
+    side = sideFor(state);
     const layout = h("div", { class: "tl-layout" }, main, side);
     if (offline) layout.inert = true;
     content.replaceChildren(
@@ -175,7 +209,7 @@ export function mountTable(el: HTMLElement, source: TableSource): () => void {
   };
 
   root.addEventListener("keydown", onKey);
-  const unsubscribe = source.subscribe(draw);
+  const unsubscribe = source.subscribe(update);
   draw();
   return () => {
     unsubscribe();

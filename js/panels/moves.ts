@@ -50,7 +50,7 @@ function measureSwitch(moves: MovesChart, send: Send): HTMLElement {
     const on = moves.measure === measure;
     const button = h(
       "button",
-      { type: "button", class: `tl-measure${on ? " tl-measure-on" : ""}`, "aria-pressed": on ? "true" : "false", "data-measure": measure },
+      { type: "button", class: `tl-measure${on ? " tl-measure-on" : ""}`, "aria-pressed": on ? "true" : "false", "data-measure": measure, "data-focus": `measure-${measure}` },
       text,
     );
     button.addEventListener("click", () => {
