@@ -26,7 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from browser.driver import open_and_run, wait_idle  # noqa: E402
+from browser.driver import open_and_run, run_again_and_save, wait_idle  # noqa: E402
 from browser.harness import CHROMIUM, lab_server  # noqa: E402
 
 
@@ -80,15 +80,7 @@ def main() -> None:
                 page = browser.new_page(viewport={"width": 1400, "height": 1000})
                 root = open_and_run(page, lab, "play.ipynb")
                 wait_idle(page, root, 0)
-                first = root.element_handle()
-                page.click("#jp-MainMenu >> text=Run")  # the second run
-                page.click('.lm-Menu-item[data-command="runmenu:run-all"]')
-                page.wait_for_function("(old) => !old.isConnected", arg=first, timeout=30_000)
-                wait_idle(page, page.locator(".tl-root").first, 0)
-                page.click("#jp-MainMenu >> text=File")
-                page.click('.lm-Menu-item[data-command="docmanager:save"]')
-                page.wait_for_function(
-                    "() => !document.querySelector('.jp-mod-dirty')", timeout=20_000)
+                run_again_and_save(page)  # the second run, then File > Save
             finally:
                 browser.close()
             path = lab.root / "play.ipynb"

@@ -78,3 +78,16 @@ def wait_idle(page: Any, root: Any, turns: int | None = None) -> None:
             }}, 30000);
         }})"""
     )
+
+
+def run_again_and_save(page: Any) -> None:
+    """Run every cell of the open notebook a second time (the first table is replaced),
+    wait for the new table to settle, and save the notebook through the File menu."""
+    first = page.locator(".tl-root").first.element_handle()
+    page.click("#jp-MainMenu >> text=Run")
+    page.click('.lm-Menu-item[data-command="runmenu:run-all"]')
+    page.wait_for_function("(old) => !old.isConnected", arg=first, timeout=30_000)
+    wait_idle(page, page.locator(".tl-root").first, 0)
+    page.click("#jp-MainMenu >> text=File")
+    page.click('.lm-Menu-item[data-command="docmanager:save"]')
+    page.wait_for_function("() => !document.querySelector('.jp-mod-dirty')", timeout=20_000)

@@ -12,7 +12,7 @@ import requests
 
 from .axe import axe_violations
 from .conftest import artifact
-from .driver import Kernel, open_and_run, wait_idle
+from .driver import Kernel, open_and_run, run_again_and_save, wait_idle
 from .harness import LabServer
 from .test_browser import choose_theme
 
@@ -292,15 +292,7 @@ def test_a_saved_table_reopened_says_not_connected_and_stays_small(
     try:
         open_and_run(page, lab, "saved.ipynb")
         wait_idle(page, page.locator(".tl-root").first, 0)
-        first = page.locator(".tl-root").first.element_handle()
-        page.click("#jp-MainMenu >> text=Run")  # the second run of the cells
-        page.click('.lm-Menu-item[data-command="runmenu:run-all"]')
-        page.wait_for_function("(old) => !old.isConnected", arg=first, timeout=30_000)
-        wait_idle(page, page.locator(".tl-root").first, 0)
-        page.click("#jp-MainMenu >> text=File")
-        page.click('.lm-Menu-item[data-command="docmanager:save"]')
-        page.wait_for_function(
-            "() => !document.querySelector('.jp-mod-dirty')", timeout=20_000)
+        run_again_and_save(page)  # the second run of the cells, then File > Save
         size = (lab.root / "saved.ipynb").stat().st_size
         nb = json.loads((lab.root / "saved.ipynb").read_text())
         assert nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
