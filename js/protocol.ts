@@ -208,6 +208,10 @@ export interface PanelData {
 export interface BestMove {
   card: string;
   queue: number;
+  /** the queue the best turn rotates (front card to the back), or null */
+  rotate: number | null;
+  /** whether that rotation comes before or after the play, or null */
+  rotate_when: "before" | "after" | null;
   text: string;
 }
 

@@ -73,6 +73,38 @@ def review_in_replay_mode(tmp_path: Path) -> None:
     assert len(again.review_panel.figure.data) == 3
 
 
+def test_the_best_move_carries_its_rotation() -> None:
+    in_fresh_thread(best_move_rotation)
+
+
+def best_move_rotation() -> None:
+    """The best move drawn on the table names the queue its turn rotates, and when (the
+    sample game reviewed at 6 worlds, seed 0, has best turns with a rotation before the
+    play, after it, and without one)."""
+    w = replay_widget(GAME, turn=0)
+    w.review(samples=6, seed=0)
+    r = w.review_result
+    assert r is not None
+    w.show_best()
+    seen = set()
+    for turn, judged in enumerate(r.turns):
+        w.goto(turn)
+        drawn = w.session.state()["best"]
+        assert drawn is not None and w.table.best == drawn, turn
+        best = judged.best
+        assert (drawn["card"], drawn["queue"]) == (best.card, best.queue), turn
+        assert drawn["rotate"] == best.rotate, turn
+        when = None if best.rotate is None else best.extra
+        assert drawn["rotate_when"] == when, turn
+        seen.add(when)
+    assert seen == {None, "before", "after"}
+    # a seat's view: another seat's best move (and its rotation) is not sent at all
+    rotating = next(k for k, j in enumerate(r.turns) if j.best.rotate is not None)
+    w.set_perspective((r.turns[rotating].seat + 1) % len(r.players))
+    w.goto(rotating)
+    assert w.session.state()["best"] is None and w.table.best is None
+
+
 def test_a_seats_view_shows_only_its_own_decisions() -> None:
     in_fresh_thread(a_seats_view)
 

@@ -5,10 +5,11 @@ and ``live`` are the session's)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from ..review import Review, TurnReview
 from ..review import describe_turn as short_turn
+from ..turn import AFTER
 from .narration import seat_name
 from .protocol import BestMove
 
@@ -50,7 +51,13 @@ class ReviewState:
             return None
         judged = self.judged(self.turn)
         assert judged is not None
-        return {"card": judged.best.card, "queue": judged.best.queue, "text": text.strip()}
+        best = judged.best
+        # its rotation is drawn too; a peek (kept when the best is the played turn) is not
+        when: Literal["before", "after"] | None = None
+        if best.rotate is not None:
+            when = "after" if best.extra == AFTER else "before"
+        return {"card": best.card, "queue": best.queue, "rotate": best.rotate,
+                "rotate_when": when, "text": text.strip()}
 
     def best_text(self) -> str:
         """The best move of the position shown (replay, with "show the best move"), or ""."""
