@@ -32,6 +32,11 @@ export function queuesBlock(model: TableState, ui: UiState, send: Send): HTMLEle
     }
   }
   const BADGE: Record<string, string> = { played: "new", peeked: "peeked", rotated: "moved back" };
+  // replay with a review, "show the best move": the queue it plays on, the queue it rotates
+  const best = model.best;
+  const bestPlays = (q: number) => best !== null && best.queue === q;
+  const bestRotates = (q: number) => best !== null && best.rotate === q;
+  const rotateWhen = best?.rotate_when === "after" ? "after" : "first";
   return h(
     "div",
     { class: "tl-queues", role: "list", "aria-label": "Queues, front (position I) first" },
@@ -39,11 +44,15 @@ export function queuesBlock(model: TableState, ui: UiState, send: Send): HTMLEle
       h(
         "div",
         {
-          class: `tl-queue ${model.best && model.best.queue === q ? "tl-best" : ""}`,
+          class: `tl-queue${bestPlays(q) ? " tl-best" : ""}${bestRotates(q) ? " tl-best-rotate" : ""}`,
           role: "listitem",
           "data-testid": `queue-${q}`,
           "aria-label": `Queue ${q + 1}, ${queue.length} of ${view.queue_capacity} cards${
-            model.best && model.best.queue === q ? ", where the best move plays" : ""
+            bestPlays(q) ? ", where the best move plays" : ""
+          }${
+            bestRotates(q)
+              ? `, which the best move rotates ${rotateWhen === "first" ? "before" : "after"} the play`
+              : ""
           }`,
         },
         h(
@@ -51,6 +60,13 @@ export function queuesBlock(model: TableState, ui: UiState, send: Send): HTMLEle
           { class: "tl-qhead" },
           h("span", { class: "tl-qname" }, `Queue ${q + 1}`),
           h("span", { class: "tl-qcount" }, `${queue.length}/${view.queue_capacity}`),
+          bestRotates(q)
+            ? h(
+                "span",
+                { class: "tl-rotate-mark", "data-testid": "best-rotate", "aria-hidden": "true" },
+                `⟲ rotate ${rotateWhen}`,
+              )
+            : null,
           offers.active && offers.rotate.includes(q)
             ? h(
                 "button",

@@ -53,9 +53,13 @@ def test_review_panel_background_graph_click(page: Any, lab: LabServer) -> None:
         # and drawn on the table: the best card in Ben's hand, its queue outlined
         page.wait_for_selector("[data-testid=best-card]", timeout=30_000)
         assert page.locator(".tl-queue.tl-best").count() == 1
+        rotates = kernel.eval("r.review_result.turns[7].best.rotate")
+        assert page.locator(".tl-best-rotate, [data-testid=best-rotate]").count() == (
+            0 if rotates is None else 2)
         page.mouse.move(0, 0)
         page.locator(".tl-review").screenshot(path=str(artifact("review-panel.png")))
         root.screenshot(path=str(artifact("review-table.png")))
+        check_best_rotations(page, root, kernel, start=7)
         # After the theme test of the same session (it switches JupyterLab's theme), the
         # reopened notebook logs this for a widget model of an earlier run whose kernel
         # side is gone; run alone or after the other replay tests, this test logs nothing.
@@ -63,3 +67,43 @@ def test_review_panel_background_graph_click(page: Any, lab: LabServer) -> None:
         assert [e for e in page.errors if e != stale] == []
     finally:
         kernel.close()
+
+
+def check_best_rotations(page: Any, root: Any, kernel: Kernel, start: int) -> None:
+    """Step on (Next) to the first later positions whose best turn rotates a queue before
+    the play, and after it: that queue carries the rotate mark, in words and in its
+    accessible name; the best card's queue keeps its outline."""
+    bests = kernel.eval(
+        "[(k, j.best.queue, j.best.rotate, j.best.extra)"
+        " for k, j in enumerate(r.review_result.turns) if j.best.rotate is not None]"
+    )
+    targets = {}
+    for k, queue, rotate, extra in bests:
+        if k > start:
+            targets.setdefault(extra, (k, queue, rotate))
+    assert set(targets) == {"before", "after"}, f"no best turn rotates both ways: {bests}"
+    at = start
+    for extra, (k, queue, rotate) in sorted(targets.items(), key=lambda kv: kv[1][0]):
+        while at < k:
+            at += 1
+            page.click("[data-testid=next]")
+            page.wait_for_function(
+                f"() => document.querySelector('.tl-root').dataset.turns === '{at}'",
+                timeout=30_000,
+            )
+        word = "first" if extra == "before" else "after"
+        mark = f".tl-queue.tl-best-rotate[data-testid=queue-{rotate}] [data-testid=best-rotate]"
+        page.wait_for_function(
+            f"() => document.querySelector('{mark}')?.textContent === '⟲ rotate {word}'",
+            timeout=30_000,
+        )
+        assert page.locator(".tl-best-rotate").count() == 1
+        assert page.locator("[data-testid=best-rotate]").count() == 1
+        label = page.locator(f"[data-testid=queue-{rotate}]").get_attribute("aria-label")
+        assert f"which the best move rotates {extra} the play" in label
+        assert page.locator(f".tl-queue.tl-best[data-testid=queue-{queue}]").count() == 1
+        page.mouse.move(0, 0)
+        root.screenshot(path=str(artifact(f"review-best-rotate-{extra}.png")))
+    page.select_option("[data-testid=size]", "projector")
+    page.wait_for_function("() => document.querySelector('.tl-root.tl-size-projector')")
+    root.screenshot(path=str(artifact("review-best-rotate-projector.png")))
