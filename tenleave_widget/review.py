@@ -33,9 +33,10 @@ have been his 5, which would have saved her); Ben expected 0.5 and lost nothing.
 The decisions are valued by the lookahead evaluation
 (:func:`tenleave_widget.lookahead.evaluate_view`: worlds sampled from the mover's view,
 played out to the end with common random numbers) in two stages — every decision on
-``samples`` worlds, then the played one and the two best on ``REFINE * samples`` fresh
-worlds, where the loss is measured — with more fresh worlds, batch by batch up to
-:data:`EXTEND_ROUNDS` batches, while the loss's interval straddles a label bound (see
+``samples`` worlds, then the played one and the five best on ``REFINE * samples`` fresh
+worlds, where the loss is measured — with more fresh worlds for the played one and those
+that may be the best, batch by batch up to :data:`EXTEND_ROUNDS` batches, while the
+loss's interval straddles a label bound (see
 :func:`_evaluate`). A peek is not valued by the
 evaluator (in a sampled world it changes nothing), so a peek turn is judged as its bare
 play. See the README for the JSON and the ``tenleave review`` command.
@@ -462,7 +463,9 @@ class _Value:
 class _Judged:
     """``screen``: every decision, valued on ``samples`` worlds; ``refined``: the played
     decision and the screen's best few, valued again on ``REFINE * samples`` fresh
-    worlds; ``played``: the played decision's index in each."""
+    worlds or more (the played one and those that may be the best on every batch the
+    sequential refinement adds: see :func:`_live`); ``played``: the played decision's
+    index in each."""
 
     screen: list[_Value]
     screen_played: int
@@ -474,9 +477,9 @@ class _Judged:
 
 REFINE = 12
 """The refinement stage samples ``REFINE`` times as many worlds as the screen."""
-REFINE_TOP = 2
+REFINE_TOP = 5
 """How many of the screen's best decisions are refined along with the played one."""
-EXTEND_ROUNDS = 6
+EXTEND_ROUNDS = 12
 """The cap of the sequential refinement: a decision is valued on at most ``EXTEND_ROUNDS``
 batches of ``REFINE * samples`` fresh worlds (see :func:`_evaluate`)."""
 
@@ -515,7 +518,7 @@ def _evaluate(
 ) -> _Judged:
     """The evaluator seam: the decisions of the seat to move valued from its view by
     :func:`~tenleave_widget.lookahead.evaluate_view` (sampled worlds played out to the
-    end, common random numbers), in two stages:
+    end, common random numbers), in three stages:
 
     1. *screen*: every distinct decision on ``samples`` worlds (the forced test, and which
        decisions are worth a closer look);
@@ -524,12 +527,15 @@ def _evaluate(
        one set of worlds and measuring it on another avoids the winner's curse (the
        minimum of noisy means is biased low);
     3. *extend* (sequential refinement): while the played decision's paired 95% loss
-       interval against the best contains a label bound (:data:`THRESHOLDS`), the refined
-       decisions are valued on another ``REFINE * samples`` fresh worlds (the same worlds
-       for all of them: common random numbers), up to :data:`EXTEND_ROUNDS` batches in all.
-       The label is then decided by an interval clear of every bound, or by the cap. A
-       loss near a bound would otherwise flip label with the noise (the bounds are 0.25 to
-       4 points apart, the one-batch interval about ±0.3 to ±0.6 points).
+       interval against the best contains a label bound (:data:`THRESHOLDS`), another
+       ``REFINE * samples`` fresh worlds, up to :data:`EXTEND_ROUNDS` batches in all, for
+       the played decision, the best, and every decision that may still be the best (its
+       paired interval against the best reaches 0) — the same worlds for all of them
+       (common random numbers). A decision clearly worse than the best keeps the value of
+       the batches it had. The label is then decided by an interval clear of every
+       bound, or by the cap. A loss near a bound would otherwise flip label with the noise
+       (the bounds are 0.25 to 4 points apart, the one-batch interval about ±0.3 to ±0.6
+       points).
     """
     key = decision(played)
     rng = random.Random(seed)
@@ -552,20 +558,35 @@ def _evaluate(
     ev2 = evaluate_view(view, batch, rng.getrandbits(32), per_world=True,
                         turns=[t.to_json() for t in wanted], reference=True)
     refined = _values(ev2, objective)
-    ref_sum = float(ev2["reference"]["expected_final_penalty"]) * len(refined[0].costs)
+    ref_sum = float(ev2["reference"]["expected_final_penalty"]) * batch
     mine = [v.turn for v in refined].index(key)
-    # 3. *extend* (sequential refinement): while the played decision's paired loss interval
-    # straddles a label bound, add fresh worlds (the same ones for every refined decision)
+    forced = _forced(screen, objective)
     rounds = 1
-    while rounds < EXTEND_ROUNDS and not _forced(screen, objective) \
-            and _straddles(refined, mine, objective):
+    while rounds < EXTEND_ROUNDS and not forced and _straddles(refined, mine, objective):
+        live = _live(refined, mine)
+        best = min(live, key=lambda i: refined[i].cost)
+        keep = [i for i in live if i in (mine, best) or _may_be_best(refined[i], refined[best])]
         ev3 = evaluate_view(view, batch, rng.getrandbits(32), per_world=True,
-                            turns=[v.turn.to_json() for v in refined], reference=True)
+                            turns=[refined[i].turn.to_json() for i in keep], reference=True)
         more = {v.turn: v for v in _values(ev3, objective)}
-        refined = [_merge(v, more[v.turn]) for v in refined]
-        ref_sum += float(ev3["reference"]["expected_final_penalty"]) * len(more[key].costs)
+        refined = [_merge(v, more[v.turn]) if i in keep else v for i, v in enumerate(refined)]
+        ref_sum += float(ev3["reference"]["expected_final_penalty"]) * batch
         rounds += 1
-    return _Judged(screen, at[0], refined, mine, objective, ref_sum / len(refined[0].costs))
+    return _Judged(screen, at[0], refined, mine, objective, ref_sum / len(refined[mine].costs))
+
+
+def _may_be_best(v: _Value, best: _Value) -> bool:
+    """Whether ``v`` may still be the best: its paired 95% interval against the best so far
+    reaches 0."""
+    d, half = _paired(v, best)
+    return d - half <= 0
+
+
+def _live(refined: Sequence[_Value], mine: int) -> list[int]:
+    """The refined decisions valued on every world the played one was (the others were
+    found clearly worse than the best and kept the value of their first batches)."""
+    n = len(refined[mine].costs)
+    return [i for i, v in enumerate(refined) if len(v.costs) == n]
 
 
 def _merge(a: _Value, b: _Value) -> _Value:
@@ -579,10 +600,10 @@ def _merge(a: _Value, b: _Value) -> _Value:
 def _straddles(refined: Sequence[_Value], mine: int, objective: str) -> bool:
     """Whether the played decision's paired 95% loss interval against the best refined
     decision contains a label bound (the label is not yet decided by the interval)."""
-    best = min(refined, key=lambda v: v.cost)
-    if best is refined[mine]:
+    best = min(_live(refined, mine), key=lambda i: refined[i].cost)
+    if best == mine:
         return False
-    loss, half = _paired(refined[mine], best)
+    loss, half = _paired(refined[mine], refined[best])
     return any(loss - half < b < loss + half for b in THRESHOLDS[objective])
 
 
@@ -627,14 +648,17 @@ def _judge(k: int, seat: int, played: Turn, j: _Judged) -> TurnReview:
     sc = j.screen
     forced = _forced(sc, objective)
     vals = j.refined
-    best_i = min(range(len(vals)), key=lambda i: (vals[i].cost, i != j.refined_played, i))
+    # the best among the decisions valued on all the played one's worlds (paired with it)
+    best_i = min(_live(vals, j.refined_played),
+                 key=lambda i: (vals[i].cost, i != j.refined_played, i))
     best = vals[best_i]
     mine = vals[j.refined_played]
     loss, half = _paired(mine, best)
     loss = max(0.0, loss)
     label = "best" if forced else _label(loss, objective)
     others = sorted(v.cost for i, v in enumerate(vals) if i != best_i)
-    gap = others[0] - best.cost if others else 0.0
+    # a dropped decision (see _live) may show a lower mean on its fewer worlds: a tie
+    gap = max(0.0, others[0] - best.cost) if others else 0.0
     return TurnReview(
         turn=k,
         seat=seat,

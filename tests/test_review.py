@@ -352,3 +352,66 @@ def test_puzzles_from_a_reviewed_game() -> None:
     assert not wrong["best"] and wrong["loss"] > 0 and "better by" in wrong["text"]
     with pytest.raises(ValueError, match="not a legal turn"):
         p.judge(Turn(p.seat, "1", 7))
+
+
+def test_the_sequential_refinement_settles_a_label_or_spends_the_cap() -> None:
+    """After ``_evaluate``, for every decision of a sample game: either the played one is
+    the best, the decision is forced, the played one's paired interval against the best is
+    clear of every label bound, or it was valued on all ``EXTEND_ROUNDS`` batches. The
+    played one and the best are valued on the same worlds; a refined decision valued on
+    fewer worlds (dropped along the way) was clearly worse, on those worlds, than a
+    decision valued further. Some
+    decisions of the game are extended, some candidates dropped and some kept along — the
+    test would see a refinement that never runs, or one that drops every candidate."""
+    from tenleave_widget import review as rv
+
+    rec = json.loads((EXAMPLES / "game-3-seats.json").read_text())
+    turns = [Turn.from_json(t) for t in rec["turns"]]
+    g = Game.from_record(dict(rec, turns=[]))
+    samples = 4
+    batch = rv.REFINE * samples
+    extended = dropped = kept = 0
+    for k, t in enumerate(turns):
+        j = rv._evaluate(g.view(t.seat), t, samples, rv._turn_seed(1, k), "margin")
+        mine = j.refined[j.refined_played]
+        n = len(mine.costs)
+        assert n % batch == 0 and batch <= n <= rv.EXTEND_ROUNDS * batch
+        live = rv._live(j.refined, j.refined_played)
+        best = j.refined[min(live, key=lambda i: j.refined[i].cost)]
+        loss, half = rv._paired(mine, best)
+        settled = (best is mine or rv._forced(j.screen, "margin") or n == rv.EXTEND_ROUNDS * batch
+                   or not any(loss - half < b < loss + half for b in THRESHOLDS["margin"]))
+        assert settled, (k, loss, half, n)
+        extended += n > batch
+        kept += n > batch and len(live) > 2  # another decision that may be the best
+        for v in j.refined:
+            m = len(v.costs)
+            if m < n:  # dropped after m worlds: clearly worse, on them, than the best then
+                dropped += 1
+                assert m % batch == 0
+                assert any(not rv._may_be_best(v, rv._Value(u.turn, 0.0, sum(u.costs[:m]) / m,
+                                                            u.costs[:m]))
+                           for u in j.refined if len(u.costs) > m), (k, v.turn)
+        g.apply(t)
+    assert extended >= 3 and dropped >= 3 and kept >= 1, (extended, dropped, kept)
+
+
+def test_the_best_is_chosen_among_decisions_paired_with_the_played_one() -> None:
+    """A decision dropped by the sequential refinement keeps the mean of its first batches;
+    however low that mean, the best (and the loss's paired interval) is taken among the
+    decisions valued on all the played one's worlds. The gap to the next best counts it."""
+    from tenleave_widget import review as rv
+
+    def value(card: str, costs: list[float]) -> rv._Value:
+        return rv._Value(Turn(0, card, 0), 10.0, sum(costs) / len(costs), costs)
+
+    played = value("1", [3.0, 2.0, 3.0, 2.0])
+    best = value("2", [1.0, 1.0, 1.0, 1.0])
+    dropped = value("3", [0.5, 0.5])  # a lower mean, on two worlds only
+    screen = [value("1", [4.0, 0.0]), value("2", [0.0, 0.0]), value("3", [9.0, 9.0])]
+    j = rv._Judged(screen, 0, [played, best, dropped], 0, "margin", 10.0)
+    r = rv._judge(0, 0, Turn(0, "1", 0), j)
+    assert r.best == best.turn and r.loss == pytest.approx(1.5)
+    assert r.loss_ci95 == pytest.approx((1.5 - 1.96 * (1 / 3) ** 0.5 / 2,
+                                         1.5 + 1.96 * (1 / 3) ** 0.5 / 2))
+    assert r.gap == 0.0  # the dropped one's lower mean counts as a tie, not a negative gap
