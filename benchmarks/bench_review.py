@@ -10,11 +10,17 @@ the seats rotating game by game so each bot sits everywhere), then reviews each 
   single-threaded) and its wall-clock time (on a shared machine, longer);
 - **stability**: the same game reviewed again at twice the budget, with the same seed
   (the doubled run's first worlds are the first run's) and with another seed; the share
-  of decisions whose label changed;
+  of decisions whose label changed (with its Wilson 95% interval), and why: the two
+  reviews named another best decision (``best``), or the same best with the loss on the
+  other side of a label bound (``bound``), or one found the decision forced (``forced``);
 - **losses**: per bot, the distribution of the loss of its unforced decisions (quantiles,
   mean) and how the labels fall under :data:`tenleave_widget.review.THRESHOLDS`.
 
     taskset -c 1 nice -n 10 .venv/bin/python benchmarks/bench_review.py --games 12 --seed 1
+
+``--objective win_probability`` measures the losses (and the labels' stability) in that
+unit instead of points of margin; ``--compare`` reviews the same games with other
+settings of the review's constants too, in the same run.
 
 ``--json FILE`` also writes every figure (and every loss) for a closer look.
 """
@@ -23,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import statistics
 import sys
@@ -31,7 +38,15 @@ from typing import Any
 
 from tenleave_widget import review as review_module
 from tenleave_widget.bots import LookaheadBot, make_bot
-from tenleave_widget.review import DEFAULT_SAMPLES, LABELS, THRESHOLDS, Review, review
+from tenleave_widget.review import (
+    DEFAULT_SAMPLES,
+    LABELS,
+    OBJECTIVES,
+    THRESHOLDS,
+    Review,
+    decision,
+    review,
+)
 from tenleave_widget.simulate import mean_ci, play_game
 
 BOTS = ("random", "greedy", "lookahead")
@@ -50,10 +65,48 @@ def quantiles(xs: list[float]) -> dict[str, float]:
             "p95": qs[18]}
 
 
-def flips(a: Review, b: Review) -> tuple[int, int]:
-    """(decisions whose label differs, decisions) between two reviews of one game."""
-    changed = sum(x.label != y.label for x, y in zip(a.turns, b.turns, strict=True))
-    return changed, len(a.turns)
+CAUSES = ("best", "bound", "forced")
+
+
+def flips(a: Review, b: Review) -> tuple[int, int, dict[str, int]]:
+    """(decisions whose label differs, decisions, why) between two reviews of one game:
+    ``forced`` if one review found the decision forced, else ``best`` if they named
+    another best decision, else ``bound`` (the same best; the loss crossed a bound)."""
+    why = dict.fromkeys(CAUSES, 0)
+    for x, y in zip(a.turns, b.turns, strict=True):
+        if x.label == y.label:
+            continue
+        if x.forced != y.forced:
+            why["forced"] += 1
+        elif decision(x.best) != decision(y.best):
+            why["best"] += 1
+        else:
+            why["bound"] += 1
+    return sum(why.values()), len(a.turns), why
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson 95% interval of a share ``k / n``."""
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return c - h, c + h
+
+
+def add(acc: list[Any], c: int, n: int, why: dict[str, int]) -> None:
+    """Add one game's label changes to a running ``[changed, decisions, why]``."""
+    acc[0] += c
+    acc[1] += n
+    for k, v in why.items():
+        acc[2][k] += v
+
+
+def show(name: str, acc: list[Any]) -> str:
+    c, n, why = acc
+    lo, hi = wilson(c, n)
+    return (f"labels changed at twice the budget ({name}): {c}/{n} = {c / n:.1%} "
+            f"[{lo:.1%}, {hi:.1%}]; why: " + ", ".join(f"{k} {v}" for k, v in why.items()))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,14 +114,25 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=12)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
+    p.add_argument("--objective", default="margin", choices=OBJECTIVES)
     p.add_argument("--no-stability", action="store_true", help="skip the doubled-budget runs")
     p.add_argument("--json", default=None, help="write every figure to this file")
-    p.add_argument("--compare-rounds", type=int, default=None, metavar="N",
-                   help="also review every game with EXTEND_ROUNDS=N (1: no sequential "
-                        "refinement, the review before it) and compare, on the same games")
+    p.add_argument("--compare", default=None, metavar="NAME=N[,NAME=N]",
+                   help="also review every game with other settings of the review's "
+                        "constants REFINE_TOP and EXTEND_ROUNDS (e.g. 'REFINE_TOP=2,"
+                        "EXTEND_ROUNDS=6', the review before 2026-12-01; 'EXTEND_ROUNDS=1': "
+                        "no sequential refinement) and compare, on the same games")
     args = p.parse_args(argv)
-    default_rounds = review_module.EXTEND_ROUNDS
-    alt: dict[str, list[Any]] = {"cpu": [], "same": [0, 0], "other": [0, 0]}
+    alt_settings: dict[str, int] = {}
+    for item in (args.compare.split(",") if args.compare else []):
+        name, _, value = item.partition("=")
+        if name.strip() not in ("REFINE_TOP", "EXTEND_ROUNDS") or not value.strip().isdigit():
+            p.error(f"--compare: expected REFINE_TOP=N or EXTEND_ROUNDS=N, not {item!r}")
+        alt_settings[name.strip()] = int(value)
+    defaults = {k: getattr(review_module, k) for k in ("REFINE_TOP", "EXTEND_ROUNDS")}
+    alt: dict[str, list[Any]] = {"cpu": [], "same": [0, 0, dict.fromkeys(CAUSES, 0)],
+                                 "other": [0, 0, dict.fromkeys(CAUSES, 0)]}
+    objective = args.objective
 
     master = random.Random(args.seed)
     losses: dict[str, list[float]] = {b: [] for b in BOTS}
@@ -76,8 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     forced: dict[str, int] = dict.fromkeys(BOTS, 0)
     times: list[float] = []
     cpu: list[float] = []
-    same_seed = [0, 0]
-    other_seed = [0, 0]
+    same_seed: list[Any] = [0, 0, dict.fromkeys(CAUSES, 0)]
+    other_seed: list[Any] = [0, 0, dict.fromkeys(CAUSES, 0)]
     for i in range(args.games):
         order = [BOTS[(i + j) % 3] for j in range(3)]
         bots = [player(b, master.randrange(2**32)) for b in order]
@@ -85,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         rec = g.to_record()
         seed = master.randrange(2**31)
         t0, c0 = time.perf_counter(), time.process_time()
-        r = review(rec, samples=args.samples, seed=seed)
+        r = review(rec, samples=args.samples, seed=seed, objective=objective)
         times.append(time.perf_counter() - t0)
         cpu.append(time.process_time() - c0)
         for t in r.turns:
@@ -97,25 +161,25 @@ def main(argv: list[str] | None = None) -> int:
             labels[bot][t.label] += 1
         if not args.no_stability:
             for seed2, acc in ((seed, same_seed), (seed + 1, other_seed)):
-                c, n = flips(r, review(rec, samples=2 * args.samples, seed=seed2))
-                acc[0] += c
-                acc[1] += n
-        if args.compare_rounds is not None:
-            review_module.EXTEND_ROUNDS = args.compare_rounds
+                add(acc, *flips(r, review(rec, samples=2 * args.samples, seed=seed2,
+                                          objective=objective)))
+        if alt_settings:
+            for k, v in alt_settings.items():
+                setattr(review_module, k, v)
             c0 = time.process_time()
-            ra = review(rec, samples=args.samples, seed=seed)
+            ra = review(rec, samples=args.samples, seed=seed, objective=objective)
             alt["cpu"].append(time.process_time() - c0)
             if not args.no_stability:
                 for seed2, key in ((seed, "same"), (seed + 1, "other")):
-                    c, n = flips(ra, review(rec, samples=2 * args.samples, seed=seed2))
-                    alt[key][0] += c
-                    alt[key][1] += n
-            review_module.EXTEND_ROUNDS = default_rounds
+                    add(alt[key], *flips(ra, review(rec, samples=2 * args.samples,
+                                                    seed=seed2, objective=objective)))
+            for k, v in defaults.items():
+                setattr(review_module, k, v)
         print(f"game {i + 1}/{args.games}: {len(rec['turns'])} turns, review {times[-1]:.1f} s "
               f"wall, {cpu[-1]:.1f} s CPU; so far labels changed (same seed, another seed) "
-              f"{same_seed}, {other_seed}"
-              + (f"; with EXTEND_ROUNDS={args.compare_rounds}: {alt['cpu'][-1]:.1f} s CPU, "
-                 f"{alt['same']}, {alt['other']}" if args.compare_rounds is not None else ""),
+              f"{same_seed[:2]}, {other_seed[:2]}"
+              + (f"; with {args.compare}: {alt['cpu'][-1]:.1f} s CPU, "
+                 f"{alt['same'][:2]}, {alt['other'][:2]}" if alt_settings else ""),
               file=sys.stderr, flush=True)
 
     print(f"review of a 3-seat game (30 turns), {args.games} games, samples {args.samples}:")
@@ -124,23 +188,24 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  wall time per review (shared machine): median {statistics.median(times):.2f} s, "
           f"max {max(times):.2f} s")
     if not args.no_stability:
-        for name, (c, n) in (("same seed", same_seed), ("another seed", other_seed)):
-            print(f"  labels changed at twice the budget ({name}): {c}/{n} = {c / n:.1%}")
-    if args.compare_rounds is not None:
-        print(f"  the same games with EXTEND_ROUNDS={args.compare_rounds} (default "
-              f"{default_rounds}): CPU time per review median "
+        for name, acc in (("same seed", same_seed), ("another seed", other_seed)):
+            print("  " + show(name, acc))
+    if alt_settings:
+        print(f"  the same games with {args.compare} (default "
+              f"{', '.join(f'{k}={v}' for k, v in defaults.items())}): CPU time per review median "
               f"{statistics.median(alt['cpu']):.2f} s, max {max(alt['cpu']):.2f} s")
         if not args.no_stability:
             for name, key in (("same seed", "same"), ("another seed", "other")):
-                c, n = alt[key]
-                print(f"  labels changed at twice the budget ({name}): {c}/{n} = {c / n:.1%}")
-    print(f"losses of unforced decisions (objective margin, points); thresholds "
-          f"{THRESHOLDS['margin']}:")
+                print("  " + show(name, alt[key]))
+    unit = "points" if objective == "margin" else "of win probability"
+    print(f"losses of unforced decisions (objective {objective}, {unit}); thresholds "
+          f"{THRESHOLDS[objective]}:")
     out: dict[str, Any] = {
         "games": args.games, "samples": args.samples, "seed": args.seed,
+        "objective": objective,
         "review_seconds": times, "review_cpu_seconds": cpu,
         "same_seed_flips": same_seed, "other_seed_flips": other_seed,
-        "extend_rounds": default_rounds, "compare_rounds": args.compare_rounds,
+        "settings": defaults, "compare_settings": alt_settings,
         "compare": alt,
         "bots": {},
     }
