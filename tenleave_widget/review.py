@@ -58,6 +58,7 @@ from .lookahead import DEFAULT_SAMPLES as LOOKAHEAD_SAMPLES
 from .lookahead import evaluate_view
 from .odds import seat_odds
 from .record import RecordSource, load_record
+from .rules import ROMAN
 from .turn import AFTER, BEFORE, Turn
 
 __all__ = [
@@ -314,23 +315,35 @@ _UNITS = {
 }
 
 
-def describe_turn(t: Turn) -> str:
+def describe_turn(t: Turn, *, words: bool = False) -> str:
     """A short text for a turn, e.g. ``"4* q1"``, ``"wake, 2 q0"``, ``"peek q1:0, 5 q0"``,
-    ``"3* q1, rotate q1"``.
+    ``"3* q1, rotate q1"`` — queues and positions numbered from 0, as in the record. With
+    ``words``, the same in words for people, queues numbered from 1 as the table shows
+    them (the widget's status and narration lines, the puzzles' verdicts).
 
     >>> describe_turn(Turn(0, "4*", 1, rotate=1, extra="after"))
     '4* q1, rotate q1'
+    >>> describe_turn(Turn(0, "4*", 1, rotate=1, extra="after"), words=True)
+    '4* on queue 2, then rotate queue 2'
+    >>> describe_turn(Turn(1, "5", 0, peek=(2, 1), extra="before"), words=True)
+    'peek at queue 3, position II, then 5 on queue 1'
+    >>> describe_turn(Turn(0, "2", 0, wake=True), words=True)
+    'wake SleepKid, then 2 on queue 1'
     """
-    play = f"{t.card} q{t.queue}"
-    if t.wake:
-        return f"wake, {play}"
-    if t.peek is not None:
-        extra = f"peek q{t.peek[0]}:{t.peek[1]}"
-    elif t.rotate is not None:
-        extra = f"rotate q{t.rotate}"
+    if words:
+        play, then, wake = f"{t.card} on queue {t.queue + 1}", ", then ", "wake SleepKid"
+        peek = f"peek at queue {t.peek[0] + 1}, position {ROMAN[t.peek[1]]}" if t.peek else ""
+        rotate = f"rotate queue {t.rotate + 1}" if t.rotate is not None else ""
     else:
+        play, then, wake = f"{t.card} q{t.queue}", ", ", "wake"
+        peek = f"peek q{t.peek[0]}:{t.peek[1]}" if t.peek else ""
+        rotate = f"rotate q{t.rotate}" if t.rotate is not None else ""
+    if t.wake:
+        return f"{wake}{then}{play}"
+    extra = peek or rotate
+    if not extra:
         return play
-    return f"{extra}, {play}" if t.extra == "before" else f"{play}, {extra}"
+    return f"{extra}{then}{play}" if t.extra == BEFORE else f"{play}{then}{extra}"
 
 
 # ----------------------------------------------------------------------------- luck
@@ -847,12 +860,14 @@ class Puzzle:
         t = Turn.from_json(dict(turn)) if isinstance(turn, Mapping) else turn
         g = Game.from_record(self.record)
         if t not in g.legal_turns:
-            raise SetupError(f"{describe_turn(t)} is not a legal turn of seat {self.seat} here")
+            raise SetupError(f"{describe_turn(t, words=True)} is not a legal turn of seat "
+                             f"{self.seat} here")
         answer, best = decision(t), decision(self.best)
         unit = "points" if self.objective == "margin" else "of win probability"
         if answer == best:
             return {"best": True, "loss": 0.0, "loss_ci95": [0.0, 0.0],
-                    "text": f"{describe_turn(t)}: the best move, better than the next best "
+                    "text": f"{describe_turn(t, words=True)}: the best move, better than the "
+                            f"next best "
                             f"by {self.gap:.2f} {unit}."}
         budget = REFINE * (samples if samples is not None else DEFAULT_SAMPLES)
         ev = evaluate_view(g.view(self.seat), budget, seed, per_world=True,
@@ -861,7 +876,8 @@ class Puzzle:
         loss, half = _paired(vals[answer], vals[best])
         label = _label(max(0.0, loss), self.objective)
         return {"best": False, "loss": loss, "loss_ci95": [loss - half, loss + half],
-                "text": f"{describe_turn(t)}: {label} — {describe_turn(self.best)} was better "
+                "text": f"{describe_turn(t, words=True)}: {label} — "
+                        f"{describe_turn(self.best, words=True)} was better "
                         f"by {loss:.2f} {unit} (95% interval {loss - half:.2f} to "
                         f"{loss + half:.2f})."}
 

@@ -59,6 +59,8 @@ def review_in_replay_mode(tmp_path: Path) -> None:
     best = r.turns[12].best
     assert f"Best move for {r.players[r.turns[12].seat]} here:" in w.session.state()["status"]
     assert best.card in w.session.state()["status"]
+    # in the table's words: its queues are numbered from 1, as the table labels them
+    assert f"{best.card} on queue {best.queue + 1}" in w.session.state()["status"]
     drawn = w.session.state()["best"]
     assert drawn is not None and (drawn["card"], drawn["queue"]) == (best.card, best.queue)
     assert w.table.best == drawn  # synced to the table, which draws it

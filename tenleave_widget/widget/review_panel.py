@@ -218,8 +218,9 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
                     customdata=[t.turn for t in mine], mode="lines+markers", name=r.players[s],
                     line={"color": COLOUR_HEX.get(colours[s], "#555")},
                     marker={"size": 10, "symbol": [SYMBOLS[t.label] for t in mine]},
-                    text=[f"turn {t.turn + 1}: {describe_turn(t.played)} — {t.label}"
-                          f" (loss {t.loss:.2f}); best {describe_turn(t.best)}" for t in mine],
+                    text=[f"turn {t.turn + 1}: {describe_turn(t.played, words=True)} — "
+                          f"{t.label} (loss {t.loss:.2f}); best "
+                          f"{describe_turn(t.best, words=True)}" for t in mine],
                     hoverinfo="text",
                 )
         for trace in figure.data:

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from ..review import Review, TurnReview
-from ..review import describe_turn as short_turn
+from ..review import Review, TurnReview, describe_turn
 from ..turn import AFTER
 from .narration import seat_name
 from .protocol import BestMove
@@ -67,7 +66,7 @@ class ReviewState:
         if judged is None:
             return ""
         who = seat_name(self.live.players, judged.seat)
-        return f" Best move for {who} here: {short_turn(judged.best)}."
+        return f" Best move for {who} here: {describe_turn(judged.best, words=True)}."
 
 
 def review_words(judged: TurnReview) -> str:
@@ -77,4 +76,4 @@ def review_words(judged: TurnReview) -> str:
     if judged.label == "best":
         return "Review: best move."
     return (f"Review: {judged.label} — {judged.loss:.2f} points of margin worse than "
-            f"{short_turn(judged.best)}.")
+            f"{describe_turn(judged.best, words=True)}.")
