@@ -98,7 +98,7 @@ OBJECTIVES = ("margin", "win_probability")
 
 THRESHOLDS: dict[str, tuple[float, float, float, float]] = {
     "margin": (0.25, 1.0, 2.0, 4.0),
-    "win_probability": (0.02, 0.05, 0.10, 0.20),
+    "win_probability": (0.03, 0.07, 0.12, 0.25),
 }
 """Per objective, the upper bounds of the losses labelled ``best``, ``good``,
 ``inaccuracy`` and ``mistake``; a larger loss is a ``blunder``. A loss at or below the

@@ -142,6 +142,22 @@ def test_review_of_a_sample_game() -> None:
         assert s.final_penalty == Game.from_record(rec).penalty[s.seat]
 
 
+def test_review_by_win_probability() -> None:
+    """``objective="win_probability"``: losses are drops in the chance of winning (0 to 1),
+    labelled by that objective's thresholds; the JSON names the objective."""
+    rec = json.loads((EXAMPLES / "game-3-seats.json").read_text())
+    r = review(rec, samples=4, seed=4, objective="win_probability")
+    out = r.to_json()
+    check_review_json(out, rec)
+    assert out["objective"] == "win_probability"
+    unforced = [t for t in r.turns if not t.forced]
+    assert unforced and all(0.0 <= t.loss <= 1.0 for t in r.turns)
+    assert all(t.label == _label(t.loss, "win_probability") for t in unforced)
+    assert any(t.label != _label(t.loss, "margin") for t in unforced)  # another unit
+    with pytest.raises(ValueError, match="objective must be one of"):
+        review(rec, samples=4, objective="points")
+
+
 def test_review_of_a_partial_record() -> None:
     rec = random_game(4, seed=3, turns=9).to_record()
     out = review(rec, samples=4).to_json()
