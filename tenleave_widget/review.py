@@ -265,7 +265,9 @@ class Review:
         unit = _UNITS[self.objective]
         names = self.players
         w = max(4, *(len(n) for n in names))
-        lines = [f"objective: {self.objective} ({unit}); loss = played - best, lower is better"]
+        lines = [f"objective: {self.objective} ({unit}); loss = played - best, lower is better",
+                 "turns numbered from 0 as in the record; queues q1, q2, ... and positions "
+                 "I to IV as on the table"]
         lines.append(
             f"{'turn':>4}  {'seat':<{w}}  {'played':<22} {'exp.':>6}  {'best':<22} "
             f"{'exp.':>6}  {'loss [95% CI]':<22} label"
@@ -316,15 +318,17 @@ _UNITS = {
 
 
 def describe_turn(t: Turn, *, words: bool = False) -> str:
-    """A short text for a turn, e.g. ``"4* q1"``, ``"wake, 2 q0"``, ``"peek q1:0, 5 q0"``,
-    ``"3* q1, rotate q1"`` — queues and positions numbered from 0, as in the record. With
-    ``words``, the same in words for people, queues numbered from 1 as the table shows
-    them (the widget's status and narration lines, the puzzles' verdicts).
+    """A short text for a turn, e.g. ``"4* q2"``, ``"wake, 2 q1"``, ``"peek q2:I, 5 q1"``,
+    ``"3* q2, rotate q2"`` — queues numbered from 1 and positions I to IV, as the table
+    and the narration show them (a record numbers queues from 0). With ``words``, the
+    same in words (the widget's status and narration lines, the puzzles' verdicts).
 
     >>> describe_turn(Turn(0, "4*", 1, rotate=1, extra="after"))
-    '4* q1, rotate q1'
+    '4* q2, rotate q2'
     >>> describe_turn(Turn(0, "4*", 1, rotate=1, extra="after"), words=True)
     '4* on queue 2, then rotate queue 2'
+    >>> describe_turn(Turn(1, "5", 0, peek=(2, 1), extra="before"))
+    'peek q3:II, 5 q1'
     >>> describe_turn(Turn(1, "5", 0, peek=(2, 1), extra="before"), words=True)
     'peek at queue 3, position II, then 5 on queue 1'
     >>> describe_turn(Turn(0, "2", 0, wake=True), words=True)
@@ -335,9 +339,9 @@ def describe_turn(t: Turn, *, words: bool = False) -> str:
         peek = f"peek at queue {t.peek[0] + 1}, position {ROMAN[t.peek[1]]}" if t.peek else ""
         rotate = f"rotate queue {t.rotate + 1}" if t.rotate is not None else ""
     else:
-        play, then, wake = f"{t.card} q{t.queue}", ", ", "wake"
-        peek = f"peek q{t.peek[0]}:{t.peek[1]}" if t.peek else ""
-        rotate = f"rotate q{t.rotate}" if t.rotate is not None else ""
+        play, then, wake = f"{t.card} q{t.queue + 1}", ", ", "wake"
+        peek = f"peek q{t.peek[0] + 1}:{ROMAN[t.peek[1]]}" if t.peek else ""
+        rotate = f"rotate q{t.rotate + 1}" if t.rotate is not None else ""
     if t.wake:
         return f"{wake}{then}{play}"
     extra = peek or rotate

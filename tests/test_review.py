@@ -96,7 +96,9 @@ def test_labels_follow_the_thresholds() -> None:
 def test_describe_turn() -> None:
     g = Game(3, seed=1)
     texts = {describe_turn(t) for t in g.legal_turns}
-    assert "1 q0" in texts
+    assert "1 q1" in texts and "1 q0" not in texts  # queues numbered from 1, as on the table
+    assert {describe_turn(t, words=True) for t in g.legal_turns} >= {"1 on queue 1",
+                                                                     "5 on queue 2"}
 
 
 def check_review_json(out: dict[str, object], rec: dict[str, object]) -> None:
