@@ -212,6 +212,8 @@ export interface BestMove {
   rotate: number | null;
   /** whether that rotation comes before or after the play, or null */
   rotate_when: "before" | "after" | null;
+  /** whether the best turn wakes SleepKid (before its play) */
+  wake: boolean;
   text: string;
 }
 

@@ -9,12 +9,15 @@ import json
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 
 from tenleave_widget import load_record
+from tenleave_widget.review import Review
+from tenleave_widget.turn import Turn
 from tenleave_widget.widget import play, replay_widget
+from tenleave_widget.widget.protocol import BestMove
 
 GAME = Path(__file__).resolve().parent.parent / "examples" / "games" / "game-3-seats.json"
 T = TypeVar("T")
@@ -79,22 +82,32 @@ def test_the_best_move_carries_its_rotation() -> None:
     in_fresh_thread(best_move_rotation)
 
 
-def best_move_rotation() -> None:
-    """The best move drawn on the table names the queue its turn rotates, and when (the
-    sample game reviewed at 6 worlds, seed 0, has best turns with a rotation before the
-    play, after it, and without one)."""
+def reviewed_sample_showing_best() -> tuple[Any, Review, list[tuple[Turn, BestMove]]]:
+    """The 3-seat sample in replay, reviewed at 6 worlds (seed 0), "show the best move"
+    on: the widget, the review and, for every position in the teacher's view, the judged
+    best turn with the best move drawn there (checked to be the table's too)."""
     w = replay_widget(GAME, turn=0)
     w.review(samples=6, seed=0)
     r = w.review_result
     assert r is not None
     w.show_best()
-    seen = set()
+    pairs = []
     for turn, judged in enumerate(r.turns):
         w.goto(turn)
-        drawn = w.session.state()["best"]
+        drawn = w.session.best_move()
         assert drawn is not None and w.table.best == drawn, turn
-        best = judged.best
-        assert (drawn["card"], drawn["queue"]) == (best.card, best.queue), turn
+        assert (drawn["card"], drawn["queue"]) == (judged.best.card, judged.best.queue), turn
+        pairs.append((judged.best, drawn))
+    return w, r, pairs
+
+
+def best_move_rotation() -> None:
+    """The best move drawn on the table names the queue its turn rotates, and when (the
+    sample game reviewed has best turns with a rotation before the play, after it, and
+    without one)."""
+    w, r, pairs = reviewed_sample_showing_best()
+    seen = set()
+    for turn, (best, drawn) in enumerate(pairs):
         assert drawn["rotate"] == best.rotate, turn
         when = None if best.rotate is None else best.extra
         assert drawn["rotate_when"] == when, turn
@@ -105,6 +118,27 @@ def best_move_rotation() -> None:
     w.set_perspective((r.turns[rotating].seat + 1) % len(r.players))
     w.goto(rotating)
     assert w.session.state()["best"] is None and w.table.best is None
+
+
+def test_the_best_move_carries_its_wake() -> None:
+    in_fresh_thread(best_move_wake)
+
+
+def best_move_wake() -> None:
+    """The best move drawn on the table says whether its turn wakes SleepKid first (the
+    sample game reviewed has best turns that wake and that do not); another seat's view
+    gets no best move, so not its wake either."""
+    w, r, pairs = reviewed_sample_showing_best()
+    for turn, (best, drawn) in enumerate(pairs):
+        assert drawn["wake"] is best.wake, turn
+    assert {drawn["wake"] for _best, drawn in pairs} == {True, False}
+    waking = next(k for k, j in enumerate(r.turns) if j.best.wake)
+    w.set_perspective((r.turns[waking].seat + 1) % len(r.players))
+    w.goto(waking)
+    assert w.session.best_move() is None and w.table.best is None
+    w.set_perspective(r.turns[waking].seat)
+    drawn = w.session.best_move()
+    assert drawn is not None and drawn["wake"] is True
 
 
 def test_a_seats_view_shows_only_its_own_decisions() -> None:

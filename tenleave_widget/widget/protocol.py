@@ -161,12 +161,14 @@ class BestMove(TypedDict):
     """Replay with a review, "show the best move": the best move of the position shown
     (from the mover's view; only when the viewer may see it), drawn on the table: the
     card, its queue and, when the best turn rotates a queue, which one (``rotate``) and
-    whether before or after the play (``rotate_when``); both ``None`` otherwise."""
+    whether before or after the play (``rotate_when``); both ``None`` otherwise; and
+    whether the best turn wakes SleepKid before its play (``wake``)."""
 
     card: str
     queue: int
     rotate: int | None
     rotate_when: Literal["before", "after"] | None
+    wake: bool
     text: str
 
 

@@ -51,12 +51,13 @@ class ReviewState:
         judged = self.judged(self.turn)
         assert judged is not None
         best = judged.best
-        # its rotation is drawn too; a peek (kept when the best is the played turn) is not
+        # its rotation and its wake are drawn too; a peek (kept when the best is the
+        # played turn) is not
         when: Literal["before", "after"] | None = None
         if best.rotate is not None:
             when = "after" if best.extra == AFTER else "before"
         return {"card": best.card, "queue": best.queue, "rotate": best.rotate,
-                "rotate_when": when, "text": text.strip()}
+                "rotate_when": when, "wake": best.wake, "text": text.strip()}
 
     def best_text(self) -> str:
         """The best move of the position shown (replay, with "show the best move"), or ""."""
