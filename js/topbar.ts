@@ -13,18 +13,29 @@ export function topBar(model: TableState, send: Send): HTMLElement {
   const view = model.view;
   const awake = view.events.some((e) => e.kind === "swat");
   const tokenPositions = new Set(view.token_positions);
+  // replay with a review, "show the best move": the best turn wakes SleepKid before its play
+  const bestWakes = model.best !== null && model.best.wake;
   return h(
     "div",
     { class: "tl-top" },
     h(
       "span",
       {
-        class: `tl-sleepkid ${awake ? "tl-awake" : "tl-asleep"}`,
+        class: `tl-sleepkid ${awake ? "tl-awake" : "tl-asleep"}${bestWakes ? " tl-best-wake" : ""}`,
         "data-testid": "sleepkid",
-        "aria-label": awake ? "SleepKid woke up and swatted" : "SleepKid is asleep",
+        "aria-label": `${awake ? "SleepKid woke up and swatted" : "SleepKid is asleep"}${
+          bestWakes ? "; the best move wakes SleepKid first" : ""
+        }`,
         role: "img",
       },
       awake ? "SleepKid: awake! ☀" : "SleepKid: asleep ☾",
+      bestWakes
+        ? h(
+            "span",
+            { class: "tl-wake-mark", "data-testid": "best-wake", "aria-hidden": "true" },
+            "☀ best: wake first",
+          )
+        : null,
     ),
     h(
       "span",
