@@ -580,9 +580,9 @@ def _evaluate(
     forced = _forced(screen, objective)
     rounds = 1
     while rounds < EXTEND_ROUNDS and not forced and _straddles(refined, mine, objective):
-        live = _live(refined, mine)
-        best = min(live, key=lambda i: refined[i].cost)
-        keep = [i for i in live if i in (mine, best) or _may_be_best(refined[i], refined[best])]
+        best = _best_live(refined, mine)
+        keep = [i for i in _live(refined, mine)
+                if i in (mine, best) or _may_be_best(refined[i], refined[best])]
         ev3 = evaluate_view(view, batch, rng.getrandbits(32), per_world=True,
                             turns=[refined[i].turn.to_json() for i in keep], reference=True)
         more = {v.turn: v for v in _values(ev3, objective)}
@@ -606,6 +606,12 @@ def _live(refined: Sequence[_Value], mine: int) -> list[int]:
     return [i for i, v in enumerate(refined) if len(v.costs) == n]
 
 
+def _best_live(refined: Sequence[_Value], mine: int) -> int:
+    """The best of the decisions valued on all the played one's worlds (see :func:`_live`),
+    the played one on a tie: the yardstick of the loss, paired with the played one."""
+    return min(_live(refined, mine), key=lambda i: (refined[i].cost, i != mine, i))
+
+
 def _merge(a: _Value, b: _Value) -> _Value:
     """One decision valued on the worlds of ``a`` and then those of ``b``."""
     na, nb = len(a.costs), len(b.costs)
@@ -617,7 +623,7 @@ def _merge(a: _Value, b: _Value) -> _Value:
 def _straddles(refined: Sequence[_Value], mine: int, objective: str) -> bool:
     """Whether the played decision's paired 95% loss interval against the best refined
     decision contains a label bound (the label is not yet decided by the interval)."""
-    best = min(_live(refined, mine), key=lambda i: refined[i].cost)
+    best = _best_live(refined, mine)
     if best == mine:
         return False
     loss, half = _paired(refined[mine], refined[best])
@@ -665,9 +671,7 @@ def _judge(k: int, seat: int, played: Turn, j: _Judged) -> TurnReview:
     sc = j.screen
     forced = _forced(sc, objective)
     vals = j.refined
-    # the best among the decisions valued on all the played one's worlds (paired with it)
-    best_i = min(_live(vals, j.refined_played),
-                 key=lambda i: (vals[i].cost, i != j.refined_played, i))
+    best_i = _best_live(vals, j.refined_played)
     best = vals[best_i]
     mine = vals[j.refined_played]
     loss, half = _paired(mine, best)
