@@ -32,9 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from naive_odds import arrangements, naive_odds, random_view  # noqa: E402
 
-from tenleave_widget import odds  # noqa: E402
-from tenleave_widget.bots import decide, make_bot  # noqa: E402
-from tenleave_widget.game import Game  # noqa: E402
+from tenleave_widget.analysis import odds  # noqa: E402
+from tenleave_widget.analysis.bots import decide, make_bot  # noqa: E402
+from tenleave_widget.engine.game import Game  # noqa: E402
 
 
 def played_view(seed: int) -> dict[str, Any]:

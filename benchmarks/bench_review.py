@@ -14,7 +14,7 @@ the seats rotating game by game so each bot sits everywhere), then reviews each 
   reviews named another best decision (``best``), or the same best with the loss on the
   other side of a label bound (``bound``), or one found the decision forced (``forced``);
 - **losses**: per bot, the distribution of the loss of its unforced decisions (quantiles,
-  mean) and how the labels fall under :data:`tenleave_widget.review.THRESHOLDS`.
+  mean) and how the labels fall under :data:`tenleave_widget.analysis.review.THRESHOLDS`.
 
     taskset -c 1 nice -n 10 .venv/bin/python benchmarks/bench_review.py --games 12 --seed 1
 
@@ -36,9 +36,9 @@ import sys
 import time
 from typing import Any
 
-from tenleave_widget import review as review_module
-from tenleave_widget.bots import LookaheadBot, make_bot
-from tenleave_widget.review import (
+from tenleave_widget.analysis import review as review_module
+from tenleave_widget.analysis.bots import LookaheadBot, make_bot
+from tenleave_widget.analysis.review import (
     DEFAULT_SAMPLES,
     LABELS,
     OBJECTIVES,
@@ -47,7 +47,7 @@ from tenleave_widget.review import (
     decision,
     review,
 )
-from tenleave_widget.simulate import mean_ci, play_game
+from tenleave_widget.programs.simulate import mean_ci, play_game
 
 BOTS = ("random", "greedy", "lookahead")
 

@@ -83,7 +83,7 @@ def scaling(games: int, repeats: int) -> None:
     try:
         from distributed import Client, LocalCluster
 
-        from tenleave_widget.simulate import simulate
+        from tenleave_widget.programs.simulate import simulate
 
         with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                           dashboard_address=None) as cluster, Client(cluster) as client:
@@ -104,7 +104,7 @@ def scaling(games: int, repeats: int) -> None:
 
 MEMORY_CHILD = r"""
 import json, sys, psutil
-from tenleave_widget.simulate import simulate
+from tenleave_widget.programs.simulate import simulate
 games, workers = int(sys.argv[1]), int(sys.argv[2])
 me = psutil.Process()
 samples = []
@@ -148,8 +148,8 @@ def memory(games: int, workers: list[int], bound: float) -> int:
 
 
 def lookahead(games: int) -> None:
-    from tenleave_widget.bots import BOT_NAMES
-    from tenleave_widget.simulate import simulate
+    from tenleave_widget.analysis.bots import BOT_NAMES
+    from tenleave_widget.programs.simulate import simulate
 
     if "lookahead" not in BOT_NAMES:
         print("no lookahead bot yet")

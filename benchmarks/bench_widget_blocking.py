@@ -26,11 +26,11 @@ import statistics
 import time
 
 from tenleave_widget import Game
-from tenleave_widget.bots import decide as engine_decide
-from tenleave_widget.bots import make_bot
+from tenleave_widget.analysis.bots import decide as engine_decide
+from tenleave_widget.analysis.bots import make_bot
+from tenleave_widget.table.lookahead_panel import WORKER
 from tenleave_widget.widget import TenLeaveWidget
 from tenleave_widget.widget.bot_runner import decide
-from tenleave_widget.widget.lookahead_panel import WORKER
 
 
 def pct(values: list[float], q: float) -> float:

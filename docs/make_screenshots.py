@@ -23,7 +23,7 @@ import requests
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tenleave_widget.game import Game  # noqa: E402
+from tenleave_widget.engine.game import Game  # noqa: E402
 from tests.browser.driver import TIMEOUT, open_and_run, wait_idle  # noqa: E402
 from tests.browser.harness import CHROMIUM, lab_server, set_theme  # noqa: E402
 from tests.browser.notebooks import _notebook  # noqa: E402

@@ -1,4 +1,4 @@
-// The HTML export (tenleave_widget/export.py): a page that steps through a game with the
+// The HTML export (tenleave_widget/programs/export.py): a page that steps through a game with the
 // widget's own renderer (mountTable: the table and its odds panels), from table states all
 // computed in Python at export time. No kernel, no network: the states travel as JSON
 // inside the page.

@@ -1,8 +1,8 @@
 // The contract between Python and the browser, mirrored from
-// tenleave_widget/widget/protocol.py (tests/test_widget_protocol.py fails when the two
+// tenleave_widget/table/protocol.py (tests/test_widget_protocol.py fails when the two
 // disagree). `TableState` is the synced state of the table widget (one traitlet per key):
 // `view` follows docs/view.md (tenleave-view/1); everything else is computed by Python
-// (tenleave_widget/widget/session.py). The browser holds no game rules: it draws what it
+// (tenleave_widget/table/session.py). The browser holds no game rules: it draws what it
 // is given and sends an `Intent` back.
 
 export type Back = "marked" | "plain";
@@ -147,7 +147,7 @@ export interface Cover {
   text: string;
 }
 
-// The odds panels' data (tenleave_widget/charts.py), drawn by js/panels/.
+// The odds panels' data (tenleave_widget/table/charts.py), drawn by js/panels/.
 
 export interface OutcomeChart {
   queue: number;

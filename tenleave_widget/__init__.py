@@ -9,9 +9,11 @@
 
 from typing import Any
 
-from . import odds
-from .cards import COLOURS, DEFAULT_DECK
-from .errors import (
+from .analysis import odds
+from .analysis.lookahead import evaluate
+from .analysis.position import position_odds, replay
+from .engine.cards import COLOURS, DEFAULT_DECK
+from .engine.errors import (
     IllegalActionError,
     IntentError,
     InvalidRecordError,
@@ -21,12 +23,10 @@ from .errors import (
     SetupError,
     TenLeaveError,
 )
-from .game import Game, LegalTurns
-from .lookahead import evaluate
-from .position import position_odds, replay
-from .record import RECORD_FORMAT, load_record, parse_record, save_record
-from .rules import Rules
-from .turn import Turn
+from .engine.game import Game, LegalTurns
+from .engine.record import RECORD_FORMAT, load_record, parse_record, save_record
+from .engine.rules import Rules
+from .engine.turn import Turn
 
 _WIDGET_NAMES = (
     "TableWidget", "TenLeaveWidget", "WidgetMessageError", "hotseat", "play", "replay_widget"

@@ -6,7 +6,7 @@ whose cards the viewer cannot see on the table, every ordered choice of distinct
 each equally likely; equal value tuples are merged with their count as weight), and the
 product of these choices over all (owner, back). For each
 joint arrangement it plays the swat of RULES.md §4 on every queue and accumulates.
-Nothing is shared with ``tenleave_widget.odds`` (not even the card parser).
+Nothing is shared with ``tenleave_widget.analysis.odds`` (not even the card parser).
 
 Also here: ``random_view``, a generator of random consistent seat views built directly
 from the view contract (docs/view.md), independent of the engine.

@@ -1,4 +1,5 @@
-"""Bots decide from a seat's view through the step-wise protocol of tenleave_widget.bots."""
+"""Bots decide from a seat's view through the step-wise protocol of
+tenleave_widget.analysis.bots."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 import pytest
 
 from tenleave_widget import Game, IllegalActionError, SetupError, Turn
-from tenleave_widget.bots import (
+from tenleave_widget.analysis.bots import (
     BOT_NAMES,
     WAKE,
     GreedyBot,
@@ -20,7 +21,7 @@ from tenleave_widget.bots import (
     make_bot,
     wake_plays,
 )
-from tenleave_widget.simulate import play_game, simulate
+from tenleave_widget.programs.simulate import play_game, simulate
 
 REFERENCE = Path(__file__).parent / "data" / "greedy_games.json"
 

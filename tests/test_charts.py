@@ -1,4 +1,4 @@
-"""The panel data (tenleave_widget/charts.py): what each panel says, its empty and
+"""The panel data (tenleave_widget/table/charts.py): what each panel says, its empty and
 finished states, the timeline ending at the position shown, and that it is a function of
 the seat's view only (a hidden card's value cannot change it)."""
 
@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from tenleave_widget import Game, charts
-from tenleave_widget.charts import TimelinePoint, hidden_panels, panel_data
-from tenleave_widget.odds import seat_odds
+from tenleave_widget import Game
+from tenleave_widget.analysis.odds import seat_odds
+from tenleave_widget.table import charts
+from tenleave_widget.table.charts import TimelinePoint, hidden_panels, panel_data
 
 GAMES = Path(__file__).resolve().parent.parent / "examples" / "games"
 

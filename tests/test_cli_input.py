@@ -248,7 +248,7 @@ def test_every_record_error_is_one_short_printable_line() -> None:
 
 
 def test_excerpt_is_short_escaped_and_total() -> None:
-    from tenleave_widget.errors import excerpt
+    from tenleave_widget.engine.errors import excerpt
 
     assert excerpt("3*") == "'3*'" and excerpt(7) == "7"
     for value in (HOSTILE, [HOSTILE] * 50, {HOSTILE: HOSTILE}, deep(5000), 10**5000,

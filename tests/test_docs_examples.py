@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 
 from tenleave_widget import Game
-from tenleave_widget.odds import queue_outs, seat_odds, sketch_view
+from tenleave_widget.analysis.odds import queue_outs, seat_odds, sketch_view
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import tenleave_widget as tw
-from tenleave_widget import errors
+from tenleave_widget.engine import errors
 
 
 def test_one_scheme_all_value_errors() -> None:

@@ -24,7 +24,7 @@ NOTEBOOKS = [
 TIMEOUT = 600  # per cell: only a guard against a hang, not a speed test
 
 FINISH_GAME = """
-from tenleave_widget.bots import decide, make_bot
+from tenleave_widget.analysis.bots import decide, make_bot
 
 w.bot_delay = 0  # the bots answer at once
 _player = make_bot("greedy", seed=5)

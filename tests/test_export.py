@@ -20,9 +20,9 @@ import pytest
 from test_widget_secrets import REPLAY_CASES, swapped_record
 
 from tenleave_widget import Game
-from tenleave_widget.cli import main
-from tenleave_widget.errors import TenLeaveError
-from tenleave_widget.export import ExportError, export_data, export_html, render_html
+from tenleave_widget.engine.errors import TenLeaveError
+from tenleave_widget.programs.cli import main
+from tenleave_widget.programs.export import ExportError, export_data, export_html, render_html
 
 GAMES = Path(__file__).resolve().parents[1] / "examples" / "games"
 SAMPLES = sorted(GAMES.glob("game-*-seats.json"))
@@ -155,7 +155,7 @@ def test_cli_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_the_export_imports_nothing_from_jupyter() -> None:
     code = (
-        "import sys, tenleave_widget.export, tenleave_widget.cli\n"
+        "import sys, tenleave_widget.programs.export, tenleave_widget.programs.cli\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in "
         "('anywidget', 'ipywidgets', 'traitlets', 'plotly', 'IPython', 'ipykernel')]\n"
         "assert not bad, bad"

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from naive_odds import assert_close, naive_moves, naive_odds
 
-from tenleave_widget.game import Game
-from tenleave_widget.odds import move_evaluation, seat_odds
+from tenleave_widget.analysis.odds import move_evaluation, seat_odds
+from tenleave_widget.engine.game import Game
 
 FILES = sorted((Path(__file__).parent / "golden" / "odds").glob("*.json"))
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tenleave_widget import Game, RecordError, replay
-from tenleave_widget.record import loads_record
+from tenleave_widget.engine.record import loads_record
 
 GOLDEN = Path(__file__).parent / "golden"
 

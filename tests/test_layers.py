@@ -11,24 +11,28 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "tenleave_widget"
 
 LAYERS: list[set[str]] = [
-    {"errors", "cards", "rules", "turn"},  # notions with no state
-    {"record"},  # the file format (no game in it)
-    {"game"},  # state, legal turns, the executor, views
-    {"odds", "charts"},  # pure functions of a seat view (the odds; the panels' data)
-    {"position", "bots", "lookahead", "review"},  # built on the game and the odds
-    # the widget's pure half (no Jupyter import: checked below), which the export reuses
-    {"widget.protocol", "widget.config", "widget.modes", "widget.narration", "widget.offers",
-     "widget.words", "widget.panels", "widget.session", "widget.lookahead_panel",
-     "widget.history", "widget.review_state", "widget.view_types"},
-    {"simulate", "cli", "__main__", "export"},  # programs
-    {"widget"},  # the Jupyter adapter (a package)
-    {"__init__"},  # the package's public names
+    # engine/: the rules and nothing else
+    {"engine", "engine.errors", "engine.cards", "engine.rules", "engine.turn"},  # no state
+    {"engine.record"},  # the file format (no game in it)
+    {"engine.game"},  # state, legal turns, the executor, views
+    # analysis/: pure functions of a seat view, built on the engine
+    {"analysis", "analysis.odds"},  # the exact odds
+    {"analysis.position", "analysis.bots", "analysis.lookahead", "analysis.review"},
+    # table/: the presentation model (no Jupyter import: checked below), which the widget
+    # and the export share
+    {"table"},
+    {"programs"},  # simulate, cli, export
+    {"widget"},  # the Jupyter adapter
+    {"__init__", "__main__"},  # the package's public names; python -m tenleave_widget
 ]
+# The folder tree is the diagram: each package's modules are one run of layers, in this
+# order (test_each_package_is_one_run_of_layers).
+PACKAGES = ["engine", "analysis", "table", "programs", "widget"]
 JUPYTER = ("anywidget", "ipywidgets", "traitlets", "plotly", "IPython", "ipykernel")
 
 
 def module_name(path: Path) -> str:
-    """``tenleave_widget/widget/session.py`` -> ``widget.session``."""
+    """``tenleave_widget/table/session.py`` -> ``widget.session``."""
     parts = list(path.relative_to(PACKAGE).with_suffix("").parts)
     if parts[-1] == "__init__" and len(parts) > 1:
         parts.pop()
@@ -84,17 +88,14 @@ def imports(
             else:
                 out.append((node.lineno, "!" + (node.module or "")))
                 continue
-            if node.module is None or not target:  # from . import x / from tenleave_widget import x
-                for a in node.names:
-                    name = ".".join([*target, a.name])
-                    if (PACKAGE / f"{name.replace('.', '/')}.py").exists() or (
-                        PACKAGE / name.replace(".", "/")
-                    ).is_dir():
-                        out.append((node.lineno, name))
-                    elif target:
-                        out.append((node.lineno, ".".join(target)))
-            else:
-                out.append((node.lineno, ".".join(target)))
+            for a in node.names:  # from .analysis import odds names the module odds
+                name = ".".join([*target, a.name])
+                if (PACKAGE / f"{name.replace('.', '/')}.py").exists() or (
+                    PACKAGE / name.replace(".", "/")
+                ).is_dir():
+                    out.append((node.lineno, name))
+                elif target:
+                    out.append((node.lineno, ".".join(target)))
     return out
 
 
@@ -105,6 +106,23 @@ def modules() -> dict[str, Path]:
 def test_every_module_is_in_a_layer() -> None:
     for name in modules():
         layer_of(name)
+
+
+def test_each_package_is_one_run_of_layers() -> None:
+    seen: list[str] = []
+    for layer in LAYERS:
+        tops = {name.split(".")[0] for name in layer}
+        assert len(tops) == 1 or not tops & set(PACKAGES), f"a layer spans packages: {layer}"
+        top = tops.pop() if len(tops) == 1 else "__init__"
+        if not seen or seen[-1] != top:
+            assert top not in seen, f"{top}/ is split by another package's layer"
+            seen.append(top)
+    assert [s for s in seen if s in PACKAGES] == PACKAGES
+    for name in modules():
+        top = name.split(".")[0]
+        assert top in PACKAGES or name in {"__init__", "__main__"}, (
+            f"tenleave_widget/{name}.py is in no package: put it in the folder of its layer"
+        )
 
 
 def test_nothing_imports_a_module_above_it() -> None:
@@ -155,18 +173,20 @@ def test_no_import_circle() -> None:
 
 
 def test_the_checker_sees_every_import() -> None:
-    assert {"record", "errors", "rules", "turn", "cards"} <= {
-        t for _, t in imports(PACKAGE / "game.py")
+    assert {"engine.record", "engine.errors", "engine.rules", "engine.turn", "engine.cards"} <= {
+        t for _, t in imports(PACKAGE / "engine" / "game.py")
     }
     src = (
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .simulate import S\n"
-        "def f():\n    if True:\n        from .widget import x\n        from . import odds\n"
-        "        import tenleave_widget.bots\n        from tenleave_widget import game\n"
+        "def f():\n    if True:\n        from .widget import x\n"
+        "        from .analysis import odds\n        import tenleave_widget.analysis.bots\n"
+        "        from tenleave_widget.engine import game\n"
     )
     found = {t for _, t in imports(PACKAGE / "probe.py", src)}
-    assert found == {"!typing", "simulate", "widget", "odds", "bots", "game"}
+    assert found == {"!typing", "simulate", "widget", "analysis.odds", "analysis.bots",
+                     "engine.game"}
     found = {t for _, t in imports(PACKAGE / "probe.py", src, runtime_only=True)}
-    assert found == {"!typing", "widget", "odds", "bots", "game"}
+    assert found == {"!typing", "widget", "analysis.odds", "analysis.bots", "engine.game"}
     found = {t for _, t in imports(PACKAGE / "widget" / "session.py", "from ..game import G\n"
                                    "from .protocol import P\nfrom . import bots\n")}
     assert found == {"game", "widget.protocol", "widget"}  # no widget/bots.py: the package

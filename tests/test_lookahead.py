@@ -1,4 +1,4 @@
-"""The whole-game evaluation (``tenleave_widget.lookahead``): its play-outs follow the
+"""The whole-game evaluation (``tenleave_widget.analysis.lookahead``): its play-outs follow the
 engine's rules, its estimate converges to the exact expectation computed by enumerating
 every world, and it is a pure, seeded function of what the seat can see."""
 
@@ -16,9 +16,8 @@ import pytest
 from helpers import random_game
 
 from tenleave_widget import Game, Turn, evaluate
-from tenleave_widget.bots import decide, make_bot
-from tenleave_widget.errors import IllegalActionError, InvalidViewError, RecordError, SetupError
-from tenleave_widget.lookahead import (
+from tenleave_widget.analysis.bots import decide, make_bot
+from tenleave_widget.analysis.lookahead import (
     Budget,
     Policy,
     _Move,
@@ -27,7 +26,13 @@ from tenleave_widget.lookahead import (
     _Sim,
     evaluate_view,
 )
-from tenleave_widget.rules import DEFAULT_TOKENS
+from tenleave_widget.engine.errors import (
+    IllegalActionError,
+    InvalidViewError,
+    RecordError,
+    SetupError,
+)
+from tenleave_widget.engine.rules import DEFAULT_TOKENS
 
 TOKENS = list(DEFAULT_TOKENS)
 
@@ -302,7 +307,7 @@ def test_shape_and_figures() -> None:
     kinds = {Turn.from_json(t).action for t in turns}
     plays = {(m["turn"]["play"][0], m["turn"]["play"][1]): m for m in ev["moves"]
              if Turn.from_json(m["turn"]).action == "none"}
-    from tenleave_widget.odds import move_evaluation
+    from tenleave_widget.analysis.odds import move_evaluation
 
     for e in move_evaluation(g.view(seat)):
         if "play" in e:
@@ -317,7 +322,7 @@ def test_shape_and_figures() -> None:
         if "rotate" in m["turn"]:
             t = Turn.from_json(m["turn"])
             after = g.preview(t.steps())
-            from tenleave_widget.odds import seat_odds
+            from tenleave_widget.analysis.odds import seat_odds
 
             assert m["immediate_expected_penalty"] == pytest.approx(
                 seat_odds(after.view(seat), moves=False)["expected_penalty"][seat])
@@ -360,7 +365,7 @@ def test_more_budget_narrower_intervals_and_pruning() -> None:
 def test_doctests() -> None:
     import doctest
 
-    from tenleave_widget import lookahead
+    from tenleave_widget.analysis import lookahead
 
     result = doctest.testmod(lookahead)
     assert result.attempted > 0 and result.failed == 0
@@ -370,8 +375,8 @@ def test_doctests() -> None:
 
 
 def test_lookahead_bot_plays_whole_games_everywhere_bots_are_named() -> None:
-    from tenleave_widget.bots import BOT_NAMES, LookaheadBot, decide
-    from tenleave_widget.simulate import simulate
+    from tenleave_widget.analysis.bots import BOT_NAMES, LookaheadBot, decide
+    from tenleave_widget.programs.simulate import simulate
 
     assert "lookahead" in BOT_NAMES
     stats = simulate(2, 2, seed=3, bots=["lookahead", "greedy"], rotate_first=True)
@@ -388,7 +393,7 @@ def test_lookahead_bot_plays_whole_games_everywhere_bots_are_named() -> None:
 def test_lookahead_bot_default_budget_scales_with_the_table() -> None:
     """Without a budget the bot samples bot_budget(players) worlds: 96 at 2-4 seats, 192 at
     5 (where 96 did not beat every greedy seat by 2 points; README, benchmarks)."""
-    from tenleave_widget.bots import BOT_BUDGET, LookaheadBot, bot_budget, decide
+    from tenleave_widget.analysis.bots import BOT_BUDGET, LookaheadBot, bot_budget, decide
 
     assert [bot_budget(n).samples for n in (2, 3, 4, 5)] == [96, 96, 96, 192]
     assert bot_budget(3) == BOT_BUDGET and bot_budget(5).prune == BOT_BUDGET.prune
@@ -402,7 +407,7 @@ def test_lookahead_bot_default_budget_scales_with_the_table() -> None:
 def test_lookahead_bot_decides_from_its_view_only() -> None:
     """The same view (hidden cards permuted) and the same turn number: the same answer,
     however often it is asked (undo cannot sample the hidden cards through it)."""
-    from tenleave_widget.bots import LookaheadBot
+    from tenleave_widget.analysis.bots import LookaheadBot
 
     done = 0
     for _, g, h, seat in permuted_pairs(30, 6, 7):
@@ -417,7 +422,7 @@ def test_lookahead_bot_decides_from_its_view_only() -> None:
 def test_lookahead_bot_wakes_then_chooses_its_play_after_the_swat() -> None:
     """Step-wise: when "wake, then play" is best it says WAKE, and after the swat it
     chooses among the legal plays from the new view; redecide=False plays the whole turn."""
-    from tenleave_widget.bots import WAKE, LookaheadBot, decide, wake_plays
+    from tenleave_widget.analysis.bots import WAKE, LookaheadBot, decide, wake_plays
 
     wakes = 0
     for seed in range(6):
@@ -444,7 +449,7 @@ def test_lookahead_bot_wakes_then_chooses_its_play_after_the_swat() -> None:
 def test_an_evaluation_run_in_slices_gives_the_same_figures() -> None:
     """The anytime form (for a front end that must not block): partial figures from the
     worlds played so far, the final ones those of evaluate_view, however it is sliced."""
-    from tenleave_widget.lookahead import Evaluation
+    from tenleave_widget.analysis.lookahead import Evaluation
 
     g = random_game(3, seed=21, turns=5)
     view = g.view(g.to_move)

@@ -1,4 +1,5 @@
-"""The exact swat-risk odds (tenleave_widget.odds) against a naive brute force and by laws."""
+"""The exact swat-risk odds (tenleave_widget.analysis.odds) against a naive brute force and
+by laws."""
 
 from __future__ import annotations
 
@@ -21,9 +22,9 @@ from naive_odds import (
     unknown_groups,
 )
 
-import tenleave_widget.odds as odds_module
-from tenleave_widget.game import Game
-from tenleave_widget.odds import move_evaluation, queue_outs, seat_odds, sketch_view
+import tenleave_widget.analysis.odds as odds_module
+from tenleave_widget.analysis.odds import move_evaluation, queue_outs, seat_odds, sketch_view
+from tenleave_widget.engine.game import Game
 
 LIMIT = 20_000  # joint arrangements above which the naive check is left to the hard cases
 

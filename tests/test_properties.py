@@ -210,7 +210,7 @@ def test_checked_path_self_play_path_and_preview_agree(gs: tuple[int, int]) -> N
 
 
 def test_one_field_list_behind_copy_and_eq() -> None:
-    from tenleave_widget.game import _FIELDS
+    from tenleave_widget.engine.game import _FIELDS
 
     g = Game(3, seed=4)
     for _ in range(7):

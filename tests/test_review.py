@@ -1,4 +1,4 @@
-"""The game review (``tenleave_widget.review``) and ``tenleave review``."""
+"""The game review (``tenleave_widget.analysis.review``) and ``tenleave review``."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from helpers import random_game
 
 from tenleave_widget import Game, InvalidRecordError, Turn
-from tenleave_widget.review import (
+from tenleave_widget.analysis.review import (
     LABELS,
     THRESHOLDS,
     _label,
@@ -205,7 +205,7 @@ def test_cli_review(tmp_path: Path) -> None:
 def test_doctests() -> None:
     import doctest
 
-    from tenleave_widget import review as review_module
+    from tenleave_widget.analysis import review as review_module
 
     result = doctest.testmod(review_module)
     assert result.attempted >= 2 and result.failed == 0
@@ -215,7 +215,7 @@ def test_the_evaluators_hooks_for_the_review() -> None:
     """``evaluate_view(..., turns=..., per_world=True)``: a subset of the decisions, valued
     on the same worlds as the full list (the same seed), with per-world results whose
     means are the reported figures."""
-    from tenleave_widget.lookahead import evaluate_view
+    from tenleave_widget.analysis.lookahead import evaluate_view
 
     g = random_game(3, seed=8, turns=7)
     view = g.view(g.to_move)
@@ -235,8 +235,8 @@ def test_the_evaluators_hooks_for_the_review() -> None:
 
 
 def test_a_played_turn_is_judged_as_the_decision_the_evaluator_values() -> None:
-    from tenleave_widget.review import decision
-    from tenleave_widget.turn import Turn
+    from tenleave_widget.analysis.review import decision
+    from tenleave_widget.engine.turn import Turn
 
     peek = Turn(1, "3*", 0, peek=(1, 2), extra="after")
     assert decision(peek) == Turn(1, "3*", 0)
@@ -247,7 +247,7 @@ def test_a_played_turn_is_judged_as_the_decision_the_evaluator_values() -> None:
     wake = Turn(0, "2", 1, wake=True)
     assert decision(wake) == wake
     # every legal turn of random positions maps to a valued decision (no AssertionError)
-    from tenleave_widget.lookahead import evaluate_view
+    from tenleave_widget.analysis.lookahead import evaluate_view
 
     for seed in range(4):
         g = random_game(3, seed=seed, turns=8 + seed)
@@ -274,8 +274,8 @@ def test_decisions_and_luck_explain_the_result() -> None:
     import random
     import statistics
 
-    from tenleave_widget.bots import make_bot
-    from tenleave_widget.simulate import mean_ci, play_game
+    from tenleave_widget.analysis.bots import make_bot
+    from tenleave_widget.programs.simulate import mean_ci, play_game
 
     rng = random.Random(11)
     surprise, rest = [], []
@@ -295,7 +295,7 @@ def test_decisions_and_luck_explain_the_result() -> None:
 
 def test_a_review_saved_with_the_record(tmp_path: Path) -> None:
     from tenleave_widget import Game, load_record, save_record
-    from tenleave_widget.review import attach_review, saved_review
+    from tenleave_widget.analysis.review import attach_review, saved_review
 
     rec = json.loads((EXAMPLES / "game-2-seats.json").read_text())
     rec["notes"] = {"3": "a note to keep"}
@@ -331,8 +331,8 @@ def test_the_random_bot_loses_far_more_than_the_lookahead_bot() -> None:
     import random
     import statistics
 
-    from tenleave_widget.bots import LookaheadBot, make_bot
-    from tenleave_widget.simulate import play_game
+    from tenleave_widget.analysis.bots import LookaheadBot, make_bot
+    from tenleave_widget.programs.simulate import play_game
 
     rng = random.Random(3)
     losses: dict[str, list[float]] = {"random": [], "lookahead": []}
@@ -353,7 +353,7 @@ def test_the_random_bot_loses_far_more_than_the_lookahead_bot() -> None:
 
 
 def test_puzzles_from_a_reviewed_game() -> None:
-    from tenleave_widget.review import puzzles
+    from tenleave_widget.analysis.review import puzzles
 
     rec = json.loads((EXAMPLES / "game-3-seats.json").read_text())
     r = review(rec, samples=4, seed=2)
@@ -381,7 +381,7 @@ def test_the_sequential_refinement_settles_a_label_or_spends_the_cap() -> None:
     decision valued further. Some
     decisions of the game are extended, some candidates dropped and some kept along — the
     test would see a refinement that never runs, or one that drops every candidate."""
-    from tenleave_widget import review as rv
+    from tenleave_widget.analysis import review as rv
 
     rec = json.loads((EXAMPLES / "game-3-seats.json").read_text())
     turns = [Turn.from_json(t) for t in rec["turns"]]
@@ -418,7 +418,7 @@ def test_the_best_is_chosen_among_decisions_paired_with_the_played_one() -> None
     """A decision dropped by the sequential refinement keeps the mean of its first batches;
     however low that mean, the best (and the loss's paired interval) is taken among the
     decisions valued on all the played one's worlds. The gap to the next best counts it."""
-    from tenleave_widget import review as rv
+    from tenleave_widget.analysis import review as rv
 
     def value(card: str, costs: list[float]) -> rv._Value:
         return rv._Value(Turn(0, card, 0), 10.0, sum(costs) / len(costs), costs)

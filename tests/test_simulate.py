@@ -20,9 +20,9 @@ from typing import Any
 import psutil
 import pytest
 
-import tenleave_widget.simulate as sim
-from tenleave_widget.errors import SetupError
-from tenleave_widget.simulate import (
+import tenleave_widget.programs.simulate as sim
+from tenleave_widget.engine.errors import SetupError
+from tenleave_widget.programs.simulate import (
     BLOCK,
     Stats,
     Sums,
@@ -165,8 +165,9 @@ def test_without_dask_a_scheduler_says_how_to_install_it(monkeypatch: Any) -> No
     monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
     with pytest.raises(SetupError, match=r"pip install 'tenleave_widget\[distributed\]'"):
         simulate(3, 10, scheduler="tcp://127.0.0.1:8786")
-    code = ("import sys; sys.modules['distributed'] = None; from tenleave_widget.cli import "
-            "main; sys.exit(main(['simulate', '--players', '3', '--games', '5', "
+    code = ("import sys; sys.modules['distributed'] = None; "
+            "from tenleave_widget.programs.cli import main; "
+            "sys.exit(main(['simulate', '--players', '3', '--games', '5', "
             "'--scheduler', 'tcp://127.0.0.1:8786']))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        timeout=60)
@@ -262,8 +263,8 @@ def test_the_seeding_is_the_documented_one() -> None:
     # block k: random.Random(f"{seed}/{k}") draws one seed per bot, then one per game
     import random
 
-    from tenleave_widget.bots import make_bot
-    from tenleave_widget.simulate import play_game
+    from tenleave_widget.analysis.bots import make_bot
+    from tenleave_widget.programs.simulate import play_game
 
     number = BLOCK + 3  # the fourth game of block 1
     master = random.Random(f"{7}/{1}")

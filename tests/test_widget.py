@@ -14,7 +14,7 @@ import pytest
 from helpers import random_game
 
 from tenleave_widget import Game, Turn
-from tenleave_widget.errors import TenLeaveError
+from tenleave_widget.engine.errors import TenLeaveError
 from tenleave_widget.widget import (
     TenLeaveWidget,
     WidgetMessageError,
@@ -306,7 +306,7 @@ def test_replay_matches_the_engine_at_every_turn() -> None:
 def test_replay_odds_follow_the_seat_and_the_turn() -> None:
     record = json.loads((GAMES / "game-4-seats.json").read_text())
     r = replay_widget(record, seat=2, turn=9)
-    from tenleave_widget.odds import seat_odds
+    from tenleave_widget.analysis.odds import seat_odds
 
     odds = seat_odds(Game.from_record(record, turns=9).view(2))
     panels = r.table.panels
@@ -363,7 +363,7 @@ def test_panels_follow_the_game_and_stay_small() -> None:
 
 
 def test_panel_moves_are_the_odds_move_evaluation_best_first() -> None:
-    from tenleave_widget.odds import seat_odds
+    from tenleave_widget.analysis.odds import seat_odds
 
     w = human_vs_bots(seed=2)
     moves = seat_odds(w.game.view(0))["moves"]
@@ -587,7 +587,7 @@ def test_undo_after_turns_that_revealed_nothing_still_works() -> None:
 
 
 def expected_line(w: TenLeaveWidget, seat: int) -> list[float]:
-    from tenleave_widget.odds import seat_odds
+    from tenleave_widget.analysis.odds import seat_odds
 
     out = []
     for t in range(w.game.turns_applied + 1):

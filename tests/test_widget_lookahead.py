@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from tenleave_widget import Game
-from tenleave_widget.errors import TenLeaveError
-from tenleave_widget.lookahead import Budget, evaluate_view
+from tenleave_widget.analysis.lookahead import Budget, evaluate_view
+from tenleave_widget.engine.errors import TenLeaveError
+from tenleave_widget.table.config import check_config
+from tenleave_widget.table.lookahead_panel import Thinker
+from tenleave_widget.table.session import Session
 from tenleave_widget.widget import TenLeaveWidget, play
-from tenleave_widget.widget.config import check_config
-from tenleave_widget.widget.lookahead_panel import Thinker
-from tenleave_widget.widget.session import Session
 
 
 def session(budget: int = 16, seed: int = 3) -> Session:
@@ -240,7 +240,7 @@ def test_a_lookahead_bot_thinks_in_a_worker_thread_on_a_running_loop() -> None:
 
 
 def test_the_widget_checks_bot_names_with_the_engines_one_check() -> None:
-    from tenleave_widget.errors import IntentError
+    from tenleave_widget.engine.errors import IntentError
 
     with pytest.raises(IntentError, match=r"seat 1: unknown bot 'smart' \(choose from "
                        r"random, greedy, lookahead\)"):

@@ -1,4 +1,4 @@
-"""The Python <-> TypeScript contract: tenleave_widget/widget/protocol.py and
+"""The Python <-> TypeScript contract: tenleave_widget/table/protocol.py and
 js/protocol.ts must describe the same table state and the same intents.
 
 The TypeScript source is read as text: every TypedDict of the Python protocol must have
@@ -18,10 +18,10 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is
 import pytest
 
 from tenleave_widget import Game
-from tenleave_widget.widget import protocol
-from tenleave_widget.widget.config import check_config
-from tenleave_widget.widget.protocol import INTENTS, TableState, parse_intent
-from tenleave_widget.widget.session import Session
+from tenleave_widget.table import protocol
+from tenleave_widget.table.config import check_config
+from tenleave_widget.table.protocol import INTENTS, TableState, parse_intent
+from tenleave_widget.table.session import Session
 
 TS = Path(__file__).resolve().parents[1] / "js" / "protocol.ts"
 

@@ -14,10 +14,10 @@ from typing import Any, TypeVar
 import pytest
 
 from tenleave_widget import load_record
-from tenleave_widget.review import Review
-from tenleave_widget.turn import Turn
+from tenleave_widget.analysis.review import Review
+from tenleave_widget.engine.turn import Turn
+from tenleave_widget.table.protocol import BestMove
 from tenleave_widget.widget import play, replay_widget
-from tenleave_widget.widget.protocol import BestMove
 
 GAME = Path(__file__).resolve().parent.parent / "examples" / "games" / "game-3-seats.json"
 T = TypeVar("T")

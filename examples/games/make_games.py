@@ -26,9 +26,9 @@ sys.path.insert(0, str(HERE))
 from situations import SITUATIONS, best_plays, find_situations, rotate_saves  # noqa: E402
 
 from tenleave_widget import Game, Turn, save_record  # noqa: E402
-from tenleave_widget.cards import card_value  # noqa: E402
-from tenleave_widget.odds import move_evaluation  # noqa: E402
-from tenleave_widget.rules import ROMAN  # noqa: E402
+from tenleave_widget.analysis.odds import move_evaluation  # noqa: E402
+from tenleave_widget.engine.cards import card_value  # noqa: E402
+from tenleave_widget.engine.rules import ROMAN  # noqa: E402
 
 MARGIN = 0.05
 """A rotate or a wake must beat the best plain play by this much expected penalty."""

@@ -29,7 +29,7 @@ import copy
 from typing import Any
 
 from tenleave_widget import Game, RecordError, Turn
-from tenleave_widget.odds import move_evaluation
+from tenleave_widget.analysis.odds import move_evaluation
 
 SITUATIONS: dict[str, str] = {
     "tie": "a barehanded swat with a tie for the highest card",

@@ -1,4 +1,4 @@
-// The odds panels: a pure function of the panel data (tenleave_widget/charts.py), with
+// The odds panels: a pure function of the panel data (tenleave_widget/table/charts.py), with
 // no access to any widget model, so the widget and the HTML export draw them alike.
 
 import "./panels.css";

@@ -1,5 +1,5 @@
 // The panel data types live in the protocol (js/protocol.ts), mirrored from
-// tenleave_widget/charts.py; the panel components read them from here.
+// tenleave_widget/table/charts.py; the panel components read them from here.
 export type {
   CardChart,
   MoveChart,

@@ -38,19 +38,19 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .narration import describe_turn
-from .protocol import TableState, WidgetMessageError
-from .session import Session, public_view
+from ..table.narration import describe_turn
+from ..table.protocol import TableState, WidgetMessageError
+from ..table.session import Session, public_view
 
 if TYPE_CHECKING:
     from .controller import TenLeaveWidget
     from .entry import hotseat, play, replay_widget
-    from .table import STATIC, TableWidget
+    from .table_widget import STATIC, TableWidget
 
 # The Jupyter half (anywidget, ipywidgets, traitlets) is imported on first use, so
 # that the pure half (protocol, session, narration) can be used and tested without it.
 _JUPYTER = {
-    "STATIC": "table", "TableWidget": "table", "TenLeaveWidget": "controller",
+    "STATIC": "table_widget", "TableWidget": "table_widget", "TenLeaveWidget": "controller",
     "hotseat": "entry", "play": "entry", "replay_widget": "entry",
 }
 

@@ -28,12 +28,12 @@ import logging
 import random
 from collections.abc import Callable
 
-from .. import bots
-from ..bots import Bot, make_bot
-from ..game import Game
-from ..turn import Turn
-from .lookahead_panel import WORKER
-from .session import Session
+from ..analysis import bots
+from ..analysis.bots import Bot, make_bot
+from ..engine.game import Game
+from ..engine.turn import Turn
+from ..table.lookahead_panel import WORKER
+from ..table.session import Session
 
 __all__ = ["THINKERS", "BotRunner", "decide", "decision_seed"]
 
@@ -47,7 +47,7 @@ def decide(bot: Bot, game: Game, seat: int) -> Turn:
     """The turn ``bot`` plays for ``seat``, the seat to move in ``game``.
 
     The one place the widget asks a bot: ``game`` is the live game; the engine's
-    :func:`~tenleave_widget.bots.decide` runs the bot protocol (the bot sees only the
+    :func:`~tenleave_widget.analysis.bots.decide` runs the bot protocol (the bot sees only the
     seat's view and the legal turns) on a copy of it."""
     return bots.decide(bot, game.copy(), seat)
 

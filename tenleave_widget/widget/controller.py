@@ -15,19 +15,19 @@ from typing import Any
 
 import ipywidgets
 
-from ..errors import TenLeaveError, one_line
-from ..export import export_html
-from ..game import Game
-from ..record import save_record
-from ..review import Review, attach_review
+from ..analysis.review import Review, attach_review
+from ..engine.errors import TenLeaveError, one_line
+from ..engine.game import Game
+from ..engine.record import save_record
+from ..programs.export import export_html
+from ..table.config import check_config, check_delay
+from ..table.lookahead_panel import Thinker
+from ..table.protocol import Mode, WidgetMessageError, parse_intent
+from ..table.session import Session
+from ..table.words import plain_words
 from .bot_runner import BotRunner
-from .config import check_config, check_delay
-from .lookahead_panel import Thinker
-from .protocol import Mode, WidgetMessageError, parse_intent
 from .review_panel import ReviewPanel
-from .session import Session
-from .table import TableWidget
-from .words import plain_words
+from .table_widget import TableWidget
 
 __all__ = ["TenLeaveWidget"]
 
@@ -95,7 +95,7 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
 
     @property
     def panels(self) -> dict[str, Any]:
-        """The odds panels' data as synced (:class:`tenleave_widget.charts.PanelData`)."""
+        """The odds panels' data as synced (:class:`tenleave_widget.table.charts.PanelData`)."""
         return dict(self.table.panels)
 
     @property
@@ -157,7 +157,7 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
 
     def review(self, samples: int | None = None, seed: int = 0) -> None:
         """Replay mode: review the game (every decision judged from its mover's view, the
-        luck of every swat; :func:`tenleave_widget.review.review`). In a running kernel
+        luck of every swat; :func:`tenleave_widget.analysis.review.review`). In a running kernel
         it works in the background with a progress bar; the result is kept (see
         :attr:`review_result`), labels the narration, and is saved with the record."""
         if self.review_panel is None:
@@ -178,7 +178,7 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
 
     def export_html(self, path: str | Path) -> Path:
         """The game as one self-contained HTML page that steps through it offline
-        (:func:`tenleave_widget.export.export_html`), seen as the table shows it now: the
+        (:func:`tenleave_widget.programs.export.export_html`), seen as the table shows it now: the
         teacher's export (every view) from the teacher's view, else only what the viewing
         seat knew at each turn."""
         return export_html(self.record(), path, perspective=self.perspective)

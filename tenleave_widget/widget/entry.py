@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import excerpt
-from ..game import Game
-from ..review import saved_review
-from .config import check_humans, new_game
+from ..analysis.review import saved_review
+from ..engine.errors import excerpt
+from ..engine.game import Game
+from ..table.config import check_humans, new_game
+from ..table.protocol import Mode, WidgetMessageError
 from .controller import TenLeaveWidget
-from .protocol import Mode, WidgetMessageError
 
 __all__ = ["hotseat", "play", "replay_widget"]
 

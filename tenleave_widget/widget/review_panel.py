@@ -1,7 +1,7 @@
 """The review panel of replay mode: compute a game review without freezing the table,
 then an evaluation graph to click through, the per-seat summary and "show the best move".
 
-The review (:func:`tenleave_widget.review.review`) runs in a worker thread; its progress
+The review (:func:`tenleave_widget.analysis.review.review`) runs in a worker thread; its progress
 and its result are handed to the kernel's event loop (``call_soon_threadsafe``), which
 updates the widgets, so the table keeps answering clicks meanwhile. Without a loop that
 runs this code (a script, a test) it runs at once. Once computed, the review is kept by the
@@ -25,9 +25,9 @@ from typing import Any
 import ipywidgets
 import plotly.graph_objects as go
 
-from ..review import DEFAULT_SAMPLES, LABELS, Review, describe_turn, review
-from .panels import COLOUR_HEX
-from .session import Session
+from ..analysis.review import DEFAULT_SAMPLES, LABELS, Review, describe_turn, review
+from ..table.panels import COLOUR_HEX
+from ..table.session import Session
 
 __all__ = ["ReviewPanel"]
 

@@ -45,7 +45,7 @@ HOTSEAT = [  # two humans on one screen: the cover between their turns
 ]
 
 OVER = [  # a play table whose game is over (the sample record, all turns): Play again
-    "import tenleave_widget.widget as tw\nfrom tenleave_widget.game import Game",
+    "import tenleave_widget.widget as tw\nfrom tenleave_widget.engine.game import Game",
     "over = tw.TenLeaveWidget(Game.from_record('game.json'), mode='play', humans=[0],"
     " bots={1: 'greedy', 2: 'random'}, seed=2, bot_delay=0.02)\nover",
 ]

@@ -106,7 +106,7 @@ def test_step_through_a_recorded_game(page: Any, lab: LabServer) -> None:
     try:
         total = kernel.eval("r.table.replay['total']")
         truth = kernel.eval(
-            "[__import__('tenleave_widget.game', fromlist=['Game']).Game"
+            "[__import__('tenleave_widget.engine.game', fromlist=['Game']).Game"
             f".from_record('game.json', turns=t).view(None) for t in range({total} + 1)]"
         )
 
@@ -149,7 +149,7 @@ def test_step_through_a_recorded_game(page: Any, lab: LabServer) -> None:
             "() => document.querySelector('.tl-root').dataset.perspective === '1'"
         )
         seat_view = kernel.eval(
-            "__import__('tenleave_widget.game', fromlist=['Game']).Game"
+            "__import__('tenleave_widget.engine.game', fromlist=['Game']).Game"
             f".from_record('game.json', turns={half}).view(1)"
         )
         assert root.evaluate(TABLE_JS) == table_of(seat_view)

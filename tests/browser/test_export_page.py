@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tenleave_widget import Game
-from tenleave_widget.export import export_html
+from tenleave_widget.programs.export import export_html
 
 from .conftest import artifact
 from .test_browser import TABLE_JS, table_of

@@ -9,8 +9,8 @@ import json
 from typing import Any
 
 from tenleave_widget import Game
-from tenleave_widget.charts import TimelinePoint, panel_data
-from tenleave_widget.odds import seat_odds
+from tenleave_widget.analysis.odds import seat_odds
+from tenleave_widget.table.charts import TimelinePoint, panel_data
 from tenleave_widget.widget import STATIC
 
 from .conftest import artifact

@@ -8,9 +8,9 @@ import json
 from typing import Any
 
 from tenleave_widget import Game
-from tenleave_widget.widget.config import check_config
-from tenleave_widget.widget.session import Session
-from tenleave_widget.widget.table import STATIC
+from tenleave_widget.table.config import check_config
+from tenleave_widget.table.session import Session
+from tenleave_widget.widget.table_widget import STATIC
 
 from .conftest import artifact
 from .test_browser import TABLE_JS, table_of

@@ -28,8 +28,8 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from .errors import SetupError, TenLeaveError, one_line
-from .rules import MAX_SEATS, MIN_SEATS
+from ..engine.errors import SetupError, TenLeaveError, one_line
+from ..engine.rules import MAX_SEATS, MIN_SEATS
 
 if TYPE_CHECKING:
     from .simulate import Stats
@@ -97,17 +97,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "replay":
-            from .position import replay
+            from ..analysis.position import replay
 
             out = replay(_read(args.file), turns=args.turns)
         elif args.command == "odds":
-            from .position import position_odds
+            from ..analysis.position import position_odds
 
             out = position_odds(_read(args.file), args.seat, turns=args.turns)
         elif args.command == "review":
             return _review(args)
         elif args.command == "evaluate":
-            from .lookahead import DEFAULT_SAMPLES, evaluate
+            from ..analysis.lookahead import DEFAULT_SAMPLES, evaluate
 
             samples = DEFAULT_SAMPLES if args.samples is None else args.samples
             out = evaluate(args.file, args.seat, args.turns, budget=samples, seed=args.seed)
@@ -136,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _read(file: str) -> Any:
     """The record's JSON from a file, or from standard input for ``-``."""
-    from .record import load_record, read_record
+    from ..engine.record import load_record, read_record
 
     return read_record(sys.stdin.buffer) if file == "-" else load_record(file)
 
@@ -157,7 +157,7 @@ def _simulate(args: argparse.Namespace) -> Stats:
 
 
 def _review(args: argparse.Namespace) -> int:
-    from .review import review
+    from ..analysis.review import review
 
     bars: list[Any] = []  # made at the first report, so that an error prints alone
 

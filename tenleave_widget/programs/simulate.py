@@ -50,10 +50,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots import Bot, RandomBot, check_bot, decide, make_bot
-from .errors import SetupError, excerpt
-from .game import Game
-from .rules import MAX_SEATS, MIN_SEATS
+from ..analysis.bots import Bot, RandomBot, check_bot, decide, make_bot
+from ..engine.errors import SetupError, excerpt
+from ..engine.game import Game
+from ..engine.rules import MAX_SEATS, MIN_SEATS
 
 BLOCK = 16
 """Games per seed block: the smallest unit of work (see the module docstring)."""

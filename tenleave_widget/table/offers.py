@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..errors import TenLeaveError
+from ..engine.errors import TenLeaveError
 from .protocol import Offers
 
 if TYPE_CHECKING:

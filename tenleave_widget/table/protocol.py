@@ -1,7 +1,7 @@
 """The contract between Python and the browser: the synced table state and the intents.
 
 Python sends one :class:`TableState` (each key a traitlet of
-:class:`~tenleave_widget.widget.table.TableWidget`); the browser answers with an
+:class:`~tenleave_widget.widget.table_widget.TableWidget`); the browser answers with an
 :data:`Intent`. The same types are written in TypeScript in ``js/protocol.ts``;
 ``tests/test_widget_protocol.py`` fails when the two disagree.
 
@@ -14,7 +14,7 @@ the browser is untrusted, so a malformed or forged message is refused with a
 >>> parse_intent({"kind": "play", "card": "3*"})
 Traceback (most recent call last):
 ...
-tenleave_widget.widget.protocol.WidgetMessageError: a 'play' message needs 'queue'
+tenleave_widget.table.protocol.WidgetMessageError: a 'play' message needs 'queue'
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ from typing import (
     get_type_hints,
 )
 
-from ..charts import (  # the panel data is part of the contract (js/protocol.ts)
+from ..engine.errors import IntentError, excerpt
+from .charts import (  # the panel data is part of the contract (js/protocol.ts)
     CardChart,
     MoveChart,
     MovesChart,
@@ -40,7 +41,6 @@ from ..charts import (  # the panel data is part of the contract (js/protocol.ts
     PanelData,
     TimelineChart,
 )
-from ..errors import IntentError, excerpt
 from .view_types import Back, Hand, SafeCard, TableCard, View, ViewRules
 
 __all__ = [
@@ -80,7 +80,7 @@ class WidgetMessageError(IntentError):
     """A message from the browser that is malformed, forged, or not allowed right now
     (also: a bad argument to a widget entry point). An :class:`IntentError`, so a
     :class:`ValueError`; a step the rules refuse raises the engine's
-    :class:`~tenleave_widget.errors.IllegalActionError` instead."""
+    :class:`~tenleave_widget.engine.errors.IllegalActionError` instead."""
 
 
 Mode = Literal["play", "hotseat", "replay"]
@@ -189,7 +189,7 @@ class TableState(TypedDict):
     show_odds: bool
     status: str
     panels: PanelData
-    """The odds panels' data (``tenleave_widget.charts``), drawn by ``js/panels/``."""
+    """The odds panels' data (``tenleave_widget.table.charts``), drawn by ``js/panels/``."""
     size: Literal["small", "medium", "large", "projector"]
     """The table's size (the size control); ``projector`` fits a 1280x720 screen."""
     best: BestMove | None

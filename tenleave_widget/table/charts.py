@@ -20,7 +20,7 @@ The panels, in plain words:
   the viewing seat's penalty plus the expected penalty of a swat right then.
 
 >>> from tenleave_widget import Game
->>> from tenleave_widget.odds import seat_odds
+>>> from tenleave_widget.analysis.odds import seat_odds
 >>> g = Game(["Ana", "Ben", "Cy"], seed=1)
 >>> g.apply({"seat": 0, "play": ["4*", 0]})
 >>> v = g.view(1)
@@ -83,7 +83,7 @@ class MoveChart(TypedDict):
     best: bool
     """Lowest by the measure chosen (``MovesChart.measure``)."""
     final: float | None
-    """The whole-game measure (:mod:`tenleave_widget.lookahead`): the mover's expected
+    """The whole-game measure (:mod:`tenleave_widget.analysis.lookahead`): the mover's expected
     final penalty, ``None`` until the first worlds are played (filled by the widget)."""
     final_ci95: list[float]
     margin: float | None
@@ -205,7 +205,7 @@ def panel_data(
     moves_seat: int | None = None,
     moves_empty: str = "",
 ) -> PanelData:
-    """The panels of ``view`` with its ``odds`` (:func:`tenleave_widget.odds.seat_odds`).
+    """The panels of ``view`` with its ``odds`` (:func:`tenleave_widget.analysis.odds.seat_odds`).
 
     ``odds["moves"]``, when present, are the moves of ``moves_seat`` (default: the
     view's seat); ``moves_empty`` says why there are none (the caller knows, e.g. a card

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from ..review import Review, TurnReview, describe_turn
-from ..turn import AFTER
+from ..analysis.review import Review, TurnReview, describe_turn
+from ..engine.turn import AFTER
 from .narration import seat_name
 from .protocol import BestMove
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..engine.game import Game
     from .modes import ModePolicy
 
 __all__ = ["ReviewState", "review_words"]

@@ -7,7 +7,7 @@ no internal notation. :func:`plain_words` knows every message a click can cause
 (``tests/test_widget_classroom.py`` collects them by clicking through many games); any
 other message gets a generic sentence.
 
->>> from tenleave_widget.errors import IllegalActionError
+>>> from tenleave_widget.engine.errors import IllegalActionError
 >>> plain_words(IllegalActionError("cannot wake SleepKid: every queue must hold at least "
 ...                                "2 cards (queue sizes [2, 0])"))
 'You can wake SleepKid only when every queue holds at least 2 cards; queue 2 holds 0.'

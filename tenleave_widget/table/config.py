@@ -10,7 +10,7 @@ points (``play``, ``hotseat``, ``replay_widget``): a bad argument raises
 >>> check_config(Game(2, seed=1), mode="play", humans=[0], bots={1: "chess"})  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-tenleave_widget.widget.protocol.WidgetMessageError: seat 1: unknown bot 'chess' (choose ...
+tenleave_widget.table.protocol.WidgetMessageError: seat 1: unknown bot 'chess' (choose ...
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from ..bots import check_bot
-from ..errors import SetupError, TenLeaveError, excerpt
-from ..game import Game
+from ..analysis.bots import check_bot
+from ..engine.errors import SetupError, TenLeaveError, excerpt
+from ..engine.game import Game
 from .protocol import Mode, WidgetMessageError
 
 __all__ = ["Config", "check_config", "check_delay", "check_humans", "is_seat", "new_game"]

@@ -25,11 +25,11 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any, Final, Literal, Protocol
 
-from .errors import IllegalActionError, SetupError, excerpt
-from .game import Game
+from ..engine.errors import IllegalActionError, SetupError, excerpt
+from ..engine.game import Game
+from ..engine.rules import QUEUE_CAPACITY
+from ..engine.turn import Turn
 from .lookahead import DEFAULT_SAMPLES, Budget, evaluate_view
-from .rules import QUEUE_CAPACITY
-from .turn import Turn
 
 WAKE: Final = "wake"
 """What :meth:`Bot.choose` returns to wake SleepKid before choosing its play."""
@@ -104,8 +104,8 @@ class GreedyBot:
 
 class LookaheadBot:
     """Plays the move with the best whole-game value from its own view
-    (:func:`~tenleave_widget.lookahead.evaluate_view`): sampled worlds played out to the end,
-    ranked by the expected margin (its final penalty minus the mean of the others').
+    (:func:`~tenleave_widget.analysis.lookahead.evaluate_view`): sampled worlds played out to
+    the end, ranked by the expected margin (its final penalty minus the mean of the others').
 
     ``budget``: worlds per decision (default :func:`bot_budget` of the table size: 96 worlds
     at 2 to 4 seats, 192 at 5, successive halving on, rotations off — see the README for

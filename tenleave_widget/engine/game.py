@@ -654,7 +654,7 @@ class Game:
     # -------------------------------------------------------------- preview
     def preview(self, steps: list[dict[str, Any]]) -> Game:
         """Check a partial turn of the seat to move, written as steps (the grammar of
-        :func:`~tenleave_widget.turn.parse_steps`), and return a copy of the game with
+        :func:`~tenleave_widget.engine.turn.parse_steps`), and return a copy of the game with
         those steps done but the turn not ended (no automatic wake yet).
 
         The widget uses it to show a peek before the play, or the card just played before

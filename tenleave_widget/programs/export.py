@@ -1,7 +1,7 @@
 """A game as one self-contained HTML page: step through it offline, without Python.
 
 Every position is computed here, at export time, by the widget's own pure session
-(:class:`tenleave_widget.widget.session.Session`, replay mode) and drawn in the page by the
+(:class:`tenleave_widget.table.session.Session`, replay mode) and drawn in the page by the
 widget's own renderer (``js/export.ts``, a separate esbuild entry bundling ``mountTable``,
 which draws the table and its odds panels, inlined with its CSS; the states as JSON). The
 page loads nothing: no kernel, no network, no other file.
@@ -34,15 +34,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .errors import TenLeaveError
-from .game import Game
-from .widget.config import check_config
-from .widget.protocol import TableState
-from .widget.session import Session
+from ..engine.errors import TenLeaveError
+from ..engine.game import Game
+from ..table.config import check_config
+from ..table.protocol import TableState
+from ..table.session import Session
 
 __all__ = ["ExportError", "export_data", "export_html", "render_html"]
 
-STATIC = Path(__file__).parent / "static"
+STATIC = Path(__file__).resolve().parents[1] / "static"
 FORMAT = "tenleave-export/1"
 SEAT_NOTE = "(a teacher's note on this turn: it is in the teacher's export only)"
 

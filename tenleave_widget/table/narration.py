@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..cards import card_value
-from ..game import Game
-from ..rules import ROMAN, TARGET
+from ..engine.cards import card_value
+from ..engine.game import Game
+from ..engine.rules import ROMAN, TARGET
 from .protocol import SwatWords, TurnWords
 
 __all__ = ["REASONS", "describe_turn", "seat_name", "step_text", "token_before"]

@@ -1,4 +1,4 @@
-"""The odds panels of a session: the data of :mod:`tenleave_widget.charts`, computed from
+"""The odds panels of a session: the data of :mod:`tenleave_widget.table.charts`, computed from
 the viewing seat's view only, synced in the table state (``panels``) and drawn by the
 widget's own bundle (``js/panels/``, SVG and HTML). No chart library travels with the
 widget, so a saved notebook stays small and the panels follow JupyterLab's theme.
@@ -7,8 +7,8 @@ Behind the hot-seat cover, or with the odds switched off, the panels hold only a
 (nothing of any seat's view, and nothing is computed).
 
 >>> from tenleave_widget import Game
->>> from tenleave_widget.widget.config import check_config
->>> from tenleave_widget.widget.session import Session
+>>> from tenleave_widget.table.config import check_config
+>>> from tenleave_widget.table.session import Session
 >>> g = Game(["Ana", "Ben", "Cy"], seed=1)
 >>> s = Session(g, check_config(g, mode="play", humans=[0], bots={1: "greedy", 2: "random"}))
 >>> data = PanelFeed().data(s)
@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..charts import PanelData, TimelinePoint, hidden_panels, panel_data
-from ..odds import seat_odds
+from ..analysis.odds import seat_odds
+from .charts import PanelData, TimelinePoint, hidden_panels, panel_data
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..engine.game import Game
     from .session import Session
 
 __all__ = ["COLOUR_HEX", "PanelFeed"]

@@ -15,7 +15,7 @@ labels):
   same within the estimator's noise;
 - the **luck** of a swat (a chosen wake, an automatic wake, a daybreak pass) is, for each
   seat, its actual penalty from that swat minus its expected penalty from that swat just
-  before it, from its own view (the exact one-swat odds of :mod:`tenleave_widget.odds`).
+  before it, from its own view (the exact one-swat odds of :mod:`tenleave_widget.analysis.odds`).
 
 >>> from tenleave_widget import Game
 >>> g = Game(["Ana", "Ben"], seed=3, defense=["I+II", "II+III"])
@@ -31,7 +31,7 @@ swatted her 4 — 9 points where she expected 6.75 (to her, each of Ben's plain 
 have been his 5, which would have saved her); Ben expected 0.5 and lost nothing.
 
 The decisions are valued by the lookahead evaluation
-(:func:`tenleave_widget.lookahead.evaluate_view`: worlds sampled from the mover's view,
+(:func:`tenleave_widget.analysis.lookahead.evaluate_view`: worlds sampled from the mover's view,
 played out to the end with common random numbers) in two stages — every decision on
 ``samples`` worlds, then the played one and the five best on ``REFINE * samples`` fresh
 worlds, where the loss is measured — with more fresh worlds for the played one and those
@@ -51,15 +51,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import parse_card
-from .errors import RecordError, SetupError, excerpt
-from .game import Game
+from ..engine.cards import parse_card
+from ..engine.errors import RecordError, SetupError, excerpt
+from ..engine.game import Game
+from ..engine.record import RecordSource, load_record
+from ..engine.rules import ROMAN
+from ..engine.turn import AFTER, BEFORE, Turn
 from .lookahead import DEFAULT_SAMPLES as LOOKAHEAD_SAMPLES
 from .lookahead import evaluate_view
 from .odds import seat_odds
-from .record import RecordSource, load_record
-from .rules import ROMAN
-from .turn import AFTER, BEFORE, Turn
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -503,7 +503,7 @@ batches of ``REFINE * samples`` fresh worlds (see :func:`_evaluate`)."""
 
 def decision(played: Turn) -> Turn:
     """The decision the evaluator values for a turn, as the evaluation lists it: a peek
-    turn is its bare play (peeks are not valued: see :mod:`tenleave_widget.lookahead`); a
+    turn is its bare play (peeks are not valued: see :mod:`tenleave_widget.analysis.lookahead`); a
     rotation of another queue after the play is the same decision as before it.
 
     >>> decision(Turn(1, "3*", 0, peek=(1, 2))).to_json()
@@ -534,7 +534,7 @@ def _evaluate(
     view: Mapping[str, Any], played: Turn, samples: int, seed: int, objective: str
 ) -> _Judged:
     """The evaluator seam: the decisions of the seat to move valued from its view by
-    :func:`~tenleave_widget.lookahead.evaluate_view` (sampled worlds played out to the
+    :func:`~tenleave_widget.analysis.lookahead.evaluate_view` (sampled worlds played out to the
     end, common random numbers), in three stages:
 
     1. *screen*: every distinct decision on ``samples`` worlds (the forced test, and which

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from ..game import Game
+from ..engine.game import Game
 from .protocol import View
 
 __all__ = ["build_history", "public_view"]

@@ -178,7 +178,7 @@ def parse_steps(steps: object) -> list[Step]:
     >>> parse_steps([{"kind": "play", "card": "5", "queue": 0}, {"kind": "wake"}])
     Traceback (most recent call last):
     ...
-    tenleave_widget.errors.IllegalActionError: wake is allowed only before playing
+    tenleave_widget.engine.errors.IllegalActionError: wake is allowed only before playing
     """
     if not isinstance(steps, list):
         raise IllegalActionError("steps must be a list")

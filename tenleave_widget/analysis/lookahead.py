@@ -22,7 +22,7 @@ of the game**, not one swat ahead:
 Each move gets its ``expected_final_penalty`` (the seat's whole penalty at the end, with
 its 95% interval), ``expected_margin`` (that penalty minus the mean of the other seats';
 lower is better — it is what wins), ``win_probability`` (shared wins count) and the
-one-swat ``immediate_expected_penalty`` of :func:`tenleave_widget.odds.move_evaluation`.
+one-swat ``immediate_expected_penalty`` of :func:`tenleave_widget.analysis.odds.move_evaluation`.
 ``best`` is the move with the lowest expected margin: the ``lookahead`` bot's choice.
 
 Peeks are not valued: in a world where every card is visible a peek changes nothing, so
@@ -49,10 +49,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import parse_card
-from .errors import IllegalActionError, InvalidViewError, SetupError
+from ..engine.cards import parse_card
+from ..engine.errors import IllegalActionError, InvalidViewError, SetupError
+from ..engine.rules import DEFAULT_TOKENS, QUEUE_CAPACITY
 from .odds import move_evaluation, seat_odds
-from .rules import DEFAULT_TOKENS, QUEUE_CAPACITY
 
 __all__ = ["DEFAULT_SAMPLES", "Budget", "Evaluation", "Policy", "evaluate", "evaluate_view"]
 

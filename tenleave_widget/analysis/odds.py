@@ -33,9 +33,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, TypedDict
 
-from .cards import value_and_back
-from .errors import InvalidViewError
-from .rules import DEFAULT_RULES, DEFAULT_TOKENS, TARGET
+from ..engine.cards import value_and_back
+from ..engine.errors import InvalidViewError
+from ..engine.rules import DEFAULT_RULES, DEFAULT_TOKENS, TARGET
 
 __all__ = [
     "CardOdds",

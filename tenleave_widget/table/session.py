@@ -7,7 +7,7 @@ cover shows only public facts), what that seat may do, the status line and the t
 words. What changes between modes is asked of its :mod:`mode policy <.modes>`.
 
 >>> from tenleave_widget import Game
->>> from tenleave_widget.widget.config import check_config
+>>> from tenleave_widget.table.config import check_config
 >>> s = Session(Game(2, seed=1), check_config(Game(2, seed=1), humans=[0], bots={1: "random"}))
 >>> s.handle({"kind": "play", "card": "2", "queue": 0})
 False
@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ..errors import excerpt
-from ..game import Game
-from ..review import Review
-from ..turn import Turn
+from ..analysis.review import Review
+from ..engine.errors import excerpt
+from ..engine.game import Game
+from ..engine.turn import Turn
 from .config import Config
 from .history import build_history, public_view
 from .lookahead_panel import MEASURES, LookaheadFeed

@@ -13,7 +13,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from .protocol import TableState
+from ..table.protocol import TableState
 
 __all__ = ["STATIC", "TableWidget"]
 

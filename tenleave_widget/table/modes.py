@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..errors import excerpt
+from ..engine.errors import excerpt
 from .narration import seat_name
 from .protocol import Mode, ReplayState, WidgetMessageError
 

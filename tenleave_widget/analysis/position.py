@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from .errors import RecordError, excerpt
-from .game import Game
+from ..engine.errors import RecordError, excerpt
+from ..engine.game import Game
+from ..engine.record import RecordSource
 from .odds import seat_odds
-from .record import RecordSource
 
 
 def replay(record: RecordSource, turns: int | None = None) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """The whole-game values of the moves panel, computed in slices while the player thinks.
 
 The moves panel lists the mover's moves with the one-swat measure (the odds); this module
-adds each move's **whole-game** value (:mod:`tenleave_widget.lookahead`: the expected
+adds each move's **whole-game** value (:mod:`tenleave_widget.analysis.lookahead`: the expected
 final penalty and the expected margin, each with its 95% interval) and marks the best move
 by the measure the student chose (the panel's switch, ``{"kind": "measure"}``).
 
@@ -10,7 +10,7 @@ by the measure the student chose (the panel's switch, ``{"kind": "measure"}``).
   never a game. Its seed comes from the position's public facts (game number, turns, seat,
   the steps taken this turn), so the same position gets the same numbers.
 - *In slices, off the loop.* :class:`LookaheadFeed` holds one
-  :class:`~tenleave_widget.lookahead.Evaluation`, which plays its worlds a slice at a time;
+  :class:`~tenleave_widget.analysis.lookahead.Evaluation`, which plays its worlds a slice at a time;
   in a notebook :class:`Thinker` runs the slices in a worker thread and publishes each
   one's figures on the kernel's event loop, which keeps handling messages meanwhile
   (``benchmarks/bench_widget_blocking.py`` measures how late it answers). The panel fills
@@ -25,8 +25,8 @@ Waking is one row of the panel: its whole-game value is that of waking then the 
 waking, as the one-swat measure does).
 
 >>> from tenleave_widget import Game
->>> from tenleave_widget.widget.config import check_config
->>> from tenleave_widget.widget.session import Session
+>>> from tenleave_widget.table.config import check_config
+>>> from tenleave_widget.table.session import Session
 >>> g = Game(["Ana", "Ben", "Cy"], seed=1)
 >>> s = Session(g, check_config(g, mode="play", humans=[0], bots={1: "greedy", 2: "random"}))
 >>> s.lookahead.enabled, s.lookahead.budget = True, 8
@@ -47,11 +47,11 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..charts import MoveChart, MovesChart, move_label
-from ..lookahead import DEFAULT_SAMPLES, Budget, Evaluation
+from ..analysis.lookahead import DEFAULT_SAMPLES, Budget, Evaluation
+from .charts import MoveChart, MovesChart, move_label
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..engine.game import Game
     from .session import Session
 
 __all__ = ["CHUNK_MS", "MEASURES", "SLICE_MS", "WORKER", "LookaheadFeed", "Thinker", "annotate"]

@@ -1,0 +1,7 @@
+"""The engine: the rules of *10 to Leave* and nothing else (no odds, no Jupyter).
+
+:mod:`.errors` (the typed errors), :mod:`.cards` (card notation, parsed only here),
+:mod:`.rules` (variant options and rule constants), :mod:`.turn` (a turn and the one step
+grammar), :mod:`.record` (the ``tenleave-record/1`` file format) and :mod:`.game` (the
+state, the legal turns, the executor, swats, daybreak and the seat views).
+"""

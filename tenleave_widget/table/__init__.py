@@ -1,0 +1,12 @@
+"""The table's presentation model: what a table shows, with no Jupyter import.
+
+The widget (:mod:`tenleave_widget.widget`) and the HTML export
+(:mod:`tenleave_widget.programs.export`) both draw from it. :mod:`.protocol` (the typed
+state and intents, the contract with ``js/protocol.ts``), :mod:`.session` (the state
+machine), :mod:`.modes` (play / hot-seat / replay), :mod:`.offers` (what may be clicked),
+:mod:`.narration` and :mod:`.words` (turns, swats and errors in words), :mod:`.config`
+(the one check of a set-up), :mod:`.history` (a game's positions), :mod:`.charts` and
+:mod:`.panels` (the odds panels' data), :mod:`.lookahead_panel` (the moves' whole-game
+values, computed in the background), :mod:`.review_state` (what a table shows of a
+review) and :mod:`.view_types` (the seat view's types).
+"""
