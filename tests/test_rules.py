@@ -318,11 +318,12 @@ def test_variant_tokens() -> None:
 
 
 def test_variant_daybreak_token_change() -> None:
+    import random
+
+    several_passes = {True: 0, False: 0}
     for change in (True, False):
         r = Rules(daybreak_token_change=change)
         for seed in range(30):
-            import random
-
             g = Game(3, rules=r, seed=seed)
             rr = random.Random(seed)
             while g.turns_applied < 29:
@@ -331,9 +332,15 @@ def test_variant_daybreak_token_change() -> None:
             g.apply(g.legal_turns.sample(rr))
             assert g.finished
             passes = sum(1 for e in g.events() if e["kind"] == "swat")
-            tokens = sum(1 for e in g.events() if e["kind"] == "token")
+            revealed = [e["token"] for e in g.events() if e["kind"] == "token"]
+            chain = [before, *revealed]
+            assert g.token == chain[-1]  # the token in force is the last one revealed
+            assert all(a != b for a, b in zip(chain, chain[1:]))  # never the same twice
+            several_passes[change] += passes > 1
             if not change:
-                assert tokens <= 1  # only an automatic-wake change could come first
+                assert len(revealed) <= 1  # only an automatic-wake change could come first
+                if not revealed:
+                    assert g.token == before  # daybreak passes keep the token
             elif passes > 1:
-                assert tokens >= passes - 1
-            assert g.token is not None and before is not None
+                assert len(revealed) >= passes - 1  # a change between every two passes
+    assert several_passes[True] and several_passes[False]  # the cases above were reached
