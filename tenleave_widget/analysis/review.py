@@ -108,8 +108,9 @@ ACCURACY_SCALE: dict[str, float] = {
     "margin": 2.0,
     "win_probability": 0.10,
 }
-"""A decision's accuracy is ``100 * exp(-loss / scale)``: 100 for the best move, about 61
-for a loss of a quarter of the scale... see :func:`_accuracy`."""
+"""A decision's accuracy is ``100 * exp(-loss / scale)``: 100 for the best move, about 78
+for a loss of a quarter of the scale, 61 for half of it, 37 for the whole scale (see
+:func:`_accuracy`)."""
 
 DEFAULT_SAMPLES = LOOKAHEAD_SAMPLES
 """The default budget: worlds sampled per decision (the lookahead evaluation's default)."""

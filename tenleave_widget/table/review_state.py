@@ -70,11 +70,24 @@ class ReviewState:
         return f" Best move for {who} here: {describe_turn(judged.best, words=True)}."
 
 
-def review_words(judged: TurnReview) -> str:
-    """One decision's review in words, for the narration."""
+def review_words(judged: TurnReview, objective: str = "margin") -> str:
+    """One decision's review in words, for the narration, in the unit of the review's
+    ``objective`` (points of margin, or a chance of winning for ``win_probability``).
+
+    >>> from tenleave_widget import Turn
+    >>> from tenleave_widget.analysis.review import TurnReview
+    >>> t = TurnReview(turn=4, seat=1, played=Turn(1, "5", 0), expected_final_penalty=0.5,
+    ...                best=Turn(1, "2", 1), best_expected_final_penalty=0.41, loss=0.09,
+    ...                loss_ci95=(0.05, 0.13), label="mistake", forced=False)
+    >>> review_words(t, "win_probability")
+    'Review: mistake — 9 percentage points less chance of winning than 2 on queue 2.'
+    """
     if judged.forced:
         return "Review: forced (every move was worth the same)."
     if judged.label == "best":
         return "Review: best move."
-    return (f"Review: {judged.label} — {judged.loss:.2f} points of margin worse than "
-            f"{describe_turn(judged.best, words=True)}.")
+    better = describe_turn(judged.best, words=True)
+    if objective == "win_probability":
+        return (f"Review: {judged.label} — {100 * judged.loss:.0f} percentage points less "
+                f"chance of winning than {better}.")
+    return f"Review: {judged.label} — {judged.loss:.2f} points of margin worse than {better}."

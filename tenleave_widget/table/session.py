@@ -370,7 +370,8 @@ class Session(ReviewState):
             )
             judged = self.judged(i)
             if judged is not None:
-                words["lines"] = [*words["lines"], review_words(judged)]
+                objective = self.review.objective if self.review else "margin"
+                words["lines"] = [*words["lines"], review_words(judged, objective)]
             turns.append(words)
         if self.preview is not None:
             events = self.preview.events()
