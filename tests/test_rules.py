@@ -318,6 +318,7 @@ def test_variant_tokens() -> None:
 
 
 def test_variant_daybreak_token_change() -> None:
+    import itertools
     import random
 
     several_passes = {True: 0, False: 0}
@@ -335,7 +336,7 @@ def test_variant_daybreak_token_change() -> None:
             revealed = [e["token"] for e in g.events() if e["kind"] == "token"]
             chain = [before, *revealed]
             assert g.token == chain[-1]  # the token in force is the last one revealed
-            assert all(a != b for a, b in zip(chain, chain[1:]))  # never the same twice
+            assert all(a != b for a, b in itertools.pairwise(chain))  # never the same twice
             several_passes[change] += passes > 1
             if not change:
                 assert len(revealed) <= 1  # only an automatic-wake change could come first
