@@ -345,3 +345,22 @@ def test_variant_daybreak_token_change() -> None:
             elif passes > 1:
                 assert len(revealed) >= passes - 1  # a change between every two passes
     assert several_passes[True] and several_passes[False]  # the cases above were reached
+
+
+def test_after_is_the_position_undo_reaches() -> None:
+    import random
+
+    g = Game(3, seed=4)
+    rng = random.Random(4)
+    for _ in range(17):
+        g.apply(g.legal_turns.sample(rng))
+    for t in (0, 5, 16, 17):
+        back = g.copy()
+        while back.turns_applied > t:
+            back.undo()
+        assert g.after(t) == back and g.after(t).view(1) == back.view(1)
+    before = g.to_record()
+    for bad in (-1, 18, 1.5, True, None):
+        with pytest.raises(SetupError, match="turns must be a whole number from 0 to 17"):
+            g.after(bad)  # type: ignore[arg-type]
+    assert g.to_record() == before and g.turns_applied == 17

@@ -473,6 +473,26 @@ class Game:
 
     pop = undo
 
+    def after(self, turns: int) -> Game:
+        """A copy of the game after its first ``turns`` turns (same setup, same future
+        token draws): the position ``turns`` undos would reach, computed in one replay.
+
+        >>> g = Game(2, seed=1)
+        >>> g.apply({"seat": 0, "play": ["2", 0]})
+        >>> g.after(0).turns_applied, g.after(0) == Game(2, seed=1)
+        (0, True)
+        """
+        if not isinstance(turns, int) or isinstance(turns, bool) or not (
+            0 <= turns <= len(self._turns)
+        ):
+            raise SetupError(
+                f"turns must be a whole number from 0 to {len(self._turns)}, not {excerpt(turns)}"
+            )
+        g = self.copy()
+        if turns < len(self._turns):
+            g._rebuild(self._turns[:turns])
+        return g
+
     def _rebuild(self, turns: list[Turn]) -> None:
         self._reset()
         for t in turns:

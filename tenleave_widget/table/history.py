@@ -28,14 +28,14 @@ def public_view(view: Mapping[str, Any]) -> View:
 
 
 def build_history(game: Game) -> list[Game]:
-    """The position after every turn of ``game``: ``history[t]`` is the game after t turns."""
-    start = game.copy()
-    while start.turns_applied:
-        start.undo()
-    history = [start]
+    """The position after every turn of ``game``: ``history[t]`` is the game after t turns.
+
+    One forward pass: the start is one replay of no turns, and each position is the one
+    before it with the next turn pushed (the game's own turns, legal by construction)."""
+    history = [game.after(0)]
     for t in game.turns[:-1]:
         nxt = history[-1].copy()
-        nxt.apply(t)
+        nxt.push_legal(t)
         history.append(nxt)
     if game.turns_applied:
         history.append(game.copy())
