@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/bench_engine.py [--seconds 1.0] [--repeats 7]
 
 For 2, 3, 4 and 5 seats it plays complete games with the random bot (uniform over the
-legal turns) through the self-play path (``Game.random_turn`` + ``Game.push_legal``, what
+legal turns) through the self-play path (``Game.random_turn`` + ``Game.push``, what
 ``simulate`` runs) and through the checked public path (``legal_turns.sample`` +
 ``Game.apply``, what a user or the widget runs). Each figure is the median of
 ``--repeats`` timed rounds; rounds of the two paths are interleaved so that the ratio
@@ -28,7 +28,7 @@ from tenleave_widget import Game
 
 
 def fast_turn(g: Game, rng: random.Random) -> None:
-    g.push_legal(g.random_turn(rng))
+    g.push(g.random_turn(rng))
 
 
 def checked_turn(g: Game, rng: random.Random) -> None:

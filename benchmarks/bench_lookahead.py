@@ -84,7 +84,7 @@ def strength(args: argparse.Namespace) -> dict[str, Any]:
                 times.append(time.process_time() - c0)
             else:
                 t = decide(bots[s], g)
-            g.push_legal(t) if t in g.legal_turns else g.apply(t)
+            g.push(t) if t in g.legal_turns else g.apply(t)
         pens.append(g.penalty)
         firsts.append(first)
         if out is not None:

@@ -181,7 +181,7 @@ def test_random_turn_matches_the_legal_collection(gs: tuple[int, int]) -> None:
 @SETTINGS
 @given(games)
 def test_checked_path_self_play_path_and_preview_agree(gs: tuple[int, int]) -> None:
-    """One executor: apply (checked), push_legal (self-play) and preview (steps) do the
+    """One executor: apply (checked), push (self-play) and preview (steps) do the
     same thing to the same game."""
     seats, seed = gs
     rng = random.Random(seed)
@@ -191,7 +191,7 @@ def test_checked_path_self_play_path_and_preview_agree(gs: tuple[int, int]) -> N
         t = checked.legal_turns.sample(rng)
         steps = t.steps()
         previews = [checked.preview(steps[:k]) for k in range(len(steps) + 1)]
-        nxt = fast.push_legal(t)
+        nxt = fast.push(t)
         checked.apply(t)
         assert checked == fast and nxt == checked.to_move
         assert checked.view(None) == fast.view(None)

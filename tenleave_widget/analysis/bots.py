@@ -218,7 +218,7 @@ def wake_plays(game: Game) -> list[Turn]:
 def decide(bot: Bot, game: Game, seat: int | None = None) -> Turn:
     """The whole turn ``bot`` plays for the seat to move (``seat``, if given, must be it):
     ``bot.choose`` on the seat's view; on :data:`WAKE`, again on the view after the wake.
-    The turn is legal (checked): push it with :meth:`Game.push_legal` or :meth:`Game.apply`.
+    The turn is legal (checked): push it with :meth:`Game.push` or :meth:`Game.apply`.
     Raises :class:`IllegalActionError` when the game is over or the bot chose badly.
     """
     mover = game.to_move

@@ -402,10 +402,6 @@ class Game:
             self._rebuild(list(self._turns))
             raise IllegalActionError(_NO_TOKENS) from None
 
-    def push(self, turn: Turn | dict[str, Any]) -> None:
-        """Alias of :meth:`apply` (python-chess's name)."""
-        self.apply(turn)
-
     def random_turn(self, rng: random.Random) -> Turn:
         """A uniformly random legal turn — the same turn as
         ``self.legal_turns.sample(rng)`` for the same generator state, computed without
@@ -513,11 +509,16 @@ class Game:
         g.__dict__ = new
         return g
 
-    def push_legal(self, turn: Turn, _partial: bool = False) -> int | None:
-        """Apply a turn taken from :attr:`legal_turns` *without* checking it again — the
-        fast path of self-play — and return the seat to move next (``None`` once the game
-        is over). Anything from outside (a user, the browser, a record) must go through
-        :meth:`apply`, which checks the turn and then runs this same code.
+    def push(self, turn: Turn, _partial: bool = False) -> int | None:
+        """Apply a turn taken from :attr:`legal_turns` *without* checking it — the fast path
+        of self-play, python-chess's ``push`` — and return the seat to move next (``None``
+        once the game is over). An illegal turn pushed here corrupts the game: anything from
+        outside (a user, the browser, a record) must go through :meth:`apply`, which checks
+        the turn (like python-chess's ``push_san``) and then runs this same code.
+
+        >>> g = Game(2, seed=1)
+        >>> g.push(next(iter(g.legal_turns)))
+        1
 
         This is the one executor of a turn: :meth:`apply`, self-play, replays and
         :meth:`preview` all run it. ``_partial`` (for :meth:`preview` only) does the steps
@@ -589,7 +590,7 @@ class Game:
         self._turns.append(turn)  # last: a _TokenShortage above leaves the turns as they were
         return None if self._finished else nxt
 
-    _execute = push_legal  # applies a turn already checked (by apply, or a replay)
+    _execute = push  # applies a turn already checked (by apply, or a replay)
 
     def _next_token(self, ev: list[Event]) -> None:
         i = self._tok + 1

@@ -294,11 +294,11 @@ class Stats:
 def play_game(n: int, bots: Sequence[Bot], seed: int | None = None, first: int = 0) -> Game:
     """Self-play one complete game with one bot per seat (see :func:`bots.decide`)."""
     g = Game(n, seed=seed, first=first)
-    push = g.push_legal
+    push = g.push
     # the random bot's fast path: Game.random_turn draws what RandomBot.choose would
     fast = [b.rng if type(b) is RandomBot else None for b in bots]
     seat = g.to_move
-    while seat is not None:  # push_legal returns the next seat: no attribute read per turn
+    while seat is not None:  # push returns the next seat: no attribute read per turn
         rng = fast[seat]
         seat = push(g.random_turn(rng) if rng is not None else decide(bots[seat], g))
     return g

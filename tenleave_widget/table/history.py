@@ -35,7 +35,7 @@ def build_history(game: Game) -> list[Game]:
     history = [game.after(0)]
     for t in game.turns[:-1]:
         nxt = history[-1].copy()
-        nxt.push_legal(t)
+        nxt.push(t)
         history.append(nxt)
     if game.turns_applied:
         history.append(game.copy())
