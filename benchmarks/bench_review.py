@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import statistics
 import sys
@@ -47,7 +46,8 @@ from tenleave_widget.analysis.review import (
     decision,
     review,
 )
-from tenleave_widget.programs.simulate import mean_ci, play_game
+from tenleave_widget.analysis.stats import mean_ci, wilson
+from tenleave_widget.programs.simulate import play_game
 
 BOTS = ("random", "greedy", "lookahead")
 
@@ -85,15 +85,6 @@ def flips(a: Review, b: Review) -> tuple[int, int, dict[str, int]]:
     return sum(why.values()), len(a.turns), why
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson 95% interval of a share ``k / n``."""
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
-
-
 def add(acc: list[Any], c: int, n: int, why: dict[str, int]) -> None:
     """Add one game's label changes to a running ``[changed, decisions, why]``."""
     acc[0] += c
@@ -104,7 +95,7 @@ def add(acc: list[Any], c: int, n: int, why: dict[str, int]) -> None:
 
 def show(name: str, acc: list[Any]) -> str:
     c, n, why = acc
-    lo, hi = wilson(c, n)
+    _, lo, hi = wilson(c, n)
     return (f"labels changed at twice the budget ({name}): {c}/{n} = {c / n:.1%} "
             f"[{lo:.1%}, {hi:.1%}]; why: " + ", ".join(f"{k} {v}" for k, v in why.items()))
 

@@ -16,7 +16,8 @@ LAYERS: list[set[str]] = [
     {"engine.record"},  # the file format (no game in it)
     {"engine.game"},  # state, legal turns, the executor, views
     # analysis/: pure functions of a seat view, built on the engine
-    {"analysis", "analysis.odds"},  # the exact odds
+    {"analysis", "analysis.stats"},  # confidence intervals
+    {"analysis.odds"},  # the exact odds
     {"analysis.position", "analysis.bots", "analysis.lookahead", "analysis.review"},
     # table/: the presentation model (no Jupyter import: checked below), which the widget
     # and the export share

@@ -21,7 +21,8 @@ of the game**, not one swat ahead:
 
 Each move gets its ``expected_final_penalty`` (the seat's whole penalty at the end, with
 its 95% interval), ``expected_margin`` (that penalty minus the mean of the other seats';
-lower is better — it is what wins), ``win_probability`` (shared wins count) and the
+lower is better — it is what wins), ``win_probability`` (shared wins count, with its
+Wilson interval: :mod:`tenleave_widget.analysis.stats`) and the
 one-swat ``immediate_expected_penalty`` of :func:`tenleave_widget.analysis.odds.move_evaluation`.
 ``best`` is the move with the lowest expected margin: the ``lookahead`` bot's choice.
 
@@ -42,7 +43,6 @@ are listed under ``not_valued`` with that reason.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Mapping, Sequence
@@ -53,6 +53,7 @@ from ..engine.cards import parse_card
 from ..engine.errors import IllegalActionError, InvalidViewError, SetupError
 from ..engine.rules import DEFAULT_TOKENS, QUEUE_CAPACITY
 from .odds import move_evaluation, seat_odds
+from .stats import Z95, mean_ci, wilson
 
 __all__ = ["DEFAULT_SAMPLES", "Budget", "Evaluation", "Policy", "evaluate", "evaluate_view"]
 
@@ -578,34 +579,22 @@ class _Stats:
 
     def figures(self, per_world: bool) -> dict[str, Any]:
         """The estimates (and, with ``per_world``, the per-world results)."""
-        p, plo, phi = _mean_ci(self.pen)
-        mg, mlo, mhi = _mean_ci(self.margin)
-        ns = len(self.pen)
-        wp = self.wins / ns
-        half = 1.96 * math.sqrt(wp * (1 - wp) / ns) if ns > 1 else 0.0
+        p, plo, phi = mean_ci(self.pen)
+        mg, mlo, mhi = mean_ci(self.margin)
+        wp, wlo, whi = wilson(self.wins, len(self.pen))
         out: dict[str, Any] = {
             "expected_final_penalty": p,
             "ci95": [plo, phi],
             "expected_margin": mg,
             "margin_ci95": [mlo, mhi],
             "win_probability": wp,
-            "win_ci95": [max(0.0, wp - half), min(1.0, wp + half)],
+            "win_ci95": [wlo, whi],
         }
         if per_world:
             out["penalty_samples"] = list(self.pen)
             out["margin_samples"] = list(self.margin)
             out["win_samples"] = list(self.win_list)
         return out
-
-
-def _mean_ci(xs: Sequence[float]) -> tuple[float, float, float]:
-    n = len(xs)
-    m = sum(xs) / n
-    if n < 2:
-        return (m, m, m)
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
-    h = 1.96 * sd / math.sqrt(n)
-    return (m, m - h, m + h)
 
 
 def _moves_of(pos: _Position, rotations: bool) -> list[tuple[dict[str, Any], _Move]]:
@@ -892,8 +881,8 @@ def _prune(live: list[int], stats: list[_Stats], worlds: int, b: Budget) -> list
             keep.append(i)
             continue
         d = [a - c for a, c in zip(stats[i].margin, lm, strict=True)]
-        m, lo, _ = _mean_ci(d)
-        se = (m - lo) / 1.96
+        m, lo, _ = mean_ci(d)
+        se = (m - lo) / Z95
         if m - b.prune * se > 0 and m >= b.prune_points:
             continue
         keep.append(i)

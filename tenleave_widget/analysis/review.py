@@ -60,6 +60,7 @@ from ..engine.turn import AFTER, BEFORE, Turn
 from .lookahead import DEFAULT_SAMPLES as LOOKAHEAD_SAMPLES
 from .lookahead import evaluate_view
 from .odds import seat_odds
+from .stats import mean_half_width
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -649,14 +650,8 @@ def _accuracy(loss: float, objective: str) -> float:
 def _paired(a: _Value, b: _Value) -> tuple[float, float]:
     """``a.cost - b.cost`` and the half-width of its paired 95% interval over their common
     worlds."""
-    d = a.cost - b.cost
-    n = len(a.costs)
-    if n < 2:
-        return d, 0.0
-    diffs = [x - y for x, y in zip(a.costs, b.costs, strict=True)]
-    m = sum(diffs) / n
-    sd = math.sqrt(sum((x - m) ** 2 for x in diffs) / (n - 1))
-    return d, 1.96 * sd / math.sqrt(n)
+    _, half = mean_half_width([x - y for x, y in zip(a.costs, b.costs, strict=True)])
+    return a.cost - b.cost, half
 
 
 def _forced(screen: Sequence[_Value], objective: str) -> bool:

@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..analysis.bots import Bot, RandomBot, check_bot, decide, make_bot
+from ..analysis.stats import wilson
 from ..engine.errors import SetupError, excerpt
 from ..engine.game import Game
 from ..engine.rules import MAX_SEATS, MIN_SEATS
@@ -92,17 +93,6 @@ def mean_ci_of_sums(n: int, total: float, total_sq: float) -> tuple[float, float
     var = max(0.0, (n * total_sq - total * total) / (n * (n - 1)))
     h = 1.96 * math.sqrt(var / n)
     return (m, m - h, m + h)
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float, float]:
-    """A proportion with its Wilson score 95% interval."""
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    p = k / n
-    den = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / den
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (p, max(0.0, c - h), min(1.0, c + h))
 
 
 @dataclass
