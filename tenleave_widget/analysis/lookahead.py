@@ -49,7 +49,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.cards import parse_card
+from ..engine.cards import count_backs, parse_card, value_and_back
 from ..engine.errors import IllegalActionError, InvalidViewError, SetupError
 from ..engine.rules import DEFAULT_TOKENS, QUEUE_CAPACITY
 from .odds import move_evaluation, seat_odds
@@ -639,9 +639,9 @@ def _immediate(view: View, pos: _Position, turn: dict[str, Any]) -> float:
         return -1.0  # filled from move_evaluation by the caller
     queues = [list(q) for q in view["queues"]]
     card, q = turn["play"]
-    v, m = parse_card(card)
+    v, back = value_and_back(card)
     mine: dict[str, Any] = {"key": pos.turns_applied, "owner": seat,
-                            "back": "marked" if m else "plain", "value": v, "peeked_by": []}
+                            "back": back, "value": v, "peeked_by": []}
     r = turn["rotate"]
     if turn.get("extra") == "after":
         queues[q].append(mine)
@@ -652,8 +652,8 @@ def _immediate(view: View, pos: _Position, turn: dict[str, Any]) -> float:
     hands = [dict(h) for h in view["hands"]]
     own = list(hands[seat]["cards"] or [])
     own.remove(card)
-    hands[seat] = {"size": len(own), "marked": sum(c.endswith("*") for c in own),
-                   "plain": sum(not c.endswith("*") for c in own), "cards": own}
+    marked, plain = count_backs(own)
+    hands[seat] = {"size": len(own), "marked": marked, "plain": plain, "cards": own}
     after = dict(view, queues=queues, hands=hands)
     return float(seat_odds(after, moves=False)["expected_penalty"][seat])
 

@@ -33,7 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, TypedDict
 
-from ..engine.cards import value_and_back
+from ..engine.cards import MARKED, PLAIN, count_backs, split_back, value_and_back
 from ..engine.errors import InvalidViewError
 from ..engine.rules import DEFAULT_RULES, DEFAULT_TOKENS, TARGET
 
@@ -613,7 +613,7 @@ def sketch_view(
             owner_text, card = text.split(":")
             owner = int(owner_text)
             if card.startswith("?"):
-                back = "marked" if card.endswith("*") else "plain"
+                back = MARKED if split_back(card)[1] else PLAIN
                 unknown_left[owner][back] += 1
                 value = None
             else:
@@ -629,13 +629,13 @@ def sketch_view(
     hands = []
     for s in range(players):
         cards = sorted(left[s].elements())
-        marked = sum(1 for c in cards if c.endswith("*")) - unknown_left[s]["marked"]
-        plain = len(cards) - sum(1 for c in cards if c.endswith("*")) - unknown_left[s]["plain"]
+        marked, plain = count_backs(cards)
+        marked -= unknown_left[s]["marked"]
+        plain -= unknown_left[s]["plain"]
         shown = None
         if s == seat:
             shown = sorted(hand) if hand is not None else cards
-            marked = sum(1 for c in shown if c.endswith("*"))
-            plain = len(shown) - marked
+            marked, plain = count_backs(shown)
         elif seat is None:
             shown = cards
         hands.append({"size": marked + plain, "marked": marked, "plain": plain, "cards": shown})

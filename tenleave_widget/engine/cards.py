@@ -11,6 +11,8 @@ hint illustration, ``"5"`` a plain 5.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .errors import TenLeaveError, excerpt
 
 COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue", "purple")
@@ -57,6 +59,30 @@ def value_and_back(notation: str) -> tuple[int, str]:
         parse_card(notation)  # raises, naming the notation
         raise AssertionError(notation)  # pragma: no cover
     return got
+
+
+def count_backs(notations: Iterable[str]) -> tuple[int, int]:
+    """``(marked, plain)``: how many of the card notations have each back.
+
+    >>> count_backs(["3*", "1", "4*", "5"])
+    (2, 2)
+    """
+    marked = total = 0
+    for n in notations:
+        marked += parse_card(n)[1]
+        total += 1
+    return marked, total - marked
+
+
+def split_back(text: str) -> tuple[str, bool]:
+    """A card written in notation split into its face and whether its back is marked,
+    the face *not* checked: for the sketches' ``"?*"`` (a marked card of unknown value)
+    and for messages that quote whatever was typed. :func:`parse_card` checks.
+
+    >>> split_back("3*"), split_back("?"), split_back("7*")
+    (('3', True), ('?', False), ('7', True))
+    """
+    return text.rstrip("*"), text.endswith("*")
 
 
 def card_notation(value: int, marked: bool) -> str:

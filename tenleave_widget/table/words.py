@@ -21,14 +21,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ..engine.cards import split_back
+
 __all__ = ["GENERIC", "plain_words"]
 
 GENERIC = "That is not allowed right now."
 
 
 def _card(notation: str) -> str:
-    value = notation.rstrip("*")
-    return f"{value} with a marked back" if notation.endswith("*") else value
+    value, marked = split_back(notation)  # whatever was typed: not checked
+    return f"{value} with a marked back" if marked else value
 
 
 def _wake(m: re.Match[str]) -> str:
