@@ -18,7 +18,8 @@ LAYERS: list[set[str]] = [
     # analysis/: pure functions of a seat view, built on the engine
     {"analysis", "analysis.stats"},  # confidence intervals
     {"analysis.odds"},  # the exact odds
-    {"analysis.position", "analysis.bots", "analysis.lookahead", "analysis.review"},
+    {"analysis.position", "analysis.bots", "analysis.lookahead", "analysis.review",
+     "analysis.infer"},
     # table/: the presentation model (no Jupyter import: checked below), which the widget
     # and the export share
     {"table"},

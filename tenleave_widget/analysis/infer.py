@@ -1,0 +1,740 @@
+"""What their choices reveal: a posterior over the cards a seat cannot see.
+
+The odds (:mod:`tenleave_widget.analysis.odds`) use the **uniform model** of RULES.md §9:
+an opponent's face-down card is any of what is left of its back, whatever that opponent
+chose to do with it. This module reads the players. For seat P's view it gives, for every
+card P cannot see — each face-down table card (keyed, as in the view, by the index of the
+turn that played it) and each opponent's unseen hand (a multiset, per back) — its value
+distribution under the uniform model **and** under a model of how the opponents choose:
+
+*Opponent o, at each of its past decisions, chose among its legal decisions with
+probability proportional to* ``exp(-beta_o * cost)``, *where* ``cost`` *is the expected
+penalty to o of a swat right after that decision, computed exactly from o's own view at
+that moment* (:func:`~tenleave_widget.analysis.odds.move_evaluation`).
+
+Why this cost: it is the one thing every opponent can compute from its own view alone
+(its cards, what it peeked, the public history), it is exact and fast (a fraction of a
+millisecond per decision, so thousands of worlds can be weighed per call), and it is
+exactly what the ``greedy`` bot minimises, so beta -> infinity *is* that bot and beta = 0
+is the uniform model. A stronger player's cost is closer to its whole-game lookahead
+value, which costs thousands of play-outs per decision per world: too slow to weigh
+worlds with. ``beta_o >= 0`` is o's *rationality*.
+
+The decisions read: on each turn of o, the play (a distinct card x a queue with room) or
+the wake, at the moment it was chosen — at the turn's start; after a peek or rotation
+made before the play (then among the plays only: waking was given up); after a wake,
+the play among the plays open then. Which additional action o took is not read (peeks
+and rotations are treated as free choices); what o learned by a peek is in its view.
+
+Computed by weighing **worlds** (assignments of values to the face-down cards P cannot
+see; each opponent's hand is then what is left): a world's weight is its probability
+under the uniform model times, for every opponent, the likelihood of every choice it
+made, from its view *in that world*. The opponents split into independent *components*
+(two opponents are linked when one peeked a card of the other that P cannot see); a
+component with at most :data:`EXACT_LIMIT` distinct worlds is enumerated exactly, a
+larger one by ``samples`` worlds drawn from the uniform model (importance sampling),
+whose effective sample size (ESS = (sum w)^2 / sum w^2) is reported; when it falls
+below :data:`ESS_FLOOR` the component falls back to the uniform model and says so
+(``"fallback": true``).
+
+``beta="fitted"``: each opponent's beta is unknown, with the prior :data:`BETA_PRIOR` on
+the grid :data:`BETA_GRID` (half its mass at 0: a player is taken for random until its
+choices say otherwise), and is integrated out with the world (the joint posterior over
+beta and the world); the reported beta is its posterior mean. A player that has chosen
+at random gets a beta near 0, and the model falls back to uniform by itself.
+
+Inputs: the seat's ``tenleave-view/1`` view with one more key, ``"history"``, the public
+history (:func:`public_history`: the first token and every turn's public events, as
+``Game.events`` gives them; ``docs/view.md``). It holds nothing the seat does not know.
+The result is a pure function of that view and the seed.
+
+>>> from tenleave_widget import Game
+>>> g = Game(["Ana", "Ben"], seed=1)
+>>> g.apply({"seat": 0, "play": ["5", 0]})
+>>> g.apply({"seat": 1, "play": ["3*", 0]})
+>>> out = infer(with_history(g, 0), beta=4.0)
+>>> card = out["cards"][0]
+>>> card["key"], card["owner"], card["back"], card["uniform"]
+(1, 1, 'marked', {'3': 0.4, '4': 0.4, '5': 0.2})
+>>> {v: round(p, 4) for v, p in card["inferred"].items()}
+{'3': 0.9515, '4': 0.0474, '5': 0.0012}
+
+Bayes' rule by hand: to Ben, Ana's plain card could be a 1, 2 or 5 (2 : 1 : 1). A swat
+right after his play would most likely take his marked card (the highest of the two), so
+the smaller it is the less it costs him: a 3 costs 2.25 points, a 4 3 points, a 5 3.75
+(``move_evaluation`` of his view). With beta 4 the likelihoods are in the ratio
+``1 : exp(-3) : exp(-6)``; times the prior ``2 : 2 : 1`` (Ben's marked cards are
+3, 3, 4, 4, 5), the 3 is 0.95 likely.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypedDict
+
+from ..engine.cards import card_notation, value_and_back
+from ..engine.errors import InvalidViewError, SetupError, TenLeaveError, excerpt
+from ..engine.game import Game
+from ..engine.rules import Rules
+from ..engine.turn import AFTER, BEFORE, Turn
+from .odds import move_evaluation, uniform_pools
+
+__all__ = [
+    "BETA_GRID",
+    "BETA_PRIOR",
+    "DEFAULT_SAMPLES",
+    "ESS_FLOOR",
+    "EXACT_LIMIT",
+    "CardBelief",
+    "HandBelief",
+    "History",
+    "Inference",
+    "OpponentFit",
+    "infer",
+    "public_history",
+    "with_history",
+]
+
+View = Mapping[str, Any]
+
+BETA_GRID: tuple[float, ...] = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
+"""The values of beta that ``beta="fitted"`` weighs."""
+
+BETA_PRIOR: tuple[float, ...] = (0.5,) + (0.5 / (len(BETA_GRID) - 1),) * (len(BETA_GRID) - 1)
+"""The prior of ``beta="fitted"`` on :data:`BETA_GRID`: 1/2 at beta = 0, the rest spread
+evenly (1/16 each). It keeps beta finite and takes a player for random until its choices
+say otherwise."""
+
+EXACT_LIMIT = 4096
+"""A component with at most this many distinct worlds is enumerated exactly."""
+
+DEFAULT_SAMPLES = 512
+"""Worlds drawn per component too large to enumerate."""
+
+ESS_FLOOR = 16.0
+"""Below this effective sample size a sampled component falls back to the uniform model."""
+
+
+# ----------------------------------------------------------------------------- results
+
+
+class CardBelief(TypedDict):
+    """A face-down table card the seat cannot see: ``key`` (the turn that played it), its
+    ``queue`` and ``position`` (0 = front), and its value distribution (``"3"`` -> p)
+    under the uniform model and as the players' choices suggest."""
+
+    key: int
+    owner: int
+    back: str
+    queue: int
+    position: int
+    uniform: dict[str, float]
+    inferred: dict[str, float]
+
+
+class HandBelief(TypedDict):
+    """An opponent's unseen hand cards of one back: ``size`` cards, and the value
+    distribution of any one of them (the expected count of value v is ``size * p``)."""
+
+    owner: int
+    back: str
+    size: int
+    uniform: dict[str, float]
+    inferred: dict[str, float]
+
+
+class OpponentFit(TypedDict):
+    """One opponent: its beta (given, or the posterior mean when fitted), how many of its
+    decisions were read, and how its component was computed: ``method`` is ``"exact"``
+    (every world enumerated), ``"sampled"``, or ``"uniform"`` (nothing to read: beta 0
+    or no decision); ``worlds`` the worlds weighed; ``effective_samples`` the ESS of a
+    sampled component (``None`` otherwise); ``fallback`` when it collapsed."""
+
+    seat: int
+    beta: float
+    fitted: bool
+    decisions: int
+    method: str
+    worlds: int
+    effective_samples: float | None
+    fallback: bool
+
+
+class Inference(TypedDict):
+    """The result of :func:`infer` (the ``tenleave infer`` JSON)."""
+
+    seat: int
+    turn: int
+    model: str
+    beta: dict[str, float]
+    cards: list[CardBelief]
+    hands: list[HandBelief]
+    opponents: list[OpponentFit]
+    effective_samples: float | None
+    samples: int
+    fallback: bool
+
+
+class History(TypedDict):
+    """The public history of a game: the first Human Defense token and each turn's public
+    events (``Game.events(k)``, as a view's ``events`` lists them)."""
+
+    token: str
+    turns: list[list[dict[str, Any]]]
+
+
+MODEL = "softmax of the one-swat expected penalty"
+
+
+def public_history(game: Game) -> History:
+    """The public history of ``game`` so far: what every seat saw happen.
+
+    >>> g = Game(2, seed=1)
+    >>> g.apply({"seat": 0, "play": ["2", 1], "peek": [1, 0], "extra": "after"})
+    >>> h = public_history(g)
+    >>> [e["kind"] for e in h["turns"][0]]
+    ['play', 'peek']
+    """
+    return {"token": game.defense[0], "turns": [game.events(k) for k in range(game.turns_applied)]}
+
+
+def with_history(game: Game, seat: int) -> dict[str, Any]:
+    """Seat ``seat``'s view of ``game`` with its public history (the input of :func:`infer`)."""
+    return {**game.view(seat), "history": public_history(game)}
+
+
+# ------------------------------------------------------------------------- the unknowns
+
+
+@dataclass
+class _Group:
+    """The cards of one (owner, back) the seat cannot see: the face-down ``keys`` and
+    ``hand`` cards in hand, a uniformly random arrangement of ``pool``."""
+
+    owner: int
+    back: str
+    pool: dict[int, int]
+    keys: list[int] = field(default_factory=list)
+    hand: int = 0
+
+    def uniform(self) -> dict[str, float]:
+        size = sum(self.pool.values())
+        return {str(v): c / size for v, c in self.pool.items()}
+
+    def sequences(self) -> list[tuple[tuple[int, ...], float]]:
+        """Every distinct assignment of values to ``keys`` with its uniform probability."""
+        out: list[tuple[tuple[int, ...], float]] = []
+        counts = dict(self.pool)
+        size = sum(counts.values())
+        n = len(self.keys)
+
+        def walk(i: int, left: int, p: float, values: tuple[int, ...]) -> None:
+            if i == n:
+                out.append((values, p))
+                return
+            for v, c in counts.items():
+                if c:
+                    counts[v] = c - 1
+                    walk(i + 1, left - 1, p * c / left, values + (v,))
+                    counts[v] = c
+
+        walk(0, size, 1.0, ())
+        return out
+
+    def draw(self, rng: random.Random) -> tuple[int, ...]:
+        """One assignment to ``keys`` drawn from the uniform model."""
+        pool = [v for v, c in self.pool.items() for _ in range(c)]
+        return tuple(rng.sample(pool, len(self.keys)))
+
+
+def _count_sequences(pool: Mapping[int, int], n: int) -> int:
+    """How many distinct sequences of ``n`` values can be drawn from ``pool``.
+
+    >>> _count_sequences({3: 2, 4: 2, 5: 1}, 2)
+    8
+    """
+    total = 0
+    items = list(pool.items())
+
+    def walk(i: int, left: int, ways: int) -> None:
+        nonlocal total
+        if i == len(items):
+            if left == 0:
+                total += ways
+            return
+        for k in range(min(items[i][1], left) + 1):
+            walk(i + 1, left - k, ways * math.comb(left, k))
+
+    walk(0, n, 1)
+    return total
+
+
+def _groups(view: View, seat: int) -> list[_Group]:
+    """The (owner, back) groups of the other seats that hold cards the seat cannot see."""
+    hands = view["hands"]
+    others = [o for o in range(len(view["dealt"])) if o != seat]
+    pools = uniform_pools(view, owners=others)
+    groups: dict[tuple[int, str], _Group] = {}
+    for o in others:
+        for back in ("marked", "plain"):
+            groups[(o, back)] = _Group(o, back, pools[(o, back)], hand=int(hands[o][back]))
+    for queue in view["queues"]:
+        for card in queue:
+            if card["value"] is None:
+                if card["owner"] == seat:
+                    raise InvalidViewError("a seat's view must show its own cards' values")
+                groups[(card["owner"], card["back"])].keys.append(int(card["key"]))
+    out = []
+    for g in groups.values():
+        g.keys.sort()
+        if sum(g.pool.values()) != len(g.keys) + g.hand:
+            raise InvalidViewError(
+                f"inconsistent view: seat {g.owner} has {sum(g.pool.values())} {g.back} cards "
+                f"unaccounted for, but {len(g.keys) + g.hand} face down or in hand"
+            )
+        if g.keys or g.hand:
+            out.append(g)
+    return out
+
+
+# ---------------------------------------------------------------------- the decisions
+
+
+@dataclass
+class _Decision:
+    """One past choice of an opponent, as it saw the table then.
+
+    ``template``: its view (the parts the move evaluation reads), with the values it knew
+    in the reference world; ``patch``: where that view shows a value the seat cannot see
+    ``(queue, position, key)``; its hand was ``base`` less the cards of ``played`` (its
+    cards played before then that the seat cannot see). ``chosen``: ``None`` for a wake,
+    else the key and queue of the card played; ``plays_only``: waking was not open;
+    ``deps``: the keys whose values its choice depends on (the memo's key)."""
+
+    seat: int
+    turn: int
+    template: dict[str, Any]
+    patch: list[tuple[int, int, int]]
+    base: Counter[str]
+    played: list[int]
+    chosen: tuple[int, int] | None
+    plays_only: bool
+    deps: tuple[int, ...] = ()
+    cache: dict[tuple[str, ...], tuple[list[float], int]] = field(default_factory=dict)
+
+
+_VIEW_KEYS = ("seat", "finished", "to_move", "queue_capacity", "queues", "hands", "dealt",
+              "swatted", "safe", "token_positions")
+
+
+def _history(view: View) -> History:
+    history = view.get("history")
+    if not isinstance(history, Mapping):
+        raise InvalidViewError(
+            "infer needs the view's public history: pass with_history(game, seat) "
+            "(or a record through tenleave infer)"
+        )
+    turns = history.get("turns")
+    token = history.get("token")
+    if not isinstance(turns, list) or not isinstance(token, str):
+        raise InvalidViewError("the view's 'history' must hold 'token' and 'turns'")
+    if len(turns) != view.get("turns_applied"):
+        raise InvalidViewError(
+            f"the history has {len(turns)} turns but the view is after "
+            f"{excerpt(view.get('turns_applied'))}"
+        )
+    return {"token": token, "turns": turns}
+
+
+def _turn_of(events: Sequence[Mapping[str, Any]], card_of: Mapping[int, str]) -> Turn:
+    """The record turn behind one turn's public events, given every played card."""
+    kinds = [e["kind"] for e in events]
+    i = kinds.index("play")
+    play = events[i]
+    peek = rotate = None
+    wake = "wake" in kinds
+    extra = BEFORE
+    for j, e in enumerate(events):
+        if e["kind"] == "peek":
+            peek = (int(e["queue"]), int(e["position"]))
+        elif e["kind"] == "rotate":
+            rotate = int(e["queue"])
+        else:
+            continue
+        extra = AFTER if j > i else BEFORE
+    return Turn(int(play["seat"]), card_of[int(play["key"])], int(play["queue"]),
+                peek, rotate, wake, extra)
+
+
+def _decisions(view: View, seat: int, groups: list[_Group]
+               ) -> tuple[list[_Decision], dict[int, str]]:
+    """Replay the public history in one world consistent with the view (any will do:
+    the values it fills in are patched per world) and take each opponent's view at each
+    of its choices; also every played card's notation in that world. Raises
+    :class:`InvalidViewError` when the history does not lead to the view."""
+    history = _history(view)
+    unknown = {k for g in groups for k in g.keys}
+    card_of: dict[int, str] = {}
+    defense = [history["token"]]
+    try:
+        for events in history["turns"]:
+            for e in events:
+                if e["kind"] == "swat":
+                    for qe in e["queues"]:
+                        for c in qe["flipped"] + ([qe["single"]] if qe["single"] else []):
+                            card_of[int(c["key"])] = str(c["card"])
+                elif e["kind"] == "token":
+                    defense.append(str(e["token"]))
+        for queue in view["queues"]:
+            for card in queue:
+                if card["value"] is not None:
+                    card_of[int(card["key"])] = card_notation(
+                        int(card["value"]), card["back"] == "marked")
+        for g in groups:
+            values = sorted(v for v, c in g.pool.items() for _ in range(c))
+            for k, v in zip(g.keys, values, strict=False):
+                card_of[k] = card_notation(v, g.back == "marked")
+        turns = [_turn_of(events, card_of) for events in history["turns"]]
+        game = Game(list(view["players"]), rules=Rules.from_json(view["rules"]),
+                    first=int(view["first"]), defense=defense, strict_defense=True)
+    except (KeyError, TypeError, ValueError, IndexError) as e:
+        raise InvalidViewError(f"the view's history is malformed: {excerpt(str(e))}") from None
+    seat_of = {k: t.seat for k, t in enumerate(turns)}
+    dealt = [Counter(d) for d in view["dealt"]]
+    out: list[_Decision] = []
+    for k, turn in enumerate(turns):
+        o = turn.seat
+        if o != seat:
+            played = [j for j in range(k) if seat_of[j] == o]
+            base = dealt[o] - Counter(card_of[j] for j in played if j not in unknown)
+            hidden = [j for j in played if j in unknown]
+            chosen = (k, turn.queue)
+            moments: list[tuple[list[dict[str, Any]], tuple[int, int] | None, bool]] = []
+            if turn.wake:
+                moments = [([], None, False), ([{"kind": "wake"}], chosen, True)]
+            elif turn.action != "none" and turn.extra == BEFORE:
+                moments = [(turn.steps()[:1], chosen, True)]
+            else:
+                moments = [([], chosen, False)]
+            for steps, what, plays_only in moments:
+                seen = (game.preview(steps) if steps else game).view(o)
+                template = {name: seen[name] for name in _VIEW_KEYS}
+                patch = [(q, i, int(c["key"])) for q, queue in enumerate(seen["queues"])
+                         for i, c in enumerate(queue)
+                         if c["value"] is not None and int(c["key"]) in unknown]
+                deps = sorted({key for _, _, key in patch} | set(hidden)
+                              | ({k} if k in unknown else set()))
+                out.append(_Decision(o, k, template, patch, base, hidden, what, plays_only,
+                                     tuple(deps)))
+        try:
+            game.apply(turn)
+        except TenLeaveError as e:
+            raise InvalidViewError(f"the view's history is not a legal game at turn {k}: "
+                                   f"{e}") from None
+    final = game.view(seat)
+    if any(final[key] != view[key] for key in final):
+        raise InvalidViewError("the view's history does not lead to this view")
+    return out, card_of
+
+
+def _costs(d: _Decision, card_of: Mapping[int, str]) -> tuple[list[float], int]:
+    """The opponent's one-swat cost of each of its decisions then, in one world, and the
+    index of the one it chose (memoised on the values it could see)."""
+    sig = tuple(card_of[k] for k in d.deps)
+    hit = d.cache.get(sig)
+    if hit is not None:
+        return hit
+    t = d.template
+    queues = [list(q) for q in t["queues"]]
+    for q, i, key in d.patch:
+        queues[q][i] = {**queues[q][i], "value": value_and_back(card_of[key])[0]}
+    hand = d.base - Counter(card_of[k] for k in d.played)
+    hands = list(t["hands"])
+    hands[d.seat] = {**hands[d.seat], "cards": sorted(hand.elements())}
+    moves = move_evaluation({**t, "queues": queues, "hands": hands})
+    if d.plays_only:
+        moves = [m for m in moves if "play" in m]
+    costs = [float(m["expected_penalty"]) for m in moves]
+    if d.chosen is None:
+        index = next(j for j, m in enumerate(moves) if m.get("wake"))
+    else:
+        key, queue = d.chosen
+        index = next(j for j, m in enumerate(moves) if m.get("play") == [card_of[key], queue])
+    result = (costs, index)
+    d.cache[sig] = result
+    return result
+
+
+def _log_choice(costs: Sequence[float], index: int, beta: float) -> float:
+    """log P(choice ``index``) under the softmax of ``-beta * costs``.
+
+    >>> round(math.exp(_log_choice([0.0, 1.0], 0, math.log(3))), 3)
+    0.75
+    """
+    if beta == 0.0:
+        return -math.log(len(costs))
+    low = min(costs)
+    z = sum(math.exp(-beta * (c - low)) for c in costs)
+    return -beta * (costs[index] - low) - math.log(z)
+
+
+def _logsumexp(xs: Sequence[float]) -> float:
+    top = max(xs)
+    return top + math.log(sum(math.exp(x - top) for x in xs))
+
+
+# ------------------------------------------------------------------------- the weights
+
+Beta = float | Mapping[int, float] | str
+"""A number (every opponent), a number per opponent seat (missing seats: 0) or ``"fitted"``."""
+
+
+@dataclass(frozen=True)
+class _Prior:
+    """An opponent's beta: one value (``log_prior`` ``(0.0,)``) or a grid with its prior."""
+
+    grid: tuple[float, ...]
+    log_prior: tuple[float, ...]
+    fitted: bool
+
+    @property
+    def uniform(self) -> bool:
+        return self.grid == (0.0,)
+
+    @property
+    def mean(self) -> float:
+        return sum(b * math.exp(lp) for b, lp in zip(self.grid, self.log_prior, strict=True))
+
+
+def _number(x: object, what: str) -> float:
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x < math.inf:
+        raise SetupError(f"{what} must be a number >= 0 or 'fitted', not {excerpt(x)}")
+    return float(x)
+
+
+def _priors(beta: Beta, opponents: Sequence[int]) -> dict[int, _Prior]:
+    if isinstance(beta, str):
+        if beta != "fitted":
+            raise SetupError(f"beta must be a number >= 0 or 'fitted', not {excerpt(beta)}")
+        fitted = _Prior(BETA_GRID, tuple(math.log(p) for p in BETA_PRIOR), True)
+        return {o: fitted for o in opponents}
+    if isinstance(beta, Mapping):
+        unknown = [s for s in beta if s not in opponents]
+        if unknown:
+            raise SetupError(f"beta names seat {excerpt(unknown[0])}, which is not an opponent "
+                             f"(opponents: {', '.join(map(str, opponents))})")
+        return {o: _Prior((_number(beta.get(o, 0.0), f"beta of seat {o}"),), (0.0,), False)
+                for o in opponents}
+    one = _Prior((_number(beta, "beta"),), (0.0,), False)
+    return {o: one for o in opponents}
+
+
+@dataclass
+class _Component:
+    """Opponents whose beliefs are linked (one peeked another's unseen card), with their
+    groups and decisions, and what weighing their worlds gave."""
+
+    seats: list[int]
+    groups: list[_Group]
+    decisions: list[_Decision]
+    method: str = "uniform"
+    worlds: int = 0
+    ess: float | None = None
+    fallback: bool = False
+    marginals: dict[int, dict[int, float]] = field(default_factory=dict)
+    beta: dict[int, float] = field(default_factory=dict)
+
+
+def _components(seat: int, n: int, groups: list[_Group], decisions: list[_Decision],
+                owner_of: Mapping[int, int]) -> list[_Component]:
+    """The opponents in linked sets: o and o' are linked when o's view at one of its
+    decisions showed a card of o' that the seat cannot see (o peeked it)."""
+    parent = {o: o for o in range(n) if o != seat}
+
+    def find(o: int) -> int:
+        while parent[o] != o:
+            o = parent[o]
+        return o
+
+    for d in decisions:
+        for _, _, key in d.patch:
+            a, b = find(d.seat), find(owner_of[key])
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    roots: dict[int, list[int]] = {}
+    for o in sorted(parent):
+        roots.setdefault(find(o), []).append(o)
+    return [
+        _Component(members, [g for g in groups if g.owner in members],
+                   [d for d in decisions if d.seat in members])
+        for members in roots.values()
+    ]
+
+
+def _worlds(c: _Component, seed: int, index: int, samples: int
+            ) -> Iterator[tuple[list[tuple[int, ...]], float]]:
+    """The component's worlds (per group, the values of its keys) with their log prior
+    weight: every distinct world with its uniform probability, or ``samples`` draws from
+    the uniform model (each of weight 1)."""
+    count = math.prod(_count_sequences(g.pool, len(g.keys)) for g in c.groups)
+    if count <= EXACT_LIMIT:
+        c.method, c.worlds = "exact", count
+        for combo in itertools.product(*(g.sequences() for g in c.groups)):
+            yield [values for values, _ in combo], math.log(math.prod(p for _, p in combo))
+        return
+    c.method, c.worlds = "sampled", samples
+    rng = random.Random(f"infer:{seed}:{index}")
+    for _ in range(samples):
+        yield [g.draw(rng) for g in c.groups], 0.0
+
+
+def _weigh(c: _Component, priors: Mapping[int, _Prior], card_of: dict[int, str],
+           seed: int, index: int, samples: int) -> None:
+    """Weigh the component's worlds; fill in its marginals, betas and effective size."""
+    by_seat = {o: [d for d in c.decisions if d.seat == o] for o in c.seats}
+    if all(priors[o].uniform or not by_seat[o] for o in c.seats):
+        c.beta = {o: priors[o].mean for o in c.seats}
+        return
+    logp: dict[tuple[int, tuple[str, ...]], list[float]] = {}
+    log_w: list[float] = []
+    kept: list[list[tuple[int, ...]]] = []
+    beta_given: list[dict[int, float]] = []
+    world = dict(card_of)
+    for assignment, log_prior in _worlds(c, seed, index, samples):
+        for g, values in zip(c.groups, assignment, strict=True):
+            star = g.back == "marked"
+            for key, v in zip(g.keys, values, strict=True):
+                world[key] = card_notation(v, star)
+        total = log_prior
+        means: dict[int, float] = {}
+        for o in c.seats:
+            prior = priors[o]
+            acc = list(prior.log_prior)
+            for d in by_seat[o]:
+                sig = tuple(world[k] for k in d.deps)
+                row = logp.get((id(d), sig))
+                if row is None:
+                    costs, chosen = _costs(d, world)
+                    row = logp[(id(d), sig)] = [_log_choice(costs, chosen, b) for b in prior.grid]
+                for j, x in enumerate(row):
+                    acc[j] += x
+            m = _logsumexp(acc)
+            total += m
+            means[o] = sum(b * math.exp(a - m) for b, a in zip(prior.grid, acc, strict=True))
+        log_w.append(total)
+        kept.append(assignment)
+        beta_given.append(means)
+    top = max(log_w)
+    w = [math.exp(x - top) for x in log_w]
+    z = sum(w)
+    if c.method == "sampled":
+        c.ess = z * z / sum(x * x for x in w)
+        if c.ess < ESS_FLOOR:
+            c.fallback = True
+            c.beta = {o: sum(wi * bg[o] for wi, bg in zip(w, beta_given, strict=True)) / z
+                      for o in c.seats}
+            return
+    for g in c.groups:
+        for key in g.keys:
+            c.marginals[key] = {v: 0.0 for v in g.pool}
+    for wi, assignment in zip(w, kept, strict=True):
+        p = wi / z
+        for g, values in zip(c.groups, assignment, strict=True):
+            for key, v in zip(g.keys, values, strict=True):
+                c.marginals[key][v] += p
+    c.beta = {o: sum(wi * bg[o] for wi, bg in zip(w, beta_given, strict=True)) / z
+              for o in c.seats}
+
+
+def _dist(d: Mapping[int, float]) -> dict[str, float]:
+    return {str(v): p for v, p in d.items()}
+
+
+def infer(view: View, beta: Beta = "fitted", seed: int = 0,
+          samples: int = DEFAULT_SAMPLES) -> Inference:
+    """The posterior of seat P's view (P = ``view["seat"]``) over the cards P cannot see,
+    beside the uniform model's (see the module docstring for the model).
+
+    ``view``: P's ``tenleave-view/1`` view with its public ``"history"`` (:func:`with_history`).
+    ``beta``: a number for every opponent, a mapping seat -> number (missing seats: 0), or
+    ``"fitted"`` (the default). ``seed`` seeds the sampled components; ``samples`` is the
+    number of worlds drawn for each of them.
+
+    Returns ``{"seat", "turn", "model", "beta": {"1": b, ...}, "cards": [...], "hands":
+    [...], "opponents": [...], "effective_samples", "samples", "fallback"}``: ``cards``
+    (:class:`CardBelief`) in table order, queue by queue from the front; ``hands``
+    (:class:`HandBelief`) per opponent and back with cards in hand; ``opponents``
+    (:class:`OpponentFit`); ``effective_samples``: the smallest ESS of a sampled component
+    (``None`` when every component was exact); ``fallback``: whether any fell back to the
+    uniform model. With beta 0 every ``inferred`` equals its ``uniform``.
+    Raises :class:`InvalidViewError` for a view without a seat or a consistent history.
+    """
+    seat = view.get("seat")
+    if type(seat) is not int:
+        raise InvalidViewError("infer needs a seat's view (its 'seat' is not a seat)")
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+        raise SetupError(f"samples must be a positive integer, not {excerpt(samples)}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise SetupError(f"seed must be an integer, not {excerpt(seed)}")
+    n = len(view["dealt"])
+    opponents = [o for o in range(n) if o != seat]
+    priors = _priors(beta, opponents)
+    groups = _groups(view, seat)
+    decisions, card_of = _decisions(view, seat, groups)
+    owner_of = {key: g.owner for g in groups for key in g.keys}
+    comps = _components(seat, n, groups, decisions, owner_of)
+    for i, c in enumerate(comps):
+        _weigh(c, priors, card_of, seed, i, samples)
+    comp_of = {o: c for c in comps for o in c.seats}
+    group_of = {key: g for g in groups for key in g.keys}
+    cards: list[CardBelief] = []
+    for q, queue in enumerate(view["queues"]):
+        for i, card in enumerate(queue):
+            key = int(card["key"])
+            if key not in group_of:
+                continue
+            g = group_of[key]
+            uniform = g.uniform()
+            got = comp_of[g.owner].marginals.get(key)
+            cards.append({"key": key, "owner": g.owner, "back": g.back, "queue": q,
+                          "position": i, "uniform": uniform,
+                          "inferred": _dist(got) if got is not None else dict(uniform)})
+    hands: list[HandBelief] = []
+    for g in groups:
+        if not g.hand:
+            continue
+        uniform = g.uniform()
+        inferred = dict(uniform)
+        c = comp_of[g.owner]
+        if g.keys and g.keys[0] in c.marginals:
+            inferred = {
+                str(v): max(0.0, cnt - sum(c.marginals[k][v] for k in g.keys)) / g.hand
+                for v, cnt in g.pool.items()
+            }
+        hands.append({"owner": g.owner, "back": g.back, "size": g.hand,
+                      "uniform": uniform, "inferred": inferred})
+    fits: list[OpponentFit] = []
+    for o in opponents:
+        c = comp_of[o]
+        fits.append({"seat": o, "beta": c.beta[o], "fitted": priors[o].fitted,
+                     "decisions": sum(1 for d in decisions if d.seat == o),
+                     "method": c.method, "worlds": c.worlds, "effective_samples": c.ess,
+                     "fallback": c.fallback})
+    sampled = [c.ess for c in comps if c.ess is not None]
+    return {
+        "seat": seat,
+        "turn": int(view["turns_applied"]),
+        "model": MODEL,
+        "beta": {str(f["seat"]): f["beta"] for f in fits},
+        "cards": cards,
+        "hands": hands,
+        "opponents": fits,
+        "effective_samples": min(sampled) if sampled else None,
+        "samples": samples,
+        "fallback": any(c.fallback for c in comps),
+    }

@@ -1,0 +1,276 @@
+"""The inference model (``tenleave_widget.analysis.infer``): its exact posterior is the one a
+naive enumeration of every world through the engine gives, beta 0 is the uniform model
+exactly, the sampler converges to the exact posterior, and it is a pure function of what
+the seat can see."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import math
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from helpers import random_game
+from test_lookahead import permuted
+
+from tenleave_widget import Game, Turn
+from tenleave_widget.analysis.bots import decide, make_bot
+from tenleave_widget.analysis.infer import infer, public_history, with_history
+from tenleave_widget.analysis.odds import move_evaluation
+from tenleave_widget.engine.errors import InvalidViewError, SetupError
+
+# ------------------------------------------------------------------ a naive reference
+
+
+def _notation(value: int, back: str) -> str:
+    return f"{value}*" if back == "marked" else str(value)
+
+
+def _choices(view: dict[str, Any], plays_only: bool) -> list[tuple[Any, float]]:
+    moves = move_evaluation(view)
+    return [("wake" if m.get("wake") else tuple(m["play"]), float(m["expected_penalty"]))
+            for m in moves if not (plays_only and m.get("wake"))]
+
+
+def _p_choice(view: dict[str, Any], chosen: Any, plays_only: bool, beta: float) -> float:
+    options = _choices(view, plays_only)
+    z = sum(math.exp(-beta * c) for _, c in options)
+    return sum(math.exp(-beta * c) for m, c in options if m == chosen) / z
+
+
+def naive_posterior(
+    g: Game, seat: int, beta: dict[int, float]
+) -> tuple[dict[int, dict[int, float]], dict[tuple[int, str], dict[int, float]]]:
+    """Every world of ``seat``'s uniform model (ordered draws of labelled cards, equal
+    value tuples merged), replayed in the engine with the record's turns and those values;
+    each opponent's choices scored from the engine's view of it at that moment. Returns
+    the posterior per unknown key and the expected value counts per unseen hand."""
+    view = g.view(seat)
+    rec = g.to_record()
+    places: dict[tuple[int, str], list[int]] = {}
+    for queue in view["queues"]:
+        for c in queue:
+            if c["value"] is None:
+                places.setdefault((c["owner"], c["back"]), []).append(c["key"])
+    hands = {(o, b): view["hands"][o][b] for o in range(g.seats) if o != seat
+             for b in ("marked", "plain") if view["hands"][o][b]}
+    pools: dict[tuple[int, str], list[int]] = {}
+    for key in set(places) | set(hands):
+        o, b = key
+        left = Counter(c for c in view["dealt"][o] if c.endswith("*") == (b == "marked"))
+        left -= Counter(view["swatted"][o])
+        left -= Counter(e["card"] for e in view["safe"] if e["owner"] == o)
+        left -= Counter(_notation(c["value"], c["back"]) for q in view["queues"] for c in q
+                        if c["owner"] == o and c["value"] is not None)
+        pools[key] = [int(c[0]) for c in left.elements()]
+    backs = {c["key"]: c["back"] for q in view["queues"] for c in q}
+    keys = sorted(places)
+    options = [Counter(itertools.permutations(pools[k], len(places[k]))) for k in keys]
+    post: dict[int, Counter[int]] = {x: Counter() for k in keys for x in places[k]}
+    total = 0.0
+    for combo in itertools.product(*(list(o.items()) for o in options)):
+        weight = float(math.prod(n for _, n in combo))
+        world = {x: v for k, (values, _) in zip(keys, combo, strict=True)
+                 for x, v in zip(places[k], values, strict=True)}
+        rec2 = copy.deepcopy(rec)
+        for x, v in world.items():
+            rec2["turns"][x]["play"][0] = _notation(v, backs[x])
+        h = Game.from_record(rec2, turns=0)
+        for raw in rec2["turns"]:
+            t = Turn.from_json(raw)
+            o = t.seat
+            rate = beta.get(o, 0.0)
+            if o != seat and rate:
+                play = (t.card, t.queue)
+                if t.wake:
+                    weight *= _p_choice(h.view(o), "wake", False, rate)
+                    after = h.preview([{"kind": "wake"}])
+                    weight *= _p_choice(after.view(o), play, True, rate)
+                elif t.action != "none" and t.extra == "before":
+                    weight *= _p_choice(h.preview(t.steps()[:1]).view(o), play, True, rate)
+                else:
+                    weight *= _p_choice(h.view(o), play, False, rate)
+            h.apply(t)
+        total += weight
+        for x, v in world.items():
+            post[x][v] += weight  # type: ignore[assignment]
+    cards = {x: {v: w / total for v, w in sorted(c.items())} for x, c in post.items()}
+    counts: dict[tuple[int, str], dict[int, float]] = {}
+    for k in hands:
+        expected = Counter(pools[k])
+        out = {v: float(c) for v, c in expected.items()}
+        for x in places.get(k, []):
+            for v, p in cards[x].items():
+                out[v] -= p
+        counts[k] = {v: out[v] for v in sorted(out)}
+    return cards, counts
+
+
+def bot_game(kinds: list[str], seed: int, turns: int) -> Game:
+    g = Game(len(kinds), seed=seed, first=seed % len(kinds))
+    bots = [make_bot(k, seed=seed * 10 + i) for i, k in enumerate(kinds)]
+    while not g.finished and g.turns_applied < turns:
+        s = g.to_move
+        assert s is not None
+        g.apply(decide(bots[s], g))
+    return g
+
+
+def worlds_of(g: Game, seat: int) -> int:
+    view = g.view(seat)
+    places: Counter[tuple[int, str]] = Counter(
+        (c["owner"], c["back"]) for q in view["queues"] for c in q if c["value"] is None)
+    return math.prod(5 ** n for n in places.values())
+
+
+def small_positions() -> Iterator[tuple[Game, int]]:
+    """Positions of random and greedy games (2 and 3 seats, peeks, rotations and wakes
+    among them) where the naive enumeration stays small."""
+    for seed in range(60):
+        if seed % 3 == 0:
+            g = random_game(2 + seed % 2, seed=seed, turns=4 + seed % 9)
+        else:
+            g = bot_game(["greedy", "random", "greedy"][: 2 + seed % 2], seed, 4 + seed % 11)
+        for seat in range(g.seats):
+            if g.to_move is not None and worlds_of(g, seat) <= 700:
+                yield g, seat
+
+
+# ------------------------------------------------------------------------------ exact
+
+
+def test_exact_posterior_is_the_naive_one() -> None:
+    """The exact posterior (patched views of a replayed public history) equals the naive
+    one (every world replayed in the engine from the record), to rounding."""
+    checked = kinds = 0
+    actions: Counter[str] = Counter()
+    for g, seat in small_positions():
+        betas = {o: (0.7 if o % 2 else 3.0) for o in range(g.seats) if o != seat}
+        out = infer(with_history(g, seat), beta=betas)
+        assert all(f["method"] in ("exact", "uniform") for f in out["opponents"])
+        cards, counts = naive_posterior(g, seat, betas)
+        assert {c["key"] for c in out["cards"]} == set(cards)
+        for c in out["cards"]:
+            want = cards[c["key"]]
+            assert set(c["inferred"]) == {str(v) for v in want} | set(c["uniform"])
+            for v, p in c["inferred"].items():
+                assert p == pytest.approx(want.get(int(v), 0.0), abs=1e-9)
+        for hb in out["hands"]:
+            want_counts = counts[(hb["owner"], hb["back"])]
+            for v, p in hb["inferred"].items():
+                assert p * hb["size"] == pytest.approx(want_counts[int(v)], abs=1e-9)
+        kinds += any(c["inferred"] != c["uniform"] for c in out["cards"])
+        actions.update(t.action for t in g.turns)
+        checked += 1
+        if checked >= 14:
+            break
+    assert checked >= 14 and kinds >= 6, (checked, kinds)
+    assert actions["peek"] and actions["rotate"] and actions["wake"], actions
+
+
+def test_beta_zero_is_the_uniform_model_exactly() -> None:
+    """With beta 0 every inferred distribution is its uniform one, byte for byte, and the
+    uniform one is what is left of the owner's cards of that back (RULES.md §9)."""
+    seen = 0
+    for seed in range(12):
+        g = random_game(2 + seed % 4, seed=seed, turns=3 + 2 * seed)
+        for seat in range(g.seats):
+            out = infer(with_history(g, seat), beta=0)
+            assert all(f["method"] == "uniform" and f["beta"] == 0.0 for f in out["opponents"])
+            for c in out["cards"] + out["hands"]:
+                assert json.dumps(c["inferred"]) == json.dumps(c["uniform"])
+                assert sum(c["uniform"].values()) == pytest.approx(1.0)
+                seen += 1
+            view = g.view(seat)
+            for c in out["cards"]:
+                card = view["queues"][c["queue"]][c["position"]]
+                assert (card["key"], card["owner"], card["back"], card["value"]) == (
+                    c["key"], c["owner"], c["back"], None)
+    assert seen > 100
+
+
+def test_every_unseen_card_is_listed_once() -> None:
+    g = bot_game(["random", "greedy", "random", "greedy"], 5, 17)
+    for seat in range(4):
+        view = g.view(seat)
+        out = infer(with_history(g, seat), beta=2.0)
+        hidden = [c["key"] for q in view["queues"] for c in q if c["value"] is None]
+        assert [c["key"] for c in out["cards"]] == hidden
+        sizes = {(h["owner"], h["back"]): h["size"] for h in out["hands"]}
+        for o in range(4):
+            for b in ("marked", "plain"):
+                assert sizes.get((o, b), 0) == (0 if o == seat else view["hands"][o][b])
+        assert out["seat"] == seat and out["turn"] == 17
+        assert set(out["beta"]) == {str(o) for o in range(4) if o != seat}
+
+
+# --------------------------------------------------------------- what the seat knows
+
+
+def permuted_positions(count: int) -> Iterator[tuple[Game, Game, int]]:
+    """(game, the game with two of an opponent's cards swapped between the table and its
+    hand — invisible to the seat, so the public history is the same —, the seat)."""
+    done = 0
+    for seed in range(200):
+        kinds = [["greedy", "random"], ["random", "greedy", "greedy"],
+                 ["greedy", "random", "greedy", "random"]][seed % 3]
+        g = bot_game(kinds, seed, 5 + seed % 13)
+        for seat in range(g.seats):
+            h = permuted(g, seat)
+            if h is not None:
+                yield g, h, seat
+                done += 1
+                if done == count:
+                    return
+                break
+
+
+def test_permuting_the_unknown_cards_changes_nothing() -> None:
+    """Swapping what the seat cannot see (consistently with its view) leaves every byte of
+    the output the same: the inference reads the view and its public history only."""
+    changed = 0
+    for g, h, seat in permuted_positions(14):
+        assert h.view(None) != g.view(None)
+        assert with_history(h, seat) == with_history(g, seat)
+        for beta in (2.5, "fitted"):
+            a = json.dumps(infer(with_history(g, seat), beta=beta, seed=3))
+            b = json.dumps(infer(with_history(h, seat), beta=beta, seed=3))
+            assert a == b
+        changed += a != json.dumps(infer(with_history(g, seat), beta=0, seed=3))
+    assert changed >= 7
+
+
+# ------------------------------------------------------------------------------ errors
+
+
+def test_bad_input_is_a_typed_error() -> None:
+    g = bot_game(["greedy", "greedy", "random"], 2, 6)
+    view = with_history(g, 0)
+    with pytest.raises(InvalidViewError, match="history"):
+        infer(g.view(0))
+    with pytest.raises(InvalidViewError, match="seat"):
+        infer(with_history(g, 0) | {"seat": None})
+    for bad in (-1, "keen", True, math.inf, {7: 1.0}, {1: -2}):
+        with pytest.raises(SetupError, match="beta"):
+            infer(view, beta=bad)
+    with pytest.raises(SetupError, match="samples"):
+        infer(view, samples=0)
+    short = copy.deepcopy(view)
+    short["history"]["turns"].pop()
+    with pytest.raises(InvalidViewError, match="history has 5 turns"):
+        infer(short)
+    other = copy.deepcopy(view)
+    other["history"]["token"] = next(t for t in ("I+II", "II+III") if t != view["token"]
+                                     and t != public_history(g)["token"])
+    with pytest.raises(InvalidViewError, match="history"):
+        infer(other)
+    moved = copy.deepcopy(view)
+    play = next(e for e in moved["history"]["turns"][1] if e["kind"] == "play")
+    play["queue"] = 1 - play["queue"]
+    with pytest.raises(InvalidViewError, match="history"):
+        infer(moved)
+    assert view == with_history(g, 0)  # not modified
