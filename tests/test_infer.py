@@ -17,6 +17,7 @@ import pytest
 from helpers import random_game
 from test_lookahead import permuted
 
+import tenleave_widget.analysis.infer as infer_module
 from tenleave_widget import Game, Turn
 from tenleave_widget.analysis.bots import decide, make_bot
 from tenleave_widget.analysis.infer import infer, public_history, with_history
@@ -274,3 +275,75 @@ def test_bad_input_is_a_typed_error() -> None:
     with pytest.raises(InvalidViewError, match="history"):
         infer(moved)
     assert view == with_history(g, 0)  # not modified
+
+
+# ------------------------------------------------------------------------------ sampled
+
+
+def _marginals(out: dict[str, Any]) -> dict[tuple[str, int, str], dict[str, float]]:
+    got = {("card", c["key"], c["back"]): c["inferred"] for c in out["cards"]}
+    got.update({("hand", h["owner"], h["back"]): h["inferred"] for h in out["hands"]})
+    return got
+
+
+def test_the_sampler_converges_to_the_exact_posterior(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Importance sampling from the uniform model (forced by a zero enumeration limit)
+    agrees with the exact enumeration within its noise, and reports its ESS."""
+    checked = 0
+    for seed in range(40):
+        g = bot_game(["greedy", "random", "greedy"], seed, 9 + seed % 8)
+        seat = seed % 3
+        view = with_history(g, seat)
+        exact = infer(view, beta=1.0)
+        if not any(c["inferred"] != c["uniform"] for c in exact["cards"]):
+            continue
+        monkeypatch.setattr(infer_module, "EXACT_LIMIT", 0)
+        sampled = infer(view, beta=1.0, samples=3000, seed=seed)
+        monkeypatch.undo()
+        informed = [f for f in sampled["opponents"] if f["method"] == "sampled"]
+        assert informed and not sampled["fallback"]
+        ess = sampled["effective_samples"]
+        assert ess is not None and infer_module.ESS_FLOOR < ess <= 3000
+        assert ess == min(f["effective_samples"] for f in informed)  # type: ignore[type-var]
+        want, got = _marginals(dict(exact)), _marginals(dict(sampled))
+        assert want.keys() == got.keys()
+        for k in want:
+            for v, p in want[k].items():
+                assert got[k][v] == pytest.approx(p, abs=2.5 / math.sqrt(ess)), (seed, k, v)
+        checked += 1
+        if checked == 5:
+            break
+    assert checked == 5
+
+
+def test_a_collapsed_sample_falls_back_visibly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Strong evidence (beta 32 against a greedy seat's many choices) and few worlds: the
+    effective sample size collapses; the component falls back to the uniform model and
+    says so."""
+    g = bot_game(["greedy", "greedy"], 1, 11)
+    view = with_history(g, 0)
+    monkeypatch.setattr(infer_module, "EXACT_LIMIT", 0)
+    out = infer(view, beta=32.0, samples=40, seed=1)
+    fit = out["opponents"][0]
+    assert out["fallback"] and fit["fallback"] and fit["method"] == "sampled"
+    assert fit["effective_samples"] is not None and fit["effective_samples"] < 16
+    assert out["effective_samples"] == fit["effective_samples"]
+    for c in out["cards"] + out["hands"]:
+        assert c["inferred"] == c["uniform"]
+    monkeypatch.undo()
+    exact = infer(view, beta=32.0)
+    assert not exact["fallback"] and exact["opponents"][0]["method"] == "exact"
+    assert any(c["inferred"] != c["uniform"] for c in exact["cards"])
+
+
+def test_sampled_output_is_pure_in_the_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sampled path too: the same view and seed give the same bytes, whatever the
+    hidden cards really are; another seed gives other worlds."""
+    monkeypatch.setattr(infer_module, "EXACT_LIMIT", 0)
+    done = 0
+    for g, h, seat in permuted_positions(6):
+        a = json.dumps(infer(with_history(g, seat), beta=1.5, seed=4, samples=200))
+        assert a == json.dumps(infer(with_history(h, seat), beta=1.5, seed=4, samples=200))
+        other = json.dumps(infer(with_history(g, seat), beta=1.5, seed=5, samples=200))
+        done += a != other
+    assert done >= 3
