@@ -43,13 +43,19 @@ def _p_choice(view: dict[str, Any], chosen: Any, plays_only: bool, beta: float) 
     return sum(math.exp(-beta * c) for m, c in options if m == chosen) / z
 
 
+Grid = list[tuple[float, float]]
+"""An opponent's beta in the naive reference: (beta, prior probability) pairs."""
+
+
 def naive_posterior(
-    g: Game, seat: int, beta: dict[int, float]
-) -> tuple[dict[int, dict[int, float]], dict[tuple[int, str], dict[int, float]]]:
+    g: Game, seat: int, beta: dict[int, Grid]
+) -> tuple[dict[int, dict[int, float]], dict[tuple[int, str], dict[int, float]], dict[int, float]]:
     """Every world of ``seat``'s uniform model (ordered draws of labelled cards, equal
     value tuples merged), replayed in the engine with the record's turns and those values;
-    each opponent's choices scored from the engine's view of it at that moment. Returns
-    the posterior per unknown key and the expected value counts per unseen hand."""
+    each opponent's choices scored from the engine's view of it at that moment, for every
+    beta of its grid, and the beta integrated out with its prior. Returns the posterior
+    per unknown key, the expected value counts per unseen hand and each opponent's
+    posterior mean beta."""
     view = g.view(seat)
     rec = g.to_record()
     places: dict[tuple[int, str], list[int]] = {}
@@ -72,31 +78,40 @@ def naive_posterior(
     keys = sorted(places)
     options = [Counter(itertools.permutations(pools[k], len(places[k]))) for k in keys]
     post: dict[int, Counter[int]] = {x: Counter() for k in keys for x in places[k]}
+    mean = {o: 0.0 for o in beta}
     total = 0.0
     for combo in itertools.product(*(list(o.items()) for o in options)):
-        weight = float(math.prod(n for _, n in combo))
         world = {x: v for k, (values, _) in zip(keys, combo, strict=True)
                  for x, v in zip(places[k], values, strict=True)}
         rec2 = copy.deepcopy(rec)
         for x, v in world.items():
             rec2["turns"][x]["play"][0] = _notation(v, backs[x])
         h = Game.from_record(rec2, turns=0)
+        like = {o: [1.0] * len(grid) for o, grid in beta.items()}
         for raw in rec2["turns"]:
             t = Turn.from_json(raw)
             o = t.seat
-            rate = beta.get(o, 0.0)
-            if o != seat and rate:
+            if o != seat:
                 play = (t.card, t.queue)
-                if t.wake:
-                    weight *= _p_choice(h.view(o), "wake", False, rate)
-                    after = h.preview([{"kind": "wake"}])
-                    weight *= _p_choice(after.view(o), play, True, rate)
-                elif t.action != "none" and t.extra == "before":
-                    weight *= _p_choice(h.preview(t.steps()[:1]).view(o), play, True, rate)
-                else:
-                    weight *= _p_choice(h.view(o), play, False, rate)
+                for j, (rate, _) in enumerate(beta[o]):
+                    if t.wake:
+                        p = _p_choice(h.view(o), "wake", False, rate)
+                        p *= _p_choice(h.preview([{"kind": "wake"}]).view(o), play, True, rate)
+                    elif t.action != "none" and t.extra == "before":
+                        p = _p_choice(h.preview(t.steps()[:1]).view(o), play, True, rate)
+                    else:
+                        p = _p_choice(h.view(o), play, False, rate)
+                    like[o][j] *= p
             h.apply(t)
+        weight = float(math.prod(n for _, n in combo))
+        given: dict[int, float] = {}
+        for o, grid in beta.items():
+            m = sum(prior * x for (_, prior), x in zip(grid, like[o], strict=True))
+            given[o] = sum(r * prior * x for (r, prior), x in zip(grid, like[o], strict=True)) / m
+            weight *= m
         total += weight
+        for o in beta:
+            mean[o] += weight * given[o]
         for x, v in world.items():
             post[x][v] += weight  # type: ignore[assignment]
     cards = {x: {v: w / total for v, w in sorted(c.items())} for x, c in post.items()}
@@ -108,7 +123,7 @@ def naive_posterior(
             for v, p in cards[x].items():
                 out[v] -= p
         counts[k] = {v: out[v] for v in sorted(out)}
-    return cards, counts
+    return cards, counts, {o: m / total for o, m in mean.items()}
 
 
 def bot_game(kinds: list[str], seed: int, turns: int) -> Game:
@@ -146,14 +161,21 @@ def small_positions() -> Iterator[tuple[Game, int]]:
 
 def test_exact_posterior_is_the_naive_one() -> None:
     """The exact posterior (patched views of a replayed public history) equals the naive
-    one (every world replayed in the engine from the record), to rounding."""
+    one (every world replayed in the engine from the record), to rounding: for given betas
+    and for fitted ones (the beta integrated out on its grid, its posterior mean)."""
     checked = kinds = 0
     actions: Counter[str] = Counter()
     for g, seat in small_positions():
+        fitted = checked % 3 == 2
         betas = {o: (0.7 if o % 2 else 3.0) for o in range(g.seats) if o != seat}
-        out = infer(with_history(g, seat), beta=betas)
+        out = infer(with_history(g, seat), beta="fitted" if fitted else betas)
         assert all(f["method"] in ("exact", "uniform") for f in out["opponents"])
-        cards, counts = naive_posterior(g, seat, betas)
+        grid = list(zip(infer_module.BETA_GRID, infer_module.BETA_PRIOR, strict=True))
+        cards, counts, means = naive_posterior(
+            g, seat, {o: grid if fitted else [(b, 1.0)] for o, b in betas.items()})
+        for f in out["opponents"]:
+            assert f["fitted"] == fitted
+            assert f["beta"] == pytest.approx(means[f["seat"]], rel=1e-9)
         assert {c["key"] for c in out["cards"]} == set(cards)
         for c in out["cards"]:
             want = cards[c["key"]]
@@ -347,3 +369,29 @@ def test_sampled_output_is_pure_in_the_view(monkeypatch: pytest.MonkeyPatch) -> 
         other = json.dumps(infer(with_history(g, seat), beta=1.5, seed=5, samples=200))
         done += a != other
     assert done >= 3
+
+
+# ------------------------------------------------------------------------------ fitted
+
+
+def test_fitted_beta_reads_random_and_greedy_players() -> None:
+    """Fitted from each opponent's own choices: a random player's beta comes out near 0
+    (the model falls back to uniform by itself), a greedy player's large; an opponent
+    that has not chosen yet keeps the prior's mean."""
+    for seed, kinds in enumerate([["random", "greedy", "random"],
+                                  ["greedy", "random", "greedy", "random"]]):
+        g = bot_game(kinds, seed, 10**6)
+        h = Game.from_record(g.to_record(), turns=g.turns_applied - 3)
+        out = infer(with_history(h, 0), beta="fitted")
+        for f in out["opponents"]:
+            assert f["fitted"] and f["decisions"] >= 9
+            if kinds[f["seat"]] == "random":
+                assert f["beta"] < 0.5, f
+            else:
+                assert f["beta"] > 8.0, f
+        assert out["beta"] == {str(f["seat"]): f["beta"] for f in out["opponents"]}
+    prior_mean = sum(b * p for b, p in zip(infer_module.BETA_GRID, infer_module.BETA_PRIOR,
+                                           strict=True))
+    first = infer(with_history(Game(3, seed=1), 0), beta="fitted")
+    assert [f["beta"] for f in first["opponents"]] == [prior_mean, prior_mean]
+    assert [f["method"] for f in first["opponents"]] == ["uniform", "uniform"]
