@@ -9,8 +9,11 @@ import copy
 import itertools
 import json
 import math
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +25,7 @@ from tenleave_widget import Game, Turn
 from tenleave_widget.analysis.bots import decide, make_bot
 from tenleave_widget.analysis.infer import infer, public_history, with_history
 from tenleave_widget.analysis.odds import move_evaluation
+from tenleave_widget.analysis.position import position_infer
 from tenleave_widget.engine.errors import InvalidViewError, SetupError
 
 # ------------------------------------------------------------------ a naive reference
@@ -395,3 +399,42 @@ def test_fitted_beta_reads_random_and_greedy_players() -> None:
     first = infer(with_history(Game(3, seed=1), 0), beta="fitted")
     assert [f["beta"] for f in first["opponents"]] == [prior_mean, prior_mean]
     assert [f["method"] for f in first["opponents"]] == ["uniform", "uniform"]
+
+
+# --------------------------------------------------------------------------------- CLI
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tenleave_widget", *args],
+                          capture_output=True, text=True)
+
+
+def test_cli_infer_prints_the_json_of_position_infer(tmp_path: Path) -> None:
+    g = bot_game(["greedy", "random", "greedy"], 4, 40)
+    f = tmp_path / "g.json"
+    f.write_text(json.dumps(g.to_record()))
+    r = _cli("infer", str(f), "--seat", "1", "--turns", "11", "--beta", "2.5", "--seed", "3")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    want = position_infer(g.to_record(), 1, 11, beta=2.5, seed=3)
+    assert out == json.loads(json.dumps(want))
+    assert out["seat"] == 1 and out["turn"] == 11 and out["beta"] == {"0": 2.5, "2": 2.5}
+    assert {"cards", "effective_samples", "hands", "opponents"} <= set(out)
+    fitted = json.loads(_cli("infer", str(f), "--seat", "0").stdout)
+    assert fitted == json.loads(json.dumps(position_infer(g, 0, beta="fitted")))
+    assert fitted["turn"] == g.turns_applied and all(f["fitted"] for f in fitted["opponents"])
+
+
+def test_cli_infer_errors_are_one_line_exit_2(tmp_path: Path) -> None:
+    g = bot_game(["greedy", "random"], 2, 8)
+    f = tmp_path / "g.json"
+    f.write_text(json.dumps(g.to_record()))
+    for args, says in ((["--seat", "0", "--beta", "keen"], "fitted"),
+                       (["--seat", "0", "--beta", "-1"], "beta"),
+                       (["--seat", "0", "--beta", "nan"], "beta"),
+                       (["--seat", "5"], "seat 5"),
+                       (["--seat", "0", "--turns", "99"], "turn"),
+                       (["--beta", "1"], "--seat")):
+        r = _cli("infer", str(f), *args)
+        assert r.returncode == 2 and r.stdout == "", (args, r)
+        assert says in r.stderr and len(r.stderr.strip().splitlines()) == 1, (args, r.stderr)

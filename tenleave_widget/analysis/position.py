@@ -19,6 +19,7 @@ from typing import Any, cast
 from ..engine.errors import RecordError, excerpt
 from ..engine.game import Game
 from ..engine.record import RecordSource
+from .infer import DEFAULT_SAMPLES, Beta, infer, with_history
 from .odds import seat_odds
 
 
@@ -54,13 +55,26 @@ def position_odds(
     return cast(dict[str, Any], seat_odds(position_view(record, seat, turns)))
 
 
+def position_infer(
+    record: RecordSource | Game, seat: int, turns: int | None = None, beta: Beta = "fitted",
+    seed: int = 0, samples: int = DEFAULT_SAMPLES,
+) -> dict[str, Any]:
+    """What the players' choices suggest about the cards seat ``seat`` cannot see, after
+    the first ``turns`` turns of a record or a :class:`~tenleave_widget.Game`
+    (:func:`~tenleave_widget.analysis.infer.infer` of its view and public history): the
+    ``tenleave infer`` JSON."""
+    return cast(dict[str, Any], infer(position_view(record, seat, turns, history=True),
+                                      beta=beta, seed=seed, samples=samples))
+
+
 def position_view(
-    record: RecordSource | Game, seat: int, turns: int | None = None
+    record: RecordSource | Game, seat: int, turns: int | None = None, *, history: bool = False
 ) -> dict[str, Any]:
     """Seat ``seat``'s view (``docs/view.md``) after the first ``turns`` turns of a record
     (an object or a path) or of a :class:`~tenleave_widget.Game` (default: all of them):
-    the one record-or-game-to-view path of the odds and ``evaluate`` facades. A seat that
-    does not exist is a :class:`~tenleave_widget.RecordError`."""
+    the one record-or-game-to-view path of the odds and ``evaluate`` facades. ``history``
+    adds the public history (the input of the inference). A seat that does not exist is
+    a :class:`~tenleave_widget.RecordError`."""
     if isinstance(record, Game):
         g = record
         if turns is not None:
@@ -69,4 +83,4 @@ def position_view(
         g = Game.from_record(record, turns=turns)
     if type(seat) is not int or not 0 <= seat < g.seats:
         raise RecordError(f"seat {excerpt(seat)} does not exist (seats 0..{g.seats - 1})")
-    return g.view(seat)
+    return with_history(g, seat) if history else g.view(seat)

@@ -2,6 +2,8 @@
 
 - ``tenleave replay FILE [--turns N]``: the position after N turns, as JSON.
 - ``tenleave odds FILE --seat P [--turns N]``: seat P's exact swat-risk odds, as JSON.
+- ``tenleave infer FILE --seat P [--turns N] [--beta B | --beta fitted] [--seed S]``: what
+  the players' choices suggest about the cards seat P cannot see, as JSON.
 - ``tenleave simulate --players N --games K [--seed S] [--bots random,greedy,...]
   [--rotate-first] [--workers W | --scheduler ADDRESS] [--json]``: per-seat statistics and
   paired differences; W local processes (default: every core) or a Dask cluster. Ctrl-C
@@ -28,7 +30,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from ..engine.errors import SetupError, TenLeaveError, one_line
+from ..engine.errors import SetupError, TenLeaveError, excerpt, one_line
 from ..engine.rules import MAX_SEATS, MIN_SEATS
 
 if TYPE_CHECKING:
@@ -55,6 +57,14 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("file", help=_FILE_HELP)
     o.add_argument("--seat", type=int, required=True)
     o.add_argument("--turns", type=int, default=None)
+    i = sub.add_parser("infer", help="print what the players' choices suggest about the cards "
+                       "a seat cannot see")
+    i.add_argument("file", help=_FILE_HELP)
+    i.add_argument("--seat", type=int, required=True)
+    i.add_argument("--turns", type=int, default=None)
+    i.add_argument("--beta", type=_beta, default="fitted",
+                   help="every opponent's rationality, a number >= 0, or 'fitted' (the default)")
+    i.add_argument("--seed", type=int, default=0)
     s = sub.add_parser("simulate", help="self-play games and print per-seat statistics")
     s.add_argument("--players", type=int, required=True)
     s.add_argument("--games", type=int, required=True)
@@ -93,6 +103,15 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _beta(text: str) -> float | str:
+    if text == "fitted":
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number or 'fitted': {excerpt(text)}") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -104,6 +123,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             from ..analysis.position import position_odds
 
             out = position_odds(_read(args.file), args.seat, turns=args.turns)
+        elif args.command == "infer":
+            from ..analysis.position import position_infer
+
+            out = position_infer(_read(args.file), args.seat, turns=args.turns,
+                                 beta=args.beta, seed=args.seed)
         elif args.command == "review":
             return _review(args)
         elif args.command == "evaluate":
