@@ -156,6 +156,8 @@ export interface OutcomeChart {
   p_under: number;
   p_exact: number;
   p_over: number;
+  /** the distribution of the queue's total when the flipping stops (total -> chance) */
+  total: Record<string, number>;
 }
 
 export interface CardChart {
@@ -203,6 +205,21 @@ export interface PanelData {
   cards: CardChart[];
   moves: MovesChart;
   timeline: TimelineChart;
+  /** the panels as Plotly figures (charts.panel_figures), what the table draws */
+  figures: Record<string, PanelFigure>;
+}
+
+/** A Plotly figure as JSON (what go.Figure.to_plotly_json() gives). */
+export interface FigureJSON {
+  data: Record<string, unknown>[];
+  layout: Record<string, unknown>;
+}
+
+/** One panel as a Plotly figure, its accessible name and a text alternative. */
+export interface PanelFigure {
+  name: string;
+  alt: string;
+  figure: FigureJSON;
 }
 
 export interface BestMove {

@@ -30,8 +30,23 @@ LAYERS: list[set[str]] = [
 # The folder tree is the diagram: each package's modules are one run of layers, in this
 # order (test_each_package_is_one_run_of_layers).
 PACKAGES = ["engine", "analysis", "table", "programs", "widget"]
-JUPYTER = ("anywidget", "ipywidgets", "traitlets", "plotly", "IPython", "ipykernel")
+JUPYTER = ("anywidget", "ipywidgets", "traitlets", "IPython", "ipykernel")
+# plotly is not Jupyter: table/charts.py composes the panels' figures with
+# plotly.graph_objects (go.Figure objects for an analyst; the table syncs their JSON), so the
+# table layer (PLOTLY_FROM) and above may import plotly, the engine and the analysis may
+# not; plotly's Jupyter half, the FigureWidget (an anywidget), is widget/-only like the rest.
+PLOTLY_FROM = "table"
 
+
+def jupyter_fault(module: str, layer: int) -> str | None:
+    """Why a module of ``layer`` may not import the outside ``module``, or None."""
+    top = module.split(".")[0]
+    if top in JUPYTER and layer < layer_of("widget"):
+        return f"imports {module}: only widget/ is Jupyter"
+    if top == "plotly" and (layer < layer_of(PLOTLY_FROM)
+                            or module.startswith("plotly.basewidget")):
+        return f"imports {module}: plotly from table/ up, and no FigureWidget below widget/"
+    return None
 
 def module_name(path: Path) -> str:
     """``tenleave_widget/table/session.py`` -> ``widget.session``."""
@@ -133,14 +148,32 @@ def test_nothing_imports_a_module_above_it() -> None:
         mine = layer_of(name)
         for line, target in imports(path):
             if target.startswith("!"):
-                if target[1:].split(".")[0] in JUPYTER and mine < layer_of("widget"):
-                    bad.append(f"{name}:{line} imports {target[1:]}: the engine is Jupyter-free")
+                fault = jupyter_fault(target[1:], mine)
+                if fault:
+                    bad.append(f"{name}:{line} {fault}")
                 continue
             if target == "" or target == "__init__":
                 bad.append(f"{name}:{line} imports the package itself")
             elif layer_of(target) > mine:
                 bad.append(f"{name}:{line} imports {target}, a layer above it")
     assert not bad, "\n".join(bad)
+
+
+def test_plotly_figures_but_no_jupyter_below_the_widget() -> None:
+    table, analysis, widget = layer_of("table.charts"), layer_of("analysis.odds"), layer_of(
+        "widget.controller")
+    assert jupyter_fault("plotly.graph_objects", table) is None
+    assert jupyter_fault("plotly.graph_objects", widget) is None
+    assert jupyter_fault("plotly.graph_objects", analysis)
+    for module in ("anywidget", "ipywidgets", "traitlets", "IPython", "ipykernel.comm",
+                   "plotly.basewidget"):
+        assert jupyter_fault(module, table), module
+        assert jupyter_fault(module, widget) is None or module == "plotly.basewidget"
+    uses = [f"{name}:{node.lineno}" for name, path in modules().items()
+            if layer_of(name) < widget
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.Attribute) and node.attr == "FigureWidget"]
+    assert not uses, f"a FigureWidget (an anywidget) below widget/: {uses}"
 
 
 def test_no_import_circle() -> None:

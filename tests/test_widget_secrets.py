@@ -152,6 +152,7 @@ def test_replay_in_a_seats_view_leaks_nothing(case: int) -> None:
         b.goto(t)
         think(a, b)
         check_view_is_the_seats(a.table.view, a.game, seat)
+        assert a.table.panels["figures"]["timeline"]  # the figures' JSON is compared too
         assert widget_state(a) == widget_state(b)
     assert log_a == log_b
 
@@ -199,6 +200,7 @@ def test_play_in_a_seats_view_leaks_nothing(case: int) -> None:
         {"kind": "odds", "show": True},
         {"kind": "reset"},
     ]
+    assert set(a.table.panels["figures"]) == {"outcome", "moves", "cards", "timeline"}
     for intent in intents:
         assert a.send_intent(intent) == b.send_intent(intent), intent
         assert widget_state(a) == widget_state(b), intent
@@ -239,7 +241,7 @@ def test_teacher_view_is_an_explicit_choice() -> None:
 def panels_are_empty(h: TenLeaveWidget) -> bool:
     p = h.table.panels
     return (p["state"] == "hidden" and not p["outcome"] and not p["cards"]
-            and not p["moves"]["moves"] and not p["timeline"]["turns"])
+            and not p["moves"]["moves"] and not p["timeline"]["turns"] and not p["figures"])
 
 
 def test_hotseat_cover_empties_hidden_odds_too() -> None:
@@ -277,3 +279,23 @@ def test_replay_perspective_switch_empties_hidden_odds() -> None:
     r.handle_intent({"kind": "odds", "show": True})
     check_view_is_the_seats(r.table.view, r.game, 1)
     assert not panels_are_empty(r)
+
+
+@pytest.mark.parametrize("case", [0, 1, 3, 4])
+def test_a_reviewed_replay_in_a_seats_view_leaks_nothing(case: int) -> None:
+    """The review's evaluation graph is a figure of the panels (its hover texts name the
+    cards played and the best ones): in a seat's view it shows that seat's decisions only,
+    each judged from its own view, so the twins' figures (and whole states) are the same."""
+    game, seat = REPLAY_CASES[case]
+    swap = swapped_record(game, seat, random.Random(case))
+    assert swap is not None
+    a = replay_widget(game.to_record(), seat=seat, turn=0)
+    b = replay_widget(swap[0], seat=seat, turn=0)
+    for w in (a, b):
+        w.review(samples=3, seed=5)
+        w.goto(game.turns_applied)
+    figure = a.table.panels["figures"]["review"]
+    assert figure["figure"]["data"] and len(figure["figure"]["data"]) == 1  # the seat's own
+    assert widget_state(a) == widget_state(b)
+    assert json.dumps(a.figures()["review"].to_plotly_json(), default=repr) == json.dumps(
+        b.figures()["review"].to_plotly_json(), default=repr)

@@ -35,22 +35,49 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
+
+from ..analysis.odds import seat_odds
+from ..analysis.review import Review, describe_turn
+
+if TYPE_CHECKING:
+    import plotly.graph_objects as go
 
 __all__ = [
+    "COLOUR_HEX",
+    "FIGURE_KEYS",
     "CardChart",
+    "FigureJSON",
     "MoveChart",
     "MovesChart",
     "OutcomeChart",
     "PanelData",
+    "PanelFigure",
     "TimelineChart",
     "TimelinePoint",
+    "as_figures",
+    "cards_figure",
+    "figures",
     "hidden_panels",
     "move_label",
+    "moves_figure",
+    "outcome_figure",
     "panel_data",
+    "panel_figures",
+    "review_figure",
+    "timeline_figure",
 ]
 
 ROMAN = ("I", "II", "III", "IV", "V", "VI")
+COLOUR_HEX = {
+    "red": "#d55e00",
+    "yellow": "#e6c700",
+    "green": "#009e73",
+    "blue": "#0072b2",
+    "purple": "#cc79a7",
+}
+"""The mosquito colours as Okabe-Ito hues (the same as js/widget.css and
+js/panels/panels.css), for the figures."""
 
 
 class OutcomeChart(TypedDict):
@@ -63,6 +90,8 @@ class OutcomeChart(TypedDict):
     p_under: float
     p_exact: float
     p_over: float
+    total: dict[str, float]
+    """The distribution of the queue's total when the flipping stops (total -> chance)."""
 
 
 class CardChart(TypedDict):
@@ -115,6 +144,22 @@ class TimelineChart(TypedDict):
     viewer: int | None
 
 
+class FigureJSON(TypedDict):
+    """A Plotly figure as JSON: what ``go.Figure.to_plotly_json()`` gives."""
+
+    data: list[dict[str, Any]]
+    layout: dict[str, Any]
+
+
+class PanelFigure(TypedDict):
+    """One panel as a Plotly figure, with its accessible name and a text alternative
+    holding the same numbers (read by a screen reader instead of the chart)."""
+
+    name: str
+    alt: str
+    figure: FigureJSON
+
+
 class PanelData(TypedDict):
     """Everything the panels draw (``PanelData`` in ``js/panels/types.ts``)."""
 
@@ -128,6 +173,8 @@ class PanelData(TypedDict):
     cards: list[CardChart]
     moves: MovesChart
     timeline: TimelineChart
+    figures: dict[str, PanelFigure]
+    """The panels as Plotly figures (:func:`panel_figures`), what the table draws."""
 
 
 @dataclass(frozen=True)
@@ -222,6 +269,7 @@ def panel_data(
             "queue": q, "cards": shown, "empty": not queue,
             "p_under": 0.0 if not queue else float(qodds["p_under"]),
             "p_exact": float(qodds["p_exact"]), "p_over": float(qodds["p_over"]),
+            "total": {str(t): float(p) for t, p in qodds.get("total", {}).items()},
         })
         for i, (card, codds) in enumerate(zip(queue, qodds["cards"], strict=True)):
             owner = int(card["owner"])
@@ -265,7 +313,7 @@ def panel_data(
     else:
         message = ""
         title = f"Odds — {whose}, after {turns} turns"
-    return {
+    data: PanelData = {
         "state": "finished" if finished else "live",
         "title": title,
         "message": message,
@@ -276,7 +324,10 @@ def panel_data(
         "moves": {"seat": None if finished else mover, "moves": moves, "empty": empty,
                   "measure": "swat", "worlds": 0, "target": 0},
         "timeline": _timeline(view, timeline, None if finished else expected_now),
+        "figures": {},
     }
+    data["figures"] = panel_figures(data)
+    return data
 
 
 def hidden_panels(players: Sequence[str], colours: Sequence[str], message: str) -> PanelData:
@@ -292,4 +343,456 @@ def hidden_panels(players: Sequence[str], colours: Sequence[str], message: str) 
                   "worlds": 0, "target": 0},
         "timeline": {"turns": [], "penalty": [[] for _ in players], "expected": [],
                      "viewer": None},
+        "figures": {},
     }
+
+
+# --------------------------------------------------------------------------- figures
+# Each panel as a Plotly figure (``{"data": [...], "layout": {...}}``, the JSON plotly.js
+# draws): built here as plain JSON, so composing a table state costs no plotly.py
+# validation (a ``go.Figure`` per panel costs ~10 ms; these take well under 1 ms) and the
+# export needs no plotly.py at all; :func:`figures` wraps them in ``go.Figure`` objects for
+# an analyst (``tests/test_charts.py`` checks that plotly.py accepts every one). The
+# browser fills in the theme (colours and fonts from JupyterLab's CSS variables).
+
+OUTCOME_PARTS = (
+    ("p_under", "under 10", "the highest card is swatted", "#56b4e9", ""),
+    ("p_exact", "exactly 10", "every flipped card escapes", "#009e73", "."),
+    ("p_over", "over 10", "the Human Defense token swats", "#e69f00", "/"),
+)
+"""(key, name, what it means, colour, pattern): the three ends of a queue's swat."""
+SEAT_SYMBOLS = ("circle", "square", "triangle-up", "diamond", "x")
+SEAT_DASHES = ("solid", "dash", "dot", "dashdot", "longdash")
+REVIEW_SYMBOLS = {"best": "circle", "good": "circle-open", "inaccuracy": "diamond",
+                  "mistake": "square", "blunder": "x"}
+MOVES_SHOWN = 8
+FIGURE_KEYS = ("outcome", "moves", "cards", "timeline", "review")
+"""The panels' figures, in the order they are drawn (each present only when it applies)."""
+
+
+def percent(p: float) -> str:
+    """A chance in words, as the panels write it (``js/panels/parts.ts``).
+
+    >>> [percent(x) for x in (0.0, 1e-12, 0.004, 0.5, 0.996, 1.0)]
+    ['0%', '0%', '<1%', '50%', '>99%', '100%']
+    """
+    if p <= 1e-9:
+        return "0%"
+    if p >= 1 - 1e-9:
+        return "100%"
+    if p < 0.005:
+        return "<1%"
+    if p > 0.995:
+        return ">99%"
+    return f"{round(p * 100)}%"
+
+
+def signed(x: float) -> str:
+    """``+1.25``, ``−0.50`` (a true minus sign), ``0.00``.
+
+    >>> signed(1.254), signed(-0.5), signed(0.0)
+    ('+1.25', '−0.50', '0.00')
+    """
+    return ("+" if x > 0 else "−" if x < 0 else "") + f"{abs(x):.2f}"
+
+
+def _layout(title: str, height: int, **more: Any) -> dict[str, Any]:
+    layout: dict[str, Any] = {
+        "title": {"text": title, "x": 0, "xanchor": "left", "font": {"size": 14}},
+        "height": height, "autosize": True,
+        "margin": {"l": 10, "r": 10, "t": 36, "b": 36, "pad": 2},
+        "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "rgba(0,0,0,0)",
+        "font": {"size": 12}, "hoverlabel": {"align": "left"},
+        "showlegend": False,
+    }
+    layout.update(more)
+    return layout
+
+
+def _note(text: str, **where: Any) -> dict[str, Any]:
+    """A line of words on the chart (an empty or finished state, a direct label)."""
+    note: dict[str, Any] = {"text": text, "showarrow": False, "xref": "paper",
+                            "yref": "paper", "x": 0.5, "y": 0.5, "font": {"size": 13}}
+    note.update(where)
+    return note
+
+
+def _words_figure(title: str, text: str, height: int = 120) -> FigureJSON:
+    """A chart with nothing to draw: its words instead (no axes)."""
+    hidden = {"visible": False}
+    return {"data": [], "layout": _layout(title, height, xaxis=hidden, yaxis=hidden,
+                                          annotations=[_note(text)])}
+
+
+def _hex(colours: Sequence[str], seat: int) -> str:
+    return COLOUR_HEX.get(colours[seat], "#777777") if seat < len(colours) else "#777777"
+
+
+def outcome_figure(outcome: Sequence[OutcomeChart]) -> PanelFigure:
+    """*If SleepKid woke now*: a stacked bar per queue (under / exactly / over 10, the
+    percentages written on the bars) above the distribution of each queue's total.
+
+    >>> f = outcome_figure([{"queue": 0, "cards": ["4", "?"], "empty": False,
+    ...     "p_under": 0.75, "p_exact": 0.25, "p_over": 0.0, "total": {"7": 0.75, "10": 0.25}}])
+    >>> f["alt"]
+    'Queue 1 (4 ?): under 10 75%, exactly 10 25%, over 10 0%. Its total: 7 75%, 10 25%.'
+    >>> [t["name"] for t in f["figure"]["data"]]
+    ['under 10: the highest card is swatted', 'exactly 10: every flipped card escapes', \
+'over 10: the Human Defense token swats', 'Queue 1']
+    """
+    title = "If SleepKid woke now: how each queue would end"
+    if not outcome:
+        return {"name": title, "alt": "No queue.",
+                "figure": _words_figure(title, "No queue to show.")}
+    rows = [f"Queue {q['queue'] + 1} ({' '.join(c.replace('*', '✱') for c in q['cards'])})"
+            if not q["empty"] else f"Queue {q['queue'] + 1}" for q in outcome]
+    alts: list[str] = []
+    for q, row in zip(outcome, rows, strict=True):
+        if q["empty"]:
+            alts.append(f"{row}: empty, nothing to swat.")
+            continue
+        ends = ", ".join(f"{name} {percent(q[key])}"  # type: ignore[literal-required]
+                         for key, name, *_ in OUTCOME_PARTS)
+        totals = ", ".join(f"{t} {percent(p)}" for t, p in _totals(q))
+        alts.append(f"{row}: {ends}. Its total: {totals}.")
+    data: list[dict[str, Any]] = []
+    for key, name, meaning, colour, pattern in OUTCOME_PARTS:
+        xs = [0.0 if q["empty"] else float(q[key]) for q in outcome]  # type: ignore[literal-required]
+        data.append({
+            "type": "bar", "orientation": "h", "name": f"{name}: {meaning}",
+            "y": rows, "x": xs, "xaxis": "x", "yaxis": "y",
+            "marker": {"color": colour, "pattern": {"shape": pattern},
+                       "line": {"width": 1}},
+            "text": [percent(x) if x >= 0.12 else "" for x in xs],
+            "textposition": "inside", "insidetextanchor": "middle",
+            "hovertext": [f"{row}: {name} in {percent(x)} of swats ({meaning})"
+                          for row, x in zip(rows, xs, strict=True)],
+            "hoverinfo": "text", "showlegend": True, "legendgroup": name,
+        })
+    most = 0.0
+    for q in outcome:
+        if q["empty"]:
+            continue
+        pairs = _totals(q)
+        most = max([most, *(p for _, p in pairs)])
+        data.append({
+            "type": "bar", "name": f"Queue {q['queue'] + 1}", "xaxis": "x2", "yaxis": "y2",
+            "x": [t for t, _ in pairs], "y": [p for _, p in pairs],
+            "text": [percent(p) for _, p in pairs], "textposition": "outside",
+            "hovertext": [f"Queue {q['queue'] + 1} would total {t} in {percent(p)} of swats "
+                          f"({'under 10' if t < 10 else 'exactly 10' if t == 10 else 'over 10'})"
+                          for t, p in pairs],
+            "hoverinfo": "text", "showlegend": False,
+        })
+    empty = [_note("empty: nothing to swat", xref="x", yref="y", x=0.5, y=row)
+             for q, row in zip(outcome, rows, strict=True) if q["empty"]]
+    layout = _layout(
+        title, 150 + 34 * len(outcome) + 40, barmode="stack", showlegend=True,
+        legend={"orientation": "h", "x": 0, "y": 1.0, "yanchor": "bottom",
+                "traceorder": "normal", "font": {"size": 11}},
+        margin={"l": 10, "r": 10, "t": 84, "b": 36, "pad": 2},
+        xaxis={"range": [0, 1], "tickformat": ".0%", "domain": [0, 1], "anchor": "y",
+               "fixedrange": True, "title": {"text": "chance in a swat now"}},
+        yaxis={"domain": [0.5, 1], "autorange": "reversed", "automargin": True,
+               "fixedrange": True, "anchor": "x"},
+        xaxis2={"domain": [0, 1], "anchor": "y2", "type": "linear", "dtick": 1,
+                "fixedrange": True, "title": {"text": "the queue's total when flipping stops"}},
+        yaxis2={"domain": [0, 0.3], "anchor": "x2", "tickformat": ".0%", "fixedrange": True,
+                "range": [0, min(1.0, most * 1.3 + 0.05)], "automargin": True},
+        shapes=[{"type": "line", "xref": "x2", "yref": "paper", "x0": 9.5, "x1": 9.5,
+                 "y0": 0, "y1": 0.3, "line": {"dash": "dot", "width": 1}}],
+        annotations=empty,
+    )
+    return {"name": title, "alt": " ".join(alts), "figure": {"data": data, "layout": layout}}
+
+
+def _totals(q: OutcomeChart) -> list[tuple[int, float]]:
+    return sorted((int(t), float(p)) for t, p in q["total"].items() if p > 1e-9)
+
+
+def cards_figure(cards: Sequence[CardChart], colours: Sequence[str]) -> PanelFigure:
+    """*Chance each card is swatted now*: a bar per table card in its owner's colour.
+
+    >>> f = cards_figure([{"queue": 0, "position": 0, "label": "queue 1 · I · Ana (4)",
+    ...     "owner": 0, "value": 4, "p_swatted": 0.5}], ["red"])
+    >>> f["alt"], f["figure"]["data"][0]["marker"]["color"]
+    ('queue 1 · I · Ana (4): swatted 50%.', ['#d55e00'])
+    """
+    title = "Chance each card is swatted now"
+    if not cards:
+        text = "No card on the table: nothing can be swatted."
+        return {"name": title, "alt": text, "figure": _words_figure(title, text)}
+    labels = [c["label"] for c in cards]
+    xs = [float(c["p_swatted"]) for c in cards]
+    data = [{
+        "type": "bar", "orientation": "h", "y": labels, "x": xs, "name": "swatted",
+        "marker": {"color": [_hex(colours, c["owner"]) for c in cards],
+                   "line": {"width": 1}},
+        "text": [percent(x) for x in xs], "textposition": "auto",
+        "hovertext": [f"{label}: swatted in {percent(x)} of swats" for label, x
+                      in zip(labels, xs, strict=True)],
+        "hoverinfo": "text",
+    }]
+    layout = _layout(title, 60 + 26 * len(cards),
+                     xaxis={"range": [0, 1], "tickformat": ".0%", "fixedrange": True},
+                     yaxis={"autorange": "reversed", "automargin": True, "fixedrange": True})
+    alt = " ".join(f"{label}: swatted {percent(x)}." for label, x in zip(labels, xs, strict=True))
+    return {"name": title, "alt": alt, "figure": {"data": data, "layout": layout}}
+
+
+def moves_figure(moves: MovesChart, players: Sequence[str]) -> PanelFigure:
+    """The mover's moves, best first, by the measure chosen: one swat right after (bars),
+    or the whole game (the expected final margin with its 95% interval); the best marked.
+
+    >>> m = {"seat": 0, "measure": "swat", "worlds": 0, "target": 0, "empty": "", "moves": [
+    ...     {"label": "1 on queue 1", "expected_penalty": 0.0, "best": True, "final": None,
+    ...      "final_ci95": [], "margin": None, "margin_ci95": []}]}
+    >>> f = moves_figure(m, ["Ana"])
+    >>> f["name"], f["alt"]
+    ("Ana's moves: penalty of one swat right after", '1 on queue 1 (★ lowest): one swat 0.00.')
+    """
+    who = "" if moves["seat"] is None else str(players[moves["seat"]])
+    game = moves["measure"] == "game"
+    what = "value over the whole game" if game else "penalty of one swat right after"
+    title = f"{who}'s moves: {what}" if who else f"Moves: {what}"
+    if not moves["moves"]:
+        return {"name": title, "alt": moves["empty"],
+                "figure": _words_figure(title, moves["empty"])}
+    shown = moves["moves"][:MOVES_SHOWN]
+    mark = "★ best for the game" if game else "★ lowest"
+    labels = [f"{m['label']} {mark[0]}" if m["best"] else m["label"] for m in shown]
+    words = [_move_words(m, moves["target"] > 0) for m in shown]
+    best = "#009e73"
+    plain = "#888888"
+    colours = [best if m["best"] else plain for m in shown]
+    if game:
+        xs = [m["margin"] for m in shown]
+        plus = [(m["margin_ci95"][1] - m["margin"]) if m["margin"] is not None
+                and len(m["margin_ci95"]) == 2 else 0.0 for m in shown]
+        minus = [(m["margin"] - m["margin_ci95"][0]) if m["margin"] is not None
+                 and len(m["margin_ci95"]) == 2 else 0.0 for m in shown]
+        trace: dict[str, Any] = {
+            "type": "scatter", "mode": "markers+text", "y": labels, "x": xs,
+            "error_x": {"type": "data", "symmetric": False, "array": plus,
+                        "arrayminus": minus, "thickness": 6, "width": 0},
+            "marker": {"color": colours, "size": 10, "symbol": "line-ns-open",
+                       "line": {"width": 3}},
+            "text": ["…" if x is None else signed(x) for x in xs],
+            "textposition": "top center", "name": "expected final margin",
+        }
+        xaxis: dict[str, Any] = {"zeroline": True, "fixedrange": True,
+                                 "title": {"text": "expected final margin (lower wins)"}}
+    else:
+        xs = [m["expected_penalty"] for m in shown]
+        trace = {
+            "type": "bar", "orientation": "h", "y": labels, "x": xs,
+            "marker": {"color": colours, "line": {"width": 1}}, "name": "one swat",
+            "text": [f"{x:.2f}" for x in xs], "textposition": "auto",
+        }
+        xaxis = {"rangemode": "tozero", "fixedrange": True,
+                 "title": {"text": "expected penalty of one swat right after (lower is better)"}}
+    trace.update({"hovertext": [f"{m['label']}: {w}" for m, w in zip(shown, words, strict=True)],
+                  "hoverinfo": "text"})
+    notes = []
+    rest = len(moves["moves"]) - len(shown)
+    if rest > 0:
+        notes.append(_note(f"… and {rest} more, each {'worse for the game' if game else 'higher'}.",
+                           y=0, yanchor="top", yshift=-40, x=0, xanchor="left",
+                           font={"size": 11}))
+    progress = _progress(moves)  # in words beside the figure (js/panels/moves.ts)
+    layout = _layout(title, 110 + 26 * len(shown) + (20 if rest else 0),
+                     xaxis=xaxis, annotations=notes,
+                     margin={"l": 10, "r": 10, "t": 56, "b": 56 if rest else 40, "pad": 2},
+                     yaxis={"autorange": "reversed", "automargin": True, "fixedrange": True})
+    alt = " ".join(
+        f"{m['label']}{f' ({mark})' if m['best'] else ''}: {w}."
+        for m, w in zip(moves["moves"], (_move_words(m, moves["target"] > 0)
+                                         for m in moves["moves"]), strict=True))
+    if progress:
+        alt = f"{progress} {alt}"
+    return {"name": title, "alt": alt, "figure": {"data": [trace], "layout": layout}}
+
+
+def _progress(moves: MovesChart) -> str:
+    if moves["target"] == 0:
+        return ""
+    if moves["worlds"] >= moves["target"]:
+        return f"Whole game: {moves['worlds']} sampled worlds played out to the end."
+    return f"Whole game: thinking… {moves['worlds']} of {moves['target']} worlds."
+
+
+def _interval(ci: Sequence[float], fmt: Any) -> str:
+    return f" [{fmt(ci[0])}, {fmt(ci[1])}]" if len(ci) == 2 else ""
+
+
+def _move_words(m: MoveChart, lookahead: bool) -> str:
+    """``one swat 0.16, whole game: margin −1.20 [−1.9, −0.5], final penalty 6.1 [...]``."""
+    words = [f"one swat {m['expected_penalty']:.2f}"]
+    if lookahead:
+        margin = m["margin"]
+        words.append("whole game: …" if margin is None else
+                     f"whole game: margin {signed(margin)}{_interval(m['margin_ci95'], signed)}")
+        final = m["final"]
+        if final is not None:
+            words.append(f"final penalty {final:.1f}"
+                         f"{_interval(m['final_ci95'], lambda x: f'{x:.1f}')}")
+    return ", ".join(words)
+
+
+def timeline_figure(timeline: TimelineChart, players: Sequence[str],
+                    colours: Sequence[str]) -> PanelFigure:
+    """*Penalties so far*: each seat's penalty after each turn (a marker shape and a line
+    style per seat, the names written at the line ends, tied seats named together), and
+    the viewing seat's penalty plus the expected penalty of a swat right then (dotted).
+
+    >>> f = timeline_figure({"turns": [0, 1], "penalty": [[0, 3], [0, 3]], "expected": [],
+    ...                      "viewer": None}, ["Ana", "Ben"], ["red", "yellow"])
+    >>> f["alt"], [a["text"] for a in f["figure"]["layout"]["annotations"]]
+    ('After turn 1: Ana 3, Ben 3.', ['Ana, Ben: 3'])
+    """
+    title = "Penalties so far"
+    turns = timeline["turns"]
+    if not turns:
+        return {"name": title, "alt": "No turn yet.",
+                "figure": _words_figure(title, "No turn yet.")}
+    data: list[dict[str, Any]] = []
+    for s, line in enumerate(timeline["penalty"]):
+        data.append({
+            "type": "scatter", "mode": "lines+markers", "name": str(players[s]),
+            "x": list(turns), "y": list(line),
+            "line": {"color": _hex(colours, s), "dash": SEAT_DASHES[s % 5], "width": 2},
+            "marker": {"symbol": SEAT_SYMBOLS[s % 5], "size": 8, "color": _hex(colours, s)},
+            "hovertext": [f"{players[s]} after turn {t}: penalty {p}"
+                          for t, p in zip(turns, line, strict=True)],
+            "hoverinfo": "text",
+        })
+    viewer = timeline["viewer"]
+    expected = timeline["expected"]
+    if viewer is not None and any(e is not None for e in expected):
+        data.append({
+            "type": "scatter", "mode": "lines", "name": f"{players[viewer]} if SleepKid woke",
+            "x": list(turns), "y": list(expected),
+            "line": {"color": _hex(colours, viewer), "dash": "dot", "width": 1.5},
+            "hovertext": ["" if e is None else f"{players[viewer]} after turn {t}, if SleepKid "
+                          f"woke then: {e:.1f} expected" for t, e in zip(turns, expected,
+                                                                        strict=True)],
+            "hoverinfo": "text", "connectgaps": False,
+        })
+    last = turns[-1]
+    ends: dict[int, list[str]] = {}
+    for s, line in enumerate(timeline["penalty"]):
+        ends.setdefault(line[-1], []).append(str(players[s]))
+    labels = [{"text": f"{', '.join(names)}: {p}", "x": last, "y": p, "xref": "x", "yref": "y",
+               "xanchor": "left", "xshift": 8, "showarrow": False, "font": {"size": 11}}
+              for p, names in sorted(ends.items())]
+    layout = _layout(title, 220, annotations=labels,
+                     margin={"l": 36, "r": 110, "t": 36, "b": 40, "pad": 2},
+                     xaxis={"title": {"text": "turns played"}, "dtick": max(1, len(turns) // 8),
+                            "rangemode": "tozero", "fixedrange": True},
+                     yaxis={"title": {"text": "penalty"}, "rangemode": "tozero",
+                            "fixedrange": True})
+    now = ", ".join(f"{players[s]} {line[-1]}" for s, line in enumerate(timeline["penalty"]))
+    alt = f"After turn {last}: {now}."
+    if viewer is not None and expected and expected[-1] is not None:
+        alt += (f" {players[viewer]}'s penalty if SleepKid woke now: about "
+                f"{expected[-1]:.1f}.")
+    return {"name": title, "alt": alt, "figure": {"data": data, "layout": layout}}
+
+
+def review_figure(review: Review, seat: int | None, colours: Sequence[str],
+                  turn: int | None = None) -> PanelFigure:
+    """The review's evaluation graph: each seat's expected final penalty from its own
+    view after each of its decisions (the marker's shape is the label); a click on a
+    point shows that decision's position (``customdata`` is its turn). In a seat's view
+    only that seat's decisions (the review names the cards it held); ``turn`` marks the
+    position shown."""
+    title = "Review: expected final penalty after each decision (click a point)"
+    seats = range(len(review.players)) if seat is None else [seat]
+    data: list[dict[str, Any]] = []
+    alts: list[str] = []
+    for s in seats:
+        mine = [t for t in review.turns if t.seat == s]
+        texts = [f"turn {t.turn + 1}: {describe_turn(t.played, words=True)} — {t.label} "
+                 f"(loss {t.loss:.2f}); best {describe_turn(t.best, words=True)}"
+                 for t in mine]
+        data.append({
+            "type": "scatter", "mode": "lines+markers", "name": review.players[s],
+            "x": [t.turn + 1 for t in mine],
+            "y": [float(t.expected_final_penalty) for t in mine],
+            "customdata": [t.turn for t in mine],
+            "line": {"color": _hex(colours, s), "width": 2},
+            "marker": {"size": 10, "symbol": [REVIEW_SYMBOLS.get(t.label, "circle")
+                                              for t in mine], "color": _hex(colours, s)},
+            "hovertext": texts, "hoverinfo": "text",
+        })
+        alts.append(f"{review.players[s]}: " + "; ".join(
+            f"turn {t.turn + 1} {t.label}, expected {t.expected_final_penalty:.1f}"
+            for t in mine) + ".")
+    shapes = [] if turn is None else [{
+        "type": "line", "xref": "x", "yref": "paper", "x0": turn + 0.5, "x1": turn + 0.5,
+        "y0": 0, "y1": 1, "line": {"dash": "dot", "width": 1}}]
+    layout = _layout(title, 260, showlegend=True, shapes=shapes, clickmode="event",
+                     legend={"orientation": "h", "x": 0, "y": -0.25, "yanchor": "top"},
+                     margin={"l": 40, "r": 10, "t": 36, "b": 70, "pad": 2},
+                     xaxis={"title": {"text": "turn"}, "fixedrange": True},
+                     yaxis={"title": {"text": "expected final penalty"}, "fixedrange": True})
+    return {"name": title, "alt": " ".join(alts),
+            "figure": {"data": data, "layout": layout}}
+
+
+def panel_figures(data: PanelData) -> dict[str, PanelFigure]:
+    """The figures of ``data``'s panels: all four when live, the timeline when the game
+    is over, none when hidden (the review's is added by the session that has one)."""
+    if data["state"] == "hidden":
+        return {}
+    out = {"timeline": timeline_figure(data["timeline"], data["players"], data["colours"])}
+    if data["state"] == "finished":
+        return out
+    return {
+        "outcome": outcome_figure(data["outcome"]),
+        "moves": moves_figure(data["moves"], data["players"]),
+        "cards": cards_figure(data["cards"], data["colours"]),
+        **out,
+    }
+
+
+def figures(
+    view: Mapping[str, Any],
+    odds: Mapping[str, Any] | None = None,
+    timeline: Sequence[TimelinePoint] = (),
+    *,
+    review: Review | None = None,
+) -> dict[str, go.Figure]:
+    """The panels of a seat's ``view`` as ``plotly.graph_objects.Figure`` objects, to
+    ``show()``, ``write_html`` or put in a report: ``outcome``, ``moves``, ``cards``,
+    ``timeline`` (only ``timeline`` once the game is over) and, with a ``review`` of the
+    game, ``review``. ``odds`` default to :func:`~tenleave_widget.analysis.odds.seat_odds`
+    of the view; ``timeline`` to the position alone.
+
+    >>> from tenleave_widget import Game
+    >>> g = Game(["Ana", "Ben"], seed=1)
+    >>> g.apply({"seat": 0, "play": ["4*", 0]})
+    >>> figs = figures(g.view(1))
+    >>> sorted(figs), type(figs["outcome"]).__name__
+    (['cards', 'moves', 'outcome', 'timeline'], 'Figure')
+    """
+    if odds is None:
+        odds = seat_odds(view)
+    made = dict(panel_data(view, odds, timeline)["figures"])
+    if review is not None:
+        made["review"] = review_figure(review, view["seat"], view["colours"],
+                                       view["turns_applied"])
+    return as_figures(made)
+
+
+def as_figures(panels: Mapping[str, PanelFigure]) -> dict[str, go.Figure]:
+    """The figures of ``panels`` (as synced in ``PanelData.figures``) as ``go.Figure``
+    objects, in the order the table draws them; plotly.py is imported here only, so a
+    table (and the HTML export) never loads it.
+
+    >>> as_figures({})
+    {}
+    """
+    import plotly.graph_objects as go  # noqa: PLC0415 - for an analyst only
+
+    return {k: go.Figure(panels[k]["figure"]) for k in FIGURE_KEYS if k in panels}

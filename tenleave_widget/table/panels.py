@@ -22,23 +22,21 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..analysis.odds import seat_odds
-from .charts import PanelData, TimelinePoint, hidden_panels, panel_data
+from .charts import (
+    COLOUR_HEX,
+    PanelData,
+    TimelinePoint,
+    hidden_panels,
+    moves_figure,
+    panel_data,
+    review_figure,
+)
 
 if TYPE_CHECKING:
     from ..engine.game import Game
     from .session import Session
 
 __all__ = ["COLOUR_HEX", "PanelFeed"]
-
-COLOUR_HEX = {
-    "red": "#d55e00",
-    "yellow": "#e6c700",
-    "green": "#009e73",
-    "blue": "#0072b2",
-    "purple": "#cc79a7",
-}
-"""The mosquito colours as Okabe-Ito hues (the same as js/widget.css and
-js/panels/panels.css), for the charts drawn in Python (the review's evaluation graph)."""
 
 COVERED = "The odds are hidden while the screen is passed to the next player."
 ODDS_OFF = "The odds are switched off: tick \u201cshow odds\u201d on the table to see them."
@@ -63,6 +61,15 @@ class PanelFeed:
         return got[1]
 
     def data(self, session: Session) -> PanelData:
+        data = self._odds(session)
+        if session.review is not None and not session.covered:
+            # replay: the review's evaluation graph (a seat's view: its own decisions only)
+            colours = session.live.view(None)["colours"]
+            data["figures"]["review"] = review_figure(session.review, session.seat, colours,
+                                                      session.turn)
+        return data
+
+    def _odds(self, session: Session) -> PanelData:
         live = session.live
         colours = live.view(None)["colours"]
         if session.covered:
@@ -94,4 +101,5 @@ class PanelFeed:
         data = panel_data(view, odds, timeline, moves_seat=mover, moves_empty=empty)
         if data["state"] == "live":
             data["moves"] = session.lookahead.annotate(session, data["moves"])
+            data["figures"]["moves"] = moves_figure(data["moves"], data["players"])
         return data

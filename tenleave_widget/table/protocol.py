@@ -35,10 +35,12 @@ from typing import (
 from ..engine.errors import IntentError, excerpt
 from .charts import (  # the panel data is part of the contract (js/protocol.ts)
     CardChart,
+    FigureJSON,
     MoveChart,
     MovesChart,
     OutcomeChart,
     PanelData,
+    PanelFigure,
     TimelineChart,
 )
 from .view_types import Back, Hand, SafeCard, TableCard, View, ViewRules
@@ -49,6 +51,7 @@ __all__ = [
     "SafeCard",
     "ViewRules",
     "CardChart",
+    "FigureJSON",
     "BestMove",
     "Cover",
     "Hand",
@@ -61,6 +64,7 @@ __all__ = [
     "Offers",
     "OutcomeChart",
     "PanelData",
+    "PanelFigure",
     "SIZES",
     "ReplayState",
     "SwatCard",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets
 
@@ -20,6 +20,7 @@ from ..engine.errors import TenLeaveError, one_line
 from ..engine.game import Game
 from ..engine.record import save_record
 from ..programs.export import export_html
+from ..table.charts import as_figures
 from ..table.config import check_config, check_delay
 from ..table.lookahead_panel import Thinker
 from ..table.protocol import Mode, WidgetMessageError, parse_intent
@@ -28,6 +29,9 @@ from ..table.words import plain_words
 from .bot_runner import BotRunner
 from .review_panel import ReviewPanel
 from .table_widget import TableWidget
+
+if TYPE_CHECKING:
+    import plotly.graph_objects as go
 
 __all__ = ["TenLeaveWidget"]
 
@@ -97,6 +101,13 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
     def panels(self) -> dict[str, Any]:
         """The odds panels' data as synced (:class:`tenleave_widget.table.charts.PanelData`)."""
         return dict(self.table.panels)
+
+    def figures(self) -> dict[str, go.Figure]:
+        """The panels shown now as ``plotly.graph_objects.Figure`` objects (``outcome``,
+        ``moves``, ``cards``, ``timeline``, and ``review`` once a replay is reviewed; none
+        while the odds are hidden): the figures the table draws, to ``show()``,
+        ``write_html`` or put in a report (:func:`tenleave_widget.table.charts.figures`)."""
+        return as_figures(self.table.panels["figures"])
 
     @property
     def size(self) -> str:
