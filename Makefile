@@ -6,6 +6,9 @@
 #   make test  - install everything the tests need on a fresh Debian machine (as root),
 #                then ruff, mypy and the whole pytest suite, browser tests included
 #                (with the optional Dask extra, which the simulate tests exercise).
+# For developers:
+#   make check - the fast lane, in an installed .venv: ruff, mypy and every test but those
+#                marked browser, notebook or slow (tests/conftest.py); no install step.
 # The JavaScript bundle is built by the package build (hatch-jupyter-builder runs
 # `npm install` + `npm run build`), so every pip install below also builds it.
 
@@ -19,7 +22,7 @@ CHROMIUM := /usr/bin/chromium
 LAB_DIR ?= my-examples
 LAB_FLAGS ?=
 
-.PHONY: lab lab-open test
+.PHONY: lab lab-open test check
 
 lab:
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -61,3 +64,9 @@ test:
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest
+
+check:
+	test -x $(BIN)/python || { echo "no $(VENV): run make test once (it installs)" >&2; exit 1; }
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/pytest -q -m "not browser and not notebook and not slow"

@@ -1,4 +1,49 @@
+"""The suite's lanes (README, "Developing"): ``make check`` runs everything but the tests
+marked ``browser`` (Chromium against a real JupyterLab, Notebook 7 or marimo), ``notebook``
+(an example notebook run by nbclient, or a Jupyter server started) and ``slow`` (a few
+seconds or more on a quiet 2-core machine); ``make test`` (CI) runs them all, none skipped.
+
+Tests in ``tests/browser/`` are marked ``browser`` and the notebook runners ``notebook``
+here, by file; a slow test is marked where it stands (``@pytest.mark.slow``) or, for the
+tests measured slow when the lanes were made (``pytest --durations``), in :data:`SLOW`.
+"""
+
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
+
+TESTS = Path(__file__).parent
+NOTEBOOK_FILES = {"test_examples.py", "test_lab.py"}
+SLOW = (  # node ids (or their prefix, for every parameter of a test)
+    "tests/test_docs_examples.py::test_python_example_runs_and_prints_what_it_says[README.md:117]",
+    "tests/test_review.py::test_decisions_and_luck_explain_the_result",
+    "tests/test_review.py::test_the_random_bot_loses_far_more_than_the_lookahead_bot",
+    "tests/test_review.py::test_review_of_a_sample_game",
+    "tests/test_review.py::test_forced_decisions_are_labelled_best",
+    "tests/test_review.py::test_the_sequential_refinement_settles_a_label_or_spends_the_cap",
+    "tests/test_review.py::test_cli_review",
+    "tests/test_review.py::test_puzzles_from_a_reviewed_game",
+    "tests/test_review.py::test_review_of_a_partial_record",
+    "tests/test_review.py::test_review_by_win_probability",
+    "tests/test_widget_review.py::",
+    "tests/test_export.py::test_a_seats_export_is_the_same_file_whatever_the_unknown_cards",
+    "tests/test_widget_classroom.py::test_every_message_a_click_can_show_is_in_plain_words",
+    "tests/test_widget_kernel_messages.py::",
+    "tests/test_lookahead.py::test_lookahead_bot_wakes_then_chooses_its_play_after_the_swat",
+    "tests/test_simulate.py::test_a_dask_cluster_plays_the_same_games",
+    "tests/test_simulate.py::test_cli_reports_paired_differences",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        path = Path(str(item.path))
+        if TESTS / "browser" in path.parents:
+            item.add_marker(pytest.mark.browser)
+        elif path.parent == TESTS and path.name in NOTEBOOK_FILES:
+            item.add_marker(pytest.mark.notebook)
+        if item.nodeid.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
