@@ -23,9 +23,9 @@ from test_lookahead import permuted
 import tenleave_widget.analysis.infer as infer_module
 from tenleave_widget import Game, Turn
 from tenleave_widget.analysis.bots import decide, make_bot
-from tenleave_widget.analysis.infer import infer, public_history, with_history
-from tenleave_widget.analysis.odds import move_evaluation
-from tenleave_widget.analysis.position import position_infer
+from tenleave_widget.analysis.infer import infer, inferred_odds, public_history, with_history
+from tenleave_widget.analysis.odds import move_evaluation, seat_odds
+from tenleave_widget.analysis.position import position_infer, position_odds
 from tenleave_widget.engine.errors import InvalidViewError, SetupError
 
 # ------------------------------------------------------------------ a naive reference
@@ -51,15 +51,17 @@ Grid = list[tuple[float, float]]
 """An opponent's beta in the naive reference: (beta, prior probability) pairs."""
 
 
-def naive_posterior(
-    g: Game, seat: int, beta: dict[int, Grid]
-) -> tuple[dict[int, dict[int, float]], dict[tuple[int, str], dict[int, float]], dict[int, float]]:
+Naive = tuple[dict[int, dict[int, float]], dict[tuple[int, str], dict[int, float]],
+              dict[int, float], list[tuple[dict[int, int], float]]]
+
+
+def naive_posterior(g: Game, seat: int, beta: dict[int, Grid]) -> Naive:
     """Every world of ``seat``'s uniform model (ordered draws of labelled cards, equal
     value tuples merged), replayed in the engine with the record's turns and those values;
     each opponent's choices scored from the engine's view of it at that moment, for every
     beta of its grid, and the beta integrated out with its prior. Returns the posterior
-    per unknown key, the expected value counts per unseen hand and each opponent's
-    posterior mean beta."""
+    per unknown key, the expected value counts per unseen hand, each opponent's
+    posterior mean beta and every world (key -> value) with its posterior probability."""
     view = g.view(seat)
     rec = g.to_record()
     places: dict[tuple[int, str], list[int]] = {}
@@ -84,6 +86,7 @@ def naive_posterior(
     post: dict[int, Counter[int]] = {x: Counter() for k in keys for x in places[k]}
     mean = {o: 0.0 for o in beta}
     total = 0.0
+    worlds: list[tuple[dict[int, int], float]] = []
     for combo in itertools.product(*(list(o.items()) for o in options)):
         world = {x: v for k, (values, _) in zip(keys, combo, strict=True)
                  for x, v in zip(places[k], values, strict=True)}
@@ -114,6 +117,7 @@ def naive_posterior(
             given[o] = sum(r * prior * x for (r, prior), x in zip(grid, like[o], strict=True)) / m
             weight *= m
         total += weight
+        worlds.append((world, weight))
         for o in beta:
             mean[o] += weight * given[o]
         for x, v in world.items():
@@ -127,7 +131,8 @@ def naive_posterior(
             for v, p in cards[x].items():
                 out[v] -= p
         counts[k] = {v: out[v] for v in sorted(out)}
-    return cards, counts, {o: m / total for o, m in mean.items()}
+    return (cards, counts, {o: m / total for o, m in mean.items()},
+            [(w, x / total) for w, x in worlds])
 
 
 def bot_game(kinds: list[str], seed: int, turns: int) -> Game:
@@ -175,7 +180,7 @@ def test_exact_posterior_is_the_naive_one() -> None:
         out = infer(with_history(g, seat), beta="fitted" if fitted else betas)
         assert all(f["method"] in ("exact", "uniform") for f in out["opponents"])
         grid = list(zip(infer_module.BETA_GRID, infer_module.BETA_PRIOR, strict=True))
-        cards, counts, means = naive_posterior(
+        cards, counts, means, _ = naive_posterior(
             g, seat, {o: grid if fitted else [(b, 1.0)] for o, b in betas.items()})
         for f in out["opponents"]:
             assert f["fitted"] == fitted
@@ -438,3 +443,111 @@ def test_cli_infer_errors_are_one_line_exit_2(tmp_path: Path) -> None:
         r = _cli("infer", str(f), *args)
         assert r.returncode == 2 and r.stdout == "", (args, r)
         assert says in r.stderr and len(r.stderr.strip().splitlines()) == 1, (args, r.stderr)
+
+
+# -------------------------------------------------------------------------------- odds
+
+
+def _close(a: Any, b: Any, tol: float = 1e-9) -> None:
+    """Two odds JSON objects equal, numbers to ``tol``."""
+    if isinstance(a, dict):
+        assert isinstance(b, dict) and a.keys() == b.keys(), (a, b)
+        for k in a:
+            _close(a[k], b[k], tol)
+    elif isinstance(a, list):
+        assert isinstance(b, list) and len(a) == len(b)
+        for x, y in zip(a, b, strict=True):
+            _close(x, y, tol)
+    elif isinstance(a, float) and not isinstance(b, bool):
+        assert a == pytest.approx(b, abs=tol)
+    else:
+        assert a == b
+
+
+def test_inferred_odds_are_the_mixture_over_every_world() -> None:
+    """The odds under the posterior equal the naive mixture: every world of the naive
+    enumeration, its table filled in (one exact swat), weighted by its posterior."""
+    checked = with_moves = moved = 0
+    for g, seat in small_positions():
+        betas = {o: 2.0 for o in range(g.seats) if o != seat}
+        got = inferred_odds(with_history(g, seat), beta=betas)
+        *_, worlds = naive_posterior(g, seat, {o: [(b, 1.0)] for o, b in betas.items()})
+        view = g.view(seat)
+        mixed: Any = None
+        for world, p in worlds:
+            filled = {**view, "queues": [[{**c, "value": world.get(c["key"], c["value"])}
+                                          for c in q] for q in view["queues"]]}
+            one = json.loads(json.dumps(seat_odds(filled)))
+            for q, qo in enumerate(one["queues"]):
+                for c, orig in zip(qo["cards"], view["queues"][q], strict=True):
+                    c["value"] = orig["value"]
+            mixed = _scaled(one, p) if mixed is None else _added(mixed, _scaled(one, p))
+        assert got["model"] == "inferred" and set(got) >= {"inference", "queues"}
+        plain = {k: v for k, v in got.items() if k not in ("model", "inference")}
+        for qo in plain["queues"]:  # the naive mixture lists every total of every world
+            qo["total"] = {t: p for t, p in qo["total"].items() if p > 0}
+        for qo in mixed["queues"]:
+            qo["total"] = {t: qo["total"][t] for t in sorted(qo["total"], key=int)
+                           if qo["total"][t] > 0}
+        _close(plain, mixed)
+        checked += 1
+        with_moves += "moves" in plain
+        moved += plain["expected_penalty"] != pytest.approx(
+            seat_odds(view)["expected_penalty"], abs=1e-6)
+        if checked == 10:
+            break
+    assert checked == 10 and with_moves >= 3 and moved >= 3, (with_moves, moved)
+
+
+def _scaled(x: Any, p: float) -> Any:
+    if isinstance(x, dict):
+        return {k: _scaled(v, p) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_scaled(v, p) for v in x]
+    if isinstance(x, float):  # probabilities and penalties (seats and values are ints)
+        return x * p
+    return x
+
+
+def _added(a: Any, b: Any) -> Any:
+    if isinstance(a, dict):
+        keys = list(a) + [k for k in b if k not in a]
+        return {k: _added(a[k], b[k]) if k in a and k in b else a.get(k, b.get(k))
+                for k in keys}
+    if isinstance(a, list):
+        return [_added(x, y) for x, y in zip(a, b, strict=True)]
+    if isinstance(a, float):
+        return a + b
+    return a
+
+
+def test_inferred_odds_with_beta_zero_are_the_uniform_odds() -> None:
+    """With beta 0 the odds read both ways agree (to rounding); the default model is the
+    uniform one, byte for byte."""
+    for seed in range(10):
+        g = random_game(2 + seed % 4, seed=seed, turns=4 + 3 * seed)
+        for seat in range(g.seats):
+            uniform = seat_odds(g.view(seat))
+            assert json.dumps(position_odds(g, seat)) == json.dumps(uniform)
+            assert json.dumps(position_odds(g, seat, model="uniform", beta=3.0)) == \
+                json.dumps(uniform)
+            got = position_odds(g, seat, model="inferred", beta=0)
+            assert got["inference"]["beta"] == {str(o): 0.0 for o in range(g.seats) if o != seat}
+            _close({k: v for k, v in got.items() if k not in ("model", "inference")},
+                   json.loads(json.dumps(uniform)), 1e-12)
+    with pytest.raises(SetupError, match="model"):
+        position_odds(g, 0, model="clever")
+
+
+def test_cli_odds_model_inferred(tmp_path: Path) -> None:
+    g = bot_game(["greedy", "random", "greedy"], 6, 14)
+    f = tmp_path / "g.json"
+    f.write_text(json.dumps(g.to_record()))
+    r = _cli("odds", str(f), "--seat", "2", "--model", "inferred", "--beta", "3")
+    assert r.returncode == 0, r.stderr
+    want = position_odds(g.to_record(), 2, model="inferred", beta=3.0)
+    assert json.loads(r.stdout) == json.loads(json.dumps(want))
+    plain = _cli("odds", str(f), "--seat", "2")
+    assert json.loads(plain.stdout) == json.loads(json.dumps(seat_odds(g.view(2))))
+    bad = _cli("odds", str(f), "--seat", "2", "--model", "clever")
+    assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1

@@ -548,6 +548,29 @@ class _Component:
     fallback: bool = False
     marginals: dict[int, dict[int, float]] = field(default_factory=dict)
     beta: dict[int, float] = field(default_factory=dict)
+    support: list[tuple[list[tuple[int, ...]], float]] = field(default_factory=list)
+    """The weighed worlds (per group, the values of its keys) with their posterior
+    probability; empty when the component keeps the uniform model."""
+
+    def joint(self, keys: Sequence[int]) -> dict[tuple[int, ...], float]:
+        """The posterior distribution of the values of ``keys`` (keys of this component),
+        in that order: projected from the weighed worlds, or the uniform model's."""
+        out: dict[tuple[int, ...], float] = {}
+        if self.support:
+            at = {k: (gi, i) for gi, g in enumerate(self.groups) for i, k in enumerate(g.keys)}
+            for assignment, p in self.support:
+                values = tuple(assignment[at[k][0]][at[k][1]] for k in keys)
+                out[values] = out.get(values, 0.0) + p
+            return out
+        wanted = set(keys)
+        parts = [(sub, _Group(g.owner, g.back, g.pool, sub).sequences())
+                 for g in self.groups if (sub := [k for k in g.keys if k in wanted])]
+        for combo in itertools.product(*(seqs for _, seqs in parts)):
+            value_of = {k: v for (sub, _), (values, _) in zip(parts, combo, strict=True)
+                        for k, v in zip(sub, values, strict=True)}
+            values = tuple(value_of[k] for k in keys)
+            out[values] = out.get(values, 0.0) + math.prod(p for _, p in combo)
+        return out
 
 
 def _components(seat: int, n: int, groups: list[_Group], decisions: list[_Decision],
@@ -644,6 +667,7 @@ def _weigh(c: _Component, priors: Mapping[int, _Prior], card_of: dict[int, str],
             c.marginals[key] = {v: 0.0 for v in g.pool}
     for wi, assignment in zip(w, kept, strict=True):
         p = wi / z
+        c.support.append((assignment, p))
         for g, values in zip(c.groups, assignment, strict=True):
             for key, v in zip(g.keys, values, strict=True):
                 c.marginals[key][v] += p
@@ -653,6 +677,48 @@ def _weigh(c: _Component, priors: Mapping[int, _Prior], card_of: dict[int, str],
 
 def _dist(d: Mapping[int, float]) -> dict[str, float]:
     return {str(v): p for v, p in d.items()}
+
+
+@dataclass
+class _Posterior:
+    seat: int
+    groups: list[_Group]
+    comps: list[_Component]
+    decisions: list[_Decision]
+    priors: dict[int, _Prior]
+    opponents: list[int]
+
+
+def _posterior(view: View, beta: Beta, seed: int, samples: int) -> _Posterior:
+    """Check the arguments, read every decision and weigh every component's worlds."""
+    seat = view.get("seat")
+    if type(seat) is not int:
+        raise InvalidViewError("infer needs a seat's view (its 'seat' is not a seat)")
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+        raise SetupError(f"samples must be a positive integer, not {excerpt(samples)}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise SetupError(f"seed must be an integer, not {excerpt(seed)}")
+    n = len(view["dealt"])
+    opponents = [o for o in range(n) if o != seat]
+    priors = _priors(beta, opponents)
+    groups = _groups(view, seat)
+    decisions, card_of = _decisions(view, seat, groups)
+    owner_of = {key: g.owner for g in groups for key in g.keys}
+    comps = _components(seat, n, groups, decisions, owner_of)
+    for i, c in enumerate(comps):
+        _weigh(c, priors, card_of, seed, i, samples)
+    return _Posterior(seat, groups, comps, decisions, priors, opponents)
+
+
+def _fits(post: _Posterior) -> list[OpponentFit]:
+    comp_of = {o: c for c in post.comps for o in c.seats}
+    return [
+        {"seat": o, "beta": comp_of[o].beta[o], "fitted": post.priors[o].fitted,
+         "decisions": sum(1 for d in post.decisions if d.seat == o),
+         "method": comp_of[o].method, "worlds": comp_of[o].worlds,
+         "effective_samples": comp_of[o].ess, "fallback": comp_of[o].fallback}
+        for o in post.opponents
+    ]
 
 
 def infer(view: View, beta: Beta = "fitted", seed: int = 0,
@@ -674,22 +740,8 @@ def infer(view: View, beta: Beta = "fitted", seed: int = 0,
     uniform model. With beta 0 every ``inferred`` equals its ``uniform``.
     Raises :class:`InvalidViewError` for a view without a seat or a consistent history.
     """
-    seat = view.get("seat")
-    if type(seat) is not int:
-        raise InvalidViewError("infer needs a seat's view (its 'seat' is not a seat)")
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-        raise SetupError(f"samples must be a positive integer, not {excerpt(samples)}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise SetupError(f"seed must be an integer, not {excerpt(seed)}")
-    n = len(view["dealt"])
-    opponents = [o for o in range(n) if o != seat]
-    priors = _priors(beta, opponents)
-    groups = _groups(view, seat)
-    decisions, card_of = _decisions(view, seat, groups)
-    owner_of = {key: g.owner for g in groups for key in g.keys}
-    comps = _components(seat, n, groups, decisions, owner_of)
-    for i, c in enumerate(comps):
-        _weigh(c, priors, card_of, seed, i, samples)
+    post = _posterior(view, beta, seed, samples)
+    seat, groups, comps = post.seat, post.groups, post.comps
     comp_of = {o: c for c in comps for o in c.seats}
     group_of = {key: g for g in groups for key in g.keys}
     cards: list[CardBelief] = []
@@ -718,13 +770,7 @@ def infer(view: View, beta: Beta = "fitted", seed: int = 0,
             }
         hands.append({"owner": g.owner, "back": g.back, "size": g.hand,
                       "uniform": uniform, "inferred": inferred})
-    fits: list[OpponentFit] = []
-    for o in opponents:
-        c = comp_of[o]
-        fits.append({"seat": o, "beta": c.beta[o], "fitted": priors[o].fitted,
-                     "decisions": sum(1 for d in decisions if d.seat == o),
-                     "method": c.method, "worlds": c.worlds, "effective_samples": c.ess,
-                     "fallback": c.fallback})
+    fits = _fits(post)
     sampled = [c.ess for c in comps if c.ess is not None]
     return {
         "seat": seat,
@@ -738,3 +784,114 @@ def infer(view: View, beta: Beta = "fitted", seed: int = 0,
         "samples": samples,
         "fallback": any(c.fallback for c in comps),
     }
+
+
+# ----------------------------------------------------------------------- the odds, read
+
+
+def inferred_odds(view: View, beta: Beta = "fitted", seed: int = 0,
+                  samples: int = DEFAULT_SAMPLES) -> dict[str, Any]:
+    """The swat-risk odds of RULES.md §9 (the shape of
+    :func:`~tenleave_widget.analysis.odds.seat_odds`, moves included on the seat's turn)
+    under the posterior of :func:`infer` instead of the uniform model, plus ``"model":
+    "inferred"`` and ``"inference"`` (the betas, the effective sample size, the fallback).
+
+    Exact under the posterior: each queue's cards the seat cannot see take every joint
+    value the posterior gives them (a product over the independent components), and each
+    joint value is one exact swat of that queue (the odds of a view where those cards are
+    known), weighted by its probability. A move's expected penalty is the sum over queues
+    of its expected cost (linearity), so it needs each queue's joint only.
+
+    >>> from tenleave_widget import Game
+    >>> g = Game(["Ana", "Ben"], seed=1)
+    >>> g.apply({"seat": 0, "play": ["5", 0]})
+    >>> g.apply({"seat": 1, "play": ["3*", 0]})
+    >>> from tenleave_widget.analysis.odds import seat_odds
+    >>> seat_odds(g.view(0))["queues"][0]["cards"][0]["p_swatted"]  # unless Ben's is a 5
+    0.8
+    >>> odds = inferred_odds(with_history(g, 0), beta=4.0)
+    >>> round(odds["queues"][0]["cards"][0]["p_swatted"], 4), odds["model"]
+    (0.9988, 'inferred')
+    """
+    from .odds import seat_odds
+
+    post = _posterior(view, beta, seed, samples)
+    seat = post.seat
+    plain = {k: v for k, v in view.items() if k != "history"}
+    comp_of = {o: c for c in post.comps for o in c.seats}
+    group_of = {key: g for g in post.groups for key in g.keys}
+    n = len(view["dealt"])
+    nq = len(view["queues"])
+    on_turn = not view["finished"] and view["to_move"] == seat
+    queues: list[dict[str, Any]] = []
+    cost = [[0.0] * n for _ in range(nq)]
+    append: dict[tuple[str, int], float] = {}
+    for q, queue in enumerate(view["queues"]):
+        mine: dict[int, list[int]] = {}
+        for card in queue:
+            key = int(card["key"])
+            if key in group_of:
+                mine.setdefault(id(comp_of[group_of[key].owner]), []).append(key)
+        comps = {id(c): c for c in post.comps}
+        joints = [(keys, comps[ci].joint(keys)) for ci, keys in mine.items()]
+        totals: dict[int, float] = {}
+        outcome = [0.0, 0.0, 0.0]
+        fate = [[0.0, 0.0, 0.0] for _ in queue]
+        for combo in itertools.product(*(list(j.items()) for _, j in joints)):
+            p = math.prod(w for _, w in combo)
+            value_of = {k: v for (keys, _), (values, _) in zip(joints, combo, strict=True)
+                        for k, v in zip(keys, values, strict=True)}
+            filled = [{**c, "value": value_of.get(int(c["key"]), c["value"])} for c in queue]
+            one = seat_odds({**plain, "queues": [filled if r == q else [] for r in range(nq)]},
+                            moves=on_turn)
+            qo = one["queues"][q]
+            for t, tp in qo["total"].items():
+                totals[int(t)] = totals.get(int(t), 0.0) + p * tp
+            outcome[0] += p * qo["p_under"]
+            outcome[1] += p * qo["p_exact"]
+            outcome[2] += p * qo["p_over"]
+            for i, c in enumerate(qo["cards"]):
+                fate[i][0] += p * c["p_swatted"]
+                fate[i][1] += p * c["p_escapes"]
+                fate[i][2] += p * c["p_stays"]
+            for s in range(n):
+                cost[q][s] += p * one["expected_penalty"][s]
+            for m in one.get("moves", []):
+                if "play" in m and m["play"][1] == q:
+                    k2 = (str(m["play"][0]), q)
+                    append[k2] = append.get(k2, 0.0) + p * float(m["expected_penalty"])
+        queues.append({
+            "p_under": outcome[0], "p_exact": outcome[1], "p_over": outcome[2],
+            "total": {str(t): tp for t, tp in sorted(totals.items())},
+            "cards": [{"owner": c["owner"], "back": c["back"], "value": c["value"],
+                       "p_swatted": f[0], "p_escapes": f[1], "p_stays": f[2]}
+                      for c, f in zip(queue, fate, strict=True)],
+        })
+    out: dict[str, Any] = {
+        "seat": seat,
+        "token": view["token"],
+        "queues": queues,
+        "expected_penalty": [sum(cost[q][s] for q in range(nq)) for s in range(n)],
+    }
+    if on_turn:
+        moves: list[dict[str, Any]] = []
+        for m in move_evaluation(plain):
+            if "play" in m:
+                card, q = m["play"]
+                rest = sum(cost[r][seat] for r in range(nq) if r != q)
+                moves.append({"play": [card, q], "expected_penalty": rest + append[(card, q)]})
+            else:
+                moves.append({"wake": True, "expected_penalty": sum(c[seat] for c in cost)})
+        out["moves"] = moves
+    fits = _fits(post)
+    sampled = [c.ess for c in post.comps if c.ess is not None]
+    out["model"] = "inferred"
+    out["inference"] = {
+        "model": MODEL,
+        "beta": {str(f["seat"]): f["beta"] for f in fits},
+        "opponents": fits,
+        "effective_samples": min(sampled) if sampled else None,
+        "samples": samples,
+        "fallback": any(c.fallback for c in post.comps),
+    }
+    return out

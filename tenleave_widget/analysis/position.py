@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ..engine.errors import RecordError, excerpt
+from ..engine.errors import RecordError, SetupError, excerpt
 from ..engine.game import Game
 from ..engine.record import RecordSource
-from .infer import DEFAULT_SAMPLES, Beta, infer, with_history
+from .infer import DEFAULT_SAMPLES, Beta, infer, inferred_odds, with_history
 from .odds import seat_odds
 
 
@@ -45,14 +45,27 @@ def replay(record: RecordSource, turns: int | None = None) -> dict[str, Any]:
     }
 
 
+MODELS = ("uniform", "inferred")
+"""The models of the hidden cards the odds can use: the rules alone (RULES.md §9), or the
+posterior of what the players' choices suggest (:mod:`tenleave_widget.analysis.infer`)."""
+
+
 def position_odds(
-    record: RecordSource | Game, seat: int, turns: int | None = None
+    record: RecordSource | Game, seat: int, turns: int | None = None, model: str = "uniform",
+    beta: Beta = "fitted", seed: int = 0, samples: int = DEFAULT_SAMPLES,
 ) -> dict[str, Any]:
     """Seat ``seat``'s exact swat-risk odds (and move evaluation on its turn) after the
     first ``turns`` turns of a record, or of a :class:`~tenleave_widget.Game` (its current
     position by default): the ``tenleave odds`` JSON. Exported as
-    ``tenleave_widget.position_odds``."""
-    return cast(dict[str, Any], seat_odds(position_view(record, seat, turns)))
+    ``tenleave_widget.position_odds``. ``model="inferred"``: the same odds under the
+    posterior of :func:`~tenleave_widget.analysis.infer.inferred_odds` (``beta``, ``seed``
+    and ``samples`` as for ``infer``; they are not used by the default uniform model)."""
+    if model == "uniform":
+        return cast(dict[str, Any], seat_odds(position_view(record, seat, turns)))
+    if model != "inferred":
+        raise SetupError(f"model must be one of {', '.join(MODELS)}, not {excerpt(model)}")
+    view = position_view(record, seat, turns, history=True)
+    return inferred_odds(view, beta=beta, seed=seed, samples=samples)
 
 
 def position_infer(

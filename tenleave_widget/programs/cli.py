@@ -1,7 +1,9 @@
 """The ``tenleave`` command (also ``python -m tenleave_widget``).
 
 - ``tenleave replay FILE [--turns N]``: the position after N turns, as JSON.
-- ``tenleave odds FILE --seat P [--turns N]``: seat P's exact swat-risk odds, as JSON.
+- ``tenleave odds FILE --seat P [--turns N] [--model uniform|inferred [--beta B]]``: seat
+  P's exact swat-risk odds, as JSON (under the rules alone, or as the players' choices
+  suggest).
 - ``tenleave infer FILE --seat P [--turns N] [--beta B | --beta fitted] [--seed S]``: what
   the players' choices suggest about the cards seat P cannot see, as JSON.
 - ``tenleave simulate --players N --games K [--seed S] [--bots random,greedy,...]
@@ -57,6 +59,11 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("file", help=_FILE_HELP)
     o.add_argument("--seat", type=int, required=True)
     o.add_argument("--turns", type=int, default=None)
+    o.add_argument("--model", choices=("uniform", "inferred"), default="uniform",
+                   help="the rules alone (the default) or what the players' choices suggest")
+    o.add_argument("--beta", type=_beta, default="fitted",
+                   help="with --model inferred: every opponent's rationality, or 'fitted'")
+    o.add_argument("--seed", type=int, default=0, help="with --model inferred")
     i = sub.add_parser("infer", help="print what the players' choices suggest about the cards "
                        "a seat cannot see")
     i.add_argument("file", help=_FILE_HELP)
@@ -122,7 +129,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "odds":
             from ..analysis.position import position_odds
 
-            out = position_odds(_read(args.file), args.seat, turns=args.turns)
+            out = position_odds(_read(args.file), args.seat, turns=args.turns,
+                                model=args.model, beta=args.beta, seed=args.seed)
         elif args.command == "infer":
             from ..analysis.position import position_infer
 
