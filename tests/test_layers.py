@@ -16,7 +16,7 @@ LAYERS: list[set[str]] = [
     {"engine.record"},  # the file format (no game in it)
     {"engine.game"},  # state, legal turns, the executor, views
     # analysis/: pure functions of a seat view, built on the engine
-    {"analysis", "analysis.stats"},  # confidence intervals
+    {"analysis", "analysis.stats", "analysis.worlds"},  # intervals; the uniform model
     {"analysis.odds"},  # the exact odds
     {"analysis.position", "analysis.bots", "analysis.lookahead", "analysis.review",
      "analysis.infer"},

@@ -82,7 +82,8 @@ from ..engine.errors import InvalidViewError, SetupError, TenLeaveError, excerpt
 from ..engine.game import Game
 from ..engine.rules import Rules
 from ..engine.turn import AFTER, BEFORE, Turn
-from .odds import move_evaluation, uniform_pools
+from .odds import move_evaluation
+from .worlds import uniform_pools
 
 __all__ = [
     "BETA_GRID",

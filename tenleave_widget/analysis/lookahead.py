@@ -54,6 +54,7 @@ from ..engine.errors import IllegalActionError, InvalidViewError, SetupError
 from ..engine.rules import DEFAULT_TOKENS, QUEUE_CAPACITY
 from .odds import move_evaluation, seat_odds
 from .stats import Z95, mean_ci, wilson
+from .worlds import Hidden
 
 __all__ = ["DEFAULT_SAMPLES", "Budget", "Evaluation", "Policy", "evaluate", "evaluate_view"]
 
@@ -125,7 +126,8 @@ class _Position:
     is visible, so a card is its value; the back only matters for the sampling).
 
     A table card is a *code* ``value * 8 + owner``; ``-1 - g`` marks an unknown card of
-    group ``g`` (one (owner, back)), filled in per world.
+    group ``g`` (one (owner, back): see :class:`~tenleave_widget.analysis.worlds.Hidden`),
+    filled in per world.
     """
 
     def __init__(self, view: View) -> None:
@@ -155,79 +157,26 @@ class _Position:
         self.penalty: list[int] = [int(p) for p in view["penalty"]]
         self.turns_applied: int = int(view.get("turns_applied", 0))
 
-        groups: dict[tuple[int, str], int] = {}
-        self.group_keys: list[tuple[int, str]] = []
-        # what is left of each (owner, back): dealt - flipped - face down known
-        left: dict[tuple[int, str], list[int]] = {}
-        for o in range(n):
-            for c in dealt[o]:
-                v, m = parse_card(c)
-                left.setdefault((o, "marked" if m else "plain"), []).append(v)
-
-        def take(o: int, c: str) -> None:
-            v, m = parse_card(c)
-            pool = left.get((o, "marked" if m else "plain"))
-            if pool is None or v not in pool:
-                raise InvalidViewError(f"inconsistent view: seat {o} cannot hold another {c}")
-            pool.remove(v)
-
-        for o, pile in enumerate(view["swatted"]):
-            for c in pile:
-                take(o, c)
-        for entry in view["safe"]:
-            take(int(entry["owner"]), entry["card"])
-        self.queues: list[list[int]] = []
-        for queue in view["queues"]:
-            row: list[int] = []
-            for card in queue:
-                o, back, value = int(card["owner"]), card["back"], card["value"]
-                if value is not None:
-                    take(o, f"{value}*" if back == "marked" else str(value))
-                    row.append(int(value) * 8 + o)
-                else:
-                    if o == seat:
-                        raise InvalidViewError("a seat's view must show its own cards' values")
-                    g = groups.get((o, back))
-                    if g is None:
-                        g = groups[(o, back)] = len(self.group_keys)
-                        self.group_keys.append((o, back))
-                    row.append(-1 - g)
-            self.queues.append(row)
         hands = view["hands"]
+        for queue in view["queues"]:
+            for card in queue:
+                if card["value"] is None and card["owner"] == seat:
+                    raise InvalidViewError("a seat's view must show its own cards' values")
+        # the unknown cards (on the table, in the other hands): their groups and pools
+        hidden = Hidden(view, hands=True)
+        self.group_keys: list[tuple[int, str]] = hidden.keys
+        self.pools: list[list[int]] = hidden.pools
+        self.in_hand: list[int] = hidden.in_hand
+        self.hidden = hidden
+        self.queues: list[list[int]] = [
+            [x * 8 + o if x >= 0 else x for x, o in zip(row, own, strict=True)]
+            for row, own in zip(hidden.slots, hidden.owners, strict=True)
+        ]
         self.hand_notes: list[str] = list(hands[seat]["cards"] or [])
-        for c in self.hand_notes:
-            take(seat, c)
         # the seat's own hand: values; the others' hands: filled per world
         self.hand_counts: list[list[int]] = [[0] * 6 for _ in range(n)]
         for c in self.hand_notes:
             self.hand_counts[seat][parse_card(c)[0]] += 1
-        self.hand_slots: list[list[tuple[int, int]]] = []  # per group: (owner, how many)
-        table_unknown = [0] * len(self.group_keys)
-        for row in self.queues:
-            for x in row:
-                if x < 0:
-                    table_unknown[-1 - x] += 1
-        # every (owner, back) with cards in hand is a group too (the hand is unknown)
-        for o in range(n):
-            if o == seat:
-                continue
-            for back in ("marked", "plain"):
-                if hands[o][back] and (o, back) not in groups:
-                    groups[(o, back)] = len(self.group_keys)
-                    self.group_keys.append((o, back))
-                    table_unknown.append(0)
-        self.pools: list[list[int]] = []
-        self.in_hand: list[int] = []
-        for g, (o, back) in enumerate(self.group_keys):
-            pool = sorted(left.get((o, back), []))
-            need = table_unknown[g] + int(hands[o][back])
-            if len(pool) != need:
-                raise InvalidViewError(
-                    f"inconsistent view: seat {o} has {len(pool)} {back} cards unaccounted "
-                    f"for, but {need} face down or in hand"
-                )
-            self.pools.append(pool)
-            self.in_hand.append(int(hands[o][back]))
         self.cards_left = sum(int(h["size"]) for h in hands)
         # seats play in turn until every hand is empty: from the seat to move, the hand
         # sizes cannot grow, and the last is at most one card short of the first
@@ -522,16 +471,11 @@ class _World:
     __slots__ = ("queues", "hands", "chain", "us")
 
     def __init__(self, pos: _Position, rng: random.Random, turns: int) -> None:
-        fills: list[list[int]] = []
+        fills, held = pos.hidden.deal(rng)
         hands = [list(h) for h in pos.hand_counts]
-        for g, pool in enumerate(pos.pools):
-            p = list(pool)
-            rng.shuffle(p)
-            o = pos.group_keys[g][0]
-            m = pos.in_hand[g]
-            for v in p[len(p) - m:]:
+        for (o, _), values in zip(pos.group_keys, held, strict=True):
+            for v in values:
                 hands[o][v] += 1
-            fills.append(p[: len(p) - m])
         at = [0] * len(fills)
         queues: list[list[int]] = []
         for row in pos.queues:

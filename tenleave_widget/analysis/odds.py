@@ -34,8 +34,8 @@ from functools import lru_cache
 from typing import Any, TypedDict
 
 from ..engine.cards import MARKED, PLAIN, count_backs, split_back, value_and_back
-from ..engine.errors import InvalidViewError
 from ..engine.rules import DEFAULT_RULES, DEFAULT_TOKENS, TARGET
+from .worlds import Hidden
 
 __all__ = [
     "CardOdds",
@@ -112,110 +112,25 @@ class QueueOuts(TypedDict):
 _parse = value_and_back  # "4*" -> (4, "marked")
 
 
-def uniform_pools(
-    view: View, owners: Iterable[int] | None = None
-) -> dict[tuple[int, str], dict[int, int]]:
-    """The uniform model's pools: for each (owner, back), the values (with their counts) the
-    viewing seat cannot place, i.e. what the owner was dealt of that back, less the
-    flipped cards (swatted and safe), the table cards whose value the seat knows and the
-    cards it sees in hands. The unknown table cards of (owner, back) are a uniformly
-    random draw from its pool. ``owners`` limits the pools to those seats.
-    Raises :class:`InvalidViewError` when the view takes away more than was dealt.
-
-    >>> view = sketch_view([["1:?", "0:4*"]], seat=0, players=2)
-    >>> uniform_pools(view, owners=[1])[(1, "plain")]
-    {1: 2, 2: 1, 5: 1}
-    """
-    seats = range(len(view["dealt"])) if owners is None else sorted(set(owners))
-    left: dict[tuple[int, str], dict[int, int]] = {}
-    for owner in seats:
-        for back in ("plain", "marked"):
-            left[(owner, back)] = {}
-        for notation in view["dealt"][owner]:
-            value, back = _parse(notation)
-            pool = left[(owner, back)]
-            pool[value] = pool.get(value, 0) + 1
-
-    def take(owner: int, value: int, back: str) -> None:
-        pool = left.get((owner, back))
-        if pool is not None:
-            pool[value] = pool.get(value, 0) - 1
-
-    hands = view["hands"]
-    for owner in seats:
-        for notation in view["swatted"][owner]:
-            take(owner, *_parse(notation))
-        for notation in hands[owner].get("cards") or ():
-            take(owner, *_parse(notation))
-    for entry in view["safe"]:
-        take(entry["owner"], *_parse(entry["card"]))
-    for queue in view["queues"]:
-        for card in queue:
-            if card["value"] is not None:
-                take(card["owner"], int(card["value"]), card["back"])
-    for (owner, back), pool in left.items():
-        if any(c < 0 for c in pool.values()):
-            raise InvalidViewError(
-                f"inconsistent view: seat {owner}'s {back} cards are more than were dealt"
-            )
-        left[(owner, back)] = {v: c for v, c in sorted(pool.items()) if c > 0}
-    return left
-
-
 class _Model:
     """A seat view reduced to what the odds need.
 
     ``slots[q]`` encodes queue q front first: a value ``v > 0`` is a card whose value the
-    seat knows, ``-(g + 1)`` an unknown card drawn from ``pools[g]``.
+    seat knows, ``-(g + 1)`` an unknown card drawn from ``pools[g]`` (see
+    :class:`~tenleave_widget.analysis.worlds.Hidden`).
     """
 
     __slots__ = ("seat", "n_seats", "positions", "slots", "owners", "pools", "view")
 
     def __init__(self, view: View) -> None:
         self.view = view
-        seat = view["seat"]
-        self.seat: int | None = seat
-        dealt: Sequence[Sequence[str]] = view["dealt"]
-        self.n_seats = len(dealt)
+        self.seat: int | None = view["seat"]
+        self.n_seats = len(view["dealt"])
         self.positions: tuple[int, ...] = tuple(view["token_positions"])
-        queues: Sequence[Sequence[Mapping[str, Any]]] = view["queues"]
-
-        # the table first: which (owner, back) have cards of unknown value
-        group_of: dict[tuple[int, str], int] = {}
-        unknown_counts: list[int] = []
-        slots: list[tuple[int, ...]] = []
-        owners: list[tuple[int, ...]] = []
-        for queue in queues:
-            row: list[int] = []
-            for card in queue:
-                owner, back, value = card["owner"], card["back"], card["value"]
-                if value is not None:
-                    row.append(int(value))
-                    continue
-                key = (owner, back)
-                g = group_of.get(key)
-                if g is None:
-                    g = group_of[key] = len(unknown_counts)
-                    unknown_counts.append(0)
-                unknown_counts[g] += 1
-                row.append(-(g + 1))
-            slots.append(tuple(row))
-            owners.append(tuple(card["owner"] for card in queue))
-        self.slots = slots
-        self.owners = owners
-        self.pools: list[Pool] = []
-        if not group_of:
-            return
-
-        # then what is left of those: dealt - flipped - known face down - known in hand
-        left = uniform_pools(view, owners={o for o, _ in group_of})
-        for key, g in group_of.items():
-            pool = left[key]
-            if sum(pool.values()) < unknown_counts[g]:
-                raise InvalidViewError(
-                    f"inconsistent view: seat {key[0]}'s {key[1]} cards cannot fill the table"
-                )
-            self.pools.append(tuple(pool.items()))
+        hidden = Hidden(view)  # the table's unknown cards: what is left of their pools
+        self.slots: list[list[int]] = hidden.slots
+        self.owners: list[list[int]] = hidden.owners
+        self.pools: list[Pool] = [tuple(c.items()) for c in hidden.counts]
 
     def queue_key(self, q: int) -> tuple[tuple[int, ...], tuple[Pool, ...]]:
         """Queue q's cards and pools, pools renumbered by first appearance (a cache key)."""
