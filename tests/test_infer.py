@@ -551,3 +551,24 @@ def test_cli_odds_model_inferred(tmp_path: Path) -> None:
     assert json.loads(plain.stdout) == json.loads(json.dumps(seat_odds(g.view(2))))
     bad = _cli("odds", str(f), "--seat", "2", "--model", "clever")
     assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1
+
+
+def test_a_greedy_seat_always_makes_the_cheapest_choice_the_model_reads() -> None:
+    """The decisions the model reads are the greedy bot's own: in its true view it always
+    chose a decision of the lowest one-swat cost (so beta -> infinity is that bot);
+    a random seat often did not."""
+    from tenleave_widget.analysis.infer import observed_choices
+
+    worse = Counter[str]()
+    count = Counter[str]()
+    for seed in range(6):
+        kinds = ["greedy", "random", "greedy"]
+        g = bot_game(kinds, seed, 10**6)
+        for seat, turn, costs, chosen in observed_choices(g):
+            kind = kinds[seat]
+            count[kind] += 1
+            if costs[chosen] > min(costs) + 1e-12:
+                worse[kind] += 1
+            assert 0 <= turn < g.turns_applied and g.turns[turn].seat == seat
+    assert worse["greedy"] == 0 and count["greedy"] >= 100
+    assert worse["random"] > count["random"] / 3

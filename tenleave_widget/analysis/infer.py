@@ -97,6 +97,8 @@ __all__ = [
     "Inference",
     "OpponentFit",
     "infer",
+    "inferred_odds",
+    "observed_choices",
     "public_history",
     "with_history",
 ]
@@ -372,12 +374,13 @@ def _turn_of(events: Sequence[Mapping[str, Any]], card_of: Mapping[int, str]) ->
                 peek, rotate, wake, extra)
 
 
-def _decisions(view: View, seat: int, groups: list[_Group]
+def _decisions(view: View, seat: int | None, groups: list[_Group]
                ) -> tuple[list[_Decision], dict[int, str]]:
     """Replay the public history in one world consistent with the view (any will do:
     the values it fills in are patched per world) and take each opponent's view at each
-    of its choices; also every played card's notation in that world. Raises
-    :class:`InvalidViewError` when the history does not lead to the view."""
+    of its choices (every seat's, for the omniscient view: ``seat`` ``None``); also every
+    played card's notation in that world. Raises :class:`InvalidViewError` when the
+    history does not lead to the view."""
     history = _history(view)
     unknown = {k for g in groups for k in g.keys}
     card_of: dict[int, str] = {}
@@ -441,6 +444,24 @@ def _decisions(view: View, seat: int, groups: list[_Group]
     if any(final[key] != view[key] for key in final):
         raise InvalidViewError("the view's history does not lead to this view")
     return out, card_of
+
+
+def observed_choices(game: Game) -> list[tuple[int, int, list[float], int]]:
+    """Every decision every seat of ``game`` made, as the model reads it, from that seat's
+    true view then: ``(seat, turn, cost of each decision open to it, the index of the one
+    it chose)`` — what fitting a player's beta by maximum likelihood needs (the benchmark
+    does it per kind of bot).
+
+    >>> g = Game(["Ana", "Ben"], seed=1)
+    >>> g.apply({"seat": 0, "play": ["5", 0]})
+    >>> g.apply({"seat": 1, "play": ["3*", 0]})
+    >>> seat, turn, costs, chosen = observed_choices(g)[1]
+    >>> seat, turn, costs[chosen], min(costs)
+    (1, 1, 2.25, 0.5)
+    """
+    view = {**game.view(None), "history": public_history(game)}
+    decisions, card_of = _decisions(view, None, [])
+    return [(d.seat, d.turn, *_costs(d, card_of)) for d in decisions]
 
 
 def _costs(d: _Decision, card_of: Mapping[int, str]) -> tuple[list[float], int]:
