@@ -83,7 +83,7 @@ from ..engine.game import Game
 from ..engine.rules import Rules
 from ..engine.turn import AFTER, BEFORE, Turn
 from .odds import move_evaluation
-from .worlds import uniform_pools
+from .worlds import Hidden
 
 __all__ = [
     "BETA_GRID",
@@ -216,9 +216,11 @@ def with_history(game: Game, seat: int) -> dict[str, Any]:
 
 @dataclass
 class _Group:
-    """The cards of one (owner, back) the seat cannot see: the face-down ``keys`` and
-    ``hand`` cards in hand, a uniformly random arrangement of ``pool``."""
+    """The cards of one (owner, back) the seat cannot see: the face-down ``keys`` (in table
+    order) and ``hand`` cards in hand, a uniformly random arrangement of ``pool``; group
+    ``index`` of the uniform model's :class:`~tenleave_widget.analysis.worlds.Hidden`."""
 
+    index: int
     owner: int
     back: str
     pool: dict[int, int]
@@ -249,11 +251,6 @@ class _Group:
         walk(0, size, 1.0, ())
         return out
 
-    def draw(self, rng: random.Random) -> tuple[int, ...]:
-        """One assignment to ``keys`` drawn from the uniform model."""
-        pool = [v for v, c in self.pool.items() for _ in range(c)]
-        return tuple(rng.sample(pool, len(self.keys)))
-
 
 def _count_sequences(pool: Mapping[int, int], n: int) -> int:
     """How many distinct sequences of ``n`` values can be drawn from ``pool``.
@@ -277,32 +274,19 @@ def _count_sequences(pool: Mapping[int, int], n: int) -> int:
     return total
 
 
-def _groups(view: View, seat: int) -> list[_Group]:
-    """The (owner, back) groups of the other seats that hold cards the seat cannot see."""
-    hands = view["hands"]
-    others = [o for o in range(len(view["dealt"])) if o != seat]
-    pools = uniform_pools(view, owners=others)
-    groups: dict[tuple[int, str], _Group] = {}
-    for o in others:
-        for back in ("marked", "plain"):
-            groups[(o, back)] = _Group(o, back, pools[(o, back)], hand=int(hands[o][back]))
-    for queue in view["queues"]:
-        for card in queue:
-            if card["value"] is None:
+def _groups(view: View, seat: int) -> tuple[list[_Group], Hidden]:
+    """The (owner, back) groups of the other seats that hold cards the seat cannot see:
+    the uniform model's (:class:`~tenleave_widget.analysis.worlds.Hidden`, hands too)."""
+    hidden = Hidden(view, hands=True)
+    groups = [_Group(g, o, back, hidden.counts[g], hand=hidden.in_hand[g])
+              for g, (o, back) in enumerate(hidden.keys)]
+    for queue, row in zip(view["queues"], hidden.slots, strict=True):
+        for card, slot in zip(queue, row, strict=True):
+            if slot < 0:
                 if card["owner"] == seat:
                     raise InvalidViewError("a seat's view must show its own cards' values")
-                groups[(card["owner"], card["back"])].keys.append(int(card["key"]))
-    out = []
-    for g in groups.values():
-        g.keys.sort()
-        if sum(g.pool.values()) != len(g.keys) + g.hand:
-            raise InvalidViewError(
-                f"inconsistent view: seat {g.owner} has {sum(g.pool.values())} {g.back} cards "
-                f"unaccounted for, but {len(g.keys) + g.hand} face down or in hand"
-            )
-        if g.keys or g.hand:
-            out.append(g)
-    return out
+                groups[-1 - slot].keys.append(int(card["key"]))
+    return groups, hidden
 
 
 # ---------------------------------------------------------------------- the decisions
@@ -585,7 +569,7 @@ class _Component:
                 out[values] = out.get(values, 0.0) + p
             return out
         wanted = set(keys)
-        parts = [(sub, _Group(g.owner, g.back, g.pool, sub).sequences())
+        parts = [(sub, _Group(g.index, g.owner, g.back, g.pool, sub).sequences())
                  for g in self.groups if (sub := [k for k in g.keys if k in wanted])]
         for combo in itertools.product(*(seqs for _, seqs in parts)):
             value_of = {k: v for (sub, _), (values, _) in zip(parts, combo, strict=True)
@@ -621,11 +605,11 @@ def _components(seat: int, n: int, groups: list[_Group], decisions: list[_Decisi
     ]
 
 
-def _worlds(c: _Component, seed: int, index: int, samples: int
+def _worlds(c: _Component, hidden: Hidden, seed: int, index: int, samples: int
             ) -> Iterator[tuple[list[tuple[int, ...]], float]]:
     """The component's worlds (per group, the values of its keys) with their log prior
-    weight: every distinct world with its uniform probability, or ``samples`` draws from
-    the uniform model (each of weight 1)."""
+    weight: every distinct world with its uniform probability, or ``samples`` worlds
+    dealt from the uniform model (:meth:`Hidden.deal`; each of weight 1)."""
     count = math.prod(_count_sequences(g.pool, len(g.keys)) for g in c.groups)
     if count <= EXACT_LIMIT:
         c.method, c.worlds = "exact", count
@@ -635,11 +619,12 @@ def _worlds(c: _Component, seed: int, index: int, samples: int
     c.method, c.worlds = "sampled", samples
     rng = random.Random(f"infer:{seed}:{index}")
     for _ in range(samples):
-        yield [g.draw(rng) for g in c.groups], 0.0
+        table, _ = hidden.deal(rng)
+        yield [tuple(table[g.index]) for g in c.groups], 0.0
 
 
-def _weigh(c: _Component, priors: Mapping[int, _Prior], card_of: dict[int, str],
-           seed: int, index: int, samples: int) -> None:
+def _weigh(c: _Component, hidden: Hidden, priors: Mapping[int, _Prior],
+           card_of: dict[int, str], seed: int, index: int, samples: int) -> None:
     """Weigh the component's worlds; fill in its marginals, betas and effective size."""
     by_seat = {o: [d for d in c.decisions if d.seat == o] for o in c.seats}
     if all(priors[o].uniform or not by_seat[o] for o in c.seats):
@@ -650,7 +635,7 @@ def _weigh(c: _Component, priors: Mapping[int, _Prior], card_of: dict[int, str],
     kept: list[list[tuple[int, ...]]] = []
     beta_given: list[dict[int, float]] = []
     world = dict(card_of)
-    for assignment, log_prior in _worlds(c, seed, index, samples):
+    for assignment, log_prior in _worlds(c, hidden, seed, index, samples):
         for g, values in zip(c.groups, assignment, strict=True):
             star = g.back == "marked"
             for key, v in zip(g.keys, values, strict=True):
@@ -723,12 +708,12 @@ def _posterior(view: View, beta: Beta, seed: int, samples: int) -> _Posterior:
     n = len(view["dealt"])
     opponents = [o for o in range(n) if o != seat]
     priors = _priors(beta, opponents)
-    groups = _groups(view, seat)
+    groups, hidden = _groups(view, seat)
     decisions, card_of = _decisions(view, seat, groups)
     owner_of = {key: g.owner for g in groups for key in g.keys}
     comps = _components(seat, n, groups, decisions, owner_of)
     for i, c in enumerate(comps):
-        _weigh(c, priors, card_of, seed, i, samples)
+        _weigh(c, hidden, priors, card_of, seed, i, samples)
     return _Posterior(seat, groups, comps, decisions, priors, opponents)
 
 
@@ -779,7 +764,7 @@ def infer(view: View, beta: Beta = "fitted", seed: int = 0,
                           "position": i, "uniform": uniform,
                           "inferred": _dist(got) if got is not None else dict(uniform)})
     hands: list[HandBelief] = []
-    for g in groups:
+    for g in sorted(groups, key=lambda g: (g.owner, g.back != "marked")):
         if not g.hand:
             continue
         uniform = g.uniform()
