@@ -28,7 +28,7 @@ import time
 from tenleave_widget import Game
 from tenleave_widget.analysis.bots import decide as engine_decide
 from tenleave_widget.analysis.bots import make_bot
-from tenleave_widget.table.lookahead_panel import WORKER
+from tenleave_widget.table.tasks import WORKER
 from tenleave_widget.widget import TenLeaveWidget
 from tenleave_widget.widget.bot_runner import decide
 

@@ -22,6 +22,7 @@ LAYERS: list[set[str]] = [
      "analysis.infer"},
     # table/: the presentation model (no Jupyter import: checked below), which the widget
     # and the export share
+    {"table.tasks"},  # background work with or without threads (it imports no layer)
     {"table"},
     {"programs"},  # simulate, cli, export
     {"widget"},  # the Jupyter adapter

@@ -11,9 +11,11 @@ by the measure the student chose (the panel's switch, ``{"kind": "measure"}``).
   the steps taken this turn), so the same position gets the same numbers.
 - *In slices, off the loop.* :class:`LookaheadFeed` holds one
   :class:`~tenleave_widget.analysis.lookahead.Evaluation`, which plays its worlds a slice at a time;
-  in a notebook :class:`Thinker` runs the slices in a worker thread and publishes each
-  one's figures on the kernel's event loop, which keeps handling messages meanwhile
-  (``benchmarks/bench_widget_blocking.py`` measures how late it answers). The panel fills
+  in a notebook :class:`Thinker` runs the slices as a background job (:mod:`.tasks`: in
+  a worker thread, or on the loop between messages where there are no threads, as
+  under Pyodide) and publishes each chunk's figures on the kernel's event loop, which
+  keeps handling messages meanwhile (``benchmarks/bench_widget_blocking.py`` measures
+  how late it answers). The panel fills
   in as worlds come in (``worlds`` of ``target``).
 - *Off unless a table runs it.* A session's feed starts disabled (the HTML export draws
   a session's panels without it); the widget's controller enables it.
@@ -40,21 +42,21 @@ waking, as the one-swat measure does).
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import logging
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Generator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..analysis.lookahead import DEFAULT_SAMPLES, Budget, Evaluation
+from . import tasks
 from .charts import MoveChart, MovesChart, move_label
 
 if TYPE_CHECKING:
     from ..engine.game import Game
     from .session import Session
 
-__all__ = ["CHUNK_MS", "MEASURES", "SLICE_MS", "WORKER", "LookaheadFeed", "Thinker", "annotate"]
+__all__ = ["CHUNK_MS", "MEASURES", "SLICE_MS", "LookaheadFeed", "Thinker", "annotate"]
 
 log = logging.getLogger(__name__)
 
@@ -65,15 +67,10 @@ SLICE_MS = 10.0
 """The slice of :meth:`LookaheadFeed.advance` by default (a script's ``think(ms)``)."""
 
 YIELD_MS = 2.0
-"""The worker thread pauses after this much evaluation (see :func:`_chunk`)."""
+"""A chunk's slice: the job pauses after this much evaluation (see :func:`_chunk`)."""
 
 CHUNK_MS = 120.0
-"""How long the worker thread evaluates before the panel is updated (in a notebook)."""
-
-WORKER = concurrent.futures.ThreadPoolExecutor(max_workers=1,
-                                               thread_name_prefix="tenleave-think")
-"""The one worker thread of the widget's thinking: the moves panel's evaluation and the
-lookahead bots' decisions (one at a time: two would only share the interpreter)."""
+"""How long the background job evaluates before the panel is updated (in a notebook)."""
 
 
 class LookaheadFeed:
@@ -89,8 +86,8 @@ class LookaheadFeed:
         self.evaluation: Evaluation | None = None
         self.result: dict[str, Any] | None = None
         """The figures last published (while ``busy``, the worker owns the evaluation)."""
-        self.chunk: concurrent.futures.Future[dict[str, Any]] | None = None
-        """The chunk of the evaluation running in the worker thread (:class:`Thinker`)."""
+        self.chunk: tasks.Task[dict[str, Any]] | None = None
+        """The chunk of the evaluation running in the background (:class:`Thinker`)."""
 
     def _target(self, session: Session) -> tuple[tuple[Any, ...], Game, int] | None:
         """What should be evaluated now: (key, base position, mover), or None."""
@@ -136,10 +133,10 @@ class LookaheadFeed:
 
     def advance(self, session: Session, ms: float = SLICE_MS) -> bool:
         """Play worlds for about ``ms`` milliseconds; True when nothing is left to do.
-        (A chunk under way in the worker thread is waited for first.)"""
+        (A chunk under way in the background is finished first.)"""
         if self.chunk is not None:
-            concurrent.futures.wait([self.chunk])
-            self.chunk = None
+            chunk, self.chunk = self.chunk, None
+            chunk.wait()
         self.sync(session)
         ev = self.evaluation
         if ev is None:
@@ -151,7 +148,7 @@ class LookaheadFeed:
 
     def figures(self) -> dict[str, Any] | None:
         """The evaluation's figures so far, or None before the first world (while a
-        chunk runs in the worker thread: the figures it last published)."""
+        chunk runs in the background: the figures it last published)."""
         ev = self.evaluation
         if ev is None:
             return None
@@ -237,11 +234,12 @@ def annotate(
 
 
 class Thinker:
-    """Runs a session's whole-game evaluation in chunks of :data:`CHUNK_MS` in the worker
-    thread (:data:`WORKER`) while a loop runs, and calls ``changed`` (which pushes the
-    panels' data) on the loop after each chunk. The loop is never blocked by the
-    evaluation: Python hands it the interpreter every few milliseconds
-    (``sys.getswitchinterval()``), and the worker touches nothing but the evaluation.
+    """Runs a session's whole-game evaluation in chunks of :data:`CHUNK_MS` as background
+    jobs (:func:`.tasks.run`) while a loop runs, and calls ``changed`` (which pushes the
+    panels' data) on the loop after each chunk. The loop is never blocked long by the
+    evaluation: a worker thread gives it the interpreter after each slice, and without
+    threads the slices run on the loop between its messages; the job touches nothing but
+    the evaluation.
     A chunk of a position no longer shown is dropped when it ends. Without a running loop
     (a script) it does nothing: call ``TenLeaveWidget.think()`` instead."""
 
@@ -264,17 +262,16 @@ class Thinker:
         except RuntimeError:
             return
         self._running = True
-        future = feed.chunk = WORKER.submit(_chunk, ev, CHUNK_MS)
-        future.add_done_callback(
-            lambda f: loop.call_soon_threadsafe(self._done, ev, f))
+        task = feed.chunk = tasks.run(loop, _chunk(ev, CHUNK_MS))
+        task.future.add_done_callback(lambda _f: self._done(ev, task))
 
-    def _done(self, ev: Evaluation, future: concurrent.futures.Future[dict[str, Any]]) -> None:
+    def _done(self, ev: Evaluation, task: tasks.Task[dict[str, Any]]) -> None:
         feed = self.session.lookahead
         self._running = False
-        if feed.chunk is future:
+        if feed.chunk is task:
             feed.chunk = None
         try:
-            result = future.result()
+            result = task.wait()
             if feed.evaluation is ev:
                 feed.result = result
                 self.changed()
@@ -283,11 +280,10 @@ class Thinker:
             log.exception("the whole-game evaluation failed")
 
 
-def _chunk(ev: Evaluation, ms: float) -> dict[str, Any]:
-    """In the worker thread: play worlds for about ``ms`` milliseconds, a world or two at a
-    time with a pause between (the kernel's loop takes the interpreter at once then,
-    instead of waiting for the thread's switch interval); the figures."""
+def _chunk(ev: Evaluation, ms: float) -> Generator[None, None, dict[str, Any]]:
+    """The background job: play worlds for about ``ms`` milliseconds, a world or two a
+    slice (between slices the kernel's loop has its turn); the figures."""
     end = time.perf_counter() + ms / 1000
     while not ev.advance(YIELD_MS) and time.perf_counter() < end:
-        time.sleep(0.0005)
+        yield
     return ev.result()

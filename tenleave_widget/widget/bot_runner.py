@@ -32,7 +32,7 @@ from ..analysis import bots
 from ..analysis.bots import Bot, make_bot
 from ..engine.game import Game
 from ..engine.turn import Turn
-from ..table.lookahead_panel import WORKER
+from ..table import tasks
 from ..table.session import Session
 
 __all__ = ["THINKERS", "BotRunner", "decide", "decision_seed"]
@@ -143,7 +143,7 @@ class BotRunner:
             self._failed(seat, e)
             self._after(generation, False)
             return
-        future = loop.run_in_executor(WORKER, decide, bot, live.copy(), seat)
+        future = tasks.run(loop, functools.partial(decide, bot, live.copy(), seat)).future
 
         def done(f: asyncio.Future[Turn]) -> None:
             if generation != self.session.generation:

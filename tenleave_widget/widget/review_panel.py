@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +25,7 @@ import ipywidgets
 import plotly.graph_objects as go
 
 from ..analysis.review import DEFAULT_SAMPLES, LABELS, Review, describe_turn, review
+from ..table import tasks
 from ..table.panels import COLOUR_HEX
 from ..table.session import Session
 
@@ -65,7 +65,7 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
         self.session = session
         self._goto = goto
         self._changed = changed
-        self._worker: threading.Thread | None = None
+        self._worker: tasks.Task[None] | None = None
         self._running = False
         self.samples = ipywidgets.BoundedIntText(
             value=DEFAULT_SAMPLES, min=1, max=100_000, description="worlds",
@@ -139,8 +139,7 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
                 return
             running.call_soon_threadsafe(self._finish, result)
 
-        self._worker = threading.Thread(target=work, name="tenleave-review", daemon=True)
-        self._worker.start()
+        self._worker = tasks.run(loop, work, thread="tenleave-review")
 
     def _progress(self, done: int) -> None:
         self.progress.value = done

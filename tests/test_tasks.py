@@ -1,0 +1,201 @@
+"""Background work with and without threads (issue 25): table/tasks.py, and the widget
+run the way Pyodide runs it — no thread can start — on CPython, by forcing the no-thread
+path: a whole game against a lookahead bot with the moves panel thinking, and a review."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import time
+from collections.abc import Callable, Generator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from tenleave_widget.analysis.review import review
+from tenleave_widget.engine.record import load_record
+from tenleave_widget.table import tasks
+from tenleave_widget.widget import play, replay_widget
+
+GAME = Path(__file__).resolve().parent.parent / "examples" / "games" / "game-2-seats.json"
+T = TypeVar("T")
+
+
+def in_fresh_thread(scenario: Callable[[], T], monkeypatch: pytest.MonkeyPatch | None = None,
+                    threads: bool = True) -> T:
+    """``scenario()`` in a thread of its own (earlier tests may leave this thread's loop
+    marked running); ``threads=False``: as under Pyodide, no other thread may start
+    meanwhile (``RuntimeError``) and the module's switch says so."""
+    go = threading.Event()
+    out: list[Any] = []
+
+    def body() -> None:
+        go.wait()
+        try:
+            out.append(scenario())
+        except BaseException as e:  # noqa: BLE001 - raised in the test's thread
+            out.append(e)
+
+    def refuse(self: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    thread = threading.Thread(target=body)
+    thread.start()
+    assert monkeypatch is not None or threads
+    with contextlib.ExitStack() as stack:
+        if not threads and monkeypatch is not None:
+            m = stack.enter_context(monkeypatch.context())
+            m.setattr(tasks, "THREADS", False)
+            m.setattr(threading.Thread, "start", refuse)
+        go.set()
+        thread.join()
+    if isinstance(out[0], BaseException):
+        raise out[0]
+    return out[0]  # type: ignore[no-any-return]
+
+
+def counting(n: int, where: list[str]) -> Generator[None, None, int]:
+    total = 0
+    for i in range(n):
+        where.append(threading.current_thread().name)
+        total += i
+        time.sleep(0.001)
+        yield
+    return total
+
+
+def test_a_job_in_the_worker_thread_or_its_own() -> None:
+    async def main() -> tuple[int, str, list[str], list[str]]:
+        loop = asyncio.get_running_loop()
+        shared: list[str] = []
+        own: list[str] = []
+        a = await tasks.run(loop, counting(5, shared)).future
+        b = await tasks.run(loop, lambda: threading.current_thread().name).future
+        await tasks.run(loop, counting(3, own), thread="tenleave-probe").future
+        return a, b, shared, own
+
+    a, b, shared, own = in_fresh_thread(lambda: asyncio.run(main()))
+    assert a == 10 and set(shared) == {b} and b.startswith("tenleave-think")
+    assert own == ["tenleave-probe"] * 3
+
+
+def test_without_threads_the_loop_runs_between_slices(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def main() -> tuple[int, int, int, list[str]]:
+        loop = asyncio.get_running_loop()
+        beats = 0
+
+        async def heartbeat() -> None:
+            nonlocal beats
+            while True:
+                beats += 1
+                await asyncio.sleep(0)
+
+        beat = asyncio.create_task(heartbeat())
+        where: list[str] = []
+        task = tasks.run(loop, counting(60, where))  # 60 ms of slices: a few loop turns
+        result = await task.future
+        during = beats
+        plain = await tasks.run(loop, lambda: 7).future
+        beat.cancel()
+        return result, during, plain, where
+
+    result, during, plain, where = in_fresh_thread(lambda: asyncio.run(main()), monkeypatch,
+                                                   threads=False)
+    assert result == sum(range(60)) and plain == 7
+    assert set(where) == {where[0]} and not where[0].startswith("tenleave")
+    assert during >= 2  # the loop had turns while the job ran
+
+
+def test_wait_finishes_now_cancel_drops_the_rest_failures_reach_the_future(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken() -> Generator[None, None, int]:
+        yield
+        raise ValueError("no good")
+
+    async def main() -> tuple[int, int, bool, str]:
+        loop = asyncio.get_running_loop()
+        where: list[str] = []
+        now = tasks.run(loop, counting(50, where)).wait()  # no loop turn needed
+        left: list[str] = []
+        dropped = tasks.run(loop, counting(50, left))
+        await asyncio.sleep(0)
+        dropped.cancel()
+        await asyncio.sleep(0.05)
+        failed = tasks.run(loop, broken())
+        try:
+            await failed.future
+        except ValueError as e:
+            why = str(e)
+        return now, len(left), dropped.done(), why
+
+    for threads in (True, False):
+        now, ran, done, why = in_fresh_thread(lambda: asyncio.run(main()), monkeypatch,
+                                              threads=threads)
+        assert now == sum(range(50)) and ran < 50 and done and why == "no good"
+
+
+def human_turns(w: Any) -> None:
+    """The human's turn: the last card offered on the first queue offered."""
+    offers = w.table.offers
+    w.handle_intent({"kind": "play", "card": offers["play_cards"][-1],
+                     "queue": offers["play_queues"][0]})
+    w.handle_intent({"kind": "end"})
+
+
+def test_a_whole_game_against_bots_without_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lookahead bot decides and the moves panel fills in on the loop: the same game
+    as a script plays (the bots answer by position), the panel's values came in."""
+    def options() -> dict[str, Any]:
+        return {"players": 3, "human": 0, "bots": ["lookahead", "greedy"], "seed": 6}
+
+    script = play(**options(), bot_delay=0)
+    script.session.lookahead.budget = 8
+    while not script.game.finished:
+        human_turns(script)
+    expected = [t.to_json() for t in script.game.turns]
+
+    async def scenario() -> tuple[list[Any], int]:
+        w = play(**options(), bot_delay=0.001)
+        w.session.lookahead.budget = 8
+        filled = 0
+        while not w.game.finished:
+            for _ in range(20000):  # not a timing test: wait for the bots and the panel
+                await asyncio.sleep(0.001)
+                feed = w.session.lookahead
+                ev = feed.evaluation
+                if not w.table.busy and (ev is None or ev.done and feed.chunk is None):
+                    break
+            if w.game.finished:
+                break
+            filled += w.table.panels["moves"]["worlds"] == 8
+            human_turns(w)
+        return [t.to_json() for t in w.game.turns], filled
+
+    turns, filled = in_fresh_thread(lambda: asyncio.run(scenario()), monkeypatch,
+                                    threads=False)
+    assert turns == expected
+    assert filled >= 5  # the whole-game values were drawn at the human's positions
+
+
+def test_a_review_without_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    direct = review(load_record(GAME), samples=1, seed=1)
+
+    async def scenario() -> tuple[Any, int, int]:
+        w = replay_widget(GAME, turn=5)
+        panel = w.review_panel
+        assert panel is not None
+        w.review(samples=1, seed=1)
+        assert panel.running  # started on the loop, not at once
+        for _ in range(60000):
+            await asyncio.sleep(0.001)
+            if not panel.running:
+                break
+        return w.review_result, panel.progress.value, panel.progress.max
+
+    result, done, total = in_fresh_thread(lambda: asyncio.run(scenario()), monkeypatch,
+                                          threads=False)
+    assert result is not None and result.to_json() == direct.to_json()
+    assert done == total == len(direct.turns)
