@@ -145,6 +145,7 @@ def human_turns(w: Any) -> None:
     w.handle_intent({"kind": "end"})
 
 
+@pytest.mark.slow
 def test_a_whole_game_against_bots_without_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     """The lookahead bot decides and the moves panel fills in on the loop: the same game
     as a script plays (the bots answer by position), the panel's values came in."""
@@ -180,6 +181,7 @@ def test_a_whole_game_against_bots_without_threads(monkeypatch: pytest.MonkeyPat
     assert filled >= 5  # the whole-game values were drawn at the human's positions
 
 
+@pytest.mark.slow
 def test_a_review_without_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     direct = review(load_record(GAME), samples=1, seed=1)
 
