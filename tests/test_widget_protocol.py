@@ -187,3 +187,64 @@ def test_every_intent_kind_is_checked_in_one_place(kind: str) -> None:
     for field in INTENTS[kind]:
         with pytest.raises(protocol.WidgetMessageError):
             parse_intent({**intent, field: [1]})
+
+
+# --------------------------------------------------------------------- either kernel
+# Pyodide's kernel turns a None into JavaScript's undefined: a dict key whose value is None
+# would vanish on the way (the bundle's `=== null` then reads undefined). Every synced key
+# goes through one serializer that sends None as pyodide.ffi.jsnull there (null in the
+# browser, as from any other kernel): checked here with a stand-in for jsnull, over every
+# key of TableState, in states where the contract's nullable keys are null.
+NULL = "<jsnull>"
+
+
+def nones(value: Any, path: str = "") -> list[str]:
+    """Where ``value`` holds a None (its paths)."""
+    if value is None:
+        return [path]
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in nones(v, f"{path}.{k}")]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in nones(v, f"{path}[{i}]")]
+    return []
+
+
+def back(value: Any) -> Any:
+    """The stand-in read back as None (what the browser gets: null)."""
+    if value == NULL:
+        return None
+    if isinstance(value, dict):
+        return {k: back(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [back(v) for v in value]
+    return value
+
+
+def test_no_synced_key_depends_on_none_being_sent_as_null(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tenleave_widget.widget import hotseat, play, replay_widget, table_widget
+
+    game = Path(__file__).resolve().parents[1] / "examples" / "games" / "game-3-seats.json"
+    widgets = [
+        play(players=3, human=0, bots=["greedy", "random"], seed=2, bot_delay=0),
+        hotseat(players=["Ana", "Ben"], seed=1, show_odds=True),
+        replay_widget(game, turn=9),  # the teacher's view: perspective and best None
+    ]
+    widgets[1].handle_intent({"kind": "play", "card": "3*", "queue": 0})
+    widgets[1].handle_intent({"kind": "end"})  # covered: every card face down
+    keys = list(get_type_hints(TableState))
+    seen: set[str] = set()
+    monkeypatch.setattr(table_widget, "JSNULL", NULL)
+    for w in widgets:
+        table = w.table
+        sent = table.get_state()
+        for key in keys:
+            value = getattr(table, key)
+            assert nones(sent[key]) == [], f"{key}: None sent at {nones(sent[key])}"
+            assert back(sent[key]) == value, key
+            if nones(value):
+                seen.add(key)
+    # the nullable keys were null somewhere: face-down cards, covers, a replay's note, the
+    # teacher's perspective, no best move, the panels' figures before any world
+    assert {"view", "cover", "replay", "perspective", "best", "panels"} <= seen
+    monkeypatch.setattr(table_widget, "JSNULL", None)  # elsewhere: sent as it is
+    assert all(widgets[2].table.get_state()[k] == getattr(widgets[2].table, k) for k in keys)

@@ -7,6 +7,7 @@ sends intents back as custom messages.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +16,45 @@ import traitlets
 
 from ..table.protocol import TableState
 
-__all__ = ["STATIC", "TableWidget"]
+__all__ = ["JSNULL", "STATIC", "TableWidget", "to_wire"]
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
+
+JSNULL: Any = None
+"""What a ``None`` of the table state is sent as. Under Pyodide, ``pyodide.ffi.jsnull``:
+its kernel turns a Python ``None`` into JavaScript's ``undefined``, so a dict key whose
+value is ``None`` would vanish on the way and the bundle would read ``undefined`` where
+the contract says ``null``; sent as ``jsnull`` it arrives as ``null``, as from any other
+kernel. Elsewhere ``None`` itself (JSON's ``null``): nothing is changed."""
+if sys.platform == "emscripten":  # pragma: no cover - Pyodide only (tests/browser/test_lite.py)
+    import pyodide.ffi
+
+    JSNULL = pyodide.ffi.jsnull
+
+
+def to_wire(value: Any, null: Any) -> Any:
+    """``value`` with every ``None`` in it, at any depth, replaced by ``null``.
+
+    >>> to_wire({"a": None, "b": [1, None, {"c": None}], "d": "x"}, "NULL")
+    {'a': 'NULL', 'b': [1, 'NULL', {'c': 'NULL'}], 'd': 'x'}
+    """
+    if value is None:
+        return null
+    if isinstance(value, dict):
+        return {k: to_wire(v, null) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_wire(v, null) for v in value]
+    return value
+
+
+def _to_json(value: Any, _widget: Any) -> Any:
+    """The synced traitlets' serializer: ``None`` sent as :data:`JSNULL`."""
+    return value if JSNULL is None else to_wire(value, JSNULL)
+
+
+def _synced(trait: Any) -> Any:
+    """``trait`` synced to the browser through :func:`_to_json`."""
+    return trait.tag(sync=True, to_json=_to_json)
 
 
 class TableWidget(anywidget.AnyWidget):
@@ -27,21 +64,21 @@ class TableWidget(anywidget.AnyWidget):
     _esm = STATIC / "widget.js"
     _css = STATIC / "widget.css"
 
-    view = traitlets.Dict().tag(sync=True)
-    mode = traitlets.Unicode("play").tag(sync=True)
-    perspective = traitlets.Int(None, allow_none=True).tag(sync=True)
-    offers = traitlets.Dict().tag(sync=True)
-    pending = traitlets.List(traitlets.Unicode()).tag(sync=True)
-    message = traitlets.Dict({"id": 0, "level": "", "text": ""}).tag(sync=True)
-    narration = traitlets.Dict({"turns": list[Any]()}).tag(sync=True)
-    replay = traitlets.Dict({"turn": 0, "total": 0, "note": "", "note_turn": None}).tag(sync=True)
-    cover = traitlets.Dict({"shown": False, "seat": None, "text": ""}).tag(sync=True)
-    busy = traitlets.Bool(False).tag(sync=True)
-    show_odds = traitlets.Bool(True).tag(sync=True)
-    status = traitlets.Unicode("").tag(sync=True)
-    panels = traitlets.Dict().tag(sync=True)
-    size = traitlets.Unicode("medium").tag(sync=True)
-    best = traitlets.Dict(None, allow_none=True).tag(sync=True)
+    view = _synced(traitlets.Dict())
+    mode = _synced(traitlets.Unicode("play"))
+    perspective = _synced(traitlets.Int(None, allow_none=True))
+    offers = _synced(traitlets.Dict())
+    pending = _synced(traitlets.List(traitlets.Unicode()))
+    message = _synced(traitlets.Dict({"id": 0, "level": "", "text": ""}))
+    narration = _synced(traitlets.Dict({"turns": list[Any]()}))
+    replay = _synced(traitlets.Dict({"turn": 0, "total": 0, "note": "", "note_turn": None}))
+    cover = _synced(traitlets.Dict({"shown": False, "seat": None, "text": ""}))
+    busy = _synced(traitlets.Bool(False))
+    show_odds = _synced(traitlets.Bool(True))
+    status = _synced(traitlets.Unicode(""))
+    panels = _synced(traitlets.Dict())
+    size = _synced(traitlets.Unicode("medium"))
+    best = _synced(traitlets.Dict(None, allow_none=True))
 
     def __init__(self, **kwargs: Any) -> None:
         if not (STATIC / "widget.js").exists():
