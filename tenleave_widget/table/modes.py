@@ -67,6 +67,12 @@ class ModePolicy:
     def after_turn(self, session: Session) -> None:
         """After a turn (a human's, a bot's, or a take-back)."""
 
+    def redeal_for(self, session: Session) -> int | None:
+        """The seat whose unseen cards are dealt again when bots' turns are taken back
+        (undo, ``goto``), or ``None``: only one human against bots re-deals (with several
+        humans, every hidden card is some human's, known to them)."""
+        return None
+
     def narrated_turns(self, session: Session) -> list[int]:
         """The turns told in words: every turn since the viewer last moved."""
         played = [t.seat for t in session.live.turns]
@@ -131,6 +137,9 @@ class PlayMode(ModePolicy):
                 if e["kind"] == "peek" and e["seat"] == human:
                     return why.format(f"you peeked at a card in turn {i + 1}")
         return None
+
+    def redeal_for(self, session: Session) -> int | None:
+        return session.humans[0] if len(session.humans) == 1 else None
 
     def your_turn(self, session: Session, mover: int) -> str:
         text = super().your_turn(session, mover)

@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import random
 from typing import Any, cast
 
 from ..analysis.review import Review
@@ -45,6 +46,7 @@ from .protocol import (
     View,
     WidgetMessageError,
 )
+from .redeal import redeal
 from .review_state import ReviewState, review_words
 
 __all__ = ["Session", "build_history", "public_view"]
@@ -70,6 +72,11 @@ class Session(ReviewState):
         """Why the bot to move could not move (shown until the line changes)."""
         self.generation = 0
         """Bumped whenever the line of play changes under a waiting bot (undo, goto, load)."""
+        self.deals = random.Random(
+            f"tenleave-redeal/{config.seed}" if config.seed is not None
+            else random.SystemRandom().getrandbits(64)
+        )
+        """Draws the hidden cards again when bots' answers are taken back (:meth:`take_back_to`)."""
         self.covered = False
         self.show_odds = config.show_odds
         self.message: Message = {"id": 0, "level": "", "text": ""}
@@ -289,11 +296,18 @@ class Session(ReviewState):
         self.stalled = None
 
     def take_back_to(self, turn: int) -> None:
-        """Forget every turn after ``turn`` turns and the turn in progress."""
+        """Forget every turn after ``turn`` turns and the turn in progress. When a bot's
+        turn is among them and the mode says so (one human against bots), the cards the
+        human cannot see are dealt again (:func:`~.redeal.redeal`): the human has seen
+        the bots' answers, and the same cards must not answer another try."""
+        taken = self.live.turns[turn:]
         del self.history[turn + 1 :]
         self.turn = turn
         self.pending = []
         self.preview = None
+        human = self.mode.redeal_for(self)
+        if human is not None and any(t.seat in self.bots for t in taken):
+            self.history = redeal(self.history[0], self.live, human, self.deals)
 
     def goto(self, turn: object) -> None:
         """Replay: show the position after ``turn`` turns. Play: take back every turn
