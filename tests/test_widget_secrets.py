@@ -299,3 +299,66 @@ def test_a_reviewed_replay_in_a_seats_view_leaks_nothing(case: int) -> None:
     assert widget_state(a) == widget_state(b)
     assert json.dumps(a.figures()["review"].to_plotly_json(), default=repr) == json.dumps(
         b.figures()["review"].to_plotly_json(), default=repr)
+
+
+# ------------------------------------------------------------------ a failing bot
+
+
+def test_a_failing_bots_error_stays_in_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot's error may name its hidden cards ("the greedy bot chose Turn(seat=1,
+    card='5', ...)": Ben still holds his plain 5). The table says only that Ben could not
+    move (the game paused); the text is in ``w.errors``; undo lets the game go on."""
+    from tenleave_widget.analysis.bots import GreedyBot
+
+    def choose(self: Any, view: Any, legal: Any) -> Any:
+        hand = sorted(set(w.game.hand(1)))  # the secret the message gives away
+        raise ValueError(f"the greedy bot chose Turn(seat=1, card={hand[-1]!r}, queue=0)")
+
+    w = TenLeaveWidget(Game(["Ana", "Ben"], seed=2), humans=[0], bots={1: "greedy"},
+                       bot_delay=0, seed=2)
+    log = record_log(w)
+    w.send_intent({"kind": "play", "card": "4*", "queue": 0})
+    monkeypatch.setattr(GreedyBot, "choose", choose)
+    assert w.send_intent({"kind": "end"})
+    plain = "Ben (the greedy bot) could not move; the game is paused — details are in the log"
+    assert w.table.message == {"id": w.table.message["id"], "level": "error",
+                               "text": plain + ". Undo takes your last turn back."}
+    assert w.table.status == w.table.message["text"] and not w.table.busy
+    synced = json.dumps([widget_state(w), log], default=repr)
+    assert "Turn(" not in synced and "card=" not in synced and "chose" not in synced
+    assert len(w.errors) == 1 and "card=" in str(w.errors[0])
+    assert isinstance(w.errors[0].error, ValueError) and w.errors[0].turn == 1
+    assert w.table.offers["undo"]
+    monkeypatch.undo()  # the bug fixed: undo, and the game goes on
+    assert w.send_intent({"kind": "undo"})
+    assert w.game.turns_applied == 0 and w.table.message["level"] != "error"
+    assert w.send_intent({"kind": "play", "card": "4*", "queue": 0})
+    assert w.send_intent({"kind": "end"})
+    assert w.game.turns_applied == 2 and w.table.status.startswith("Your turn")
+
+
+def test_undo_is_the_way_on_after_a_failing_bot_even_after_a_swat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ana wakes SleepKid (a swat: undo is refused after it), then Ben's bot fails: undo is
+    offered, as the game could not go on otherwise; what it takes back (the flipped cards
+    too) is dealt again from Ana's view, so nothing she saw is learnt."""
+    from tenleave_widget.analysis.bots import RandomBot
+
+    game = Game(["Ana", "Ben"], seed=2)
+    for seat, card, queue in [(0, "1", 0), (1, "1", 0), (0, "2", 1), (1, "2", 1)]:
+        game.apply({"seat": seat, "play": [card, queue]})
+    w = TenLeaveWidget(game, humans=[0], bots={1: "random"}, bot_delay=0, seed=2)
+    before = w.table.view
+    assert w.send_intent({"kind": "wake"})
+    assert w.send_intent({"kind": "play", "card": "3*", "queue": 0})
+
+    def choose(self: Any, view: Any, legal: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(RandomBot, "choose", choose)
+    assert w.send_intent({"kind": "end"})
+    assert "could not move" in w.table.status and w.table.offers["undo"]
+    monkeypatch.undo()
+    assert w.send_intent({"kind": "undo"})
+    assert w.game.turns_applied == 4 and w.table.view == before

@@ -134,10 +134,13 @@ def test_a_failing_bot_is_shown_not_waited_for(bot: Any, caplog: Any) -> None:
     w.handle_intent({"kind": "play", "card": "1", "queue": 0})
     w.handle_intent({"kind": "end"})  # the bot fails at once (no delay): shown, logged
     assert w.table.message["level"] == "error"
-    assert "the bot could not move" in w.table.message["text"]
-    assert ("a bug in the bot" if isinstance(bot, Broken) else "not a legal turn") in (
-        w.table.message["text"]
+    assert w.table.message["text"].startswith(
+        "Ben (the random bot) could not move; the game is paused — details are in the log"
     )
+    detail = "a bug in the bot" if isinstance(bot, Broken) else "not a legal turn"
+    assert detail not in json.dumps(w.table.get_state(), default=repr)  # only in the kernel
+    assert [(e.seat, e.bot, e.turn) for e in w.errors] == [(1, "random", 1)]
+    assert detail in str(w.errors[0]) and detail in caplog.text
     assert not w.table.busy and "thinking" not in w.table.status
     assert "could not move" in w.table.status
     assert w.game.turns_applied == 1  # the human's turn stays; nothing half-applied

@@ -96,13 +96,23 @@ class ModePolicy:
             return self.your_turn(session, mover)
         if mover in session.bots:
             name = f"{seat_name(players, mover)} ({session.bots[mover]} bot)"
-            if session.stalled is not None:
-                return f"{name} could not move: {session.stalled}"
+            if session.stalled:
+                return self.stalled_text(session, mover)
             return f"{name} is thinking…"
         return f"{seat_name(players, mover)}'s turn."
 
     def your_turn(self, session: Session, mover: int) -> str:
         return f"Your turn, {seat_name(session.live.players, mover)}: choose a card, then a queue."
+
+    def stalled_text(self, session: Session, seat: int) -> str:
+        """The table's words for a bot that could not move: who, never why (the error's
+        text may name a hidden card)."""
+        name = seat_name(session.live.players, seat)
+        text = (f"{name} (the {session.bots[seat]} bot) could not move; the game is paused"
+                " — details are in the log")
+        if self.undo_refusal(session) is None:
+            text += ". Undo takes your last turn back"
+        return text + "."
 
 
 class PlayMode(ModePolicy):
@@ -113,7 +123,9 @@ class PlayMode(ModePolicy):
     def undo_refusal(self, session: Session) -> str | None:
         """Undo takes back the human's last turn, the bots' answers and the steps of the
         turn in progress; it is refused when any of them revealed a face-down value the
-        human has seen: a swat (wake, automatic wake, daybreak) or a peek by the human."""
+        human has seen: a swat (wake, automatic wake, daybreak) or a peek by the human —
+        unless a bot could not move (the game is paused): then undo is the way on, and
+        what the human saw is re-dealt with the rest (:mod:`.redeal`)."""
         if len(session.humans) != 1:
             return super().undo_refusal(session)
         human = session.humans[0]
@@ -121,6 +133,8 @@ class PlayMode(ModePolicy):
         mine = [i for i, t in enumerate(live.turns) if t.seat == human]
         if not mine:
             return "there is no turn of yours to take back"
+        if session.stalled:
+            return None  # a bot failed: undo is the way on (what it takes back is re-dealt)
         why = "cannot undo: {} (face-down values were shown), so it cannot be taken back"
         for step in session.pending:
             if step["kind"] == "peek":

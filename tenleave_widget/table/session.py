@@ -68,8 +68,8 @@ class Session(ReviewState):
         self.preview: Game | None = None
         self.busy = False
         """A bot is thinking (set by the bot runner)."""
-        self.stalled: str | None = None
-        """Why the bot to move could not move (shown until the line changes)."""
+        self.stalled = False
+        """The bot to move could not move: the game is paused until the line changes."""
         self.generation = 0
         """Bumped whenever the line of play changes under a waiting bot (undo, goto, load)."""
         self.deals = random.Random(
@@ -293,7 +293,14 @@ class Session(ReviewState):
         """Forget a bot's pending move: the line is about to change."""
         self.generation += 1
         self.busy = False
-        self.stalled = None
+        self.stalled = False
+
+    def bot_failed(self, seat: int) -> None:
+        """The bot of ``seat`` could not move: pause the game and say so in plain words.
+        Nothing of the error is shown (its text may name a hidden card: the bot runner
+        keeps it for the log and ``w.errors``)."""
+        self.stalled = True
+        self.say(self.mode.stalled_text(self, seat), "error")
 
     def take_back_to(self, turn: int) -> None:
         """Forget every turn after ``turn`` turns and the turn in progress. When a bot's

@@ -4,8 +4,12 @@ Bots move one after the other, ``delay`` seconds apart on the running event loop
 times as long after a swat, so the reveal can be followed), or all at once when the delay
 is 0 or no loop runs (a script, a test). A move scheduled before the line changed (undo,
 ``goto``, ``load``: the session's ``generation`` moved on) is dropped. Any exception
-while a bot moves (a bug, an illegal turn) is logged and shown on the table, and the
-table stops waiting: it never stays "thinking…".
+while a bot moves (a bug, an illegal turn) stops the table waiting (it never stays
+"thinking…") and pauses the game with one plain sentence on the table ("Ben (the greedy
+bot) could not move; the game is paused — details are in the log"): the error's text
+may name a hidden card ("the greedy bot chose Turn(seat=1, card='5', …)"), so it goes
+only to the kernel's log and to :attr:`BotRunner.errors` (``w.errors``), never to the
+table. Undo then takes the human's last turn back, and the game goes on.
 
 What a bot plays from a position depends only on that position and the game's seed: each
 decision gets a bot seeded by :func:`decision_seed` (the seed, the seat, the turns played),
@@ -27,6 +31,7 @@ import functools
 import logging
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..analysis import bots
 from ..analysis.bots import Bot, make_bot
@@ -35,7 +40,7 @@ from ..engine.turn import Turn
 from ..table import tasks
 from ..table.session import Session
 
-__all__ = ["THINKERS", "BotRunner", "decide", "decision_seed"]
+__all__ = ["THINKERS", "BotFailure", "BotRunner", "decide", "decision_seed"]
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +67,21 @@ def decision_seed(seed: int, seat: int, turns: int) -> int:
     return random.Random(f"tenleave-bot/{seed}/{seat}/{turns}").getrandbits(64)
 
 
+@dataclass(frozen=True)
+class BotFailure:
+    """A bot that could not move (kept in the kernel: ``w.errors``; it may name hidden
+    cards, so it is never synced). ``turn``: the turns played when the bot was asked."""
+
+    seat: int
+    bot: str
+    turn: int
+    error: BaseException
+
+    def __str__(self) -> str:
+        what = f"{type(self.error).__name__}: {self.error}"
+        return f"seat {self.seat} ({self.bot} bot) after {self.turn} turns: {what}"
+
+
 class BotRunner:
     """Moves the bots of ``session``; ``changed`` is called after every change to show."""
 
@@ -77,6 +97,8 @@ class BotRunner:
             s: functools.partial(make_bot, name) for s, name in session.bots.items()
         }
         """Each bot seat's bot maker: a decision's seed -> the bot that makes it."""
+        self.errors: list[BotFailure] = []
+        """Every bot failure of this table, oldest first (the details the table omits)."""
 
     def start(self) -> None:
         """Let the bots move until a human is to move (the session is shown meanwhile)."""
@@ -87,7 +109,7 @@ class BotRunner:
                 self.changed()
             return
         session.busy = True
-        session.stalled = None
+        session.stalled = False
         generation = session.generation
         loop: asyncio.AbstractEventLoop | None = None
         if self.delay > 0:
@@ -117,10 +139,7 @@ class BotRunner:
             bot = self.bots[seat](decision_seed(self.seed, seat, live.turns_applied))
             session.apply(decide(bot, live, seat))
         except Exception as e:  # noqa: BLE001 - any bug must reach the table, not hang it
-            log.exception("the %s bot of seat %d could not move", session.bots[seat], seat)
-            session.busy = False
-            session.stalled = f"{type(e).__name__}: {e}"
-            session.say(f"the bot could not move: {e}", "error")
+            self._failed(seat, e)
             return False
         return True
 
@@ -159,12 +178,14 @@ class BotRunner:
         future.add_done_callback(done)
 
     def _failed(self, seat: int, e: Exception) -> None:
-        log.error("the %s bot of seat %d could not move", self.session.bots[seat], seat,
-                  exc_info=e)
+        """The bot of ``seat`` failed with ``e``: the detail to the log and :attr:`errors`,
+        a plain sentence to the table (:meth:`Session.bot_failed`)."""
         session = self.session
+        failure = BotFailure(seat, session.bots[seat], session.live.turns_applied, e)
+        log.error("the %s bot could not move: %s", failure.bot, failure, exc_info=e)
+        self.errors.append(failure)
         session.busy = False
-        session.stalled = f"{type(e).__name__}: {e}"
-        session.say(f"the bot could not move: {e}", "error")
+        session.bot_failed(seat)
 
     def _after(self, generation: int, moved: bool) -> None:
         """After a paced move: show it and go on, or stop waiting."""

@@ -26,7 +26,7 @@ from ..table.lookahead_panel import Thinker
 from ..table.protocol import Mode, WidgetMessageError, parse_intent
 from ..table.session import Session
 from ..table.words import plain_words
-from .bot_runner import BotRunner
+from .bot_runner import BotFailure, BotRunner
 from .review_panel import ReviewPanel
 from .table_widget import TableWidget
 
@@ -126,6 +126,13 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
     @bot_delay.setter
     def bot_delay(self, seconds: float) -> None:
         self._bots.delay = check_delay(seconds)
+
+    @property
+    def errors(self) -> list[BotFailure]:
+        """Every bot failure of this table, oldest first: the seat, the bot, the turns
+        played and the exception. The table only says that a bot could not move (the
+        error's text may name a hidden card); the details are here and in the log."""
+        return list(self._bots.errors)
 
     @property
     def perspective(self) -> int | None:
