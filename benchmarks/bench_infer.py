@@ -1,0 +1,270 @@
+"""Benchmark of the inference model (issue 19): is the posterior calibrated, and does it
+beat the uniform model on the cards a seat cannot see?
+
+It plays games of random, greedy and lookahead bots (and mixes; 2 to 5 seats; the first
+seat rotating game by game), in two sets with different seeds:
+
+- **training** games: every decision of every bot, from its true view
+  (:func:`~tenleave_widget.analysis.infer.observed_choices`), gives the maximum-likelihood
+  beta of each kind of bot (on a fine grid), and its log-likelihood per choice beside
+  beta = 0's;
+- **held-out** games: after every turn, for every seat P, every card P cannot see (the
+  face-down table cards; and each opponent's hand cards, scored with the hand's
+  distribution) is scored against its true value under three models: the uniform one,
+  ``beta="fitted"`` (each opponent's beta fitted from its own choices in that game alone)
+  and ``beta=<the kind's ML beta>`` (the opponent's kind known, its beta fitted on the
+  training games). Log-loss (``-ln p(true value)``) and Brier score, with the paired
+  difference against the uniform model on the same cards: per game the mean over its
+  cards, then the mean over games with its 95% interval. A reliability table bins every
+  predicted probability (each card x each value) against how often that value was true.
+
+The lookahead bot is slow (tens of milliseconds a decision at 96 worlds): its mixes get
+``--lookahead-games`` games (default 4), the others ``--games``.
+
+    taskset -c 1 nice -n 10 .venv/bin/python benchmarks/bench_infer.py --seed 1
+
+``--json FILE`` writes every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from collections import defaultdict
+from typing import Any
+
+from tenleave_widget.analysis.bots import make_bot
+from tenleave_widget.analysis.infer import infer, observed_choices, with_history
+from tenleave_widget.analysis.stats import mean_ci
+from tenleave_widget.engine.game import Game
+from tenleave_widget.programs.simulate import play_game
+
+MIXES: list[tuple[str, list[str]]] = [
+    ("2 greedy+random", ["greedy", "random"]),
+    ("3 random", ["random", "random", "random"]),
+    ("3 greedy", ["greedy", "greedy", "greedy"]),
+    ("3 random+greedy+lookahead", ["random", "greedy", "lookahead"]),
+    ("3 lookahead x2+greedy", ["lookahead", "lookahead", "greedy"]),
+    ("4 random+greedy", ["random", "greedy", "random", "greedy"]),
+    ("5 greedy+random", ["greedy", "random", "greedy", "random", "greedy"]),
+]
+KINDS = ("random", "greedy", "lookahead")
+GRID = [0.0] + [round(0.01 * 1.15 ** i, 4) for i in range(60)]  # 0.01 .. ~44
+FLOOR = 1e-12  # a probability below it is scored as it (log-loss stays finite)
+
+
+def games_of(bots: list[str], count: int, seed: int) -> list[tuple[Game, list[str]]]:
+    """``count`` finished games of the mix, the first seat rotating; the bots per seat."""
+    out = []
+    for i in range(count):
+        n = len(bots)
+        seats = bots[i % n:] + bots[:i % n]  # the bots rotate through the seats
+        players = [make_bot(b, seed * 1000 + 10 * i + s) for s, b in enumerate(seats)]
+        out.append((play_game(n, players, seed=seed * 1000 + i), seats))
+    return out
+
+
+def log_choice(costs: list[float], chosen: int, beta: float) -> float:
+    low = min(costs)
+    z = sum(math.exp(-beta * (c - low)) for c in costs)
+    return -beta * (costs[chosen] - low) - math.log(z)
+
+
+def fit(choices: list[tuple[list[float], int]]) -> dict[str, float]:
+    """Maximum-likelihood beta on GRID, and the log-likelihood per choice there and at 0."""
+    ll = [sum(log_choice(c, k, b) for c, k in choices) for b in GRID]
+    best = max(range(len(GRID)), key=lambda i: ll[i])
+    return {"beta": GRID[best], "decisions": len(choices),
+            "loglik_per_choice": ll[best] / len(choices),
+            "loglik_per_choice_beta0": ll[0] / len(choices)}
+
+
+def score(dist: dict[str, float], true: int) -> tuple[float, float]:
+    """(log-loss, Brier) of a value distribution against the true value."""
+    p = max(dist.get(str(true), 0.0), FLOOR)
+    brier = sum((q - (int(v) == true)) ** 2 for v, q in dist.items())
+    brier += 0.0 if str(true) in dist else 1.0
+    return -math.log(p), brier
+
+
+MODELS = ("uniform", "fitted", "kind")
+
+
+def held_out(games: list[tuple[Game, list[str]]], betas: dict[str, float], mix: str,
+             rows: list[dict[str, Any]], stats: dict[str, list[float]]) -> None:
+    """Score every unseen card of every position of ``games`` for every seat."""
+    for gi, (game, seats) in enumerate(games):
+        for t in range(1, game.turns_applied):
+            pos = game.after(t)
+            truth = pos.view(None)
+            value_of = {c["key"]: c["value"] for q in truth["queues"] for c in q}
+            for p in range(pos.seats):
+                view = with_history(pos, p)
+                outs = {}
+                for model, beta in (("fitted", "fitted"),
+                                    ("kind", {o: betas[seats[o]] for o in range(pos.seats)
+                                              if o != p})):
+                    t0 = time.process_time()
+                    outs[model] = infer(view, beta=beta, seed=t)
+                    stats["ms"].append((time.process_time() - t0) * 1000)
+                    f = outs[model]
+                    stats["calls"].append(1.0)
+                    stats["sampled"].append(float(any(o["method"] == "sampled"
+                                                      for o in f["opponents"])))
+                    stats["fallback"].append(float(f["fallback"]))
+                    if f["effective_samples"] is not None:
+                        stats["ess"].append(f["effective_samples"])
+                fitted, kind = outs["fitted"], outs["kind"]
+                for a, b in zip(fitted["cards"], kind["cards"], strict=True):
+                    rows.append({"mix": mix, "game": gi, "kind": seats[a["owner"]],
+                                 "where": "table", "true": value_of[a["key"]],
+                                 "uniform": a["uniform"], "fitted": a["inferred"],
+                                 "kind_beta": b["inferred"]})
+                for h, hk in zip(fitted["hands"], kind["hands"], strict=True):
+                    star = h["back"] == "marked"
+                    for card in pos.hand(h["owner"]):
+                        if card.endswith("*") == star:
+                            rows.append({"mix": mix, "game": gi, "kind": seats[h["owner"]],
+                                         "where": "hand", "true": int(card[0]),
+                                         "uniform": h["uniform"], "fitted": h["inferred"],
+                                         "kind_beta": hk["inferred"]})
+                if t == game.turns_applied - 1:
+                    for o in fitted["opponents"]:
+                        stats["final_beta_" + seats[o["seat"]]].append(o["beta"])
+
+
+def paired(rows: list[dict[str, Any]], model: str, metric: int) -> dict[str, Any]:
+    """Mean uniform and model score per card; the paired difference (model - uniform):
+    per game the mean over its cards, then over games with a 95% interval."""
+    per_game: dict[tuple[str, int], list[float]] = defaultdict(list)
+    u_all: list[float] = []
+    m_all: list[float] = []
+    for r in rows:
+        u = score(r["uniform"], r["true"])[metric]
+        m = score(r[model], r["true"])[metric]
+        u_all.append(u)
+        m_all.append(m)
+        per_game[(r["mix"], r["game"])].append(m - u)
+    diffs = [sum(d) / len(d) for d in per_game.values()]
+    mean, lo, hi = mean_ci(diffs)
+    return {"cards": len(rows), "games": len(diffs), "uniform": sum(u_all) / len(u_all),
+            "model": sum(m_all) / len(m_all), "diff": mean, "ci95": [lo, hi]}
+
+
+def reliability(rows: list[dict[str, Any]], model: str) -> list[dict[str, float]]:
+    bins: list[list[tuple[float, int]]] = [[] for _ in range(10)]
+    for r in rows:
+        for v, p in r[model].items():
+            bins[min(int(p * 10), 9)].append((p, int(int(v) == r["true"])))
+    return [{"bin": i / 10, "n": len(b), "predicted": sum(p for p, _ in b) / len(b),
+             "observed": sum(y for _, y in b) / len(b)} for i, b in enumerate(bins) if b]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=6, help="held-out games per mix")
+    ap.add_argument("--lookahead-games", type=int, default=4,
+                    help="held-out games per mix with a lookahead bot")
+    ap.add_argument("--train", type=int, default=8, help="training games per mix")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", default=None)
+    args = ap.parse_args(argv)
+    start = time.time()
+    print(f"bench_infer: {args.games} held-out games per mix ({args.lookahead_games} with a "
+          f"lookahead bot), {args.train} training games per mix, seed {args.seed}")
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in _load())}")
+
+    # training: the ML beta per kind of bot
+    choices: dict[str, list[tuple[list[float], int]]] = defaultdict(list)
+    for _mix, bots in MIXES:
+        count = args.train if "lookahead" not in bots else max(1, args.train // 2)
+        for game, seats in games_of(bots, count, 10_000 + args.seed):
+            for seat, _, costs, chosen in observed_choices(game):
+                choices[seats[seat]].append((costs, chosen))
+    fits = {k: fit(choices[k]) for k in KINDS}
+    print("\nbeta per kind of bot, maximum likelihood on the training games "
+          "(softmax of the one-swat cost)")
+    print(f"{'kind':<10} {'decisions':>9} {'ML beta':>8} {'loglik/choice':>14} {'at beta 0':>10}")
+    for k in KINDS:
+        f = fits[k]
+        print(f"{k:<10} {f['decisions']:>9} {f['beta']:>8.3f} {f['loglik_per_choice']:>14.3f} "
+              f"{f['loglik_per_choice_beta0']:>10.3f}")
+    betas = {k: fits[k]["beta"] for k in KINDS}
+
+    # held-out: every unseen card at every turn, for every seat
+    rows: list[dict[str, Any]] = []
+    stats: dict[str, list[float]] = defaultdict(list)
+    for mix, bots in MIXES:
+        count = args.games if "lookahead" not in bots else args.lookahead_games
+        t0 = time.time()
+        held_out(games_of(bots, count, 20_000 + args.seed), betas, mix, rows, stats)
+        print(f"  {mix}: {count} games scored in {time.time() - t0:.0f} s", file=sys.stderr)
+
+    report: dict[str, Any] = {"fits": fits, "tables": {}}
+    for where in ("table", "hand"):
+        print(f"\n{where} cards: log-loss and Brier per card, lower is better; "
+              "diff = model - uniform on the same cards (mean over games, 95% interval)")
+        print(f"{'owner':<10} {'model':<7} {'cards':>6} {'games':>5} {'LL unif':>8} "
+              f"{'LL model':>8} {'LL diff [95% CI]':<26} {'Brier diff [95% CI]':<26}")
+        for k in KINDS:
+            sub = [r for r in rows if r["kind"] == k and r["where"] == where]
+            if not sub:
+                continue
+            for model, key in (("fitted", "fitted"), ("kind", "kind_beta")):
+                ll = paired(sub, key, 0)
+                br = paired(sub, key, 1)
+                report["tables"][f"{where}/{k}/{model}"] = {"log_loss": ll, "brier": br}
+                print(f"{k:<10} {model:<7} {ll['cards']:>6} {ll['games']:>5} "
+                      f"{ll['uniform']:>8.4f} {ll['model']:>8.4f} "
+                      f"{_ci(ll):<26} {_ci(br):<26}")
+    print("\nfitted beta at each held-out game's last turn (posterior mean), per kind of bot")
+    for k in KINDS:
+        xs = stats.get("final_beta_" + k, [])
+        if xs:
+            q = statistics.quantiles(xs, n=4) if len(xs) > 1 else [xs[0]] * 3
+            print(f"{k:<10} n={len(xs):<4} median {q[1]:7.3f}  quartiles [{q[0]:.3f}, {q[2]:.3f}]")
+    tab = [r for r in rows if r["where"] == "table"]
+    print("\nreliability (table cards, every card x value): predicted vs observed frequency")
+    print(f"{'bin':<8} {'uniform n':>9} {'pred':>6} {'obs':>6}   {'fitted n':>9} {'pred':>6} "
+          f"{'obs':>6}   {'kind n':>9} {'pred':>6} {'obs':>6}")
+    rel = {m: {b["bin"]: b for b in reliability(tab, m)}
+           for m in ("uniform", "fitted", "kind_beta")}
+    report["reliability"] = {m: list(v.values()) for m, v in rel.items()}
+    for i in range(10):
+        b = i / 10
+        cells = []
+        for m in ("uniform", "fitted", "kind_beta"):
+            x = rel[m].get(b)
+            cells.append(f"{x['n']:>9} {x['predicted']:>6.3f} {x['observed']:>6.3f}" if x
+                         else f"{'0':>9} {'-':>6} {'-':>6}")
+        print(f"{b:.1f}-{b + 0.1:.1f}  " + "   ".join(cells))
+    ms = sorted(stats["ms"])
+    print(f"\ninfer calls: {len(ms)}, CPU ms median {statistics.median(ms):.1f}, "
+          f"p90 {ms[int(0.9 * len(ms))]:.1f}, max {ms[-1]:.1f}; with a sampled component "
+          f"{sum(stats['sampled']):.0f}, fell back {sum(stats['fallback']):.0f}"
+          + (f", ESS median {statistics.median(stats['ess']):.0f}" if stats["ess"] else ""))
+    print(f"load average at end: {' '.join(f'{x:.2f}' for x in _load())}; "
+          f"wall {time.time() - start:.0f} s")
+    if args.json:
+        report["stats"] = {k: v for k, v in stats.items() if k.startswith("final_beta")}
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(report, fh, indent=1)
+    return 0
+
+
+def _ci(x: dict[str, Any]) -> str:
+    return f"{x['diff']:+.4f} [{x['ci95'][0]:+.4f}, {x['ci95'][1]:+.4f}]"
+
+
+def _load() -> tuple[float, float, float]:
+    import os
+
+    return os.getloadavg()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
