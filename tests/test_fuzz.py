@@ -43,6 +43,8 @@ from tenleave_widget.analysis.review import attach_review, review, saved_review
 from tenleave_widget.programs import cli
 from tenleave_widget.widget import TenLeaveWidget, hotseat, play, replay_widget
 
+pytestmark = pytest.mark.slow  # a minute: make test (CI) runs it, make check does not
+
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "examples" / "games").glob("game-*.json"))
 BUDGET = 45.0

@@ -250,6 +250,7 @@ def positions(count: int) -> list[tuple[Game, int, dict[int, str], int]]:
 POSITIONS = positions(24)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(4))
 def test_probing_many_positions_pins_nothing(chunk: int) -> None:
     checked = 0
