@@ -149,9 +149,13 @@ def record_case(rng: random.Random) -> Any:
         return rng.choice([[], 3, None, True, [rec], {"format": "tenleave-record/1"}])
     if pick == 1:  # a long name, many tokens, long notes: bounded or taken, never a crash
         out = copy.deepcopy(rec)
-        out["players"] = [*out["players"][:-1], "N" * rng.choice([1, 300, 5000])]
+        name = rng.choice(["N" * rng.choice([1, 300, 5000]), "a\x07b", "\u202e", "\t", " "])
+        out["players"] = [*out["players"][:-1], name]
         if rng.random() < 0.5:
             out["notes"] = {"0": "a note " * rng.choice([1, 500])}
+        if rng.random() < 0.3:
+            count = rng.choice([1, 2, 5, 400])
+            out["rules"] = {"tokens": {f"t{i}": [1 + i % 4] for i in range(count)}}
         return out
     return mutate(rec, rng, rng.randrange(1, 4))
 
