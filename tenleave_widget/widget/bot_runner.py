@@ -11,11 +11,13 @@ may name a hidden card ("the greedy bot chose Turn(seat=1, card='5', …)"), so 
 only to the kernel's log and to :attr:`BotRunner.errors` (``w.errors``), never to the
 table. Undo then takes the human's last turn back, and the game goes on.
 
-What a bot plays from a position depends only on that position and the game's seed: each
-decision gets a bot seeded by :func:`decision_seed` (the seed, the seat, the turns played),
-so taking turns back (undo, ``goto``) and reaching the same position again gets the same
-answer every time. (A bot with one generator for the whole game would answer anew each
-time, and "play, watch the bot, undo" would sample its hidden hand.)
+What a bot plays from a position depends only on that position (its cards included) and
+the game's seed: each decision gets a bot seeded by :func:`decision_seed` (the seed, the
+seat, the turns played), so a game is reproducible and one position is never sampled by
+repeating it. That alone does not stop probing from *different* plays (each answer tells
+something about the same hidden cards): a take-back of a bot's answer also deals the
+cards the human cannot see again (:mod:`~tenleave_widget.table.redeal`), so the bots
+answer each try from another world.
 
 A bot that thinks (:data:`THINKERS`: ``lookahead``, tens to hundreds of milliseconds a
 decision) decides in a worker thread when a loop runs: the thread holds a copy of the
