@@ -9,6 +9,16 @@ print, and what a notebook asks for in one call.
 >>> position_odds(rec, seat=1)["queues"][1]["p_under"]
 1.0
 
+Each takes a record as a ``dict`` or the path of a record file as a ``str`` or a
+:class:`pathlib.Path` (:data:`~tenleave_widget.engine.record.RecordSource`); a path is
+never JSON text, and JSON that is not an object is not a record:
+
+>>> try:
+...     replay(["not", "a", "record"])
+... except ValueError as e:
+...     print(e)
+a record must be a JSON object (a dict) or the path of a record file, not an array
+
 To step through a game in a notebook, use the widget: ``tenleave_widget.replay_widget``.
 """
 
@@ -24,9 +34,9 @@ from .odds import seat_odds
 
 
 def replay(record: RecordSource, turns: int | None = None) -> dict[str, Any]:
-    """Replay a record (an object or a path) for its first ``turns`` turns (all by
-    default) and return the omniscient position as the ``tenleave replay`` JSON (see the
-    README). Raises :class:`~tenleave_widget.RecordError` naming a bad turn."""
+    """Replay a record (a dict, or the path of a record file) for its first ``turns``
+    turns (all by default) and return the omniscient position as the ``tenleave replay``
+    JSON (see the README). Raises :class:`~tenleave_widget.RecordError` naming a bad turn."""
     g = Game.from_record(record, turns=turns)
     omniscient = g.view(None)
     return {
@@ -55,8 +65,9 @@ def position_odds(
     beta: Beta = "fitted", seed: int = 0, samples: int = DEFAULT_SAMPLES,
 ) -> dict[str, Any]:
     """Seat ``seat``'s exact swat-risk odds (and move evaluation on its turn) after the
-    first ``turns`` turns of a record, or of a :class:`~tenleave_widget.Game` (its current
-    position by default): the ``tenleave odds`` JSON. Exported as
+    first ``turns`` turns of a record (a dict, or the path of a record file), or of a
+    :class:`~tenleave_widget.Game` (its current position by default): the ``tenleave
+    odds`` JSON. Exported as
     ``tenleave_widget.position_odds``. ``model="inferred"``: the same odds under the
     posterior of :func:`~tenleave_widget.analysis.infer.inferred_odds` (``beta``, ``seed``
     and ``samples`` as for ``infer``; they are not used by the default uniform model)."""
@@ -84,7 +95,7 @@ def position_view(
     record: RecordSource | Game, seat: int, turns: int | None = None, *, history: bool = False
 ) -> dict[str, Any]:
     """Seat ``seat``'s view (``docs/view.md``) after the first ``turns`` turns of a record
-    (an object or a path) or of a :class:`~tenleave_widget.Game` (default: all of them):
+    (a dict, or the path of a record file) or of a :class:`~tenleave_widget.Game` (all):
     the one record-or-game-to-view path of the odds and ``evaluate`` facades. ``history``
     adds the public history (the input of the inference). A seat that does not exist is
     a :class:`~tenleave_widget.RecordError`."""

@@ -51,10 +51,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.cards import parse_card
-from ..engine.errors import RecordError, SetupError, excerpt
+from ..engine.cards import card_value, parse_card
+from ..engine.errors import RecordError, SetupError, TenLeaveError, excerpt
 from ..engine.game import Game
-from ..engine.record import RecordSource, load_record
+from ..engine.record import RecordSource, record_object
 from ..engine.rules import ROMAN
 from ..engine.turn import AFTER, BEFORE, Turn
 from .lookahead import DEFAULT_SAMPLES as LOOKAHEAD_SAMPLES
@@ -784,56 +784,201 @@ def attach_review(record: Mapping[str, Any], result: Review) -> dict[str, Any]:
 def saved_review(record: RecordSource) -> Review | None:
     """The review saved in a record's ``review`` section, or ``None`` when it has none.
 
-    Raises :class:`RecordError` when the record is invalid, or when the section is
-    malformed or belongs to another game (its turns are not the record's) — a review of
-    an edited record must be computed again.
+    The section is validated like a record (:func:`check_saved`): every field of the
+    right type, every number finite and in its range, every label the one its loss and
+    :data:`THRESHOLDS` give, every best move legal in its position, the luck that of the
+    record's swats. Anything else — a malformed section, an edited one, or the review of
+    another game — is a :class:`RecordError` (naming the turn where one is at fault) that
+    asks for a new review; nothing of the section is used unchecked.
     """
-    g, turns, notes, final = _load(record)
-    obj = record if isinstance(record, Mapping) else load_record(record)
+    obj = record_object(record)  # read once: the game and its review from the same text
     sec = obj.get("review")
+    g, turns, notes, final = _load(obj)
     if sec is None:
         return None
-    try:
-        if not isinstance(sec, dict) or sec.get("format") != REVIEW_FORMAT:
-            raise ValueError(f"'format' must be {REVIEW_FORMAT!r}")
-        objective = sec["objective"]
-        if objective not in OBJECTIVES:
-            raise ValueError(f"unknown objective {excerpt(objective)}")
-        raw = sec["turns"]
-        if not isinstance(raw, list) or len(raw) != len(turns):
-            raise ValueError(f"it judges {len(raw)} turns, the record has {len(turns)}")
-        judged = []
-        for k, (tj, t) in enumerate(zip(raw, turns, strict=True)):
-            if tj["turn"] != k or Turn.from_json(tj["played"]) != t:
-                raise ValueError(f"its turn {k} is not the record's")
-            judged.append(TurnReview(
-                turn=k, seat=t.seat, played=t,
-                expected_final_penalty=float(tj["expected_final_penalty"]),
-                best=Turn.from_json(tj["best"]),
-                best_expected_final_penalty=float(tj["best_expected_final_penalty"]),
-                loss=float(tj["loss"]),
-                loss_ci95=(float(tj["loss_ci95"][0]), float(tj["loss_ci95"][1])),
-                label=str(tj["label"]), forced=bool(tj["forced"]),
-                reference=float(tj.get("reference", 0.0)),
-                gap=float(tj.get("gap", 0.0)),
-            ))
-            if judged[-1].label not in LABELS:
-                raise ValueError(f"turn {k}: unknown label {excerpt(tj['label'])}")
-        wakes = wake_luck(record)
-        saved_luck = [w["luck"] for w in sec["wakes"]]
-        if len(saved_luck) != len(wakes) or any(
-            not math.isclose(a, b, abs_tol=1e-9)
-            for w, sl in zip(wakes, saved_luck, strict=True)
-            for a, b in zip(w.luck, sl, strict=True)
-        ):
-            raise ValueError("its luck is not that of the record's swats")
-        seats = _summaries(g.seats, judged, wakes, objective, final)
-        return Review(list(g.players), objective, judged, wakes, seats,
-                      int(sec.get("samples", 0)), int(sec.get("seed", 0)), notes)
-    except (KeyError, TypeError, ValueError, IndexError) as e:
-        what = e.args[0] if isinstance(e, ValueError) and e.args else f"missing or bad {e}"
-        raise RecordError(f"'review': {what} (review the record again)") from None
+    return check_saved(sec, g, turns, notes, final)
 
+
+class _Bad(Exception):
+    """A fault of a saved review (see :func:`check_saved`); ``turn``: the turn judged."""
+
+    def __init__(self, what: str, turn: int | None = None) -> None:
+        super().__init__(what)
+        self.what, self.turn = what, turn
+
+
+def _field(obj: Mapping[str, Any], key: str, where: str = "") -> Any:
+    if key not in obj:
+        raise _Bad(f"{where}{key!r} is missing")
+    return obj[key]
+
+
+def _number(value: object, what: str, low: float, high: float) -> float:
+    """``value`` as a float if it is a JSON number (not a boolean, not a string) in
+    ``[low, high]``: finite, and never converted before it is known to be small."""
+    ok = (type(value) is int and low <= value <= high) or (
+        type(value) is float and math.isfinite(value) and low <= value <= high
+    )
+    if not ok:
+        raise _Bad(f"{what} must be a number from {low:g} to {high:g}, not {excerpt(value)}")
+    return float(value)  # type: ignore[arg-type]  # an int or a float, checked
+
+
+def _integer(value: object, what: str, low: int, high: int) -> int:
+    if type(value) is not int or not low <= value <= high:
+        raise _Bad(f"{what} must be an integer from {low} to {high}, not {excerpt(value)}")
+    return value
+
+
+def _saved_turn(raw: object, what: str) -> Turn:
+    try:
+        return Turn.from_json(raw)
+    except TenLeaveError as e:
+        raise _Bad(f"{what}: {e}") from None
+
+
+SAVED_SAMPLES_LIMIT = 1_000_000
+"""The largest ``samples`` a saved review may claim (worlds per decision)."""
+SAVED_SEED_LIMIT = 10**20
+"""A saved review's ``seed`` is an integer of magnitude below this (20 digits)."""
+_TOL = 1e-9
+
+
+def _close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=_TOL, abs_tol=_TOL)
+
+
+def check_saved(
+    sec: object, start: Game, turns: Sequence[Turn], notes: dict[int, str], final: list[int]
+) -> Review:
+    """The :class:`Review` of a saved ``review`` section of the game of ``turns`` (from
+    ``start``, its position before the first turn), every value checked; else a
+    :class:`RecordError` asking for a new review. See :func:`saved_review`."""
+    try:
+        return _check_saved(sec, start.copy(), turns, notes, final)
+    except _Bad as e:
+        raise RecordError(f"'review': {e.what} (review the record again)", turn=e.turn) from None
+
+
+def _check_saved(
+    sec: object, g: Game, turns: Sequence[Turn], notes: dict[int, str], final: list[int]
+) -> Review:
+    if not isinstance(sec, dict):
+        raise _Bad(f"it must be an object, not {excerpt(sec)}")
+    if sec.get("format") != REVIEW_FORMAT:
+        raise _Bad(f"'format' must be {REVIEW_FORMAT!r}, not {excerpt(sec.get('format'))}")
+    objective = _field(sec, "objective")
+    if objective not in OBJECTIVES:
+        raise _Bad(f"unknown objective {excerpt(objective)}")
+    samples = _integer(_field(sec, "samples"), "'samples'", 1, SAVED_SAMPLES_LIMIT)
+    seed = _integer(_field(sec, "seed"), "'seed'", 1 - SAVED_SEED_LIMIT, SAVED_SEED_LIMIT - 1)
+    if _field(sec, "players") != g.players:
+        raise _Bad("its players are not the record's")
+    raw = _field(sec, "turns")
+    if not isinstance(raw, list) or len(raw) != len(turns):
+        n = len(raw) if isinstance(raw, list) else excerpt(raw)
+        raise _Bad(f"it judges {n} turns, the record has {len(turns)}")
+    # the most a seat can score: its dealt cards' values; a margin moves by twice that
+    most = [sum(card_value(c) for c in dealt) for dealt in g.view(None)["dealt"]]
+    judged = []
+    for k, (tj, t) in enumerate(zip(raw, turns, strict=True)):
+        try:
+            judged.append(_check_turn(tj, k, t, g, objective, most[t.seat]))
+        except _Bad as e:
+            raise _Bad(e.what, turn=k) from None
+        g.apply(t)
+    wakes = wake_luck(g.to_record())
+    _check_wakes(_field(sec, "wakes"), wakes, g.seats)
+    seats = _summaries(g.seats, judged, wakes, objective, final)
+    _check_seats(_field(sec, "seats"), seats)
+    return Review(list(g.players), objective, judged, wakes, seats, samples, seed, notes)
+
+
+def _check_turn(
+    tj: object, k: int, t: Turn, g: Game, objective: str, most: int
+) -> TurnReview:
+    """One saved judgement of turn ``k`` (``t``, played from ``g``'s position)."""
+    if not isinstance(tj, dict):
+        raise _Bad(f"a judged turn must be an object, not {excerpt(tj)}")
+    if _field(tj, "turn") != k or type(tj["turn"]) is not int:
+        raise _Bad(f"its turn {k} is numbered {excerpt(tj['turn'])}")
+    if _field(tj, "seat") != t.seat or type(tj["seat"]) is not int:
+        raise _Bad(f"its seat {excerpt(tj['seat'])} is not the seat that moved ({t.seat})")
+    if _saved_turn(_field(tj, "played"), "'played'") != t:
+        raise _Bad("the turn it judges is not the record's")
+    best = _saved_turn(_field(tj, "best"), "'best'")
+    if best.seat != t.seat or best not in g.legal_turns:
+        raise _Bad(f"its best move {excerpt(tj['best'])} is not a legal turn of seat "
+                   f"{t.seat} there")
+    span = 2.0 * most if objective == "margin" else 1.0  # the largest possible loss
+    now = g.penalty[t.seat]
+    expected = _number(_field(tj, "expected_final_penalty"), "'expected_final_penalty'",
+                       now, most)
+    best_expected = _number(_field(tj, "best_expected_final_penalty"),
+                            "'best_expected_final_penalty'", now, most)
+    reference = _number(tj.get("reference", expected), "'reference'", now, most)
+    loss = _number(_field(tj, "loss"), "'loss'", 0.0, span)
+    ci = _field(tj, "loss_ci95")
+    if not isinstance(ci, list) or len(ci) != 2:
+        raise _Bad(f"'loss_ci95' must be a list of two numbers, not {excerpt(ci)}")
+    lo = _number(ci[0], "'loss_ci95'", -2 * span, loss)
+    hi = _number(ci[1], "'loss_ci95'", loss, 3 * span)
+    if not _close(hi - loss, loss - lo):
+        raise _Bad(f"'loss_ci95' {excerpt(ci)} is not centred on the loss {loss:g}")
+    gap = _number(tj.get("gap", 0.0), "'gap'", 0.0, span)
+    forced = _field(tj, "forced")
+    if type(forced) is not bool:
+        raise _Bad(f"'forced' must be true or false, not {excerpt(forced)}")
+    label = _field(tj, "label")
+    want = "best" if forced else _label(loss, objective)
+    if label != want:
+        raise _Bad(f"label {excerpt(label)} where its loss {loss:g} is {want!r}")
+    if forced and gap != 0:
+        raise _Bad("a forced decision has no gap")
+    if best == t:
+        if loss != 0 or (lo, hi) != (0, 0) or not _close(best_expected, expected):
+            raise _Bad("the turn played is the best, yet it loses against it")
+    elif best.peek is not None:
+        raise _Bad("a best move other than the turn played never peeks (peeks are not "
+                   "valued)")
+    return TurnReview(
+        turn=k, seat=t.seat, played=t, expected_final_penalty=expected, best=best,
+        best_expected_final_penalty=best_expected, loss=loss, loss_ci95=(lo, hi),
+        label=label, forced=forced, reference=reference, gap=gap,
+    )
+
+
+def _check_wakes(raw: object, wakes: Sequence[WakeLuck], seats: int) -> None:
+    """The saved luck of every swat is the record's (it is recomputed, exactly)."""
+    if not isinstance(raw, list) or len(raw) != len(wakes):
+        raise _Bad("its luck is not that of the record's swats")
+    for w, wj in zip(wakes, raw, strict=True):
+        if not isinstance(wj, dict) or wj.get("turn") != w.turn or wj.get("kind") != w.kind:
+            raise _Bad("its luck is not that of the record's swats", turn=w.turn)
+        luck = wj.get("luck")
+        if not isinstance(luck, list) or len(luck) != seats or not all(
+            _close(_number(x, "'luck'", -1e6, 1e6), y) for x, y in zip(luck, w.luck, strict=True)
+        ) or ("actual" in wj and wj["actual"] != w.actual):
+            raise _Bad("its luck is not that of the record's swats", turn=w.turn)
+
+
+def _check_seats(raw: object, seats: Sequence[SeatSummary]) -> None:
+    """The saved per-seat summary is the one its judgements give."""
+    if not isinstance(raw, list) or len(raw) != len(seats):
+        raise _Bad("its seat summaries are not those of its judgements")
+    for s, sj in zip(seats, raw, strict=True):
+        want = s.to_json()
+        if not isinstance(sj, dict) or set(want) - set(sj) or any(
+            not _same(sj[key], value) for key, value in want.items()
+        ):
+            raise _Bad(f"its summary of seat {s.seat} is not that of its judgements")
+
+
+def _same(saved: object, value: object) -> bool:
+    if isinstance(value, float):
+        return isinstance(saved, (int, float)) and not isinstance(saved, bool) and _close(
+            _number(saved, "a number", -1e9, 1e9), value)
+    return type(saved) is type(value) and saved == value
 
 
 # --------------------------------------------------------------------------- puzzles

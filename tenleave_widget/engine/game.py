@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from .cards import COLOURS, MARKED, PLAIN, parse_card
 from .errors import IllegalActionError, RecordError, SetupError, TenLeaveError, excerpt
-from .record import RECORD_FORMAT, Record, RecordSource, load_record, parse_record
+from .record import RECORD_FORMAT, Record, RecordSource, check_name, parse_record, record_object
 from .rules import (
     DEFAULT_RULES,
     MAX_SEATS,
@@ -166,6 +165,8 @@ class Game:
                 raise SetupError(f"a game has {_SEATS} seats, not {len(names)}")
             if not all(isinstance(x, str) for x in names):
                 raise SetupError("player names must be strings")
+            for i, x in enumerate(names):
+                check_name(x, f"player name {i}")
         n = len(names)
         if type(first) is not int or not 0 <= first < n:
             raise SetupError(f"first seat must be 0..{n - 1}, not {excerpt(first)}")
@@ -857,14 +858,15 @@ class Game:
     def from_record(
         cls, record: RecordSource, turns: int | None = None, *, seed: int | None = None
     ) -> Game:
-        """Load a record (an object, or a path to a JSON file) and apply its first ``turns``
-        turns (all by default). Raises :class:`RecordError` naming the turn index.
+        """Load a record — a ``dict``, or the path of a record file as a ``str`` or a
+        :class:`pathlib.Path` (never JSON text: see :data:`~.record.RecordSource`) — and
+        apply its first ``turns`` turns (all by default). Raises :class:`RecordError`
+        naming the turn index; anything but a dict or a path is refused as such.
 
         Played on past the record, the game reveals the record's unused tokens first, then
         draws from a generator seeded with ``seed``.
         """
-        obj = load_record(record) if isinstance(record, (str, Path)) else record
-        head = parse_record(obj)
+        head = parse_record(record_object(record))
         all_turns = head.turns
         if turns is None:
             n = len(all_turns)

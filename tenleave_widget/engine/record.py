@@ -16,26 +16,64 @@ A record is a game's setup plus its turns, like PGN for chess:
 
 Structural faults make the record invalid as a whole (:class:`RecordError` with
 ``turn=None``); a malformed or illegal turn names its 0-based index.
+
+**A record is an object, a path is a path.** A record is always a ``dict`` (a JSON
+object); the path of a record file is a ``str`` or a :class:`pathlib.Path`
+(:data:`RecordSource`). Whatever reads JSON — :func:`load_record`, :func:`read_record`,
+:func:`loads_record` — returns an object or raises, so JSON text can never name a file:
+
+>>> try:
+...     loads_record('"/home/ana/other-game.json"')
+... except ValueError as e:
+...     print(e)
+a record must be a JSON object, not a string
+
+**Every field is bounded** (:data:`LIMITS`; RULES.md §8): at most 10 MiB of JSON, player
+names of 1 to :data:`MAX_NAME_LENGTH` printable characters, notes of at most
+:data:`MAX_NOTE_LENGTH`, a variant of at most ``MAX_TOKENS`` tokens
+(:mod:`~tenleave_widget.engine.rules`), so that nothing made from a record (a view, the
+widget's state, an HTML export) grows with the size of one field.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
+import secrets
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .errors import RecordError, SetupError, excerpt
-from .rules import MAX_SEATS, MIN_SEATS, Rules
+from .errors import RecordError, SetupError, excerpt, one_line
+from .rules import (
+    DECK_SIZE,
+    MAX_DEFENSE,
+    MAX_SEATS,
+    MAX_TOKEN_ID_LENGTH,
+    MAX_TOKENS,
+    MIN_SEATS,
+    Rules,
+    text_fault,
+)
 
 RECORD_FORMAT = "tenleave-record/1"
 """The ``format`` of every record (RULES.md §8); defined here only."""
 
 Record = dict[str, Any]
-RecordSource = Record | str | Path
-"""A record object, or the path of a record file."""
+"""A record: a JSON object, as a ``dict`` (never a path, never JSON text)."""
+RecordSource = Record | str | os.PathLike[str]
+"""What the facades take (``Game.from_record``, ``replay``, ``review``, ``export_html``,
+...): a record (a ``dict``), or the path of a record file (a ``str`` or a
+:class:`pathlib.Path`: always a path, never JSON text). Anything else is refused."""
+
+MAX_NAME_LENGTH = 40
+"""The longest player name, in characters (Unicode scalar values)."""
+MAX_NOTE_LENGTH = 4000
+"""The longest note, in characters (the sample games' longest is 1,337)."""
+MAX_TURNS = MAX_SEATS * DECK_SIZE
+"""The most turns a game has (5 seats of 10 cards): notes are keyed 0..``MAX_TURNS - 1``."""
 
 
 @dataclass
@@ -53,14 +91,76 @@ class RecordHead:
 RECORD_SIZE_LIMIT = 10 * 1024 * 1024
 """The largest record file read, in bytes (10 MiB): a long game is a few kilobytes."""
 
+LIMITS: dict[str, int] = {
+    "record file (bytes)": RECORD_SIZE_LIMIT,
+    "player name (characters)": MAX_NAME_LENGTH,
+    "note (characters)": MAX_NOTE_LENGTH,
+    "note index": MAX_TURNS - 1,
+    "variant tokens": MAX_TOKENS,
+    "token id (characters)": MAX_TOKEN_ID_LENGTH,
+    "defense (tokens listed)": MAX_DEFENSE,
+}
+"""Every bound of a record, in one place (the README and RULES.md §8 list them)."""
 
-def load_record(path: str | Path) -> Any:
-    """Read a record file's JSON (not yet validated).
+
+def json_kind(value: object) -> str:
+    """What a parsed JSON value is, in JSON's words (for messages).
+
+    >>> [json_kind(v) for v in ({}, [], "x", 1.5, True, None)]
+    ['an object', 'an array', 'a string', 'a number', 'true/false', 'null']
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    for kinds, name in ((dict, "an object"), ((list, tuple), "an array"), (str, "a string"),
+                        ((int, float), "a number")):
+        if isinstance(value, kinds):
+            return name
+    return f"a Python {type(value).__name__}"
+
+
+def _an_object(obj: Any) -> Record:
+    """``obj`` (parsed JSON) if it is an object; else the error "a record must be ..."."""
+    if not isinstance(obj, dict):
+        raise RecordError(f"a record must be a JSON object, not {json_kind(obj)}")
+    return obj
+
+
+def record_object(source: RecordSource) -> Record:
+    """The record of a :data:`RecordSource`: a ``dict`` as it is; a ``str`` or a
+    :class:`pathlib.Path` read as the path of a record file (:func:`load_record`).
+    Anything else is a :class:`RecordError` — JSON text is not a path, and is not a
+    record either: parse it with :func:`loads_record`.
+
+    >>> try:
+    ...     record_object(["not", "a", "record"])
+    ... except ValueError as e:
+    ...     print(e)
+    a record must be a JSON object (a dict) or the path of a record file, not an array
+    """
+    if isinstance(source, dict):
+        return source
+    if isinstance(source, (str, os.PathLike)):
+        return load_record(source)
+    raise RecordError(
+        "a record must be a JSON object (a dict) or the path of a record file, not "
+        + ("bytes (parse JSON text with loads_record)" if isinstance(source, (bytes, bytearray))
+           else json_kind(source))
+    )
+
+
+def load_record(path: str | os.PathLike[str]) -> Record:
+    """Read a record file's JSON object (its fields not yet validated: see
+    :func:`parse_record`).
 
     Only a regular file of at most :data:`RECORD_SIZE_LIMIT` bytes is read (never a
     device, a FIFO or a directory); a UTF-8 byte-order mark is allowed, a key given twice
-    in one object is not.
+    in one object is not, and the JSON must be an object (a file holding a string is not
+    the path of another file).
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise RecordError(f"the path of a record file must be a string, not {json_kind(path)}")
     where = excerpt(str(path))
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
@@ -71,19 +171,28 @@ def load_record(path: str | Path) -> Any:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
                 raise RecordError(f"cannot read {where}: not a regular file")
             data = f.read(RECORD_SIZE_LIMIT + 1)
+    except RecordError:
+        raise
     except OSError as e:
-        raise RecordError(f"cannot read {where}: {e.strerror or e}") from None
+        hint = ""
+        if isinstance(path, str) and path.lstrip()[:1] in ("{", "["):
+            hint = " (this is JSON text, not a path: parse it with loads_record)"
+        raise RecordError(f"cannot read {where}: {e.strerror or e}{hint}") from None
+    except ValueError:  # a NUL character in the path
+        raise RecordError(f"cannot read {where}: a path holds no NUL character") from None
     return loads_record(data, where)
 
 
-def read_record(stream: BinaryIO, source: str = "standard input") -> Any:
-    """Read a record's JSON from a binary stream (not yet validated), at most
+def read_record(stream: BinaryIO, source: str = "standard input") -> Record:
+    """Read a record's JSON object from a binary stream (fields not yet validated), at most
     :data:`RECORD_SIZE_LIMIT` bytes of it."""
     return loads_record(stream.read(RECORD_SIZE_LIMIT + 1), source)
 
 
-def loads_record(text: str | bytes, source: str = "the record") -> Any:
-    """Parse a record's JSON text or UTF-8 bytes (not yet validated).
+def loads_record(text: str | bytes, source: str = "the record") -> Record:
+    """Parse a record's JSON text or UTF-8 bytes into its object (fields not yet
+    validated). Strict JSON: no ``NaN`` or ``Infinity``, no number too large for a float,
+    no key twice in one object; the top level must be an object.
 
     >>> try:
     ...     loads_record('{"format": "x", "format": "y"}')
@@ -99,13 +208,15 @@ def loads_record(text: str | bytes, source: str = "the record") -> Any:
         except UnicodeDecodeError as e:
             raise RecordError(f"{source} is not UTF-8 text: {e.reason}") from None
     try:
-        return json.loads(text.removeprefix("\ufeff"), object_pairs_hook=_unique_keys)
+        obj = json.loads(text.removeprefix("\ufeff"), object_pairs_hook=_unique_keys,
+                         parse_constant=_no_constant, parse_float=_finite_float)
     except RecordError:
         raise
     except ValueError as e:
         raise RecordError(f"not JSON: {e}") from None
     except RecursionError:
         raise RecordError("not a record: JSON nested too deeply") from None
+    return _an_object(obj)
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -119,10 +230,61 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
+def _no_constant(name: str) -> Any:
+    raise RecordError(f"not JSON: {name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    x = float(text)
+    if not math.isfinite(x):
+        raise RecordError(f"not a record: the number {excerpt(text)} is too large")
+    return x
+
+
+def _fault(what: str, fault: str | None) -> None:
+    if fault is not None:
+        raise RecordError(f"{what} {fault}")
+
+
+def check_name(name: object, what: str = "a player name") -> str:
+    r"""``name`` if it is a player name: 1 to :data:`MAX_NAME_LENGTH` printable characters
+    (:func:`~tenleave_widget.engine.rules.text_fault`); else a :class:`SetupError`.
+
+    >>> try:
+    ...     check_name("Ana\x1b[2J")
+    ... except ValueError as e:
+    ...     print(e)
+    a player name holds '\x1b', which is not a printable character
+    """
+    fault = text_fault(name, MAX_NAME_LENGTH)
+    if fault is not None:
+        raise SetupError(f"{what} {fault}")
+    return name  # type: ignore[return-value]  # text_fault checked it is a str
+
+
+def check_notes(raw: object) -> dict[int, str]:
+    """A record's ``notes`` object as ``{turn index: text}``: keys ``"0"`` to
+    ``"49"`` (:data:`MAX_TURNS`; no sign, no leading zero, so no note is given twice),
+    texts of 1 to :data:`MAX_NOTE_LENGTH` printable characters (newlines allowed)."""
+    if not isinstance(raw, dict):
+        raise RecordError("'notes' must be an object keyed by turn index")
+    notes: dict[int, str] = {}
+    for k, v in raw.items():
+        if not (isinstance(k, str) and 0 < len(k) <= 2 and k.isascii() and k.isdigit()
+                and str(int(k)) == k and int(k) < MAX_TURNS):
+            raise RecordError(
+                f"'notes': {excerpt(k)} must be a turn index 0..{MAX_TURNS - 1} "
+                "(no leading zero) with a text"
+            )
+        _fault(f"'notes': the note of turn {k}", text_fault(v, MAX_NOTE_LENGTH, newlines=True))
+        notes[int(k)] = v
+    return notes
+
+
 def parse_record(obj: Any) -> RecordHead:
-    """Validate a record's top level and return it parsed (turns are checked on replay)."""
-    if not isinstance(obj, dict):
-        raise RecordError(f"a record must be a JSON object, not {type(obj).__name__}")
+    """Validate a record's top level — a parsed JSON object, never a path — and return it
+    parsed (turns are checked on replay). Every field within its bound (:data:`LIMITS`)."""
+    obj = _an_object(obj)
     fmt = obj.get("format")
     if fmt != RECORD_FORMAT:
         raise RecordError(f"'format' must be {RECORD_FORMAT!r}, not {excerpt(fmt)}")
@@ -133,6 +295,11 @@ def parse_record(obj: Any) -> RecordHead:
         or not all(isinstance(p, str) for p in players)
     ):
         raise RecordError(f"'players' must be a list of {MIN_SEATS} to {MAX_SEATS} names")
+    for i, p in enumerate(players):
+        try:
+            check_name(p, f"'players': name {i}")
+        except SetupError as e:
+            raise RecordError(str(e)) from None
     first = obj.get("first", 0)
     if type(first) is not int or not 0 <= first < len(players):
         raise RecordError(f"'first' must be a seat 0..{len(players) - 1}, not {excerpt(first)}")
@@ -149,35 +316,85 @@ def parse_record(obj: Any) -> RecordHead:
     turns = obj.get("turns", [])
     if not isinstance(turns, list):
         raise RecordError("'turns' must be a list")
-    notes_raw = obj.get("notes", {})
-    if not isinstance(notes_raw, dict):
-        raise RecordError("'notes' must be an object keyed by turn index")
-    notes: dict[int, str] = {}
-    for k, v in notes_raw.items():
-        if not (isinstance(k, str) and k.isascii() and k.isdigit()) or not isinstance(v, str):
-            raise RecordError(f"'notes': {excerpt(k)} must be a turn index with a text")
-        notes[int(k)] = v
+    notes = check_notes(obj.get("notes", {}))
     return RecordHead(list(players), first, rules, defense, turns, notes)
 
 
 def dumps_record(record: dict[str, Any]) -> str:
-    """A record as JSON text, one turn per line (diff-friendly)."""
+    """A record as JSON text, one turn per line (diff-friendly); strict JSON (a value that
+    is not a finite number, or a lone surrogate, is a :class:`RecordError`)."""
+    try:
+        text = _dumps(record)
+        text.encode("utf-8")
+    except (ValueError, TypeError) as e:  # NaN, a lone surrogate, a value JSON cannot hold
+        raise RecordError(f"cannot write the record as JSON: {one_line(str(e), 120)}") from None
+    return text
+
+
+def _dumps(record: dict[str, Any]) -> str:
+    def dump(v: Any, **kw: Any) -> str:
+        return json.dumps(v, allow_nan=False, **kw)
+
     turns = record.get("turns", [])
     head = {k: v for k, v in record.items() if k not in ("turns", "notes")}
     lines = ["{"]
     for k, v in head.items():
-        lines.append(f"  {json.dumps(k)}: {json.dumps(v)},")
+        lines.append(f"  {dump(k)}: {dump(v)},")
     lines.append('  "turns": [')
-    lines.append(",\n".join(f"    {json.dumps(t)}" for t in turns))
+    lines.append(",\n".join(f"    {dump(t)}" for t in turns))
     if "notes" in record:
         lines.append("  ],")
-        lines.append(f'  "notes": {json.dumps(record["notes"], indent=4, ensure_ascii=False)}')
+        lines.append(f'  "notes": {dump(record["notes"], indent=4, ensure_ascii=False)}')
     else:
         lines.append("  ]")
     lines.append("}")
     return "\n".join(line for line in lines if line) + "\n"
 
 
-def save_record(record: dict[str, Any], path: str | Path) -> None:
-    """Write a record file."""
-    Path(path).write_text(dumps_record(record), encoding="utf-8")
+def save_record(record: dict[str, Any], path: str | os.PathLike[str]) -> None:
+    """Write a record file, atomically (:func:`write_atomically`): on any error the file
+    is left as it was."""
+    write_atomically(path, dumps_record(record).encode("utf-8"))
+
+
+_write = os.write  # the one call that writes a file's bytes (a test makes it fail mid-way)
+
+
+def write_atomically(path: str | os.PathLike[str], data: bytes) -> Path:
+    """Write ``data`` to ``path`` so that an error leaves ``path`` exactly as it was: into
+    a new temporary file in the same folder, then renamed over ``path``
+    (:func:`os.replace`); the temporary file is removed on any error. A ``path`` that is a
+    symbolic link has its target replaced; one that exists and is not a regular file (a
+    terminal, ``/dev/null``, a pipe) is written directly — there is no page to keep.
+    A new file gets the usual permissions (the umask's); a replaced one keeps its own.
+    Raises :class:`OSError` (the caller names what it was writing).
+    """
+    target = Path(os.path.realpath(path))
+    try:
+        old: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        old = None
+    if old is not None and not stat.S_ISREG(old.st_mode):
+        with open(target, "wb") as f:
+            f.write(data)
+        return Path(path)
+    tmp = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[_write(fd, view):]
+            if old is not None:
+                os.fchmod(fd, stat.S_IMODE(old.st_mode))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return Path(path)

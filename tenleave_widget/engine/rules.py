@@ -28,9 +28,50 @@ MIN_SEATS, MAX_SEATS = 2, 5
 TARGET = 10
 """A queue's running total at which flipping stops, and the total of a swing and miss
 (RULES.md §4)."""
+MAX_TOKENS = 16
+"""The most Human Defense tokens a variant may have (the printed game has 4)."""
+MAX_TOKEN_ID_LENGTH = 16
+"""The longest token id, in characters (the printed ones are at most 6: ``III+IV``)."""
+MAX_DEFENSE = 128
+"""The longest reveal order of tokens (``defense``) a game may list: more than any game
+reveals (one token per round change: at most two per turn, and one per daybreak pass)."""
 ROMAN: tuple[str, ...] = ("I", "II", "III", "IV")
 """The names of the positions in a queue, front (nearest SleepKid) first: ``ROMAN[i]``
 names position ``i`` (0-based), as on the Human Defense tokens."""
+
+
+_JOINERS = frozenset("\u200c\u200d")
+"""Zero-width non-joiner and joiner: not "printable" to Python, but part of emoji
+sequences and of words in several scripts, so allowed in names and notes."""
+
+
+def text_fault(text: object, limit: int, *, newlines: bool = False) -> str | None:
+    r"""What is wrong with ``text`` as a name or a note, or ``None``: it must be a string of
+    1 to ``limit`` printable Unicode scalar values — no control character (a newline only
+    with ``newlines``), no lone surrogate, no other invisible format character.
+
+    >>> text_fault("Zoë 🦟", 40) is None
+    True
+    >>> text_fault("\ud800", 40)
+    "holds '\\ud800', a lone surrogate (not a character)"
+    >>> text_fault("x" * 41, 40)
+    'is 41 characters long; at most 40 are allowed'
+    """
+    if not isinstance(text, str):
+        return f"must be a string, not {excerpt(text)}"
+    if not text:
+        return "must not be empty"
+    if len(text) > limit:
+        return f"is {len(text):,} characters long; at most {limit:,} are allowed"
+    if text.isprintable():
+        return None
+    for c in text:
+        if c.isprintable() or c in _JOINERS or (newlines and c == "\n"):
+            continue
+        if "\ud800" <= c <= "\udfff":
+            return f"holds {excerpt(c)}, a lone surrogate (not a character)"
+        return f"holds {excerpt(c)}, which is not a printable character"
+    return None
 
 
 def queue_count(seats: int) -> int:
@@ -59,12 +100,16 @@ class Rules:
                 raise InvalidRulesError(f"deck: {e}") from None
         object.__setattr__(self, "deck", tuple(deck))
         tokens = self.tokens
-        if not isinstance(tokens, dict) or len(tokens) < 2:
-            raise InvalidRulesError("tokens must be an object with at least 2 tokens")
+        if not isinstance(tokens, dict) or not 2 <= len(tokens) <= MAX_TOKENS:
+            raise InvalidRulesError(
+                f"tokens must be an object with 2 to {MAX_TOKENS} tokens"
+                + (f", not {len(tokens):,}" if isinstance(tokens, dict) else "")
+            )
         clean: dict[str, tuple[int, ...]] = {}
         for tid, pos in tokens.items():
-            if not isinstance(tid, str) or not tid:
-                raise InvalidRulesError(f"token id {excerpt(tid)} must be a non-empty string")
+            fault = text_fault(tid, MAX_TOKEN_ID_LENGTH)
+            if fault is not None:
+                raise InvalidRulesError(f"token id {excerpt(tid)} {fault}")
             if (
                 not isinstance(pos, (list, tuple))
                 or not pos
@@ -121,12 +166,12 @@ class Rules:
         }
 
     def check_defense(self, defense: object) -> list[str]:
-        """Check a reveal order of tokens (a record's ``defense``): a non-empty list of
-        known token ids, never the same twice in a row. Raises :class:`SetupError`
-        (a record reader reports it as a :class:`RecordError`).
+        """Check a reveal order of tokens (a record's ``defense``): a list of 1 to
+        :data:`MAX_DEFENSE` known token ids, never the same twice in a row. Raises
+        :class:`SetupError` (a record reader reports it as a :class:`RecordError`).
         """
-        if not isinstance(defense, (list, tuple)) or not defense:
-            raise SetupError("'defense' must be a non-empty list of tokens")
+        if not isinstance(defense, (list, tuple)) or not 1 <= len(defense) <= MAX_DEFENSE:
+            raise SetupError(f"'defense' must be a list of 1 to {MAX_DEFENSE} tokens")
         for i, t in enumerate(defense):
             if not isinstance(t, str) or t not in self.tokens:
                 raise SetupError(f"'defense' names an unknown token {excerpt(t)}")
