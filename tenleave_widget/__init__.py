@@ -24,7 +24,7 @@ from .engine.errors import (
     TenLeaveError,
 )
 from .engine.game import Game, LegalTurns
-from .engine.record import RECORD_FORMAT, load_record, parse_record, save_record
+from .engine.record import RECORD_FORMAT, load_record, loads_record, parse_record, save_record
 from .engine.rules import Rules
 from .engine.turn import Turn
 
@@ -61,6 +61,7 @@ __all__ = [
     "Turn",
     "evaluate",
     "load_record",
+    "loads_record",
     "odds",
     "parse_record",
     "position_odds",

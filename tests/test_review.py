@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import random_game
@@ -441,3 +443,192 @@ def test_the_best_is_chosen_among_decisions_paired_with_the_played_one() -> None
     assert r.loss_ci95 == pytest.approx((1.5 - 1.96 * (1 / 3) ** 0.5 / 2,
                                          1.5 + 1.96 * (1 / 3) ** 0.5 / 2))
     assert r.gap == 0.0  # the dropped one's lower mean counts as a tie, not a negative gap
+
+
+# ------------------------------------------------------------------ an edited saved review
+# Issue 21, item 7: of 31 edits of a record's review section, 9 were refused, 18 accepted
+# as genuine and 4 crashed replay_widget with an OverflowError or an IndexError. Each is
+# now a RecordError asking for a new review, naming the judged turn where one is at fault.
+
+
+@pytest.fixture(scope="module")
+def reviewed() -> dict[str, Any]:
+    """The 2-seat sample with its review saved (2 worlds per decision: about a second)."""
+    from tenleave_widget.analysis.review import attach_review
+
+    rec = json.loads((EXAMPLES / "game-2-seats.json").read_text())
+    out: dict[str, Any] = json.loads(json.dumps(attach_review(rec, review(rec, samples=2,
+                                                                          seed=9))))
+    return out
+
+
+def _first(rec: dict[str, Any], want: Callable[[dict[str, Any]], bool]) -> int:
+    return next(k for k, t in enumerate(rec["review"]["turns"]) if want(t))
+
+
+def _labelled_best(rec: dict[str, Any]) -> int:
+    return _first(rec, lambda t: t["label"] == "best" and not t["forced"])
+
+
+def _a_mistake(rec: dict[str, Any]) -> int:
+    return _first(rec, lambda t: t["label"] in ("mistake", "blunder") and t["best"] != t["played"])
+
+
+def _not_in_hand(rec: dict[str, Any]) -> int:
+    """A late turn, its best move made a card its seat no longer holds."""
+    k = len(rec["turns"]) - 2
+    t = rec["review"]["turns"][k]
+    g = Game.from_record(rec, turns=k)
+    gone = next(c for c in g.rules.deck if c not in g.hand(t["seat"]))
+    t["best"] = {"seat": t["seat"], "play": [gone, 0]}
+    return k
+
+
+Edit = Callable[[dict[str, Any]], "int | None"]
+
+
+def _set(where: Callable[[dict[str, Any]], int], key: str, value: Any) -> Edit:
+    """Set ``key`` of the judged turn that ``where`` picks; the edit names that turn."""
+    def edit(rec: dict[str, Any]) -> int:
+        k = where(rec)
+        rec["review"]["turns"][k][key] = value
+        return k
+    return edit
+
+
+def _top(key: str, value: Any) -> Edit:
+    def edit(rec: dict[str, Any]) -> None:
+        rec["review"][key] = value
+    return edit
+
+
+def _do(change: Callable[[dict[str, Any]], Any], turn: Callable[[dict[str, Any]], int | None]
+        ) -> Edit:
+    def edit(rec: dict[str, Any]) -> int | None:
+        k = turn(rec)
+        change(rec["review"])
+        return k
+    return edit
+
+
+def _zero(rec: dict[str, Any]) -> int:
+    return 0
+
+
+def _none(rec: dict[str, Any]) -> None:
+    return None
+
+
+def _first_wake(rec: dict[str, Any]) -> int:
+    return int(rec["review"]["wakes"][0]["turn"])
+
+
+def _swap_ci(t: dict[str, Any]) -> None:
+    t["loss_ci95"] = t["loss_ci95"][::-1]
+
+
+EDITS: dict[str, Edit] = {
+    # refused before
+    "refused: format": _top("format", "tenleave-review/2"),
+    "refused: objective": _top("objective", "elo"),
+    "refused: a turn fewer": _do(lambda r: r["turns"].pop(), _none),
+    "refused: turn renumbered": _set(lambda r: 0, "turn", 5),
+    "refused: another turn played": _set(lambda r: 1, "played",
+                                         {"seat": 1, "play": ["2", 0]}),
+    "refused: unknown label": _set(lambda r: 0, "label", "brilliant"),
+    "refused: loss missing": _do(lambda r: r["turns"][0].pop("loss"), _zero),
+    "refused: luck changed": _do(lambda r: r["wakes"][0]["luck"].__setitem__(0, 9.5),
+                                 _first_wake),
+    "refused: wakes missing": _do(lambda r: r.pop("wakes"), _none),
+    # accepted as genuine before
+    "accepted: best labelled blunder": _set(_labelled_best, "label", "blunder"),
+    "accepted: mistake labelled best": _set(_a_mistake, "label", "best"),
+    "accepted: loss 99": _set(_a_mistake, "loss", 99),
+    "accepted: loss -5": _set(_a_mistake, "loss", -5),
+    "accepted: loss '1.5'": _set(_a_mistake, "loss", "1.5"),
+    "accepted: loss NaN": _set(_a_mistake, "loss", float("nan")),
+    "accepted: best 9 on queue 8": _set(_a_mistake, "best", {"seat": 1, "play": ["9", 7]}),
+    "accepted: best not in hand": _not_in_hand,
+    "accepted: forced 'yes'": _set(_a_mistake, "forced", "yes"),
+    "accepted: forced mistake": _set(_a_mistake, "forced", True),
+    "accepted: expected penalty -3": _set(_a_mistake, "expected_final_penalty", -3),
+    "accepted: expected penalty NaN": _set(_a_mistake, "expected_final_penalty",
+                                           float("nan")),
+    "accepted: interval NaN": _set(_a_mistake, "loss_ci95", [float("nan")] * 2),
+    "accepted: interval inverted": _do(lambda r: _swap_ci(r["turns"][1]), lambda r: 1),
+    "accepted: samples -1": _top("samples", -1),
+    "accepted: seed 1.5": _top("seed", 1.5),
+    "accepted: players renamed": _top("players", ["Eve", "Ben"]),
+    "accepted: summary edited": _do(lambda r: r["seats"][0].__setitem__("mean_loss", 0.0),
+                                    _none),
+    # crashed replay_widget before
+    "crashed: samples Infinity": _top("samples", float("inf")),
+    "crashed: a 400-digit loss": _set(_a_mistake, "loss", 10**400),
+    "crashed: best peeks at [99, 99]": _do(
+        lambda r: r["turns"][0].__setitem__("best", {**r["turns"][0]["played"],
+                                                     "peek": [99, 99]}), _zero),
+    "crashed: a 400-digit expected penalty": _set(_a_mistake, "best_expected_final_penalty",
+                                                  -(10**400)),
+}
+MORE_EDITS: dict[str, Edit] = {
+    "gap -1": _set(_a_mistake, "gap", -1),
+    "reference '8'": _set(_a_mistake, "reference", "8"),
+    "loss 1e400 (infinite)": _set(_a_mistake, "loss", float("inf")),
+    "interval off centre": _set(_a_mistake, "loss_ci95", [0.0, 50.0]),
+    "swat of another kind": _do(lambda r: r["wakes"][0].__setitem__("kind", "daybreak"),
+                                _first_wake),
+    "best peeks though not played": _do(
+        lambda r: r["turns"][1].__setitem__("best", {**r["turns"][1]["best"],
+                                                     "peek": [1, 0]}), lambda r: 1),
+    "review not an object": lambda rec: rec.__setitem__("review", []),
+    "seed of 30 digits": _top("seed", 10**30),
+}
+
+
+def _refused(rec: dict[str, Any], turn: int | None) -> None:
+    from tenleave_widget import replay_widget
+    from tenleave_widget.analysis.review import saved_review
+
+    before = json.dumps(rec)
+    for read in (saved_review, replay_widget):
+        with pytest.raises(InvalidRecordError) as e:
+            read(rec)  # type: ignore[operator]
+        msg = str(e.value)
+        assert "review the record again" in msg and "'review'" in msg, msg
+        assert "\n" not in msg and len(msg) <= 240 and msg.isprintable(), msg
+        assert e.value.turn == turn, msg
+    assert json.dumps(rec) == before  # the record as it was
+
+
+@pytest.mark.parametrize("name", list(EDITS))
+def test_an_edited_saved_review_is_refused(name: str, reviewed: dict[str, Any]) -> None:
+    assert len(EDITS) == 31
+    rec = json.loads(json.dumps(reviewed))
+    turn = EDITS[name](rec)
+    _refused(rec, turn)
+
+
+@pytest.mark.parametrize("name", list(MORE_EDITS))
+def test_more_edits_of_a_saved_review_are_refused(name: str,
+                                                  reviewed: dict[str, Any]) -> None:
+    rec = json.loads(json.dumps(reviewed))
+    turn = MORE_EDITS[name](rec)
+    _refused(rec, turn)
+
+
+def test_a_genuine_saved_review_is_accepted_from_a_dict_and_a_file(
+    reviewed: dict[str, Any], tmp_path: Path
+) -> None:
+    from tenleave_widget import save_record
+    from tenleave_widget.analysis.review import saved_review
+
+    again = saved_review(reviewed)
+    assert again is not None and again.to_saved() == reviewed["review"]
+    f = tmp_path / "r.json"
+    save_record(reviewed, f)
+    from_file = saved_review(f)
+    assert from_file is not None and from_file.to_json() == again.to_json()
+    # NaN written into the file is not JSON: refused when it is read
+    f.write_text(f.read_text().replace('"loss": 0.0', '"loss": NaN', 1))
+    with pytest.raises(InvalidRecordError, match="not JSON: NaN"):
+        saved_review(f)

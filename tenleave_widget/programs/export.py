@@ -22,6 +22,15 @@ the teacher's view and every seat's view, with a perspective menu, and the notes
 >>> page.startswith("<!doctype html>"), page.count("<script"), "src=" in page
 (True, 2, False)
 
+**Bounded.** Every field of a record is bounded (:data:`~tenleave_widget.engine.record.LIMITS`),
+so the page grows with the game's turns, not with any one field: it is at most
+:func:`size_limit` bytes — the front end (scripts and styles, the same for every game),
+plus at most :data:`VIEW_LIMIT` bytes per position and view and :data:`NOTE_LIMIT` per
+position's note — and game data beyond that bound is refused (:class:`ExportError`)
+before anything is written. **Atomic**: the page is written to a
+temporary file in the same folder, then renamed over ``path``; on any error ``path`` is
+left exactly as it was.
+
 Layering: this module sits beside ``simulate`` and ``cli``, above the engine and the odds;
 from the widget package it imports only the pure, Jupyter-free half (``widget.session``
 and what it uses: no anywidget, ipywidgets, traitlets or plotly; ``tests/test_layers.py``).
@@ -36,19 +45,55 @@ from typing import Any
 
 from ..engine.errors import TenLeaveError
 from ..engine.game import Game
+from ..engine.record import RecordSource, write_atomically
 from ..table.config import check_config
 from ..table.protocol import TableState
 from ..table.session import Session
 
-__all__ = ["ExportError", "export_data", "export_html", "render_html"]
+__all__ = ["ExportError", "data_limit", "export_data", "export_html", "render_html",
+           "size_limit"]
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 FORMAT = "tenleave-export/1"
 SEAT_NOTE = "(a teacher's note on this turn: it is in the teacher's export only)"
 
+VIEW_LIMIT = 20 * 1024
+"""The most bytes of one position in one view in the page's JSON (its table state and
+odds panels, the note aside), with every record field at its bound: the largest
+measured is 13,735 (``tests/test_record_bounds.py``)."""
+NOTE_LIMIT = 24 * 1024
+"""The most bytes of one position's note in the teacher's export: ``MAX_NOTE_LENGTH``
+characters of at most 6 bytes each (``<`` is written ``\\u003c``)."""
+DATA_LIMIT = 2 * 1024
+"""The most bytes of the page's JSON outside its positions (the names, the views)."""
+PAGE_LIMIT = 8 * 1024
+"""The most bytes of the page around its front end and its JSON (the title, twice)."""
+
 
 class ExportError(TenLeaveError):
-    """An export that cannot be made (a bad perspective, a missing front-end build)."""
+    """An export that cannot be made (a bad perspective, a missing front-end build, a
+    page that cannot be written)."""
+
+
+def data_limit(turns: int, views: int, *, teacher: bool) -> int:
+    """The most bytes of the page's JSON for a game of ``turns`` turns in ``views`` views
+    (a seat's export: 1; the teacher's: the seats + 1, with the notes)::
+
+        DATA_LIMIT + (turns + 1) * (views * VIEW_LIMIT + (NOTE_LIMIT if teacher else 0))
+
+    — linear in the turns (at most 50), whatever the record's fields hold.
+
+    >>> data_limit(50, 6, teacher=True) - data_limit(49, 6, teacher=True)
+    147456
+    """
+    return DATA_LIMIT + (turns + 1) * (views * VIEW_LIMIT + (NOTE_LIMIT if teacher else 0))
+
+
+def size_limit(turns: int, views: int, *, teacher: bool) -> int:
+    """The largest page an export may be, in bytes: its front end (the scripts and
+    styles, the same for every game), :data:`PAGE_LIMIT`, and :func:`data_limit`."""
+    front = sum(len(_asset(name).encode("utf-8")) for name in ("export.css", "export.js"))
+    return front + PAGE_LIMIT + data_limit(turns, views, teacher=teacher)
 
 
 def _perspectives(game: Game, perspective: object) -> list[int | None]:
@@ -74,7 +119,7 @@ def _table_states(session: Session, seat: int | None, total: int) -> list[TableS
     return states
 
 
-def export_data(record: Any, perspective: int | None = None) -> dict[str, Any]:
+def export_data(record: RecordSource, perspective: int | None = None) -> dict[str, Any]:
     """Everything the page shows, computed now: for each perspective and each turn, the
     table state, the odds panels included (JSON-able)."""
     game = Game.from_record(record)
@@ -105,8 +150,9 @@ def _script_safe(text: str) -> str:
     return text.replace("</", "<\\/")
 
 
-def render_html(record: Any, perspective: int | None = None) -> str:
-    """The page of :func:`export_html`, as a string."""
+def render_html(record: RecordSource, perspective: int | None = None) -> str:
+    """The page of :func:`export_html`, as a string: at most :func:`size_limit` bytes of
+    UTF-8 (game data beyond :func:`data_limit` is an :class:`ExportError`)."""
     data = export_data(record, perspective)
     players = data["players"]
     who = "teacher's export" if perspective is None else f"{players[perspective]}'s view"
@@ -118,7 +164,7 @@ def render_html(record: Any, perspective: int | None = None) -> str:
     whose = "teacher" if perspective is None else str(perspective)
     css = _asset("export.css")
     js = _asset("export.js")
-    return (
+    page = (
         "<!doctype html>\n"
         '<html lang="en"><head><meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
@@ -134,21 +180,38 @@ def render_html(record: Any, perspective: int | None = None) -> str:
         f"<script>{_script_safe(js)}</script>\n"
         "</body></html>\n"
     )
+    views = len(data["perspectives"])
+    limit = data_limit(data["total"], views, teacher=perspective is None)
+    size = len(payload.encode("utf-8", "surrogatepass"))
+    if size > limit:  # cannot happen with every field within its bound: a safety net
+        raise ExportError(
+            f"the game's data would be {size:,} bytes, more than the {limit:,} allowed for "
+            f"{data['total']} turns in {views} view(s)"
+        )
+    return page
 
 
-def export_html(record: Any, path: str | Path, perspective: int | None = None) -> Path:
-    """Write the game of ``record`` (a ``tenleave-record/1`` object or path) to ``path``
-    as one self-contained HTML page that steps through it offline: the widget's table
-    (first / previous / next / last, slider, arrow keys, notes, swats in words) and the
-    odds panels of every position. ``perspective``: a seat (that seat's knowledge only,
-    turn by turn) or ``None`` (the teacher's export: every view, with a perspective menu).
+def export_html(
+    record: RecordSource, path: str | Path, perspective: int | None = None
+) -> Path:
+    """Write the game of ``record`` (a ``tenleave-record/1`` object, or the path of a
+    record file) to ``path`` as one self-contained HTML page that steps through it
+    offline: the widget's table (first / previous / next / last, slider, arrow keys,
+    notes, swats in words) and the odds panels of every position. ``perspective``: a
+    seat (that seat's knowledge only, turn by turn) or ``None`` (the teacher's export:
+    every view, with a perspective menu).
 
-    The page is made completely before anything is written: on an error, ``path`` is
-    left as it was."""
+    The page is made completely, within :func:`size_limit`, then written atomically (a
+    temporary file in the same folder, renamed over ``path``): on any error — an invalid
+    record, a full disk, a failure mid-write — ``path`` is left exactly as it was."""
     page = render_html(record, perspective)
     out = Path(path)
     try:
-        out.write_text(page, encoding="utf-8")
+        data = page.encode("utf-8")
+    except UnicodeEncodeError as e:  # not from a valid record: every text is checked
+        raise ExportError(f"the page holds text that is not UTF-8: {e.reason}") from None
+    try:
+        write_atomically(out, data)
     except OSError as e:
         raise ExportError(f"cannot write the page to {str(out)!r}: {e.strerror or e}") from None
     return out

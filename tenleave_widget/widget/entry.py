@@ -12,6 +12,7 @@ from typing import Any
 from ..analysis.review import saved_review
 from ..engine.errors import excerpt
 from ..engine.game import Game
+from ..engine.record import RecordSource, record_object
 from ..table.config import check_humans, new_game
 from ..table.protocol import Mode, WidgetMessageError
 from .controller import TenLeaveWidget
@@ -74,15 +75,18 @@ def hotseat(
 
 
 def replay_widget(
-    record: Any, *, seat: int | None = None, turn: int = 0, show_odds: bool = True
+    record: RecordSource, *, seat: int | None = None, turn: int = 0, show_odds: bool = True
 ) -> TenLeaveWidget:
-    """A record (object or path) in replay mode: step through its turns, from the teacher's
-    view (``seat=None``, everything shown) or one seat's view."""
+    """A record (a dict, or the path of a record file) in replay mode: step through its
+    turns, from the teacher's view (``seat=None``, everything shown) or one seat's view.
+    A review saved with the record is shown once checked against it (an invalid one is a
+    :class:`~tenleave_widget.RecordError`)."""
+    record = record_object(record)  # read once: the game and its saved review agree
     game = Game.from_record(record)
     if turn is None:  # None is "the last turn" for TenLeaveWidget, not an argument here
         raise WidgetMessageError(f"turn must be an integer 0..{game.turns_applied}, not None")
-    w = TenLeaveWidget(game, mode="replay", perspective=seat, turn=turn, show_odds=show_odds)
     saved = saved_review(record)  # a review saved with the record (checked against it)
+    w = TenLeaveWidget(game, mode="replay", perspective=seat, turn=turn, show_odds=show_odds)
     if saved is not None and w.review_panel is not None:
         w.review_panel.set_review(saved)
     return w
