@@ -22,12 +22,13 @@ the teacher's view and every seat's view, with a perspective menu, and the notes
 >>> page.startswith("<!doctype html>"), page.count("<script"), "src=" in page
 (True, 2, False)
 
-**Bounded.** Every field of a record is bounded (:data:`~tenleave_widget.engine.record.LIMITS`),
-so the page grows with the game's turns, not with any one field: it is at most
-:func:`size_limit` bytes — the front end (scripts and styles, the same for every game),
-plus at most :data:`VIEW_LIMIT` bytes per position and view and :data:`NOTE_LIMIT` per
-position's note — and game data beyond that bound is refused (:class:`ExportError`)
-before anything is written. **Atomic**: the page is written to a
+**Bounded.** Every field of a record is bounded
+(:data:`~tenleave_widget.engine.record.LIMITS`), so the page grows with the game's turns,
+not with any one field: it is at most :func:`size_limit` bytes — the front end (scripts
+and styles, the same for every game), plus at most :data:`VIEW_LIMIT` bytes per position
+and view (a position of a later turn takes more: see :data:`VIEW_BASE`) and
+:data:`NOTE_LIMIT` per position's note — and game data beyond that bound is refused
+(:class:`ExportError`) before anything is written. **Atomic**: the page is written to a
 temporary file in the same folder, then renamed over ``path``; on any error ``path`` is
 left exactly as it was.
 
@@ -45,7 +46,7 @@ from typing import Any
 
 from ..engine.errors import TenLeaveError
 from ..engine.game import Game
-from ..engine.record import RecordSource, write_atomically
+from ..engine.record import MAX_TURNS, RecordSource, write_atomically
 from ..table.config import check_config
 from ..table.protocol import TableState
 from ..table.session import Session
@@ -57,10 +58,15 @@ STATIC = Path(__file__).resolve().parents[1] / "static"
 FORMAT = "tenleave-export/1"
 SEAT_NOTE = "(a teacher's note on this turn: it is in the teacher's export only)"
 
-VIEW_LIMIT = 20 * 1024
-"""The most bytes of one position in one view in the page's JSON (its table state and
-odds panels, the note aside), with every record field at its bound: the largest
-measured is 13,735 (``tests/test_record_bounds.py``)."""
+VIEW_BASE = 40 * 1024
+VIEW_PER_TURN = 2 * 1024
+"""One position after turn ``t`` in one view takes at most ``VIEW_BASE + VIEW_PER_TURN * t``
+bytes of the page's JSON (its table state and odds panels, the note aside) with every
+record field at its bound: its figures carry the penalties of every turn so far. The
+largest measured: 22,809 bytes at turn 0, 54,519 at 10, 116,085 at 48
+(``tests/test_record_bounds.py``)."""
+VIEW_LIMIT = VIEW_BASE + VIEW_PER_TURN * MAX_TURNS
+"""The most bytes of any position in one view (a game has at most ``MAX_TURNS`` turns)."""
 NOTE_LIMIT = 24 * 1024
 """The most bytes of one position's note in the teacher's export: ``MAX_NOTE_LENGTH``
 characters of at most 6 bytes each (``<`` is written ``\\u003c``)."""
@@ -84,7 +90,7 @@ def data_limit(turns: int, views: int, *, teacher: bool) -> int:
     — linear in the turns (at most 50), whatever the record's fields hold.
 
     >>> data_limit(50, 6, teacher=True) - data_limit(49, 6, teacher=True)
-    147456
+    884736
     """
     return DATA_LIMIT + (turns + 1) * (views * VIEW_LIMIT + (NOTE_LIMIT if teacher else 0))
 
