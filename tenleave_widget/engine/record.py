@@ -37,6 +37,7 @@ widget's state, an HTML export) grows with the size of one field.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -86,6 +87,8 @@ class RecordHead:
     defense: list[str]
     turns: list[Any]
     notes: dict[int, str] = field(default_factory=dict)
+    branch: dict[str, Any] | None = None
+    """Where the game branched from (``{"from": digest, "turn": N}``), if it did."""
 
 
 RECORD_SIZE_LIMIT = 10 * 1024 * 1024
@@ -317,7 +320,53 @@ def parse_record(obj: Any) -> RecordHead:
     if not isinstance(turns, list):
         raise RecordError("'turns' must be a list")
     notes = check_notes(obj.get("notes", {}))
-    return RecordHead(list(players), first, rules, defense, turns, notes)
+    branch = check_branch(obj["branch"], len(turns)) if "branch" in obj else None
+    return RecordHead(list(players), first, rules, defense, turns, notes, branch)
+
+
+MAX_BRANCH_FROM = 80
+"""The longest ``branch.from`` (a record digest is 71 characters)."""
+
+
+def record_digest(record: Record) -> str:
+    """A record's game (setup and turns; not its notes, review or branch) as
+    ``"sha256:<64 hex digits>"``: what ``branch.from`` names (RULES.md §8), of the
+    record as :meth:`Game.to_record <tenleave_widget.Game.to_record>` writes it.
+
+    >>> record_digest({"format": "tenleave-record/1", "players": ["A", "B"],
+    ...                "turns": []})[:15]
+    'sha256:327b4f1f'
+    """
+    game = {k: record[k] for k in ("format", "players", "first", "rules", "defense", "turns")
+            if k in record}
+    text = json.dumps(game, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def check_branch(raw: object, turns: int) -> dict[str, Any]:
+    """A record's optional ``branch`` object, checked: exactly ``from`` (1 to
+    :data:`MAX_BRANCH_FROM` printable characters: the original's digest or name) and
+    ``turn`` (the turns of the original before the branch, 0..the record's turns);
+    else a :class:`RecordError`.
+
+    >>> check_branch({"from": "sha256:ab", "turn": 3}, 5)
+    {'from': 'sha256:ab', 'turn': 3}
+    >>> try:
+    ...     check_branch({"from": "x", "turn": 9}, 5)
+    ... except ValueError as e:
+    ...     print(e)
+    'branch': 'turn' must be an integer 0..5 (the turns before the branch), not 9
+    """
+    if not isinstance(raw, dict) or set(raw) != {"from", "turn"}:
+        raise RecordError("'branch' must be an object with exactly 'from' and 'turn'")
+    _fault("'branch': 'from'", text_fault(raw["from"], MAX_BRANCH_FROM))
+    turn = raw["turn"]
+    if type(turn) is not int or not 0 <= turn <= turns:
+        raise RecordError(
+            f"'branch': 'turn' must be an integer 0..{turns} (the turns before the branch), "
+            f"not {excerpt(turn)}"
+        )
+    return {"from": raw["from"], "turn": turn}
 
 
 def dumps_record(record: dict[str, Any]) -> str:

@@ -24,7 +24,10 @@ from ..engine.errors import SetupError, TenLeaveError, excerpt
 from ..engine.game import Game
 from .protocol import Mode, WidgetMessageError
 
-__all__ = ["Config", "check_config", "check_delay", "check_humans", "is_seat", "new_game"]
+__all__ = [
+    "Config", "assign_seats", "check_config", "check_delay", "check_humans", "is_seat",
+    "new_game",
+]
 
 MODES = ("play", "hotseat", "replay")
 
@@ -166,3 +169,32 @@ def new_game(players: Any, seed: Any, first: Any) -> Game:
         return Game(players, seed=seed, first=first)
     except TenLeaveError as e:
         raise WidgetMessageError(str(e)) from None
+
+
+def assign_seats(game: Game, human: object, bots: object) -> tuple[list[int], dict[int, str]]:
+    """The human seats and each other seat's bot, from ``play``'s ``human`` (a seat or a
+    list of seats) and ``bots`` (bot names in seat order, repeated if fewer than the
+    seats); a bad argument raises :class:`WidgetMessageError` naming it.
+
+    >>> assign_seats(Game(3, seed=1), 0, ["greedy"])
+    ([0], {1: 'greedy', 2: 'greedy'})
+    """
+    if isinstance(human, int) and not isinstance(human, bool):
+        humans: list[Any] = [human]
+    elif isinstance(human, Sequence) and not isinstance(human, (str, bytes)):
+        humans = list(human)
+    else:
+        raise WidgetMessageError(f"human must be a seat or a list of seats, not {excerpt(human)}")
+    seats = check_humans(game, humans)
+    others = [s for s in range(game.seats) if s not in seats]
+    if isinstance(bots, str):
+        names = [bots]
+    elif isinstance(bots, Sequence) and all(isinstance(b, str) for b in bots):
+        names = list(cast(Sequence[str], bots))
+    else:
+        raise WidgetMessageError(f"bots must be a list of bot names, not {excerpt(bots)}")
+    if others and not names:
+        raise WidgetMessageError(f"seats {others} need bots: pass bots=[...] or make them human")
+    if len(names) > len(others):
+        raise WidgetMessageError(f"{len(names)} bots for {len(others)} non-human seats")
+    return seats, {s: names[k % len(names)] for k, s in enumerate(others)}

@@ -95,6 +95,9 @@ class Session(ReviewState):
         """The table's size (the size control): one of :data:`~.protocol.SIZES`."""
         self.games = 1
         """Games played at this table (play again starts the next one)."""
+        self.branch: dict[str, Any] | None = None
+        """The record's ``branch`` (RULES.md §8): the game was played on from turn
+        ``branch["turn"]`` of the game ``branch["from"]``; ``None`` for a whole game."""
 
     # -------------------------------------------------------------- positions
     @property
@@ -179,6 +182,7 @@ class Session(ReviewState):
         game = Game(g.players, rules=g.rules, first=g.first, seed=seed)
         self.cancel_bots()
         self.games += 1
+        self.branch = None
         self.history = build_history(game)
         self.turn = 0
         self.pending = []
@@ -338,6 +342,7 @@ class Session(ReviewState):
         self.cancel_bots()
         self.history = history
         self.turn = shown
+        self.branch = None
         self.pending = []
         self.preview = None
         self.say("")
@@ -414,9 +419,16 @@ class Session(ReviewState):
             low = g.penalty[winners[0]] if winners else 0
             names = and_list([seat_name(g.players, s) for s in winners])
             if len(winners) == 1:
-                return f"Game over: {names} wins with {low}."
-            return f"Game over: {names} share the win with {low}."
+                return f"Game over: {names} wins with {low}." + self.branch_text()
+            return f"Game over: {names} share the win with {low}." + self.branch_text()
         mover = g.to_move
         assert mover is not None
-        return self.mode.turn_status(self, mover) + self.best_text()
+        return self.mode.turn_status(self, mover) + self.best_text() + self.branch_text()
+
+    def branch_text(self) -> str:
+        """Replay of a branched game: the status line says where it branched from."""
+        if self.branch is None or self.mode.live:
+            return ""
+        return (f" (A branch: played on from turn {self.branch['turn']} of game "
+                f"{self.branch['from'].removeprefix('sha256:')[:12]}.)")
 

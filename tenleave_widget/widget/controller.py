@@ -9,6 +9,7 @@ against the protocol, handled by the session, and the session's new table state 
 from __future__ import annotations
 
 import logging
+import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,14 +17,15 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets
 
 from ..analysis.review import Review, attach_review
-from ..engine.errors import TenLeaveError, one_line
+from ..engine.errors import TenLeaveError, excerpt, one_line
 from ..engine.game import Game
-from ..engine.record import save_record
+from ..engine.record import record_digest, save_record
 from ..programs.export import export_html
 from ..table.charts import as_figures
-from ..table.config import check_config, check_delay
+from ..table.config import assign_seats, check_config, check_delay
 from ..table.lookahead_panel import Thinker
 from ..table.protocol import Mode, WidgetMessageError, parse_intent
+from ..table.redeal import redeal as redeal_hidden
 from ..table.session import Session
 from ..table.words import plain_words
 from .bot_runner import BotFailure, BotRunner
@@ -166,8 +168,67 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         """The whole game as a ``tenleave-record/1`` object (with its notes, and its review
         as the optional ``review`` section once computed)."""
         rec = dict(self.session.live.to_record())
+        if self.session.branch is not None:
+            rec["branch"] = dict(self.session.branch)
         r = self.session.review
         return attach_review(rec, r) if r is not None else rec
+
+    def play_from_here(
+        self,
+        human: int | Sequence[int] = 0,
+        bots: Sequence[str] = ("greedy", "random"),
+        *,
+        redeal: bool = False,
+        seed: int | None = None,
+        bot_delay: float = 0.5,
+        show_odds: bool | None = None,
+    ) -> TenLeaveWidget:
+        """Replay mode: a new play table (hot-seat with several human seats) that starts
+        at the position shown, ``human`` and ``bots`` as in :func:`~.entry.play`.
+
+        The seats' hands and face-down cards are the record's (the teacher's what-if);
+        ``redeal=True`` (one human seat) deals the cards that seat cannot see again from
+        its view (:func:`~tenleave_widget.table.redeal.redeal`), so that it plays on with
+        its own knowledge only. The new game's record says where it branched from
+        (``branch``: this game's :func:`~tenleave_widget.engine.record.record_digest`
+        and the turn; RULES.md §8). The record's notes stay with the original."""
+        if self.mode != "replay":
+            raise WidgetMessageError(
+                "play on from here is for a replay: use replay_widget(record), then go to a turn"
+            )
+        start = self.session.current()
+        if start.finished:
+            raise WidgetMessageError(
+                "the game is over at this turn: go to an earlier turn to play on from it"
+            )
+        humans, assignment = assign_seats(start, human, bots)
+        if not isinstance(redeal, bool):
+            raise WidgetMessageError(f"redeal must be True or False, not {excerpt(redeal)}")
+        if seed is not None and type(seed) is not int:
+            raise WidgetMessageError(f"seed must be an integer or None, not {excerpt(seed)}")
+        game = start.copy()
+        if redeal:
+            if len(humans) != 1:
+                raise WidgetMessageError(
+                    "redeal=True deals again the cards one seat cannot see: give one human seat"
+                )
+            rng = random.Random(
+                f"tenleave-branch/{seed}" if seed is not None
+                else random.SystemRandom().getrandbits(64)
+            )
+            game = redeal_hidden(self.session.history[0], start, humans[0], rng)[-1]
+        game.notes = {}
+        w = TenLeaveWidget(
+            game, mode="hotseat" if len(humans) > 1 else "play", humans=humans,
+            bots=assignment, bot_delay=bot_delay, seed=seed,
+            show_odds=self.session.show_odds if show_odds is None else show_odds,
+        )
+        n = start.turns_applied
+        w.session.branch = {"from": record_digest(self.session.live.to_record()), "turn": n}
+        dealt = ": the cards you cannot see were dealt again" if redeal else ""
+        w.session.say(f"Playing on from turn {n} of the replay{dealt}.")
+        w._refresh()
+        return w
 
     def save(self, path: str | Path) -> None:
         """Save :meth:`record` as JSON."""

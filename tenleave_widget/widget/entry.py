@@ -7,13 +7,11 @@ one check (:func:`~.config.check_config`) names a bad argument.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from ..analysis.review import saved_review
-from ..engine.errors import excerpt
 from ..engine.game import Game
-from ..engine.record import RecordSource, record_object
-from ..table.config import check_humans, new_game
+from ..engine.record import RecordSource, parse_record, record_object
+from ..table.config import assign_seats, new_game
 from ..table.protocol import Mode, WidgetMessageError
 from .controller import TenLeaveWidget
 
@@ -37,25 +35,7 @@ def play(
     seconds apart so that a person can follow. With one human, the widget offers undo.
     """
     game = new_game(players, seed, first)
-    if isinstance(human, int) and not isinstance(human, bool):
-        humans: list[Any] = [human]
-    elif isinstance(human, Sequence) and not isinstance(human, (str, bytes)):
-        humans = list(human)
-    else:
-        raise WidgetMessageError(f"human must be a seat or a list of seats, not {excerpt(human)}")
-    humans = check_humans(game, humans)
-    others = [s for s in range(game.seats) if s not in humans]
-    if isinstance(bots, str):
-        names = [bots]
-    elif isinstance(bots, Sequence) and all(isinstance(b, str) for b in bots):
-        names = list(bots)
-    else:
-        raise WidgetMessageError(f"bots must be a list of bot names, not {excerpt(bots)}")
-    if others and not names:
-        raise WidgetMessageError(f"seats {others} need bots: pass bots=[...] or make them human")
-    if len(names) > len(others):
-        raise WidgetMessageError(f"{len(names)} bots for {len(others)} non-human seats")
-    assignment = {s: names[k % len(names)] for k, s in enumerate(others)}
+    humans, assignment = assign_seats(game, human, bots)
     mode: Mode = "hotseat" if len(humans) > 1 else "play"
     return TenLeaveWidget(
         game, mode=mode, humans=humans, bots=assignment, bot_delay=bot_delay, seed=seed,
@@ -80,13 +60,17 @@ def replay_widget(
     """A record (a dict, or the path of a record file) in replay mode: step through its
     turns, from the teacher's view (``seat=None``, everything shown) or one seat's view.
     A review saved with the record is shown once checked against it (an invalid one is a
-    :class:`~tenleave_widget.RecordError`)."""
+    :class:`~tenleave_widget.RecordError`). A game played on from another's position
+    (its record's ``branch``, RULES.md §8) says so in the status line."""
     record = record_object(record)  # read once: the game and its saved review agree
     game = Game.from_record(record)
     if turn is None:  # None is "the last turn" for TenLeaveWidget, not an argument here
         raise WidgetMessageError(f"turn must be an integer 0..{game.turns_applied}, not None")
     saved = saved_review(record)  # a review saved with the record (checked against it)
     w = TenLeaveWidget(game, mode="replay", perspective=seat, turn=turn, show_odds=show_odds)
+    w.session.branch = parse_record(record).branch  # checked by Game.from_record above
+    if w.session.branch is not None:
+        w._refresh()  # the status line names the branch
     if saved is not None and w.review_panel is not None:
         w.review_panel.set_review(saved)
     return w
