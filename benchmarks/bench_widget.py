@@ -6,8 +6,10 @@ click (``performance.now()`` just before the button's click event is dispatched)
 
 * the table updated: the widget root's ``data-pending`` attribute changed (it is set when
   the new state from Python has been drawn), seen by a MutationObserver;
-* the panels updated: the odds panels (SVG/HTML drawn by the widget's bundle from the
-  panel data Python syncs with the table state) replaced by the newly drawn ones.
+* the panels updated: the odds panels' Plotly charts (the figures Python composes and
+  syncs with the table state, drawn by the bundled plotly.js with ``Plotly.react``, in
+  place) redrawn: the panels' ``data-revision`` attribute, set once every chart of the new
+  state has been drawn, changed.
 
 A move is a round trip through Python: "Play here" (Python checks it with the engine,
 previews the turn, recomputes the odds) and "Start the turn again" (the same, back).
@@ -55,13 +57,17 @@ MEASURE_JS = """async (selector) => {
             }
         });
         tableObs.observe(root, {attributes: true, attributeFilter: ['data-pending']});
+        // the panels are updated in place (Plotly.react): their data-revision counts the
+        // states drawn
+        const revision = oldPanels ? oldPanels.dataset.revision : null;
         const panelObs = new MutationObserver(() => {
             const now = root.querySelector('.tl-panels');
-            if (tPanels === null && now !== null && now !== oldPanels) {
+            if (tPanels === null && now !== null && now.dataset.revision !== revision) {
                 tPanels = performance.now(); panelObs.disconnect(); check();
             }
         });
-        panelObs.observe(root, {subtree: true, childList: true});
+        panelObs.observe(root, {subtree: true, attributes: true,
+                                attributeFilter: ['data-revision']});
         setTimeout(() => reject(new Error('timeout')), 10000);
     });
     const t0 = performance.now();

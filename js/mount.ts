@@ -3,7 +3,7 @@
 // source of table states: the anywidget model (widget.ts) or a fixed state on a plain page.
 
 import { h } from "./dom";
-import { renderPanels } from "./panels/panels";
+import { PanelsView } from "./panels/panels";
 import { buildTable } from "./table";
 import type { Intent, TableState } from "./protocol";
 import type { UiState } from "./send";
@@ -55,27 +55,22 @@ export function mountTable(el: HTMLElement, source: TableSource): () => void {
   // (`ui.focusNext`) on a state the user's last action has not reached yet.
   let drawn: TableState | null = null;
   let side: HTMLElement | null = null;
+  // The panels stay in the page across states (their charts are updated in place).
+  const panels = new PanelsView(send);
+  const aside = h("aside", { class: "tl-side", "aria-label": "Odds panels" }, panels.element);
   const sideFor = (state: TableState): HTMLElement | null =>
-    state.show_odds && !state.cover.shown && state.panels.state
-      ? h("aside", { class: "tl-side", "aria-label": "Odds panels" }, renderPanels(state.panels, send))
-      : null;
+    (state.show_odds || state.panels.figures["review"] !== undefined) && !state.cover.shown && state.panels.state ? aside : null;
   const onlyPanelsChanged = (state: TableState): boolean =>
     drawn !== null &&
     side !== null &&
+    sideFor(state) !== null &&
     state.panels !== drawn.panels &&
     (Object.keys(state) as (keyof TableState)[]).every((key) => key === "panels" || state[key] === drawn?.[key]);
 
-  /** Redraw the panels alone, keeping the focus on the same panel control if it had it. */
+  /** Redraw the panels alone (their controls keep the focus: PanelsView.update). */
   const drawPanels = (state: TableState): void => {
-    const old = side;
-    const fresh = sideFor(state);
-    if (old === null || fresh === null) return;
-    const focused = document.activeElement;
-    const key = focused instanceof HTMLElement && old.contains(focused) ? focused.getAttribute("data-focus") : null;
-    old.replaceWith(fresh);
-    side = fresh;
+    panels.update(state.panels);
     drawn = state;
-    if (key) (fresh.querySelector<HTMLElement>(`[data-focus="${key}"]`) ?? root).focus({ preventScroll: true });
   };
 
   /** A new state from the source: the panels alone when only they changed, else all. */
@@ -111,6 +106,7 @@ export function mountTable(el: HTMLElement, source: TableSource): () => void {
     const main = h("div", { class: "tl-main" }, ...buildTable(state, ui, send, draw));
     side = sideFor(state);
     const layout = h("div", { class: "tl-layout" }, main, side);
+    if (side === null) aside.remove();
     if (offline) layout.inert = true;
     content.replaceChildren(
       offline
@@ -122,6 +118,7 @@ export function mountTable(el: HTMLElement, source: TableSource): () => void {
         : "",
       layout,
     );
+    if (side !== null) panels.update(state.panels); // in the page now: the charts get its width
     const cover = state.cover.shown ? focusTarget("uncover") : null;
     const next = ui.focusNext.map(focusTarget).find((el) => el !== null && el !== root);
     if (cover && hadFocus) {
@@ -214,5 +211,6 @@ export function mountTable(el: HTMLElement, source: TableSource): () => void {
   return () => {
     unsubscribe();
     root.removeEventListener("keydown", onKey);
+    panels.dispose();
   };
 }

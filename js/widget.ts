@@ -70,6 +70,6 @@ export function renderTableState(
   return mountTable(el, { get: () => state, subscribe: () => () => {}, send });
 }
 
-export { renderPanels } from "./panels/panels";
+export { PanelsView, renderPanels } from "./panels/panels";
 
 export default { render };

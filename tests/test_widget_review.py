@@ -48,9 +48,12 @@ def review_in_replay_mode(tmp_path: Path) -> None:
     w.review(samples=2, seed=1)  # no running loop here: computed at once
     r = w.review_result
     assert r is not None and len(r.turns) == 30
-    # the graph: one trace per seat, a point per decision, clicking one moves the table
-    assert panel.figure is not None
-    assert [len(t.x) for t in panel.figure.data] == [10, 10, 10]
+    # the graph (a panel of the table): one trace per seat, a point per decision; a click
+    # on one sends the goto intent of its turn (customdata)
+    graph = w.figures()["review"]
+    assert [len(t.x) for t in graph.data] == [10, 10, 10]
+    turn = int(graph.data[0].customdata[4])
+    assert w.send_intent({"kind": "goto", "turn": turn}) and w.turn == turn
     panel.jump(12)
     assert w.turn == 12
     # the narration labels the decision just shown; the summary names every seat
@@ -74,8 +77,7 @@ def review_in_replay_mode(tmp_path: Path) -> None:
     again = replay_widget(f, turn=3)
     assert again.review_result is not None
     assert again.review_result.to_json() == r.to_json()
-    assert again.review_panel is not None and again.review_panel.figure is not None
-    assert len(again.review_panel.figure.data) == 3
+    assert len(again.figures()["review"].data) == 3
 
 
 def test_the_best_move_carries_its_rotation() -> None:
@@ -151,8 +153,8 @@ def a_seats_view() -> None:
     w.show_best()
     w.set_perspective(1)
     panel = w.review_panel
-    assert panel is not None and panel.figure is not None
-    assert [t.name for t in panel.figure.data] == ["Ben"]
+    assert panel is not None
+    assert [t.name for t in w.figures()["review"].data] == ["Ben"]
     assert "Ana" not in panel.summary.value and "Ben" in panel.summary.value
     r = w.review_result
     assert r is not None
@@ -165,7 +167,7 @@ def a_seats_view() -> None:
         if turn < 30 and r.turns[turn].seat != 1:
             assert "Best move" not in status and w.session.state()["best"] is None
     w.set_perspective(None)
-    assert len(panel.figure.data) == 3
+    assert len(w.figures()["review"].data) == 3
 
 
 def test_the_review_runs_in_the_background_and_the_table_answers_meanwhile() -> None:
@@ -244,24 +246,26 @@ def figure_widgets(widget: object) -> list[object]:
     return found
 
 
-def test_the_graph_is_made_only_for_a_review(tmp_path: Path) -> None:
+def test_the_graph_is_a_panel_of_the_table_not_a_figure_widget(tmp_path: Path) -> None:
     """A FigureWidget carries plotly.js (~5 MB) into a notebook saved with widget state:
-    a replay table holds none until a review is computed or read back (issue 11)."""
+    the review's graph is a figure of the table's panels instead (issue 20), drawn by the
+    table's own bundle, there once a review is computed or read back."""
     def scenario() -> None:
         w = replay_widget(GAME, turn=3)
-        assert w.review_panel is not None and w.review_panel.figure is None
-        assert figure_widgets(w) == []
+        assert "review" not in w.table.panels["figures"]
         w.goto(20)
         w.set_perspective(1)
-        assert figure_widgets(w) == []
         w.review(samples=2, seed=1)
-        assert figure_widgets(w) == [w.review_panel.figure]
-        w.set_perspective(None)  # redrawn in the same figure
-        assert figure_widgets(w) == [w.review_panel.figure]
+        assert figure_widgets(w) == []
+        assert [t["name"] for t in w.table.panels["figures"]["review"]["figure"]["data"]] == [
+            "Ben"]
+        w.set_perspective(None)
+        assert len(w.table.panels["figures"]["review"]["figure"]["data"]) == 3
+        w.handle_intent({"kind": "odds", "show": False})  # the odds hidden: the review stays
+        assert list(w.table.panels["figures"]) == ["review"]
         f = tmp_path / "reviewed.json"
         w.save(f)
         again = replay_widget(f, turn=0)  # a saved review draws its graph at once
-        assert again.review_panel is not None and again.review_panel.figure is not None
-        assert figure_widgets(again) == [again.review_panel.figure]
+        assert "review" in again.table.panels["figures"] and figure_widgets(again) == []
 
     in_fresh_thread(scenario)

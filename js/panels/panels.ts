@@ -1,39 +1,164 @@
-// The odds panels: a pure function of the panel data (tenleave_widget/table/charts.py), with
-// no access to any widget model, so the widget and the HTML export draw them alike.
+// The odds panels: the Plotly figures composed in Python (PanelData.figures, from
+// tenleave_widget/table/charts.py) drawn with the bundled partial plotly.js, plus what a
+// figure does not do (the title, the message of an empty or finished state, the moves'
+// switch, a visually hidden text alternative per chart). No access to any widget model, so
+// the widget and the HTML export draw them alike. A `PanelsView` stays in the page across
+// states: each new state updates its charts in place (Plotly.react).
 
 import "./panels.css";
 import { h } from "../dom";
 import type { Send } from "../send";
-import { cardRiskPanel } from "./cardRisk";
-import { movesPanel } from "./moves";
-import { outcomePanel } from "./outcome";
-import { timelinePanel } from "./timeline";
-import type { PanelData } from "./types";
+import { movesControls } from "./moves";
+import { drawFigure, purge, readTheme, resize } from "./plot";
+import type { Theme } from "./plot";
+import type { PanelData, PanelFigure } from "./types";
 
 export type { PanelData } from "./types";
 
-/** `send`, when given, draws the controls that send intents (the moves' measure switch). */
+/** The figures in the order they are drawn (charts.FIGURE_KEYS). */
+export const FIGURE_KEYS = ["outcome", "moves", "cards", "timeline", "review"] as const;
+
+interface Slot {
+  section: HTMLElement;
+  controls: HTMLElement;
+  plot: HTMLElement;
+  alt: HTMLElement;
+  figure: PanelFigure | null;
+  clicks: boolean;
+}
+
+export class PanelsView {
+  /** `.tl-panels`: its `data-revision` counts the states drawn (a benchmark waits on it). */
+  readonly element: HTMLElement;
+  private readonly heading: HTMLElement;
+  private readonly message: HTMLElement;
+  private readonly grid: HTMLElement;
+  private readonly slots = new Map<string, Slot>();
+  private readonly resizer: ResizeObserver | null;
+  private readonly themeWatch: MutationObserver | null;
+  private revision = 0;
+  private theme: Theme | null = null;
+  private waiting: PanelData | null = null;
+
+  /** `send`, when given, draws the controls that send intents (the moves' measure switch,
+   *  a click on a review point: `goto`). */
+  constructor(private readonly send?: Send) {
+    this.heading = h("h2", { class: "tl-panels-title" });
+    this.message = h("p", { class: "tl-panels-message" });
+    this.grid = h("div", { class: "tl-panel-grid" });
+    this.element = h("div", { class: "tl-panels" }, this.heading, this.message, this.grid);
+    this.resizer =
+      typeof ResizeObserver === "undefined"
+        ? null
+        : new ResizeObserver((entries) => entries.forEach((e) => resize(e.target as HTMLElement)));
+    // JupyterLab's theme switch changes these attributes of <body>: redraw in its colours
+    this.themeWatch =
+      typeof MutationObserver === "undefined"
+        ? null
+        : new MutationObserver(() => {
+            this.retheme();
+            setTimeout(() => this.retheme(), 300); // the new theme's stylesheet may come later
+          });
+    this.themeWatch?.observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-light", "data-jp-theme-name", "class"] });
+  }
+
+  /** Show `data`: the charts present are updated in place, the others removed. */
+  update(data: PanelData): void {
+    if (!this.element.isConnected) {
+      // not in the page yet (drawn, then appended): the charts need its width and theme
+      if (this.waiting === null) requestAnimationFrame(() => this.drawWaiting());
+      this.waiting = data;
+      return;
+    }
+    this.waiting = null;
+    this.element.dataset["state"] = data.state;
+    this.heading.textContent = data.title;
+    this.message.textContent = data.message;
+    this.message.hidden = data.message === "";
+    const keys = FIGURE_KEYS.filter((key) => data.figures[key] !== undefined);
+    for (const [key, slot] of this.slots) {
+      if (!keys.includes(key as (typeof FIGURE_KEYS)[number])) {
+        this.resizer?.unobserve(slot.plot);
+        purge(slot.plot);
+        slot.section.remove();
+        this.slots.delete(key);
+      }
+    }
+    this.theme = readTheme(this.element);
+    const focused = document.activeElement;
+    const focusKey = focused instanceof HTMLElement && this.grid.contains(focused) ? focused.getAttribute("data-focus") : null;
+    keys.forEach((key, i) => {
+      const figure = data.figures[key];
+      if (!figure) return;
+      const slot = this.slots.get(key) ?? this.make(key);
+      if (this.grid.children[i] !== slot.section) this.grid.insertBefore(slot.section, this.grid.children[i] ?? null);
+      slot.section.setAttribute("aria-label", figure.name);
+      slot.alt.textContent = figure.alt;
+      slot.controls.replaceChildren(...(key === "moves" ? movesControls(data.moves, this.send) : []));
+      this.draw(key, slot, figure);
+    });
+    if (focusKey) this.grid.querySelector<HTMLElement>(`[data-focus="${focusKey}"]`)?.focus({ preventScroll: true });
+    this.revision += 1;
+    this.element.dataset["revision"] = String(this.revision);
+  }
+
+  private drawWaiting(): void {
+    const data = this.waiting;
+    this.waiting = null;
+    if (data === null) return;
+    if (this.element.isConnected) this.update(data);
+    else {
+      this.waiting = data; // not shown yet: look again next frame (until a new state)
+      requestAnimationFrame(() => this.drawWaiting());
+    }
+  }
+
+  /** Stop watching the page (the table was removed). */
+  dispose(): void {
+    this.resizer?.disconnect();
+    this.themeWatch?.disconnect();
+    for (const slot of this.slots.values()) purge(slot.plot);
+    this.slots.clear();
+  }
+
+  private make(key: string): Slot {
+    const plot = h("div", { class: "tl-plot", "aria-hidden": "true", "data-figure": key });
+    const alt = h("p", { class: "tl-visually-hidden" });
+    const controls = h("div", { class: "tl-panel-controls" });
+    const section = h("section", { class: `tl-panel tl-panel-${key}`, "data-figure": key }, plot, controls, alt);
+    const slot: Slot = { section, controls, plot, alt, figure: null, clicks: false };
+    this.slots.set(key, slot);
+    this.resizer?.observe(plot);
+    return slot;
+  }
+
+  private draw(key: string, slot: Slot, figure: PanelFigure): void {
+    slot.figure = figure;
+    const theme = this.theme ?? readTheme(this.element);
+    void drawFigure(slot.plot, key, figure.figure, theme).then((el) => {
+      if (key !== "review" || slot.clicks || !this.send) return;
+      slot.clicks = true;
+      const send = this.send;
+      el.on("plotly_click", (event) => {
+        const turn = event.points[0]?.customdata;
+        if (typeof turn === "number") send({ kind: "goto", turn });
+      });
+    });
+  }
+
+  /** Redraw every chart in the page's current theme. */
+  retheme(): void {
+    if (!this.element.isConnected) return;
+    const theme = readTheme(this.element);
+    if (this.theme && JSON.stringify(theme) === JSON.stringify(this.theme)) return;
+    this.theme = theme;
+    for (const [key, slot] of this.slots) if (slot.figure) this.draw(key, slot, slot.figure);
+  }
+}
+
+/** Draw `data` once, in a new element (a static page; the table keeps a PanelsView). */
 export function renderPanels(data: PanelData, send?: Send): HTMLElement {
-  const root = h("div", { class: "tl-panels", "data-state": data.state });
-  root.append(h("h2", { class: "tl-panels-title" }, data.title));
-  if (data.state === "hidden") {
-    root.append(h("p", { class: "tl-panels-message" }, data.message));
-    return root;
-  }
-  if (data.state === "finished") {
-    root.append(h("p", { class: "tl-panels-message" }, data.message));
-    root.append(h("div", { class: "tl-panel-grid" }, timelinePanel(data.timeline, data.players, data.colours)));
-    return root;
-  }
-  root.append(
-    h(
-      "div",
-      { class: "tl-panel-grid" },
-      outcomePanel(data.outcome),
-      movesPanel(data.moves, data.players, send),
-      cardRiskPanel(data.cards, data.colours),
-      timelinePanel(data.timeline, data.players, data.colours),
-    ),
-  );
-  return root;
+  const view = new PanelsView(send);
+  view.update(data);
+  return view.element;
 }

@@ -1,10 +1,3 @@
 // The panel data types live in the protocol (js/protocol.ts), mirrored from
 // tenleave_widget/table/charts.py; the panel components read them from here.
-export type {
-  CardChart,
-  MoveChart,
-  MovesChart,
-  OutcomeChart,
-  PanelData,
-  TimelineChart,
-} from "../protocol";
+export type { FigureJSON, MovesChart, PanelData, PanelFigure } from "../protocol";

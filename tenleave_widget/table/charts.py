@@ -33,6 +33,7 @@ The panels, in plain words:
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
@@ -361,6 +362,7 @@ OUTCOME_PARTS = (
     ("p_over", "over 10", "the Human Defense token swats", "#e69f00", "/"),
 )
 """(key, name, what it means, colour, pattern): the three ends of a queue's swat."""
+QUEUE_PATTERNS = ("", "/", "x", ".", "-")
 SEAT_SYMBOLS = ("circle", "square", "triangle-up", "diamond", "x")
 SEAT_DASHES = ("solid", "dash", "dot", "dashdot", "longdash")
 REVIEW_SYMBOLS = {"best": "circle", "good": "circle-open", "inaccuracy": "diamond",
@@ -396,9 +398,19 @@ def signed(x: float) -> str:
     return ("+" if x > 0 else "−" if x < 0 else "") + f"{abs(x):.2f}"
 
 
+def _wrap(text: str, width: int = 44) -> str:
+    """``text`` in lines of at most ``width`` characters (``<br>``: plotly.js does not wrap).
+
+    >>> _wrap("It is Ben's turn: their moves are shown only in their own view.", 30)
+    "It is Ben's turn: their moves<br>are shown only in their own<br>view."
+    """
+    return "<br>".join(textwrap.wrap(text, width)) or text
+
+
 def _layout(title: str, height: int, **more: Any) -> dict[str, Any]:
     layout: dict[str, Any] = {
-        "title": {"text": title, "x": 0, "xanchor": "left", "font": {"size": 14}},
+        "title": {"text": _wrap(title, 48), "x": 0.01, "xanchor": "left", "y": 0.99,
+                  "yref": "container", "yanchor": "top", "font": {"size": 14}},
         "height": height, "autosize": True,
         "margin": {"l": 10, "r": 10, "t": 36, "b": 36, "pad": 2},
         "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "rgba(0,0,0,0)",
@@ -421,7 +433,7 @@ def _words_figure(title: str, text: str, height: int = 120) -> FigureJSON:
     """A chart with nothing to draw: its words instead (no axes)."""
     hidden = {"visible": False}
     return {"data": [], "layout": _layout(title, height, xaxis=hidden, yaxis=hidden,
-                                          annotations=[_note(text)])}
+                                          annotations=[_note(_wrap(text))])}
 
 
 def _hex(colours: Sequence[str], seat: int) -> str:
@@ -469,38 +481,58 @@ def outcome_figure(outcome: Sequence[OutcomeChart]) -> PanelFigure:
                           for row, x in zip(rows, xs, strict=True)],
             "hoverinfo": "text", "showlegend": True, "legendgroup": name,
         })
-    most = 0.0
-    for q in outcome:
-        if q["empty"]:
-            continue
+    most, high = 0.0, 10
+    for n, q in enumerate(x for x in outcome if not x["empty"]):
         pairs = _totals(q)
         most = max([most, *(p for _, p in pairs)])
+        high = max([high, *(t for t, _ in pairs)])
         data.append({
             "type": "bar", "name": f"Queue {q['queue'] + 1}", "xaxis": "x2", "yaxis": "y2",
             "x": [t for t, _ in pairs], "y": [p for _, p in pairs],
-            "text": [percent(p) for _, p in pairs], "textposition": "outside",
+            "marker": {"pattern": {"shape": QUEUE_PATTERNS[n % len(QUEUE_PATTERNS)]},
+                       "line": {"width": 1}},
+            "meta": "neutral",  # drawn in the theme's second text colour (js/panels/plot.ts)
             "hovertext": [f"Queue {q['queue'] + 1} would total {t} in {percent(p)} of swats "
                           f"({'under 10' if t < 10 else 'exactly 10' if t == 10 else 'over 10'})"
                           for t, p in pairs],
-            "hoverinfo": "text", "showlegend": False,
+            "hoverinfo": "text", "showlegend": True, "legend": "legend2",
         })
     empty = [_note("empty: nothing to swat", xref="x", yref="y", x=0.5, y=row)
              for q, row in zip(outcome, rows, strict=True) if q["empty"]]
+    zones = [(-0.5, 9.5, OUTCOME_PARTS[0][3]), (9.5, 10.5, OUTCOME_PARTS[1][3]),
+             (10.5, high + 0.5, OUTCOME_PARTS[2][3])]
+    shapes = [{"type": "rect", "xref": "x2", "yref": "y2 domain", "x0": a, "x1": b, "y0": 0,
+               "y1": 1, "fillcolor": colour, "opacity": 0.18, "layer": "below",
+               "line": {"width": 0}} for a, b, colour in zones]
+    rows_px = 30 * len(outcome)
+    if len(data) == len(OUTCOME_PARTS):  # every queue empty: no total to show
+        layout = _layout(title, 96 + rows_px + 40, barmode="stack", showlegend=True,
+                         legend={"orientation": "h", "x": 0, "y": 1.02, "yanchor": "bottom",
+                                 "font": {"size": 11}},
+                         margin={"l": 10, "r": 10, "t": 96, "b": 30, "pad": 2},
+                         xaxis={"range": [0, 1], "tickformat": ".0%", "fixedrange": True},
+                         yaxis={"autorange": "reversed", "automargin": True,
+                                "fixedrange": True},
+                         annotations=empty)
+        return {"name": title, "alt": " ".join(alts),
+                "figure": {"data": data, "layout": layout}}
     layout = _layout(
-        title, 150 + 34 * len(outcome) + 40, barmode="stack", showlegend=True,
-        legend={"orientation": "h", "x": 0, "y": 1.0, "yanchor": "bottom",
+        title, 96 + rows_px + 150, barmode="stack", showlegend=True,
+        legend={"orientation": "h", "x": 0, "y": 1.02, "yanchor": "bottom",
                 "traceorder": "normal", "font": {"size": 11}},
-        margin={"l": 10, "r": 10, "t": 84, "b": 36, "pad": 2},
+        legend2={"orientation": "h", "x": 1, "xanchor": "right", "y": 0.34,
+                 "yanchor": "top", "font": {"size": 11}},
+        margin={"l": 10, "r": 10, "t": 96, "b": 40, "pad": 2},
         xaxis={"range": [0, 1], "tickformat": ".0%", "domain": [0, 1], "anchor": "y",
-               "fixedrange": True, "title": {"text": "chance in a swat now"}},
+               "fixedrange": True},
         yaxis={"domain": [0.5, 1], "autorange": "reversed", "automargin": True,
                "fixedrange": True, "anchor": "x"},
         xaxis2={"domain": [0, 1], "anchor": "y2", "type": "linear", "dtick": 1,
-                "fixedrange": True, "title": {"text": "the queue's total when flipping stops"}},
-        yaxis2={"domain": [0, 0.3], "anchor": "x2", "tickformat": ".0%", "fixedrange": True,
-                "range": [0, min(1.0, most * 1.3 + 0.05)], "automargin": True},
-        shapes=[{"type": "line", "xref": "x2", "yref": "paper", "x0": 9.5, "x1": 9.5,
-                 "y0": 0, "y1": 0.3, "line": {"dash": "dot", "width": 1}}],
+                "range": [-0.5, high + 0.5], "fixedrange": True,
+                "title": {"text": "each queue's total when the flipping stops"}},
+        yaxis2={"domain": [0, 0.34], "anchor": "x2", "tickformat": ".0%", "fixedrange": True,
+                "range": [0, min(1.0, most * 1.15 + 0.02)], "automargin": True, "nticks": 3},
+        shapes=shapes,
         annotations=empty,
     )
     return {"name": title, "alt": " ".join(alts), "figure": {"data": data, "layout": layout}}
@@ -579,9 +611,10 @@ def moves_figure(moves: MovesChart, players: Sequence[str]) -> PanelFigure:
                        "line": {"width": 3}},
             "text": ["…" if x is None else signed(x) for x in xs],
             "textposition": "top center", "name": "expected final margin",
+            "cliponaxis": False,
         }
         xaxis: dict[str, Any] = {"zeroline": True, "fixedrange": True,
-                                 "title": {"text": "expected final margin (lower wins)"}}
+                                 "title": {"text": "final margin (lower wins)"}}
     else:
         xs = [m["expected_penalty"] for m in shown]
         trace = {
@@ -590,19 +623,19 @@ def moves_figure(moves: MovesChart, players: Sequence[str]) -> PanelFigure:
             "text": [f"{x:.2f}" for x in xs], "textposition": "auto",
         }
         xaxis = {"rangemode": "tozero", "fixedrange": True,
-                 "title": {"text": "expected penalty of one swat right after (lower is better)"}}
+                 "title": {"text": "expected penalty (lower is better)"}}
     trace.update({"hovertext": [f"{m['label']}: {w}" for m, w in zip(shown, words, strict=True)],
                   "hoverinfo": "text"})
     notes = []
     rest = len(moves["moves"]) - len(shown)
     if rest > 0:
         notes.append(_note(f"… and {rest} more, each {'worse for the game' if game else 'higher'}.",
-                           y=0, yanchor="top", yshift=-40, x=0, xanchor="left",
+                           y=0, yanchor="top", yshift=-52, x=0, xanchor="left",
                            font={"size": 11}))
     progress = _progress(moves)  # in words beside the figure (js/panels/moves.ts)
     layout = _layout(title, 110 + 26 * len(shown) + (20 if rest else 0),
                      xaxis=xaxis, annotations=notes,
-                     margin={"l": 10, "r": 10, "t": 56, "b": 56 if rest else 40, "pad": 2},
+                     margin={"l": 10, "r": 10, "t": 40, "b": 70 if rest else 48, "pad": 2},
                      yaxis={"autorange": "reversed", "automargin": True, "fixedrange": True})
     alt = " ".join(
         f"{m['label']}{f' ({mark})' if m['best'] else ''}: {w}."
@@ -664,7 +697,7 @@ def timeline_figure(timeline: TimelineChart, players: Sequence[str],
             "marker": {"symbol": SEAT_SYMBOLS[s % 5], "size": 8, "color": _hex(colours, s)},
             "hovertext": [f"{players[s]} after turn {t}: penalty {p}"
                           for t, p in zip(turns, line, strict=True)],
-            "hoverinfo": "text",
+            "hoverinfo": "text", "showlegend": False,
         })
     viewer = timeline["viewer"]
     expected = timeline["expected"]
@@ -676,7 +709,7 @@ def timeline_figure(timeline: TimelineChart, players: Sequence[str],
             "hovertext": ["" if e is None else f"{players[viewer]} after turn {t}, if SleepKid "
                           f"woke then: {e:.1f} expected" for t, e in zip(turns, expected,
                                                                         strict=True)],
-            "hoverinfo": "text", "connectgaps": False,
+            "hoverinfo": "text", "connectgaps": False, "showlegend": True,
         })
     last = turns[-1]
     ends: dict[int, list[str]] = {}
@@ -685,10 +718,12 @@ def timeline_figure(timeline: TimelineChart, players: Sequence[str],
     labels = [{"text": f"{', '.join(names)}: {p}", "x": last, "y": p, "xref": "x", "yref": "y",
                "xanchor": "left", "xshift": 8, "showarrow": False, "font": {"size": 11}}
               for p, names in sorted(ends.items())]
-    layout = _layout(title, 220, annotations=labels,
-                     margin={"l": 36, "r": 110, "t": 36, "b": 40, "pad": 2},
-                     xaxis={"title": {"text": "turns played"}, "dtick": max(1, len(turns) // 8),
-                            "rangemode": "tozero", "fixedrange": True},
+    layout = _layout(title, 250, annotations=labels, showlegend=True,
+                     legend={"orientation": "h", "x": 0, "y": -0.3, "yanchor": "top"},
+                     margin={"l": 36, "r": 110, "t": 36, "b": 70, "pad": 2},
+                     xaxis={"title": {"text": "turns played"},
+                            "dtick": max(1, (last - turns[0]) // 8),
+                            "range": [turns[0] - 0.3, last + 0.3], "fixedrange": True},
                      yaxis={"title": {"text": "penalty"}, "rangemode": "tozero",
                             "fixedrange": True})
     now = ", ".join(f"{players[s]} {line[-1]}" for s, line in enumerate(timeline["penalty"]))
@@ -729,7 +764,7 @@ def review_figure(review: Review, seat: int | None, colours: Sequence[str],
             f"turn {t.turn + 1} {t.label}, expected {t.expected_final_penalty:.1f}"
             for t in mine) + ".")
     shapes = [] if turn is None else [{
-        "type": "line", "xref": "x", "yref": "paper", "x0": turn + 0.5, "x1": turn + 0.5,
+        "type": "line", "xref": "x", "yref": "paper", "x0": turn + 1, "x1": turn + 1,
         "y0": 0, "y1": 1, "line": {"dash": "dot", "width": 1}}]
     layout = _layout(title, 260, showlegend=True, shapes=shapes, clickmode="event",
                      legend={"orientation": "h", "x": 0, "y": -0.25, "yanchor": "top"},

@@ -1,5 +1,9 @@
 """The review panel of replay mode: compute a game review without freezing the table,
-then an evaluation graph to click through, the per-seat summary and "show the best move".
+then the per-seat summary and "show the best move". The evaluation graph is one of the
+table's own panels (``review`` in ``PanelData.figures``, :func:`~tenleave_widget.table.charts.
+review_figure`), drawn by the table's bundled plotly.js: a click on a point sends the
+``goto`` intent, so the review works wherever the table does (marimo included), and no
+``FigureWidget`` (plotly.js, ~5 MB, in a saved notebook) is made.
 
 The review (:func:`tenleave_widget.analysis.review.review`) runs in a worker thread; its progress
 and its result are handed to the kernel's event loop (``call_soon_threadsafe``), which
@@ -22,11 +26,9 @@ from collections.abc import Callable
 from typing import Any
 
 import ipywidgets
-import plotly.graph_objects as go
 
-from ..analysis.review import DEFAULT_SAMPLES, LABELS, Review, describe_turn, review
+from ..analysis.review import DEFAULT_SAMPLES, LABELS, Review, review
 from ..table import tasks
-from ..table.panels import COLOUR_HEX
 from ..table.session import Session
 
 __all__ = ["ReviewPanel"]
@@ -34,8 +36,6 @@ __all__ = ["ReviewPanel"]
 log = logging.getLogger(__name__)
 
 CELL = "style='padding:2px 10px;text-align:right'"
-SYMBOLS = {"best": "circle", "good": "circle-open", "inaccuracy": "diamond",
-           "mistake": "square", "blunder": "x"}
 
 
 def _serving_loop() -> asyncio.AbstractEventLoop | None:
@@ -55,7 +55,8 @@ def _serving_loop() -> asyncio.AbstractEventLoop | None:
 
 
 class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
-    """The review controls, the evaluation graph and the per-seat summary of a replay.
+    """The review controls and the per-seat summary of a replay (the evaluation graph is
+    a panel of the table).
 
     ``goto(turn)`` moves the table (the controller's); ``changed()`` refreshes it.
     """
@@ -81,14 +82,9 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
             layout=ipywidgets.Layout(display="none"),
         )
         self.summary = ipywidgets.HTML()
-        # The Plotly figure is made when there is a review to draw (``_figure``), not
-        # before: a FigureWidget carries plotly.js (~5 MB) into a notebook saved with
-        # widget state, and most replay tables are never reviewed (issue 11, item 7).
-        self.figure: go.FigureWidget | None = None
-        self.graph = ipywidgets.Box([], layout=ipywidgets.Layout(display="none"))
         super().__init__([
             ipywidgets.HBox([self.button, self.samples, self.best, self.progress]),
-            self.graph, self.summary,
+            self.summary,
         ])
         self.add_class("tl-review")
         self.button.add_class("tl-review-start")
@@ -163,20 +159,6 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
         self._changed()
 
     # ------------------------------------------------------------------ showing
-    def _figure(self) -> go.FigureWidget:
-        """The evaluation graph, made (and put in the panel) the first time it is drawn."""
-        if self.figure is None:
-            self.figure = go.FigureWidget(layout={
-                "height": 300, "template": "plotly_white",
-                "margin": {"l": 50, "r": 10, "t": 30, "b": 40},
-                "title": {"text": "evaluation: expected final penalty, own view "
-                                  "(click a point)", "font": {"size": 13}},
-                "xaxis": {"title": {"text": "turn"}},
-                "yaxis": {"title": {"text": "expected final penalty"}},
-            })
-            self.graph.children = (self.figure,)
-        return self.figure
-
     def _on_best(self, change: dict[str, Any]) -> None:
         self.session.show_best = bool(change["new"])
         self._changed()
@@ -184,11 +166,6 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
     def jump(self, turn: int) -> None:
         """Show the position of the decision at ``turn`` (what a click on its point does)."""
         self._goto(turn)
-
-    def _on_click(self, _trace: Any, points: Any, _selector: Any) -> None:
-        if points.point_inds and self.figure is not None:
-            trace = self.figure.data[points.trace_index]
-            self.jump(int(trace.customdata[points.point_inds[0]]))
 
     def refresh(self) -> None:
         """Redraw for the session's review and viewing seat (only what that seat may see)."""
@@ -198,7 +175,6 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
         self.best.disabled = r is None
         key = (session.seat, id(r))
         if r is None:
-            self.graph.layout.display = "none"
             self.summary.value = ""
             self._shown = None
             return
@@ -206,25 +182,6 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
             return
         self._shown = key
         seats = range(len(r.players)) if session.seat is None else [session.seat]
-        colours = session.live.view(None)["colours"]
-        figure = self._figure()
-        with figure.batch_update():
-            figure.data = []
-            for s in seats:
-                mine = [t for t in r.turns if t.seat == s]
-                figure.add_scatter(
-                    x=[t.turn for t in mine], y=[t.expected_final_penalty for t in mine],
-                    customdata=[t.turn for t in mine], mode="lines+markers", name=r.players[s],
-                    line={"color": COLOUR_HEX.get(colours[s], "#555")},
-                    marker={"size": 10, "symbol": [SYMBOLS[t.label] for t in mine]},
-                    text=[f"turn {t.turn + 1}: {describe_turn(t.played, words=True)} — "
-                          f"{t.label} (loss {t.loss:.2f}); best "
-                          f"{describe_turn(t.best, words=True)}" for t in mine],
-                    hoverinfo="text",
-                )
-        for trace in figure.data:
-            trace.on_click(self._on_click)
-        self.graph.layout.display = ""
         rows = []
         for s in seats:
             sm = r.seats[s]

@@ -28,7 +28,17 @@ TABLE_JS = """(root) => ({
     labelled: [...root.querySelectorAll('.tl-card')].every(c => c.getAttribute('aria-label')),
 })"""
 
-PLOT_JS = """() => document.querySelector('.jp-OutputArea-output .tl-panels').textContent"""
+# The odds panels' Plotly charts: the data plotly.js holds for each (el.data).
+PLOT_JS = """() => JSON.stringify([...document.querySelectorAll(
+    '.jp-OutputArea-output .tl-panels .js-plotly-plot')].map(el => el.data))"""
+# Mark the drawn charts, to see that a move updates them in place (Plotly.react), and
+# count the marked ones still in the page.
+MARK_PLOTS_JS = """() => document.querySelectorAll('.jp-OutputArea-output .tl-panels'
+    + ' .js-plotly-plot').forEach(el => { el.__tlMark = true; })"""
+MARKED_PLOTS_JS = """() => [...document.querySelectorAll('.jp-OutputArea-output .tl-panels'
+    + ' .js-plotly-plot')].filter(el => el.__tlMark).length"""
+TITLE_FILL_JS = """() => getComputedStyle(document.querySelector(
+    '.jp-OutputArea-output .tl-panels .js-plotly-plot .gtitle')).fill"""
 
 
 def table_of(view: dict[str, Any]) -> dict[str, Any]:
@@ -64,7 +74,11 @@ def test_play_a_turn_by_clicking_and_the_bots_answer(page: Any, lab: LabServer) 
     try:
         wait_idle(page, root, 0)
         assert root.evaluate(TABLE_JS) == table_of(kernel.eval("w.table.view"))
+        page.wait_for_selector(".jp-OutputArea-output .tl-panel-outcome .js-plotly-plot",
+                               state="attached")
+        assert page.locator(".jp-OutputArea-output .tl-panels .js-plotly-plot").count() == 4
         plots_before = page.evaluate(PLOT_JS)
+        page.evaluate(MARK_PLOTS_JS)
         page.screenshot(path=str(artifact("play-start-light.png")), full_page=True)
 
         # choose a card, play it on queue 1, peek at it, end the turn
@@ -94,6 +108,13 @@ def test_play_a_turn_by_clicking_and_the_bots_answer(page: Any, lab: LabServer) 
         assert [t["seat"] for t in game["turns"]] == [0, 1, 2]
         assert root.evaluate(TABLE_JS) == table_of(kernel.eval("w.table.view"))
         page.wait_for_function(f"() => ({PLOT_JS})() !== {plots_before!r}", timeout=20_000)
+        # the charts followed the move in place: the same four elements, new data
+        assert page.evaluate(MARKED_PLOTS_JS) == 4
+        outcome = page.evaluate(
+            "() => document.querySelector('.jp-OutputArea-output .tl-panel-outcome"
+            " .js-plotly-plot').data[0].x")
+        view = kernel.eval("w.table.panels['outcome']")
+        assert outcome == [0.0 if q["empty"] else q["p_under"] for q in view]
         assert page.locator("[data-testid=last-event]").count() >= 3
         assert page.errors == []
     finally:
@@ -189,6 +210,7 @@ def test_light_and_dark_theme_screenshots(page: Any, lab: LabServer) -> None:
         f"() => ({ANIMATIONS_DONE_JS})(document.querySelector('.tl-root'))", timeout=20_000
     )
     light_bg = root.evaluate("el => getComputedStyle(el).backgroundColor")
+    light_title = page.evaluate(TITLE_FILL_JS)
     root.screenshot(path=str(artifact("table-light.png")))
     page.locator(".tl-panels").first.screenshot(path=str(artifact("panels-light.png")))
     try:
@@ -204,6 +226,9 @@ def test_light_and_dark_theme_screenshots(page: Any, lab: LabServer) -> None:
         )
         dark_bg = root.evaluate("el => getComputedStyle(el).backgroundColor")
         assert dark_bg != light_bg
+        # the charts re-read the theme: their texts take the dark theme's colour
+        page.wait_for_function(f"(light) => ({TITLE_FILL_JS})() !== light",
+                               arg=light_title, timeout=20_000)
         root.screenshot(path=str(artifact("table-dark.png")))
         page.locator(".tl-panels").first.screenshot(path=str(artifact("panels-dark.png")))
         root.scroll_into_view_if_needed()

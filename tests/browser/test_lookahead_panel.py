@@ -25,9 +25,23 @@ RECORD_WORLDS = """() => {
 }"""
 
 
+MOVES_PLOT = ".tl-root .tl-panel-moves .js-plotly-plot"
+
+
+def moves_plot(page: Any) -> dict[str, Any]:
+    """The moves' Plotly chart as drawn: its trace's values, labels and hover texts, the
+    panel's accessible name and its text alternative."""
+    got: dict[str, Any] = page.evaluate(
+        f"() => {{ const el = document.querySelector('{MOVES_PLOT}'); const t = el.data[0];"
+        " const panel = el.closest('.tl-panel');"
+        " return {x: t.x, y: t.y, hover: t.hovertext, type: t.type,"
+        " name: panel.getAttribute('aria-label'),"
+        " alt: panel.querySelector('.tl-visually-hidden').textContent}; }")
+    return got
+
+
 def margins(page: Any) -> list[float]:
-    rows = page.locator(".tl-root .tl-panel-moves li.tl-bar-row")
-    return [float(rows.nth(i).get_attribute("data-margin")) for i in range(rows.count())]
+    return [float(x) for x in moves_plot(page)["x"]]
 
 
 def test_whole_game_values_fill_in_and_the_switch_ranks_by_them(
@@ -62,11 +76,12 @@ def test_whole_game_values_fill_in_and_the_switch_ranks_by_them(
         seen = page.evaluate("() => window.__worlds")
         partial = [w for w in seen if w not in ("none", f"0/{target}", f"{target}/{target}")]
         assert partial, seen  # values were shown while the evaluation went on
-        rows = page.locator(".tl-root .tl-panel-moves li.tl-bar-row")
-        assert rows.count() > 0
-        first = rows.first.inner_text()
-        assert "whole game: margin" in first and "one swat" not in first.split("\n")[0]
-        assert "[" in first  # the interval
+        page.wait_for_selector(MOVES_PLOT, state="attached")
+        plot = moves_plot(page)
+        assert plot["type"] == "bar" and len(plot["x"]) > 0  # one swat ahead: bars
+        first = plot["hover"][0]
+        assert "whole game: margin" in first and "[" in first  # the value and its interval
+        assert "whole game: margin" in plot["alt"]
         # the values are the kernel's (the panel data synced)
         synced = kernel.eval("look.panels['moves']['moves'][0]['margin']")
         assert synced is not None
@@ -74,11 +89,13 @@ def test_whole_game_values_fill_in_and_the_switch_ranks_by_them(
         page.click(".tl-root [data-measure=game]")
         page.wait_for_selector(".tl-root .tl-measure-on[data-measure=game]")
         assert kernel.eval("look.session.measure") == "game"
+        page.wait_for_function(
+            f"() => document.querySelector('{MOVES_PLOT}')?.data[0].type === 'scatter'")
         got = margins(page)
         assert got == sorted(got)
-        assert "★ best for the game" in rows.first.inner_text()
-        assert "value over the whole game" in page.locator(
-            ".tl-root .tl-panel-moves .tl-panel-title").inner_text()
+        plot = moves_plot(page)
+        assert plot["y"][0].endswith("★") and "(★ best for the game)" in plot["alt"]
+        assert plot["name"].endswith("value over the whole game")
         panel = page.locator(".tl-root .tl-panel-moves")
         panel.scroll_into_view_if_needed()
         page.wait_for_timeout(300)
@@ -93,7 +110,9 @@ def test_whole_game_values_fill_in_and_the_switch_ranks_by_them(
         # back to one swat ahead
         page.click(".tl-root [data-measure=swat]")
         page.wait_for_selector(".tl-root .tl-measure-on[data-measure=swat]")
-        assert "★ lowest" in rows.first.inner_text()
+        page.wait_for_function(
+            f"() => document.querySelector('{MOVES_PLOT}')?.data[0].type === 'bar'")
+        assert "(★ lowest)" in moves_plot(page)["alt"]
         choose_theme(page, "JupyterLab Light", light=True)
         assert errors == []
     finally:

@@ -19,11 +19,16 @@ from .hosts import EXAMPLES, MarimoServer, marimo_server
 
 # marimo draws each widget in a shadow root: Playwright's locators pierce it,
 # document.querySelector does not.
+# The panels are Plotly charts (.js-plotly-plot): the bars and lines they drew, and the
+# data plotly.js holds (el.data), which follows every move.
 PANELS_JS = """(panels) => {
-    const bars = [...panels.querySelectorAll('.tl-bar, .tl-seg, .tl-timeline polyline')]
+    const plots = [...panels.querySelectorAll('.js-plotly-plot')];
+    const bars = [...panels.querySelectorAll(
+        '.js-plotly-plot .barlayer .point path, .js-plotly-plot .scatterlayer .js-line')]
         .filter(p => { const r = p.getBoundingClientRect(); return r.width > 0 || r.height > 0; });
     return {
-        data: panels.textContent,
+        data: JSON.stringify(plots.map(p => p.data)),
+        plots: plots.length,
         title: panels.querySelector('.tl-panels-title')?.textContent ?? '',
         drawnBars: bars.length,
     };
@@ -55,7 +60,7 @@ def test_play_a_turn_in_marimo(page: Any, marimo: MarimoServer) -> None:
     wait_idle(page, root, 0)
     wait_title(page, "Ana's view, after 0 turns")
     before = page.locator(".tl-panels").first.evaluate(PANELS_JS)
-    assert before["drawnBars"] > 0, "the odds panels are blank in marimo"
+    assert before["plots"] == 4 and before["drawnBars"] > 0, "the odds panels are blank in marimo"
     hand = page.locator("[data-testid^='hand-card-']")
     assert hand.count() == 10
 
@@ -79,6 +84,7 @@ def test_play_a_turn_in_marimo(page: Any, marimo: MarimoServer) -> None:
     wait_title(page, "Ana's view, after 3 turns")
     after = page.locator(".tl-panels").first.evaluate(PANELS_JS)
     assert after["data"] != before["data"] and after["drawnBars"] > 0
+    assert after["plots"] == 4  # the same charts, updated in place
     page.screenshot(path=str(artifact("marimo-play.png")), full_page=True)
     assert page.errors == []
     assert console_errors == []

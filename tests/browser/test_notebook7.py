@@ -24,10 +24,12 @@ KNOWN_PAGE_ERROR = "reading 'schema'"
 PANELS_JS = """() => {
     const panels = document.querySelector('.jp-OutputArea-output .tl-panels');
     const box = panels.getBoundingClientRect();
-    const bars = [...panels.querySelectorAll('.tl-bar, .tl-seg, .tl-timeline polyline')]
+    const plots = [...panels.querySelectorAll('.js-plotly-plot')];
+    const bars = [...panels.querySelectorAll(
+        '.js-plotly-plot .barlayer .point path, .js-plotly-plot .scatterlayer .js-line')]
         .filter(p => { const r = p.getBoundingClientRect(); return r.width > 0 || r.height > 0; });
     return {
-        data: panels.textContent,
+        data: JSON.stringify(plots.map(p => p.data)), plots: plots.length,
         title: panels.querySelector('.tl-panels-title')?.textContent ?? '',
         width: box.width, height: box.height, drawnBars: bars.length,
     };
@@ -78,11 +80,13 @@ def test_play_a_turn_in_notebook7(page: Any, notebook7: LabServer) -> None:
         after = page.evaluate(PANELS_JS)
         assert after["data"] != before["data"]
         assert after["drawnBars"] > 0
-        # the timeline now has a point per turn (0 to 3) for every seat
+        # the timeline (a Plotly chart) now has a point per turn (0 to 3) for every seat
         assert page.evaluate(
-            "() => [...document.querySelectorAll('.jp-OutputArea-output .tl-series polyline')]"
-            ".filter(p => p.getAttribute('points').trim().split(' ').length === 4).length"
+            "() => document.querySelector('.jp-OutputArea-output .tl-panel-timeline"
+            " .js-plotly-plot').data.filter(t => t.mode === 'lines+markers'"
+            " && t.x.length === 4).length"
         ) == 3
+        assert after["plots"] == 4
         page.screenshot(path=str(artifact("notebook7-play.png")), full_page=True)
         assert [e for e in page.errors if KNOWN_PAGE_ERROR not in e] == []
     finally:

@@ -54,21 +54,30 @@ def show(page: Any, data: dict[str, Any], width: int, dark: bool = False) -> Non
         content_type=files[route.request.url[len(ORIGIN):]][1]))
     page.goto(f"{ORIGIN}/index.html")
     page.wait_for_function("() => window.drawn === true")
+    page.wait_for_selector(".tl-panels[data-revision]", state="attached")  # charts drawn
 
 
 def test_panels_explain_themselves(page: Any) -> None:
     show(page, _data(), 900)
-    text = page.locator(".tl-panels").inner_text()
-    for named in ("P(under 10)", "P(exactly 10)", "P(over 10)", "one swat",
-                  "empty: nothing to swat", "lowest"):
+    assert page.locator(".tl-panels .js-plotly-plot").count() == 4  # drawn by plotly.js
+    text = page.locator(".tl-panels").inner_text()  # the words drawn in the charts' SVG
+    for named in ("under 10: the highest card is swatted", "exactly 10: every flipped card",
+                  "over 10: the Human Defense token swats", "empty: nothing to swat",
+                  "Ana's moves: penalty of one swat right after", "★", "Ana, Ben, Cy: 0"):
         assert named in text, named
-    titles = page.locator(".tl-panel-title").all_inner_texts()
-    assert len(titles) == 4 and len(set(titles)) == 4
-    # the three seats tie on 0 all game: their lines are drawn apart, not on top
-    lines = page.locator(".tl-series polyline").evaluate_all(
-        "ls => ls.map(l => l.getAttribute('points'))")
-    assert len(lines) == 3 and len(set(lines)) == 3
-    assert page.locator(".tl-endlabel").text_content() == "Ana, Ben, Cy: 0"
+    names = page.locator(".tl-panel").evaluate_all(
+        "ps => ps.map(p => p.getAttribute('aria-label'))")
+    assert len(names) == 4 and len(set(names)) == 4 and all(names)
+    alts = page.locator(".tl-panel .tl-visually-hidden").evaluate_all(
+        "ps => ps.map(p => p.textContent)")
+    assert "Queue 2: empty, nothing to swat." in alts[0]
+    assert alts[0].startswith("Queue 1 (4 ? ?): under 10 ")  # the same numbers, in words
+    assert "(★ lowest)" in alts[1] and alts[3].startswith("After turn 3: Ana 0, Ben 0, Cy 0.")
+    # the three seats tie on 0 all game: told apart by line style and marker shape
+    styles = page.evaluate(
+        "() => document.querySelector('.tl-panel-timeline .js-plotly-plot').data"
+        ".filter(t => t.mode === 'lines+markers').map(t => t.line.dash + t.marker.symbol)")
+    assert len(styles) == 3 and len(set(styles)) == 3
     for width in (900, 380):
         show(page, _data(), width)
         over = page.evaluate("() => document.documentElement.scrollWidth"
@@ -78,10 +87,13 @@ def test_panels_explain_themselves(page: Any) -> None:
     assert page.errors == []
 
 
+TITLE_FILL = ("el => getComputedStyle(el.querySelector('.js-plotly-plot .gtitle')).fill")
+
+
 def test_panels_follow_the_theme(page: Any) -> None:
     show(page, _data(), 900)
-    light = page.locator(".tl-panel-title").first.evaluate("el => getComputedStyle(el).color")
+    light = page.locator(".tl-panel").first.evaluate(TITLE_FILL)
     show(page, _data(), 900, dark=True)
-    dark = page.locator(".tl-panel-title").first.evaluate("el => getComputedStyle(el).color")
+    dark = page.locator(".tl-panel").first.evaluate(TITLE_FILL)
     assert light != dark and dark == "rgb(238, 238, 238)"
     page.screenshot(path=str(artifact("panels-dark-page.png")), full_page=True)

@@ -12,7 +12,7 @@ from .driver import Kernel, open_and_run
 from .harness import LabServer
 from .test_browser import choose_theme
 
-GRAPH = ".tl-review .js-plotly-plot"
+GRAPH = ".tl-root .tl-panel-review .js-plotly-plot"
 
 
 def test_review_panel_background_graph_click(page: Any, lab: LabServer) -> None:

@@ -1,0 +1,131 @@
+// Drawing one Plotly figure composed in Python (tenleave_widget/table/charts.py) with the
+// partial plotly.js bundle: the theme (colours and fonts from JupyterLab's CSS variables,
+// read at draw time), the trimmed modebar, and Plotly.react so a new state updates the
+// chart in place.
+
+import Plotly from "plotly.js-basic-dist-min";
+import type { PlotlyElement } from "plotly.js-basic-dist-min";
+import type { FigureJSON } from "./types";
+
+type Obj = Record<string, unknown>;
+
+export interface Theme {
+  fg: string;
+  fg2: string;
+  bg: string;
+  grid: string;
+  line: string;
+  font: string;
+  /** the panels' font size in px (the table's size control and zoom scale it) */
+  size: number;
+}
+
+/** The theme of the page around `el`: JupyterLab's variables, or plain light defaults. */
+export function readTheme(el: HTMLElement): Theme {
+  const css = getComputedStyle(el);
+  const v = (name: string, fallback: string): string => css.getPropertyValue(name).trim() || fallback;
+  const size = parseFloat(css.fontSize);
+  return {
+    fg: v("--jp-ui-font-color1", "#222222"),
+    fg2: v("--jp-ui-font-color2", "#555555"),
+    bg: v("--jp-layout-color1", "#ffffff"),
+    grid: v("--jp-border-color2", "#e0e0e0"),
+    line: v("--jp-border-color1", "#999999"),
+    font: v("--jp-ui-font-family", "system-ui, sans-serif"),
+    size: Number.isFinite(size) && size > 0 ? size : 13,
+  };
+}
+
+const AXES = /^[xy]axis\d*$/;
+
+const obj = (x: unknown): Obj => (x !== null && typeof x === "object" ? (x as Obj) : {});
+const num = (x: unknown, fallback: number): number => (typeof x === "number" ? x : fallback);
+
+/** `layout` in the page's theme: colours, font family, sizes scaled with the table. */
+export function themed(layout: Obj, t: Theme): Obj {
+  const k = t.size / 14;
+  const font = (f: unknown, size: number, color = t.fg): Obj => ({
+    ...obj(f),
+    family: t.font,
+    color,
+    size: Math.round(num(obj(f)["size"], size) * k * 10) / 10,
+  });
+  const out: Obj = { ...layout };
+  out["font"] = font(layout["font"], 12);
+  out["title"] = { ...obj(layout["title"]), font: font(obj(layout["title"])["font"], 14) };
+  for (const key of ["legend", "legend2"]) {
+    if (key in layout || key === "legend") out[key] = { ...obj(layout[key]), font: font(obj(layout[key])["font"], 11), bgcolor: "rgba(0,0,0,0)" };
+  }
+  out["hoverlabel"] = { ...obj(layout["hoverlabel"]), bgcolor: t.bg, bordercolor: t.line, font: font({}, 12) };
+  out["modebar"] = { bgcolor: "rgba(0,0,0,0)", color: t.fg2, activecolor: t.fg };
+  out["paper_bgcolor"] = "rgba(0,0,0,0)";
+  out["plot_bgcolor"] = "rgba(0,0,0,0)";
+  out["height"] = Math.round(num(layout["height"], 240) * k);
+  const margin = obj(layout["margin"]);
+  out["margin"] = Object.fromEntries(Object.entries(margin).map(([side, px]) => [side, typeof px === "number" ? Math.round(px * k) : px]));
+  for (const [key, axis] of Object.entries(layout)) {
+    if (!AXES.test(key)) continue;
+    const a = obj(axis);
+    out[key] = {
+      ...a,
+      color: t.fg,
+      gridcolor: t.grid,
+      linecolor: t.line,
+      zerolinecolor: t.line,
+      tickfont: font(a["tickfont"], 11),
+      title: { ...obj(a["title"]), font: font(obj(a["title"])["font"], 11, t.fg2) },
+    };
+  }
+  if (Array.isArray(layout["annotations"])) {
+    out["annotations"] = layout["annotations"].map((a: unknown) => ({ ...obj(a), font: font(obj(a)["font"], 13) }));
+  }
+  if (Array.isArray(layout["shapes"])) {
+    out["shapes"] = layout["shapes"].map((s: unknown) => (obj(s)["type"] === "line" ? { ...obj(s), line: { ...obj(obj(s)["line"]), color: t.fg2 } } : s));
+  }
+  return out;
+}
+
+/** The traces in the theme: bar outlines in the border colour, texts outside bars in the
+ *  foreground colour (plotly picks a contrasting colour inside a bar by itself). */
+export function themedData(data: Obj[], t: Theme): Obj[] {
+  return data.map((trace) => {
+    const out: Obj = { ...trace };
+    if (trace["type"] === "bar") {
+      const marker = obj(trace["marker"]);
+      const neutral = trace["meta"] === "neutral"; // no colour of its own: the theme's
+      out["marker"] = {
+        ...marker,
+        ...(neutral ? { color: t.fg2, pattern: { ...obj(marker["pattern"]), fgcolor: t.bg } } : {}),
+        line: { ...obj(marker["line"]), color: t.line },
+      };
+      out["outsidetextfont"] = { color: t.fg, family: t.font };
+    }
+    if (typeof trace["textposition"] === "string" && trace["type"] === "scatter") {
+      out["textfont"] = { color: t.fg, family: t.font };
+    }
+    return out;
+  });
+}
+
+const CONFIG = (name: string): Obj => ({
+  displaylogo: false,
+  responsive: false, // a ResizeObserver follows the output's width (the window may not change)
+  modeBarButtons: [["toImage"]],
+  toImageButtonOptions: { format: "png", filename: `tenleave-${name}`, scale: 2 },
+  displayModeBar: "hover",
+});
+
+/** Draw (first time) or update in place (Plotly.react) `figure` in `el`. */
+export function drawFigure(el: HTMLElement, name: string, figure: FigureJSON, theme: Theme): Promise<PlotlyElement> {
+  // plotly.js keeps (and annotates) the objects it is given: never the model's own
+  const copy = JSON.parse(JSON.stringify(figure)) as { data: Obj[]; layout: Obj };
+  return Plotly.react(el, themedData(copy.data, theme), themed(copy.layout, theme), CONFIG(name));
+}
+
+export function purge(el: HTMLElement): void {
+  Plotly.purge(el);
+}
+
+export function resize(el: HTMLElement): void {
+  if (el.isConnected && el.offsetWidth > 0) void Plotly.Plots.resize(el);
+}
