@@ -67,15 +67,19 @@ __all__ = [
     "LABELS",
     "OBJECTIVES",
     "THRESHOLDS",
+    "Decision",
     "Review",
     "SeatSummary",
     "TurnReview",
     "WakeLuck",
     "Puzzle",
+    "assemble_review",
     "attach_review",
     "decision",
+    "decisions",
     "describe_turn",
     "puzzles",
+    "judge_decision",
     "review",
     "saved_review",
     "wake_luck",
@@ -727,6 +731,84 @@ def _summaries(
     return out
 
 
+@dataclass(frozen=True)
+class Decision:
+    """One decision of a record, the unit of a review's work: the turn's index, the
+    mover's view just before it (all the evaluation may see) and the turn played.
+
+    :func:`judge_decision` judges it, a pure function of the decision, the budget and the
+    seed: a batch review (:mod:`tenleave_widget.programs.class_review`) runs the decisions
+    of many games on many processes with the same results as :func:`review`.
+    """
+
+    turn: int
+    view: dict[str, Any]
+    played: Turn
+
+
+def decisions(record: RecordSource | Game) -> list[Decision]:
+    """The decisions of a record, in order (the record checked first, see :func:`_load`).
+
+    >>> from tenleave_widget import Game
+    >>> g = Game(["Ana", "Ben"], seed=3)
+    >>> g.apply({"seat": 0, "play": ["5", 0]})
+    >>> [(d.turn, d.played.seat, d.view["seat"]) for d in decisions(g)]
+    [(0, 0, 0)]
+    """
+    g, turns, _, _ = _load(record)
+    out = []
+    for k, t in enumerate(turns):
+        out.append(Decision(k, g.view(t.seat), t))
+        g.apply(t)
+    return out
+
+
+def judge_decision(
+    d: Decision, *, samples: int | None = None, seed: int = 0, objective: str = "margin"
+) -> TurnReview:
+    """One decision judged from the mover's view (the turn of a :func:`review` with the
+    same budget, seed and objective, which calls this function for each of its turns)."""
+    budget = _check_budget(samples, seed, objective)
+    j = _evaluate(d.view, d.played, budget, _turn_seed(seed, d.turn), objective)
+    return _judge(d.turn, d.played.seat, d.played, j)
+
+
+def assemble_review(
+    record: RecordSource | Game,
+    judged: Sequence[TurnReview],
+    *,
+    samples: int | None = None,
+    seed: int = 0,
+    objective: str = "margin",
+) -> Review:
+    """The review of a record from its judged decisions (:func:`judge_decision`, in the
+    order of :func:`decisions`): the luck of every swat and each seat's summary added."""
+    budget = _check_budget(samples, seed, objective)
+    g, turns, notes, _ = _load(record)
+    if [(t.turn, t.seat) for t in judged] != [(k, t.seat) for k, t in enumerate(turns)]:
+        raise SetupError("the judged decisions are not those of the record, in order")
+    wakes: list[WakeLuck] = []
+    for k, t in enumerate(turns):
+        before = g.copy()
+        g.apply(t)
+        wakes.extend(_turn_luck(before, t, g, k))
+    seats = _summaries(g.seats, list(judged), wakes, objective, g.penalty)
+    return Review(list(g.players), objective, list(judged), wakes, seats, budget, seed, notes)
+
+
+def _check_budget(samples: int | None, seed: int, objective: str) -> int:
+    """The budget per decision (``samples`` or the default), the arguments checked."""
+    if samples is not None and (type(samples) is not int or samples < 1):
+        raise SetupError(f"samples must be a positive integer, not {excerpt(samples)}")
+    if type(seed) is not int:
+        raise SetupError(f"seed must be an integer, not {excerpt(seed)}")
+    if objective not in OBJECTIVES:
+        raise SetupError(
+            f"objective must be one of {', '.join(OBJECTIVES)}, not {excerpt(objective)}"
+        )
+    return samples if samples is not None else DEFAULT_SAMPLES
+
+
 def review(
     record: RecordSource | Game,
     *,
@@ -741,31 +823,18 @@ def review(
     ``seed``: the same seed gives the same review; ``objective``: what a loss is measured
     in (:data:`OBJECTIVES`). ``progress(done, total)`` is called
     after each turn. An invalid record raises :class:`InvalidRecordError` naming the turn,
-    before any evaluation.
+    before any evaluation. The work is :func:`judge_decision` for each of the record's
+    :func:`decisions`, then :func:`assemble_review`.
     """
-    if samples is not None and (type(samples) is not int or samples < 1):
-        raise SetupError(f"samples must be a positive integer, not {excerpt(samples)}")
-    if type(seed) is not int:
-        raise SetupError(f"seed must be an integer, not {excerpt(seed)}")
-    if objective not in OBJECTIVES:
-        raise SetupError(
-            f"objective must be one of {', '.join(OBJECTIVES)}, not {excerpt(objective)}"
-        )
-    g, turns, notes, _ = _load(record)
-    budget = samples if samples is not None else DEFAULT_SAMPLES
+    _check_budget(samples, seed, objective)
+    obj = record.to_record() if isinstance(record, Game) else record_object(record)
+    ds = decisions(obj)
     judged: list[TurnReview] = []
-    wakes: list[WakeLuck] = []
-    for k, t in enumerate(turns):
-        j = _evaluate(g.view(t.seat), t, budget, _turn_seed(seed, k), objective)
-        judged.append(_judge(k, t.seat, t, j))
-        before = g.copy()
-        g.apply(t)
-        wakes.extend(_turn_luck(before, t, g, k))
+    for d in ds:
+        judged.append(judge_decision(d, samples=samples, seed=seed, objective=objective))
         if progress is not None:
-            progress(k + 1, len(turns))
-    seats = _summaries(g.seats, judged, wakes, objective, g.penalty)
-    return Review(list(g.players), objective, judged, wakes, seats, budget, seed, notes)
-
+            progress(d.turn + 1, len(ds))
+    return assemble_review(obj, judged, samples=samples, seed=seed, objective=objective)
 
 
 # ------------------------------------------------------------------ saved with a record
