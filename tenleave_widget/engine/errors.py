@@ -75,8 +75,19 @@ class IntentError(TenLeaveError):
     a missing or mistyped field, an action for a seat the browser does not control)."""
 
 
+class _JSONRepr(reprlib.Repr):
+    """``reprlib`` that spells ``None``, ``True`` and ``False`` as JSON does (``null``,
+    ``true``, ``false``): the values a message echoes mostly come from JSON."""
+
+    def repr_NoneType(self, x: None, level: int) -> str:  # noqa: N802 (reprlib's naming)
+        return "null"
+
+    def repr_bool(self, x: bool, level: int) -> str:
+        return "true" if x else "false"
+
+
 def _short_repr() -> reprlib.Repr:
-    r = reprlib.Repr()
+    r = _JSONRepr()
     r.maxlevel, r.maxstring, r.maxother, r.maxlong = 3, 80, 80, 80
     r.maxlist = r.maxtuple = r.maxdict = r.maxset = 6
     return r
@@ -101,6 +112,8 @@ def excerpt(value: object, limit: int = 60) -> str:
     60
     >>> excerpt(10**5000)
     '<an integer of 16610 bits>'
+    >>> excerpt(None), excerpt([True, None, 1.5])
+    ('null', '[true, null, 1.5]')
     """
     try:
         text = _REPR.repr(value)
@@ -108,8 +121,28 @@ def excerpt(value: object, limit: int = 60) -> str:
         if isinstance(value, int):
             text = f"<an integer of {value.bit_length()} bits>"
         else:
-            text = f"<a {type(value).__name__}>"
+            text = f"<{json_kind(value)}>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def json_kind(value: object) -> str:
+    """What a (parsed JSON) value is, in JSON's words, for "must be an object, not ...":
+    ``null`` for ``None``, never a Python type name such as ``NoneType``.
+
+    >>> [json_kind(v) for v in ({}, [], "x", 1.5, 3, True, None)]
+    ['an object', 'an array', 'a string', 'a number', 'a number', 'true/false', 'null']
+    >>> json_kind(b"x")
+    'a Python bytes'
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    for kinds, name in ((dict, "an object"), ((list, tuple), "an array"), (str, "a string"),
+                        ((int, float), "a number")):
+        if isinstance(value, kinds):
+            return name
+    return f"a Python {type(value).__name__}"
 
 
 def one_line(text: str, limit: int = 200) -> str:

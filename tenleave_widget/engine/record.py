@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .errors import RecordError, SetupError, excerpt, one_line
+from .errors import RecordError, SetupError, excerpt, json_kind, one_line
 from .rules import (
     DECK_SIZE,
     MAX_DEFENSE,
@@ -104,23 +104,6 @@ LIMITS: dict[str, int] = {
     "defense (tokens listed)": MAX_DEFENSE,
 }
 """Every bound of a record, in one place (the README and RULES.md §8 list them)."""
-
-
-def json_kind(value: object) -> str:
-    """What a parsed JSON value is, in JSON's words (for messages).
-
-    >>> [json_kind(v) for v in ({}, [], "x", 1.5, True, None)]
-    ['an object', 'an array', 'a string', 'a number', 'true/false', 'null']
-    """
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true/false"
-    for kinds, name in ((dict, "an object"), ((list, tuple), "an array"), (str, "a string"),
-                        ((int, float), "a number")):
-        if isinstance(value, kinds):
-            return name
-    return f"a Python {type(value).__name__}"
 
 
 def _an_object(obj: Any) -> Record:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .errors import IllegalActionError, excerpt
+from .errors import IllegalActionError, excerpt, json_kind
 
 BEFORE = "before"
 AFTER = "after"
@@ -75,7 +75,7 @@ class Turn(NamedTuple):
         Unknown keys are ignored (RULES.md §8).
         """
         if not isinstance(obj, dict):
-            raise IllegalActionError(f"a turn must be an object, not {type(obj).__name__}")
+            raise IllegalActionError(f"a turn must be an object, not {json_kind(obj)}")
         seat = obj.get("seat")
         if not _is_int(seat):
             raise IllegalActionError(f"'seat' must be an integer, not {excerpt(seat)}")

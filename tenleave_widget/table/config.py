@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from ..analysis.bots import check_bot
-from ..engine.errors import SetupError, TenLeaveError, excerpt
+from ..engine.errors import SetupError, TenLeaveError, excerpt, json_kind
 from ..engine.game import Game
 from .protocol import Mode, WidgetMessageError
 
@@ -109,7 +109,7 @@ def check_config(
     """The set-up of a table for ``game``, checked; raise :class:`WidgetMessageError`
     naming the first bad argument."""
     if not isinstance(game, Game):
-        raise WidgetMessageError(f"game must be a Game, not {type(game).__name__}")
+        raise WidgetMessageError(f"game must be a Game, not {json_kind(game)}")
     if mode not in MODES:
         raise WidgetMessageError(
             f"unknown mode {excerpt(mode)} (choose from 'play', 'hotseat', 'replay')"
@@ -171,13 +171,22 @@ def new_game(players: Any, seed: Any, first: Any) -> Game:
         raise WidgetMessageError(str(e)) from None
 
 
+DEFAULT_BOTS = ("greedy", "random")
+"""``play``'s bots when none are named: the other seats get these in turn, as many as
+there are other seats (one greedy bot in a 2-seat game; greedy, random, greedy in a 4-seat
+one)."""
+
+
 def assign_seats(game: Game, human: object, bots: object) -> tuple[list[int], dict[int, str]]:
     """The human seats and each other seat's bot, from ``play``'s ``human`` (a seat or a
     list of seats) and ``bots`` (bot names in seat order, repeated if fewer than the
-    seats); a bad argument raises :class:`WidgetMessageError` naming it.
+    seats; ``None``: :data:`DEFAULT_BOTS`); a bad argument raises
+    :class:`WidgetMessageError` naming it.
 
     >>> assign_seats(Game(3, seed=1), 0, ["greedy"])
     ([0], {1: 'greedy', 2: 'greedy'})
+    >>> assign_seats(Game(2, seed=1), 0, None)
+    ([0], {1: 'greedy'})
     """
     if isinstance(human, int) and not isinstance(human, bool):
         humans: list[Any] = [human]
@@ -187,7 +196,9 @@ def assign_seats(game: Game, human: object, bots: object) -> tuple[list[int], di
         raise WidgetMessageError(f"human must be a seat or a list of seats, not {excerpt(human)}")
     seats = check_humans(game, humans)
     others = [s for s in range(game.seats) if s not in seats]
-    if isinstance(bots, str):
+    if bots is None:
+        names = list(DEFAULT_BOTS[: len(others)])
+    elif isinstance(bots, str):
         names = [bots]
     elif isinstance(bots, Sequence) and all(isinstance(b, str) for b in bots):
         names = list(cast(Sequence[str], bots))

@@ -32,7 +32,7 @@ from typing import (
     get_type_hints,
 )
 
-from ..engine.errors import IntentError, excerpt
+from ..engine.errors import IntentError, excerpt, json_kind
 from .charts import (  # the panel data is part of the contract (js/protocol.ts)
     CardChart,
     FigureJSON,
@@ -336,7 +336,7 @@ def check_shape(intent: object) -> dict[str, Any]:
     'turn' is out of range: <an integer of 16610 bits>
     """
     if not isinstance(intent, dict):
-        raise WidgetMessageError(f"a message must be an object, not {type(intent).__name__}")
+        raise WidgetMessageError(f"a message must be an object, not {json_kind(intent)}")
     if len(intent) > MAX_FIELDS:
         raise WidgetMessageError(
             f"a message has at most {MAX_FIELDS} fields, not {len(intent)}"
@@ -355,7 +355,7 @@ def check_shape(intent: object) -> dict[str, Any]:
         elif value is not None and not isinstance(value, bool):
             raise WidgetMessageError(
                 f"{excerpt(name)} must be a text, an integer, true/false or null, "
-                f"not {type(value).__name__}"
+                f"not {json_kind(value)}"
             )
     return intent
 

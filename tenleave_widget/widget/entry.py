@@ -21,7 +21,7 @@ __all__ = ["hotseat", "play", "replay_widget"]
 def play(
     players: int | Sequence[str] = 3,
     human: int | Sequence[int] = 0,
-    bots: Sequence[str] = ("greedy", "random"),
+    bots: Sequence[str] | None = None,
     *,
     seed: int | None = None,
     first: int = 0,
@@ -31,8 +31,11 @@ def play(
     """A game against bots (one human seat) or hot-seat (several human seats).
 
     ``bots`` names the bots of the other seats in seat order (``"greedy"``, ``"random"``),
-    repeated if there are more seats than names. Bots move after the human, ``bot_delay``
-    seconds apart so that a person can follow. With one human, the widget offers undo.
+    repeated if there are more seats than names (default
+    :data:`~tenleave_widget.table.config.DEFAULT_BOTS`, as many of them as there are other
+    seats: ``play(players=2)`` is one human against greedy). Bots move after the human,
+    ``bot_delay`` seconds apart so that a person can follow. With one human, the widget
+    offers undo.
     """
     game = new_game(players, seed, first)
     humans, assignment = assign_seats(game, human, bots)
