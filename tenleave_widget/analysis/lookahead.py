@@ -50,16 +50,25 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.cards import count_backs, parse_card, value_and_back
-from ..engine.errors import IllegalActionError, InvalidViewError, SetupError
+from ..engine.errors import IllegalActionError, InvalidViewError, SetupError, excerpt
 from ..engine.rules import DEFAULT_TOKENS, QUEUE_CAPACITY
 from .odds import move_evaluation, seat_odds
 from .stats import Z95, mean_ci, wilson
 from .worlds import Hidden
 
-__all__ = ["DEFAULT_SAMPLES", "Budget", "Evaluation", "Policy", "evaluate", "evaluate_view"]
+__all__ = [
+    "DEFAULT_SAMPLES", "MAX_SAMPLES", "Budget", "Evaluation", "Policy", "evaluate",
+    "evaluate_view",
+]
 
 DEFAULT_SAMPLES = 48
 """Worlds per evaluation by default (see the README for what it buys and costs)."""
+
+MAX_SAMPLES = 100_000
+"""The most worlds one evaluation may sample. A world's figures take about 1.4 KB (the
+marginal tracemalloc peak of 2,048 against 512 worlds of a 3-seat position; the review of
+issue 21 measured 1.85 KB), so this bound keeps an evaluation under about 200 MB, where
+10 million worlds would take some 18 GB; it is also the review panel's largest budget."""
 
 _TARGET = 10
 _VALUES = (1, 2, 3, 4, 5)
@@ -92,8 +101,11 @@ class Budget:
     prune_points: float = 0.5
 
     def __post_init__(self) -> None:
-        if type(self.samples) is not int or self.samples < 1:
-            raise SetupError(f"budget: samples must be a positive integer, not {self.samples!r}")
+        if type(self.samples) is not int or not 1 <= self.samples <= MAX_SAMPLES:
+            raise SetupError(
+                f"budget: samples must be a whole number 1..{MAX_SAMPLES}, not "
+                f"{excerpt(self.samples)} (each world takes about 2 KB of memory)"
+            )
         if self.ms is not None and not (isinstance(self.ms, (int, float)) and self.ms > 0):
             raise SetupError(f"budget: ms must be a positive number, not {self.ms!r}")
         if type(self.batch) is not int or self.batch < 1:

@@ -58,7 +58,7 @@ from ..engine.record import RecordSource, record_object
 from ..engine.rules import ROMAN
 from ..engine.turn import AFTER, BEFORE, Turn
 from .lookahead import DEFAULT_SAMPLES as LOOKAHEAD_SAMPLES
-from .lookahead import evaluate_view
+from .lookahead import MAX_SAMPLES, evaluate_view
 from .odds import seat_odds
 from .stats import mean_half_width
 
@@ -798,8 +798,11 @@ def assemble_review(
 
 def _check_budget(samples: int | None, seed: int, objective: str) -> int:
     """The budget per decision (``samples`` or the default), the arguments checked."""
-    if samples is not None and (type(samples) is not int or samples < 1):
-        raise SetupError(f"samples must be a positive integer, not {excerpt(samples)}")
+    if samples is not None and (type(samples) is not int or not 1 <= samples <= MAX_SAMPLES):
+        raise SetupError(
+            f"samples must be a whole number 1..{MAX_SAMPLES}, not {excerpt(samples)} "
+            "(each world takes about 2 KB of memory)"
+        )
     if type(seed) is not int:
         raise SetupError(f"seed must be an integer, not {excerpt(seed)}")
     if objective not in OBJECTIVES:

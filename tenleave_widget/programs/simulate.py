@@ -38,7 +38,6 @@ import importlib
 import math
 import multiprocessing
 import os
-import queue
 import random
 import secrets
 import signal
@@ -46,13 +45,14 @@ import struct
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..analysis.bots import Bot, RandomBot, check_bot, decide, make_bot
 from ..analysis.stats import wilson
-from ..engine.errors import SetupError, excerpt
+from ..engine.errors import SetupError, excerpt, one_line
 from ..engine.game import Game
 from ..engine.rules import MAX_SEATS, MIN_SEATS
 
@@ -65,6 +65,15 @@ TASK_SECONDS = {"processes": 0.15, "dask": 0.5}
 lively progress bar and an even finish."""
 
 INSTALL_DASK = "pip install 'tenleave_widget[distributed]'"
+
+MAX_GAMES = 10**9
+"""The most games one call plays (about a day of one core's work at the random bots'
+speed): a bound that keeps every count an exact integer and every loop finite."""
+
+WORKERS_PER_CORE = 4
+"""``workers`` above the cores this process may use warns (more processes than cores
+play no faster: the games are pure CPU work); above this many per core it is refused
+(each process holds its own interpreter, tens of megabytes)."""
 
 
 # ------------------------------------------------------------------ statistics
@@ -345,8 +354,8 @@ def simulated_game(
     >>> g.finished, g.penalty == simulated_game(3, 5, seed=1).penalty
     (True, True)
     """
-    if not isinstance(number, int) or number < 0:
-        raise SetupError(f"games are numbered from 0, not {excerpt(number)}")
+    if type(number) is not int or not 0 <= number < MAX_GAMES:
+        raise SetupError(f"games are numbered from 0 to {MAX_GAMES - 1}, not {excerpt(number)}")
     names = _check(players, number + 1, bots)
     plan = Plan(players, number + 1, seed, tuple(names), rotate_first)
     for n, g in _block_games(plan, number // BLOCK):
@@ -355,17 +364,63 @@ def simulated_game(
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _check(players: int, games: int, bots: Sequence[str] | None) -> list[str]:
-    if not MIN_SEATS <= players <= MAX_SEATS:
-        raise SetupError(f"a game has {MIN_SEATS} to {MAX_SEATS} seats, not {players}")
-    if games < 0:
-        raise SetupError(f"the number of games cannot be negative ({games})")
+def _count(name: str, value: object, high: int, low: int = 1) -> int:
+    """``value`` if it is an integer ``low..high`` (not a bool, a float or infinity),
+    else a :class:`SetupError` naming the argument.
+
+    >>> _count("games", float("inf"), MAX_GAMES)
+    Traceback (most recent call last):
+    ...
+    tenleave_widget.engine.errors.SetupError: games must be a whole number 1..1000000000, not inf
+    """
+    if type(value) is not int or not low <= value <= high:
+        raise SetupError(f"{name} must be a whole number {low}..{high}, not {excerpt(value)}")
+    return value
+
+
+def _check(players: object, games: object, bots: Sequence[str] | None) -> list[str]:
+    if type(players) is not int or not MIN_SEATS <= players <= MAX_SEATS:
+        raise SetupError(
+            f"a game has {MIN_SEATS} to {MAX_SEATS} seats, not {excerpt(players)}"
+        )
+    _count("games", games, MAX_GAMES)
+    if bots is not None and (
+        isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence)
+        or not all(isinstance(b, str) for b in bots)
+    ):
+        raise SetupError(f"bots must be a list of bot names, not {excerpt(bots)}")
     names = list(bots) if bots is not None else ["random"] * players
     if len(names) != players:
         raise SetupError(f"{players} seats need {players} bots, not {len(names)}")
     for b in names:
         check_bot(b)
     return names
+
+
+def check_workers(workers: object) -> int:
+    """``workers`` checked: a whole number from 1 to :data:`WORKERS_PER_CORE` per core
+    (:func:`local_cores`), with a ``RuntimeWarning`` above the core count.
+
+    >>> check_workers(1)
+    1
+    >>> check_workers(1.5)
+    Traceback (most recent call last):
+    ...
+    tenleave_widget.engine.errors.SetupError: workers must be a whole number 1..., not 1.5 (...)
+    """
+    cores = local_cores()
+    if type(workers) is not int or not 1 <= workers <= WORKERS_PER_CORE * cores:
+        raise SetupError(
+            f"workers must be a whole number 1..{WORKERS_PER_CORE * cores}, not "
+            f"{excerpt(workers)} (at most {WORKERS_PER_CORE} per core; {cores} here)"
+        )
+    n = workers
+    if n > cores:
+        warnings.warn(
+            f"{n} workers on {cores} cores: more processes than cores play no faster",
+            RuntimeWarning, stacklevel=3,
+        )
+    return n
 
 
 # ------------------------------------------------------------------ backends
@@ -403,12 +458,52 @@ class _Tasks:
         return start, self.next
 
 
-def _ignore_sigint() -> None:
-    # Ctrl-C reaches the whole process group (a terminal, a Jupyter interrupt): the parent
-    # alone handles it (terminates the workers), so the workers print no tracebacks.
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _quiet_worker() -> None:
+    """A worker's signals: Ctrl-C reaches the whole process group (a terminal, a Jupyter
+    interrupt) and the parent alone handles it (it stops the workers), so a worker ignores
+    SIGINT and prints no traceback; SIGTERM (the parent stopping it, or a SIGTERM to the
+    whole group) ends it at once, silently — the default action, not a handler a forked
+    worker inherited from the parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
+
+
+@dataclass
+class _Failed:
+    """A task's exception, sent back to the parent (raised there)."""
+
+    error: BaseException
+
+
+def _worker(conn: Any) -> None:
+    """A worker's loop: play the runs of seed blocks it is sent until told to stop (None)
+    or until the parent is gone."""
+    _quiet_worker()
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):  # the parent is gone
+            return
+        if task is None:
+            return
+        try:
+            result: Sums | _Failed = play_blocks(*task)
+        except Exception as e:
+            result = _Failed(e)
+        try:
+            try:
+                conn.send(result)
+            except Exception as e:  # an exception that does not pickle
+                if isinstance(e, OSError):
+                    raise
+                conn.send(_Failed(RuntimeError(f"{type(result).__name__}: {result}")))
+        except OSError:  # the parent is gone: nothing to tell
+            return
 
 
 def _pool_context() -> multiprocessing.context.BaseContext:
@@ -424,51 +519,110 @@ def _pool_context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _start_pool(workers: int) -> Any:
-    """A ``multiprocessing.Pool`` of ``workers`` processes that ignore Ctrl-C.
+class _Workers:
+    """Local worker processes, each with a pipe of its own.
+
+    No lock or queue is shared between them (as in ``multiprocessing.Pool``, where a
+    worker killed while waiting for a task holds the shared queue's lock, and stopping
+    the pool then waits forever): any worker can be stopped at any moment, and
+    :meth:`stop` ends them all at once.
+    """
+
+    def __init__(self, ctx: multiprocessing.context.BaseContext, workers: int) -> None:
+        self.procs: list[Any] = []
+        self.conns: list[Any] = []
+        for _ in range(workers):
+            mine, theirs = ctx.Pipe()
+            proc: Any = ctx.Process(  # type: ignore[attr-defined]
+                target=_worker, args=(theirs,), daemon=True
+            )
+            self.procs.append(proc)
+            self.conns.append(mine)
+            proc.start()
+            theirs.close()
+
+    def stop(self, now: bool) -> None:
+        """Stop every worker: at once (SIGKILL: an error, Ctrl-C, SIGTERM) or, when the
+        work is done, by telling each to stop (then SIGKILL after a second)."""
+        if not now:
+            for conn in self.conns:
+                try:
+                    conn.send(None)
+                except OSError:
+                    pass
+        deadline = time.monotonic() + (0 if now else 1.0)
+        for proc in self.procs:
+            if proc.pid is None:
+                continue
+            proc.join(max(0.0, deadline - time.monotonic()))
+            if proc.exitcode is None:
+                proc.kill()
+                proc.join()
+        for conn in self.conns:
+            conn.close()
+
+
+def _start_pool(workers: int) -> _Workers:
+    """``workers`` worker processes that ignore Ctrl-C.
 
     Started before any progress bar (tqdm runs a monitor thread, and fork is only safe
-    without other threads), with SIGINT blocked meanwhile: the processes started now (the
-    workers, a fork server, multiprocessing's resource tracker) inherit the block, so a
-    Ctrl-C during start-up reaches the parent alone, once the pool exists.
+    without other threads), with SIGINT and SIGTERM blocked meanwhile: the processes
+    started now (the workers, a fork server, multiprocessing's resource tracker) inherit
+    the block until their signals are set, so a Ctrl-C or a SIGTERM during start-up
+    reaches the parent alone, once every worker exists — and the parent stops them.
     """
     mask = hasattr(signal, "pthread_sigmask") and threading.current_thread() is \
         threading.main_thread()
     if mask:
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    pool = None
     try:
-        return _pool_context().Pool(workers, initializer=_ignore_sigint)
+        pool = _Workers(_pool_context(), workers)
     finally:
-        if mask:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        try:
+            if mask:  # a signal that came meanwhile is handled here
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
+        except BaseException:
+            if pool is not None:
+                pool.stop(now=True)
+            raise
+    return pool
 
 
-def _run_processes(
-    pool: Any, plan: Plan, workers: int, report: Callable[[Sums], None]
-) -> None:
+def _run_processes(pool: _Workers, plan: Plan, report: Callable[[Sums], None]) -> None:
+    """Hand runs of seed blocks to the workers (two in flight each) until all are played."""
+    from multiprocessing.connection import wait
+
     blocks = math.ceil(plan.games / BLOCK)
-    tasks = _Tasks(blocks, workers, TASK_SECONDS["processes"])
-    results: queue.Queue[Sums | BaseException] = queue.Queue()
-    pending = 0
+    tasks = _Tasks(blocks, len(pool.conns), TASK_SECONDS["processes"])
+    pending = dict.fromkeys(range(len(pool.conns)), 0)
+    index = {id(c): i for i, c in enumerate(pool.conns)}
 
-    def submit() -> bool:
+    def submit(i: int) -> None:
         run = tasks.take()
-        if run is None:
-            return False
-        pool.apply_async(play_blocks, (plan, *run), callback=results.put,
-                         error_callback=results.put)
-        return True
+        if run is not None:
+            pool.conns[i].send((plan, *run))
+            pending[i] += 1
 
-    for _ in range(2 * workers):
-        pending += submit()
-    while pending:
-        got = results.get()
-        pending -= 1
-        if isinstance(got, BaseException):
-            raise got
-        tasks.done(got)
-        report(got)
-        pending += submit()
+    for _ in range(2):
+        for i in pending:
+            submit(i)
+    while any(pending.values()):
+        for ready in wait([pool.conns[i] for i, n in pending.items() if n]):
+            i = index[id(ready)]
+            try:
+                got: Sums | _Failed = pool.conns[i].recv()
+            except (EOFError, OSError):
+                code = pool.procs[i].exitcode
+                raise RuntimeError(
+                    f"a worker process stopped before it finished (exit status {code})"
+                ) from None
+            pending[i] -= 1
+            if isinstance(got, _Failed):
+                raise got.error
+            tasks.done(got)
+            report(got)
+            submit(i)
 
 
 def dask_client(scheduler: str) -> Any:
@@ -479,10 +633,23 @@ def dask_client(scheduler: str) -> Any:
         raise SetupError(
             f"a Dask scheduler needs the optional Dask extra: {INSTALL_DASK}"
         ) from None
+    if isinstance(scheduler, str) and scheduler.startswith("inproc://"):
+        raise SetupError(
+            f"{excerpt(scheduler)} is an in-process address, which another process cannot "
+            "reach: give the address of a scheduler, such as tcp://host:8786"
+        )
+    if not isinstance(scheduler, str) or not scheduler.strip():
+        raise SetupError(
+            f"scheduler must be an address such as tcp://host:8786, not {excerpt(scheduler)}"
+        )
     try:
         return distributed.Client(scheduler, timeout="10s")
-    except OSError as e:
-        raise SetupError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+    except Exception as e:  # OSError, TimeoutError, or ValueError for a malformed address
+        raise SetupError(
+            f"cannot reach the Dask scheduler at {excerpt(scheduler)}: "
+            f"{one_line(str(e) or type(e).__name__, 100)} "
+            "(give an address such as tcp://host:8786)"
+        ) from None
 
 
 def _run_dask(plan: Plan, client: Any, report: Callable[[Sums], None]) -> int:
@@ -549,8 +716,8 @@ def simulate(
                          "workers (give either workers or scheduler/client)")
     if scheduler is not None and client is not None:
         raise SetupError("give either scheduler= or client=, not both")
-    if workers is not None and workers < 1:
-        raise SetupError(f"workers must be at least 1, not {workers}")
+    if workers is not None:
+        workers = check_workers(workers)
     if seed is None:
         seed = secrets.randbits(128)  # fresh entropy, reported in Stats.seed
     plan = Plan(players, games, seed, tuple(names), rotate_first)
@@ -563,6 +730,7 @@ def simulate(
     if used > 1:
         pool = _start_pool(used)  # before the bar's thread
     bar: Any = None
+    finished = False
 
     def report(sums: Sums) -> None:
         total.merge(sums)
@@ -581,7 +749,7 @@ def simulate(
         else:
             if pool is not None:
                 backend = "processes"
-                _run_processes(pool, plan, used, report)
+                _run_processes(pool, plan, report)
             else:
                 backend, used = "serial", 1
                 one = Sums(players)
@@ -597,10 +765,10 @@ def simulate(
                 played = play_blocks(plan, 0, math.ceil(games / BLOCK),
                                      tick if ticking else None)
                 total.merge(played)
+        finished = True
     finally:
-        if pool is not None:  # done, an error or Ctrl-C: no task or process is left
-            pool.terminate()
-            pool.join()
+        if pool is not None:  # done, an error, Ctrl-C or SIGTERM: no process is left
+            pool.stop(now=not finished)
         if bar is not None:
             bar.close()
         if own_client is not None:
