@@ -7,40 +7,86 @@
 1
 """
 
-from typing import Any
-
-from .analysis import odds
-from .analysis.lookahead import evaluate
-from .analysis.position import position_odds, replay
-from .engine.cards import COLOURS, DEFAULT_DECK
-from .engine.errors import (
-    IllegalActionError,
-    IntentError,
-    InvalidRecordError,
-    InvalidRulesError,
-    InvalidViewError,
-    RecordError,
-    SetupError,
-    TenLeaveError,
-)
-from .engine.game import Game, LegalTurns
-from .engine.record import RECORD_FORMAT, load_record, loads_record, parse_record, save_record
-from .engine.rules import Rules
-from .engine.turn import Turn
+# Every name is imported on first use (PEP 562), so that ``import tenleave_widget`` (and
+# so the start of the ``tenleave`` command, which installs its signal handlers first) costs
+# next to nothing, and the engine loads without Jupyter. Type checkers see the imports.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .analysis import odds
+    from .analysis.lookahead import evaluate
+    from .analysis.position import position_odds, replay
+    from .engine.cards import COLOURS, DEFAULT_DECK
+    from .engine.errors import (
+        IllegalActionError,
+        IntentError,
+        InvalidRecordError,
+        InvalidRulesError,
+        InvalidViewError,
+        RecordError,
+        SetupError,
+        TenLeaveError,
+    )
+    from .engine.game import Game, LegalTurns
+    from .engine.record import (
+        RECORD_FORMAT,
+        load_record,
+        loads_record,
+        parse_record,
+        save_record,
+    )
+    from .engine.rules import Rules
+    from .engine.turn import Turn
+    from .widget import (
+        TableWidget,
+        TenLeaveWidget,
+        WidgetMessageError,
+        hotseat,
+        play,
+        replay_widget,
+    )
 
 _WIDGET_NAMES = (
     "TableWidget", "TenLeaveWidget", "WidgetMessageError", "hotseat", "play", "replay_widget"
 )
+_SOURCES = {
+    "odds": ".analysis.odds",
+    "evaluate": ".analysis.lookahead",
+    "position_odds": ".analysis.position",
+    "replay": ".analysis.position",
+    "COLOURS": ".engine.cards",
+    "DEFAULT_DECK": ".engine.cards",
+    **dict.fromkeys(
+        ("IllegalActionError", "IntentError", "InvalidRecordError", "InvalidRulesError",
+         "InvalidViewError", "RecordError", "SetupError", "TenLeaveError"),
+        ".engine.errors",
+    ),
+    "Game": ".engine.game",
+    "LegalTurns": ".engine.game",
+    **dict.fromkeys(
+        ("RECORD_FORMAT", "load_record", "loads_record", "parse_record", "save_record"),
+        ".engine.record",
+    ),
+    "Rules": ".engine.rules",
+    "Turn": ".engine.turn",
+    **dict.fromkeys(_WIDGET_NAMES, ".widget"),  # the widget needs Jupyter
+}
 
 
-def __getattr__(name: str) -> Any:
-    """The widget entry points (``play``, ``hotseat``, ``replay_widget`` …), imported on
-    first use so that the engine loads without Jupyter."""
-    if name in _WIDGET_NAMES:
-        from . import widget
+def __getattr__(name: str) -> object:
+    """A public name, imported on first use (then kept as a module attribute)."""
+    source = _SOURCES.get(name)
+    if source is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
 
-        return getattr(widget, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = importlib.import_module(source, __name__)
+    value = module if name == "odds" else getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_SOURCES})
 
 
 __all__ = [
@@ -67,5 +113,10 @@ __all__ = [
     "position_odds",
     "replay",
     "save_record",
-    *_WIDGET_NAMES,
+    "TableWidget",
+    "TenLeaveWidget",
+    "WidgetMessageError",
+    "hotseat",
+    "play",
+    "replay_widget",
 ]

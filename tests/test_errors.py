@@ -69,3 +69,13 @@ def test_play_works_with_its_default_bots() -> None:
     assert w.session.config.bots == {}
     with pytest.raises(ValueError, match="2 bots for 1 non-human seats"):
         tw.play(players=2, bots=["greedy", "random"])  # too many named bots: still refused
+
+
+def test_every_public_name_loads_on_first_use() -> None:
+    """tenleave_widget imports its names lazily (so the command's signal handlers come
+    first): each name of __all__ still resolves, and dir() lists them."""
+    for name in tw.__all__:
+        assert getattr(tw, name) is not None, name
+    assert set(tw.__all__) <= set(dir(tw))
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        tw.nope  # type: ignore[attr-defined]  # noqa: B018

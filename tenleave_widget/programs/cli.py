@@ -22,34 +22,207 @@ FILE is a record file, or ``-`` for standard input. Only a regular file (or stan
 input) of at most 10 MiB is read. An invalid record, an illegal turn or a malformed
 command line: exit status 2, nothing on stdout, one line on stderr (naming ``turn K`` when
 a turn is at fault, and showing at most a short escaped excerpt of any offending value).
+
+No traceback, ever: every way the command can end is one of these exit statuses, with at
+most one line on stderr (``tenleave: ...``).
+
+====  =====================================================================================
+0     done
+1     out of memory, or an internal error (a bug: the line names it;
+      ``TENLEAVE_TRACEBACK=1`` shows the traceback)
+2     bad input (a record, a turn, an argument, an unreachable Dask scheduler), or the
+      output could not be written (a full disk, an I/O error: the line names it, as for
+      ``export``'s page)
+130   SIGINT (Ctrl-C): "tenleave: interrupted"; the worker processes are stopped
+141   the reader of standard output went away (``tenleave ... | head -c1``): nothing on
+      stderr, as a Unix tool stopped by SIGPIPE
+143   SIGTERM: "tenleave: terminated"; the worker processes are stopped
+====  =====================================================================================
+
+The first SIGINT or SIGTERM wins; another one during the short clean-up is ignored.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
+# Only what installs the signal handlers is imported before main() runs: everything else
+# is imported inside it, so that a Ctrl-C during start-up already ends in one line.
+import signal
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
 
-from ..engine.errors import SetupError, TenLeaveError, excerpt, one_line
-from ..engine.rules import MAX_SEATS, MIN_SEATS
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+    from typing import Any
+
     from .simulate import Stats
 
+EXIT_OK = 0
+EXIT_FAILED = 1  # out of memory, or an internal error
+EXIT_USAGE = 2  # bad input, or the output could not be written
+EXIT_INTERRUPTED = 128 + signal.SIGINT  # 130
+EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE  # 141
+EXIT_TERMINATED = 128 + signal.SIGTERM  # 143
 
 _FILE_HELP = "a tenleave-record/1 file of at most 10 MiB, or - for standard input"
 
 
-class _Parser(argparse.ArgumentParser):
-    """An argument error is one line on stderr (not the usage and the error), exit 2."""
+class Terminated(BaseException):
+    """SIGTERM, raised in the main thread as Ctrl-C raises :class:`KeyboardInterrupt` (a
+    ``BaseException``, so that no ``except Exception`` swallows it), so that every
+    ``finally`` runs: simulate's worker processes are stopped."""
 
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"tenleave: {one_line(message)} (see {self.prog} --help)\n")
+
+class _Signals:
+    """The command's SIGINT and SIGTERM handlers: the first signal raises in the main
+    thread (:class:`KeyboardInterrupt`, :class:`Terminated`); later ones, and any after
+    the command has finished, are ignored (the clean-up and the last line are not cut)."""
+
+    def __init__(self) -> None:
+        self.armed = False
+        self.received: int | None = None
+
+    def handle(self, signum: int, frame: object) -> None:
+        if not self.armed or self.received is not None:
+            return
+        self.received = signum
+        raise KeyboardInterrupt if signum == signal.SIGINT else Terminated
+
+    def install(self) -> dict[int, Any]:
+        """Install the handlers (in the main thread only: elsewhere a signal cannot be
+        caught); return the previous ones."""
+        import threading
+
+        if threading.current_thread() is not threading.main_thread():
+            return {}
+        previous: dict[int, Any] = {
+            s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)
+        }
+        self.armed = True
+        for s in previous:
+            signal.signal(s, self.handle)
+        return previous
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``) and return the exit status.
+
+    Called as the program (``argv`` None), the handlers stay installed, disarmed, until the
+    process exits; called from Python, the previous handlers are restored.
+    """
+    signals = _Signals()
+    previous = signals.install()
+    try:
+        return _guarded(argv, signals)
+    finally:
+        signals.armed = False
+        if argv is not None:
+            for s, h in previous.items():
+                signal.signal(s, h)
+
+
+def _guarded(argv: Sequence[str] | None, signals: _Signals) -> int:
+    """The command, every way it can end mapped to an exit status and at most one line."""
+    try:
+        try:
+            code = _command(argv)
+            sys.stdout.flush()  # here, not at exit: a write error is ours to report
+            signals.armed = False
+            return code
+        except (KeyboardInterrupt, Terminated):
+            raise
+        except BrokenPipeError:
+            _silence()
+            return EXIT_BROKEN_PIPE
+        except OSError as e:
+            _silence(stdout=True, stderr=False)  # the unwritten output is dropped
+            _say(_os_error(e))
+            return EXIT_USAGE
+        except MemoryError:
+            _say("out of memory (ask for less: fewer samples or games)")
+            return EXIT_FAILED
+        except Exception as e:  # a bug: one line still, the details on demand
+            import os
+
+            if os.environ.get("TENLEAVE_TRACEBACK"):
+                raise
+            from ..engine.errors import one_line
+
+            _say(f"internal error: {type(e).__name__}: {one_line(str(e), 120)} (please "
+                 "report it; TENLEAVE_TRACEBACK=1 shows the traceback)")
+            return EXIT_FAILED
+    except KeyboardInterrupt:  # simulate has already stopped its processes / Dask tasks
+        signals.armed = False
+        _silence(stdout=True, stderr=False)
+        _say("interrupted")
+        return EXIT_INTERRUPTED
+    except Terminated:
+        signals.armed = False
+        _silence(stdout=True, stderr=False)
+        _say("terminated")
+        return EXIT_TERMINATED
+
+
+def _say(line: str) -> None:
+    """One line on stderr, if stderr can still be written."""
+    try:
+        sys.stderr.write(f"tenleave: {line}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):  # stderr closed or gone: nothing more to say
+        _silence(stdout=False, stderr=True)
+
+
+def _silence(stdout: bool = True, stderr: bool = True) -> None:
+    """Point a stream that failed at /dev/null, so that Python's flush at exit neither
+    fails again nor prints "Exception ignored"."""
+    import os
+
+    for wanted, stream in ((stdout, sys.stdout), (stderr, sys.stderr)):
+        if not wanted or stream is None:
+            continue
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, stream.fileno())
+            os.close(null)
+        except (OSError, ValueError):
+            pass
+
+
+def _os_error(e: OSError) -> str:
+    """An operating-system error as one line ("cannot write the output: No space left on
+    device")."""
+    import errno
+
+    from ..engine.errors import excerpt
+
+    reason = e.strerror or str(e) or type(e).__name__
+    if e.filename is not None:
+        return f"cannot write {excerpt(str(e.filename))}: {reason}"
+    if e.errno in (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EBADF):
+        return f"cannot write the output: {reason}"
+    return f"the system refused: {reason}"
 
 
 def _parser() -> argparse.ArgumentParser:
+    import argparse
+    from typing import NoReturn
+
+    from ..engine.errors import one_line
+
+    class _Parser(argparse.ArgumentParser):
+        """An argument error is one line on stderr (not the usage and the error), exit 2."""
+
+        def error(self, message: str) -> NoReturn:
+            self.exit(2, f"tenleave: {one_line(message)} (see {self.prog} --help)\n")
+
+        def _print_message(self, message: str, file: Any = None) -> None:
+            # argparse drops a write error: --help > /dev/full would exit 0 (an error on
+            # stderr is still dropped: the usage error's exit status 2 says it)
+            if message and file is sys.stdout:
+                file.write(message)
+            else:
+                super()._print_message(message, file)
+
     p = _Parser(prog="tenleave", description="10 to Leave: replay, odds, self-play")
     sub = p.add_subparsers(dest="command", required=True)
     r = sub.add_parser("replay", help="print the position after the first N turns of a record")
@@ -94,7 +267,7 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--seed", type=int, default=0)
     v.add_argument("--no-progress", action="store_true")
     e = sub.add_parser("evaluate", help="value every move of the seat to move over the whole game")
-    e.add_argument("file")
+    e.add_argument("file", help=_FILE_HELP)
     e.add_argument("--seat", type=int, required=True)
     e.add_argument("--turns", type=int, default=None)
     e.add_argument("--samples", type=int, default=None, help="sampled worlds (default 48)")
@@ -111,6 +284,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _beta(text: str) -> float | str:
+    import argparse
+
+    from ..engine.errors import excerpt
+
     if text == "fitted":
         return text
     try:
@@ -119,8 +296,32 @@ def _beta(text: str) -> float | str:
         raise argparse.ArgumentTypeError(f"not a number or 'fitted': {excerpt(text)}") from None
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+def _command(argv: Sequence[str] | None) -> int:
+    """Parse ``argv``, run the command, print its output; return the exit status (its
+    errors, typed, as exit 2)."""
+    import warnings
+
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as e:  # --help (0) or a malformed command line (2), already printed
+        return e.code if isinstance(e.code, int) else EXIT_USAGE
+    with warnings.catch_warnings():  # a warning (--workers above the cores) is one line
+        warnings.showwarning = _warn
+        return _run(args)
+
+
+def _warn(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+          file: Any = None, line: str | None = None) -> None:
+    from ..engine.errors import one_line
+
+    _say(f"warning: {one_line(str(message))}")
+
+
+def _run(args: argparse.Namespace) -> int:
+    import json
+
+    from ..engine.errors import TenLeaveError, one_line
+
     try:
         if args.command == "replay":
             from ..analysis.position import replay
@@ -142,28 +343,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             from ..analysis.lookahead import DEFAULT_SAMPLES, evaluate
 
             samples = DEFAULT_SAMPLES if args.samples is None else args.samples
-            out = evaluate(args.file, args.seat, args.turns, budget=samples, seed=args.seed)
+            out = evaluate(_read(args.file), args.seat, args.turns, budget=samples,
+                           seed=args.seed)
         elif args.command == "export":
             from .export import export_html
 
             path = export_html(_read(args.file), args.html, perspective=args.seat)
             print(f"wrote {path} ({path.stat().st_size:,} bytes)")
-            return 0
+            return EXIT_OK
         else:
             stats = _simulate(args)
             if not args.json:
                 print(stats.table())
-                return 0
+                return EXIT_OK
             out = stats.to_json()
     except TenLeaveError as e:
-        print(f"tenleave: {one_line(str(e))}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:  # simulate has already stopped its processes / Dask tasks
-        print("tenleave: interrupted", file=sys.stderr)
-        return 130
+        _say(one_line(str(e)))
+        return EXIT_USAGE
     json.dump(out, sys.stdout)
     sys.stdout.write("\n")
-    return 0
+    return EXIT_OK
 
 
 def _read(file: str) -> Any:
@@ -174,6 +373,8 @@ def _read(file: str) -> Any:
 
 
 def _simulate(args: argparse.Namespace) -> Stats:
+    from ..engine.errors import SetupError
+    from ..engine.rules import MAX_SEATS, MIN_SEATS
     from .simulate import simulate
 
     if not MIN_SEATS <= args.players <= MAX_SEATS or args.games < 1:
@@ -189,6 +390,8 @@ def _simulate(args: argparse.Namespace) -> Stats:
 
 
 def _review(args: argparse.Namespace) -> int:
+    import json
+
     from ..analysis.review import review
 
     bars: list[Any] = []  # made at the first report, so that an error prints alone
@@ -212,7 +415,7 @@ def _review(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         print(r.table())
-    return 0
+    return EXIT_OK
 
 
 if __name__ == "__main__":  # pragma: no cover
