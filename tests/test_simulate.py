@@ -6,6 +6,7 @@ running."""
 from __future__ import annotations
 
 import _thread
+import contextlib
 import json
 import multiprocessing
 import os
@@ -90,6 +91,7 @@ def children() -> set[int]:
     return {p.pid for p in multiprocessing.active_children() if p.pid is not None}
 
 
+@pytest.mark.filterwarnings("ignore:3 workers on 2 cores")  # 3 workers on a 2-core machine
 def test_local_processes_play_the_same_games(serial: Stats) -> None:
     before = children()
     for workers in (2, 3):
@@ -272,6 +274,37 @@ def test_a_signal_stops_the_command_and_its_processes_at_once(
         gone, alive = psutil.wait_procs(children, timeout=2)
         assert alive == []
     finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+def test_the_workers_of_a_killed_command_end_by_themselves() -> None:
+    """SIGKILL cannot be handled: the workers see their pipe close and end after their
+    task (a forked worker closes its copies of the parent's pipe ends), silently."""
+    p = subprocess.Popen(
+        [sys.executable, "-m", "tenleave_widget", "simulate", "--players", "3", "--games",
+         "100000000", "--workers", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    children: list[psutil.Process] = []
+    try:
+        parent = psutil.Process(p.pid)
+        deadline = time.monotonic() + 60
+        while len(parent.children()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.5)
+        children = parent.children(recursive=True)
+        assert len(children) >= 2, "the workers did not start"
+        p.kill()
+        _, err = p.communicate(timeout=30)  # the workers share stderr: it closes with them
+        gone, alive = psutil.wait_procs(children, timeout=20)
+        assert alive == []
+        assert "Traceback" not in err and "Error" not in err, err[-2000:]
+    finally:
+        for c in children:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                c.kill()
         if p.poll() is None:
             p.kill()
             p.wait()

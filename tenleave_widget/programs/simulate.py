@@ -480,10 +480,14 @@ class _Failed:
     error: BaseException
 
 
-def _worker(conn: Any) -> None:
+def _worker(conn: Any, inherited: Sequence[Any] = ()) -> None:
     """A worker's loop: play the runs of seed blocks it is sent until told to stop (None)
-    or until the parent is gone."""
+    or until the parent is gone (its end of the pipe closed: ``inherited``, the parent's
+    ends a forked worker holds copies of, are closed first, or they would keep the pipe
+    open after the parent died)."""
     _quiet_worker()
+    for other in inherited:
+        other.close()
     while True:
         try:
             task = conn.recv()
@@ -531,10 +535,12 @@ class _Workers:
     def __init__(self, ctx: multiprocessing.context.BaseContext, workers: int) -> None:
         self.procs: list[Any] = []
         self.conns: list[Any] = []
+        forked = ctx.get_start_method() == "fork"
         for _ in range(workers):
             mine, theirs = ctx.Pipe()
+            inherited = [*self.conns, mine] if forked else []
             proc: Any = ctx.Process(  # type: ignore[attr-defined]
-                target=_worker, args=(theirs,), daemon=True
+                target=_worker, args=(theirs, inherited), daemon=True
             )
             self.procs.append(proc)
             self.conns.append(mine)
