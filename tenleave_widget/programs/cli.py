@@ -108,17 +108,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``) and return the exit status.
 
     Called as the program (``argv`` None), the handlers stay installed, disarmed, until the
-    process exits; called from Python, the previous handlers are restored.
+    process exits, and after a signal the process ends here (``os._exit``, everything
+    already stopped and flushed): CPython marks a Ctrl-C that interrupted code run by
+    ``exec`` (a dataclass being made, at start-up) as unhandled even once caught, and
+    would then end the process by SIGINT instead of with status 130. Called from Python,
+    the previous handlers are restored.
     """
     signals = _Signals()
     previous = signals.install()
     try:
-        return _guarded(argv, signals)
+        code = _guarded(argv, signals)
     finally:
         signals.armed = False
         if argv is not None:
             for s, h in previous.items():
                 signal.signal(s, h)
+    if argv is None and code in (EXIT_INTERRUPTED, EXIT_TERMINATED):
+        import os
+
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
+    return code
 
 
 def _guarded(argv: Sequence[str] | None, signals: _Signals) -> int:
