@@ -49,7 +49,7 @@ def test_json_null_and_booleans_are_spelled_as_in_json() -> None:
         with pytest.raises(tw.RecordError) as e:
             tw.Game.from_record(forged)
         assert "null" in str(e.value) and "None" not in str(e.value), str(e.value)
-    with pytest.raises(tw.RecordError, match="a record must be a JSON object, not null"):
+    with pytest.raises(tw.RecordError, match=r"a record must be a JSON object.*, not null$"):
         tw.Game.from_record(None)  # type: ignore[arg-type]
     from tenleave_widget.table.protocol import check_shape
 
