@@ -107,9 +107,9 @@ class Budget:
                 f"{excerpt(self.samples)} (each world takes about 2 KB of memory)"
             )
         if self.ms is not None and not (isinstance(self.ms, (int, float)) and self.ms > 0):
-            raise SetupError(f"budget: ms must be a positive number, not {self.ms!r}")
+            raise SetupError(f"budget: ms must be a positive number, not {excerpt(self.ms)}")
         if type(self.batch) is not int or self.batch < 1:
-            raise SetupError(f"budget: batch must be a positive integer, not {self.batch!r}")
+            raise SetupError(f"budget: batch must be a positive integer, not {excerpt(self.batch)}")
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,7 @@ class Policy:
 
     def __post_init__(self) -> None:
         if not (isinstance(self.explore, (int, float)) and 0 <= self.explore <= 1):
-            raise SetupError(f"policy: explore must be within 0..1, not {self.explore!r}")
+            raise SetupError(f"policy: explore must be within 0..1, not {excerpt(self.explore)}")
 
 
 # ----------------------------------------------------------------------------- the position
@@ -164,7 +164,7 @@ class _Position:
         self.daybreak_change: bool = bool(rules.get("daybreak_token_change", True))
         token = view["token"]
         if token not in tokens:
-            raise InvalidViewError(f"unknown current token {token!r}")
+            raise InvalidViewError(f"unknown current token {excerpt(token)}")
         self.token: int = self.token_ids.index(token)
         self.penalty: list[int] = [int(p) for p in view["penalty"]]
         self.turns_applied: int = int(view.get("turns_applied", 0))
@@ -685,10 +685,12 @@ class Evaluation:
         reference: bool = False,
     ) -> None:
         if isinstance(budget, bool) or not isinstance(budget, (int, Budget)):
-            raise SetupError(f"budget must be a number of samples or a Budget, not {budget!r}")
+            raise SetupError(
+                f"budget must be a number of samples or a Budget, not {excerpt(budget)}"
+            )
         b = Budget(samples=budget) if isinstance(budget, int) else budget
         if objective not in ("margin", "win"):
-            raise SetupError(f"objective must be 'margin' or 'win', not {objective!r}")
+            raise SetupError(f"objective must be 'margin' or 'win', not {excerpt(objective)}")
         pol = policy if policy is not None else Policy()
         self._t0 = time.perf_counter()
         self.view = view
