@@ -147,7 +147,7 @@ def test_random_bot_draws_what_the_fast_path_draws() -> None:
 
 
 def test_bot_names_checked_in_one_place() -> None:
-    assert BOT_NAMES == ("random", "greedy", "lookahead")
+    assert BOT_NAMES == ("random", "greedy", "lookahead", "reader")
     with pytest.raises(SetupError, match="unknown bot 'smart'"):
         make_bot("smart")
     with pytest.raises(SetupError, match="unknown bot 'smart'"):

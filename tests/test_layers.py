@@ -19,7 +19,7 @@ LAYERS: list[set[str]] = [
     {"analysis", "analysis.stats", "analysis.worlds"},  # intervals; the uniform model
     {"analysis.odds"},  # the exact odds
     {"analysis.position", "analysis.bots", "analysis.lookahead", "analysis.review",
-     "analysis.infer"},
+     "analysis.infer", "analysis.reader"},
     # table/: the presentation model (no Jupyter import: checked below), which the widget
     # and the export share
     {"table.tasks"},  # background work with or without threads (it imports no layer)

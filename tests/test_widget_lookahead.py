@@ -243,7 +243,7 @@ def test_the_widget_checks_bot_names_with_the_engines_one_check() -> None:
     from tenleave_widget.engine.errors import IntentError
 
     with pytest.raises(IntentError, match=r"seat 1: unknown bot 'smart' \(choose from "
-                       r"random, greedy, lookahead\)"):
+                       r"random, greedy, lookahead, reader\)"):
         play(players=2, human=0, bots=["smart"])
     w = play(players=2, human=0, bots=["lookahead"], bot_delay=0)
     assert w.session.bots == {1: "lookahead"}

@@ -1,4 +1,5 @@
-"""Bots: ``random``, ``greedy``, ``lookahead``. A bot decides from its view, never from the game.
+"""Bots: ``random``, ``greedy``, ``lookahead``, ``reader``. A bot decides from its view, never
+from the game.
 
 The protocol is step-wise, so that a bot can wake SleepKid and then choose its play from
 the position after the swat, which it cannot see before:
@@ -8,7 +9,12 @@ the position after the swat, which it cannot see before:
   them, or :data:`WAKE`;
 - after :data:`WAKE`, the caller wakes SleepKid on a copy of the game and asks again, with
   the view after the swat and the legal plays (``Turn``\\ s with no action): the chosen
-  play completes the wake turn.
+  play completes the wake turn;
+- a bot may also return a :class:`Peek` (peek that card first): the caller does the peek
+  on a copy and asks again with the view after it and the legal plays, as after a wake;
+- a bot whose ``reads_history`` is true gets its view with the public history
+  (:func:`~tenleave_widget.analysis.infer.with_history`: what every seat saw happen),
+  the input of the inference; it holds nothing the seat does not know.
 
 :func:`decide` runs that loop for whoever drives the bots (``simulate``, the widget):
 
@@ -23,19 +29,31 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import Any, Final, Literal, Protocol
+from typing import Any, Final, Literal, NamedTuple, Protocol
 
 from ..engine.errors import IllegalActionError, SetupError, excerpt
 from ..engine.game import Game
 from ..engine.rules import QUEUE_CAPACITY
-from ..engine.turn import Turn
+from ..engine.turn import AFTER, Turn
+from .infer import Beta, with_history
 from .lookahead import DEFAULT_SAMPLES, Budget, evaluate_view
+from .reader import Belief, dealer, peek_values, revealed
 
 WAKE: Final = "wake"
 """What :meth:`Bot.choose` returns to wake SleepKid before choosing its play."""
 
 View = Mapping[str, Any]
-Choice = Turn | Literal["wake"]
+
+
+class Peek(NamedTuple):
+    """What :meth:`Bot.choose` returns to peek the card at (``queue``, ``position``) before
+    choosing its play (from the view after the peek)."""
+
+    queue: int
+    position: int
+
+
+Choice = Turn | Literal["wake"] | Peek
 
 
 class Legal(Protocol):
@@ -163,6 +181,117 @@ def _plain_plays(view: View) -> list[Turn]:
     return [Turn(seat, c, q) for c in cards for q, qq in enumerate(view["queues"]) if len(qq) < cap]
 
 
+PEEK_GAIN = 0.1
+"""The honest (cross-fitted) gain in expected margin, in points, above which the reader
+peeks before its play."""
+
+READER_SAMPLES = 128
+"""Worlds the reader's inference weighs per opponent component too large to enumerate."""
+
+
+class ReaderBot:
+    """The lookahead bot, reading the players and valuing peeks
+    (:mod:`~tenleave_widget.analysis.reader`).
+
+    Its worlds are dealt from the posterior of :mod:`~tenleave_widget.analysis.infer` over
+    the cards it cannot see (``beta``: ``"fitted"`` by default, each opponent's rationality
+    read from its own choices so far), from its view with the public history only. Before
+    its play it may peek: when the cross-fitted worth of knowing one card (the best play
+    per value it could show, against the best bare decision, on the same worlds) is above
+    ``peek_gain`` points, it returns :class:`Peek` and chooses its play from the view after
+    the peek, its worlds conditioned on the value seen. Otherwise it plays its best turn;
+    when that is a plain play, it peeks after it (free: the seat learns a value for its
+    later decisions) the card whose value its worlds spread the most. ``budget`` and the
+    per-decision seeds as the lookahead bot's (rotations off).
+
+    >>> from tenleave_widget import Game
+    >>> g = Game(3, seed=1)
+    >>> decide(make_bot("reader", seed=2), g) in g.legal_turns
+    True
+    """
+
+    name = "reader"
+    reads_history = True
+
+    def __init__(
+        self, seed: int | None = None, budget: int | Budget | None = None,
+        beta: Beta = "fitted", samples: int = READER_SAMPLES, peek_gain: float = PEEK_GAIN,
+        peeks: bool = True,
+    ) -> None:
+        self.seed = seed if seed is not None else random.randrange(2**32)
+        self.budget = budget
+        self.beta = beta
+        self.samples = samples
+        self.peek_gain = peek_gain
+        self.peeks = peeks
+        self.last: dict[str, Any] | None = None
+        self.last_peeks: list[Any] = []
+        self._belief: tuple[int, Belief] | None = None
+
+    def _seed(self, view: View, salt: str) -> int:
+        return random.Random(f"{self.seed}:{view['turns_applied']}{salt}").getrandbits(64)
+
+    def belief(self, view: View) -> Belief:
+        """The belief behind a decision: from the view's history at the start of a turn; in
+        the same turn after a peek or a wake, that belief conditioned on what was seen; the
+        uniform model for a view without history (nothing to read)."""
+        turn = int(view["turns_applied"])
+        if "history" in view:
+            b = Belief(view, self.beta, self._seed(view, ":infer") % 2**31, self.samples)
+            self._belief = (turn, b)
+            return b
+        if self._belief is not None and self._belief[0] == turn:
+            return self._belief[1].condition(revealed(view))
+        return Belief.uniform(view)
+
+    def _evaluate(self, view: View, salt: str, turns: list[dict[str, Any]] | None = None
+                  ) -> tuple[dict[str, Any], list[Any]]:
+        worlds: list[Any] = []
+        deal = dealer(view, self.belief(view).sample, worlds)
+        budget = self.budget if self.budget is not None else bot_budget(len(view["hands"]))
+        ev = evaluate_view(view, budget, self._seed(view, salt), rotations=False,
+                           per_world=True, turns=turns, deal=deal)
+        self.last = ev
+        return ev, worlds
+
+    def choose(self, view: View, legal: Legal) -> Choice:
+        """The best turn, a :class:`Peek` first when it is worth it (see the class)."""
+        again = "history" not in view and self._belief is not None \
+            and self._belief[0] == int(view["turns_applied"])
+        if not again:
+            ev, worlds = self._evaluate(view, "")
+            best = Turn.from_json(ev["moves"][ev["best"]]["turn"])
+            if best in legal:
+                self.last_peeks = peek_values(view, ev, worlds) if self.peeks else []
+                if self.last_peeks and self.last_peeks[0].gain > self.peek_gain:
+                    return Peek(self.last_peeks[0].queue, self.last_peeks[0].position)
+                if best.wake:
+                    return WAKE
+                return self._peek_after(view, best, legal, worlds)
+        plays = [t.to_json() for t in _plain_plays(view) if t in legal]
+        ev, _ = self._evaluate(view, ":again", turns=plays)
+        return Turn.from_json(ev["moves"][ev["best"]]["turn"])
+
+    def _peek_after(self, view: View, best: Turn, legal: Legal, worlds: list[Any]) -> Turn:
+        """``best`` with a peek after the play at the card whose value the worlds spread the
+        most (front first on a tie), if there is one and that turn is legal."""
+        if not self.peeks:
+            return best
+        spread: list[tuple[float, int, int, int]] = []
+        for q, queue in enumerate(view["queues"]):
+            for i, card in enumerate(queue):
+                key = int(card["key"])
+                if card["value"] is None and worlds and key in worlds[0]:
+                    xs = [w[key] for w in worlds]
+                    m = sum(xs) / len(xs)
+                    spread.append((-sum((x - m) ** 2 for x in xs) / len(xs), i, q, key))
+        if not spread:
+            return best
+        _, i, q, _ = min(spread)
+        turn = best._replace(peek=(q, i), extra=AFTER)
+        return turn if turn in legal else best
+
+
 BOT_BUDGET = Budget(samples=2 * DEFAULT_SAMPLES, prune=2.0)
 """The lookahead bot's default budget per decision at 2 to 4 seats."""
 
@@ -185,7 +314,7 @@ def bot_budget(players: int) -> Budget:
 
 
 BOTS: dict[str, Callable[[int | None], Bot]] = {
-    "random": RandomBot, "greedy": GreedyBot, "lookahead": LookaheadBot
+    "random": RandomBot, "greedy": GreedyBot, "lookahead": LookaheadBot, "reader": ReaderBot,
 }
 """The bots by name: ``BOTS[name](seed)`` makes one."""
 
@@ -227,16 +356,24 @@ def decide(bot: Bot, game: Game, seat: int | None = None) -> Turn:
     if seat is not None and seat != mover:
         raise IllegalActionError(f"seat {excerpt(seat)} cannot move: it is seat {mover}'s turn")
     legal = game.legal_turns
-    choice = bot.choose(game.view(mover), legal)
-    if choice == WAKE:
-        after = game.preview([{"kind": "wake"}])  # raises IllegalActionError if not allowed
+    view = with_history(game, mover) if getattr(bot, "reads_history", False) else game.view(mover)
+    choice = bot.choose(view, legal)
+    if choice == WAKE or isinstance(choice, Peek):
+        first: dict[str, Any] = (
+            {"kind": "wake"} if choice == WAKE
+            else {"kind": "peek", "queue": choice.queue, "position": choice.position}
+        )
+        after = game.preview([first])  # raises IllegalActionError if not allowed
         plays = wake_plays(after)
         play = bot.choose(after.view(mover), plays)
+        what = "waking" if choice == WAKE else "peeking"
         if play not in plays:
             raise IllegalActionError(
-                f"the {bot.name} bot chose {excerpt(play)} after waking: not one of the legal plays"
+                f"the {bot.name} bot chose {excerpt(play)} after {what}: not one of the legal plays"
             )
         assert isinstance(play, Turn)
+        if isinstance(choice, Peek):
+            return play._replace(peek=(choice.queue, choice.position))
         return play._replace(wake=True)
     if not isinstance(choice, Turn) or choice not in legal:
         raise IllegalActionError(

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,7 +57,7 @@ from .stats import Z95, mean_ci, wilson
 from .worlds import Hidden
 
 __all__ = [
-    "DEFAULT_SAMPLES", "MAX_SAMPLES", "Budget", "Evaluation", "Policy", "evaluate",
+    "DEFAULT_SAMPLES", "MAX_SAMPLES", "Budget", "Deal", "Evaluation", "Policy", "evaluate",
     "evaluate_view",
 ]
 
@@ -78,6 +78,10 @@ _PEEK_REASON = (
 )
 
 View = Mapping[str, Any]
+Deal = Callable[[random.Random], tuple[list[list[int]], list[list[int]]]]
+"""A world sampler: what :meth:`~tenleave_widget.analysis.worlds.Hidden.deal` returns (per
+group of the view's ``Hidden(view, hands=True)``, the values of its table cards in table
+order and the rest of its pool), from the evaluation's generator."""
 
 
 @dataclass(frozen=True)
@@ -482,8 +486,9 @@ class _World:
 
     __slots__ = ("queues", "hands", "chain", "us")
 
-    def __init__(self, pos: _Position, rng: random.Random, turns: int) -> None:
-        fills, held = pos.hidden.deal(rng)
+    def __init__(self, pos: _Position, rng: random.Random, turns: int,
+                 deal: Deal | None = None) -> None:
+        fills, held = (deal or pos.hidden.deal)(rng)
         hands = [list(h) for h in pos.hand_counts]
         for (o, _), values in zip(pos.group_keys, held, strict=True):
             for v in values:
@@ -625,6 +630,7 @@ def evaluate_view(
     per_world: bool = False,
     turns: Sequence[Mapping[str, Any]] | None = None,
     reference: bool = False,
+    deal: Deal | None = None,
 ) -> dict[str, Any]:
     """Value every distinct decision of the seat to move over the rest of the game.
 
@@ -639,7 +645,9 @@ def evaluate_view(
     comparisons. ``reference=True`` adds ``"reference"``: the same figures for the
     rollout policy itself playing the seat's turn in each world (the value of the position
     when every seat, this one included, plays the policy — the game review's yardstick
-    for what a decision changed).
+    for what a decision changed). ``deal`` replaces the uniform model's world sampler
+    (:data:`Deal`: the ``reader`` bot deals from the posterior of
+    :mod:`~tenleave_widget.analysis.infer`); it is called once per world, in order.
 
     Returns ``{"seat", "turn", "samples", "objective", "moves", "best", "not_valued"}``:
     ``turn`` is the number of turns applied, ``samples`` the worlds sampled; each move is
@@ -649,7 +657,7 @@ def evaluate_view(
     Raises :class:`IllegalActionError` when it is not the seat's turn.
     """
     ev = Evaluation(view, budget, seed, policy=policy, rotations=rotations, objective=objective,
-                    per_world=per_world, turns=turns, reference=reference)
+                    per_world=per_world, turns=turns, reference=reference, deal=deal)
     while not ev.advance():
         pass
     return ev.result()
@@ -683,6 +691,7 @@ class Evaluation:
         per_world: bool = False,
         turns: Sequence[Mapping[str, Any]] | None = None,
         reference: bool = False,
+        deal: Deal | None = None,
     ) -> None:
         if isinstance(budget, bool) or not isinstance(budget, (int, Budget)):
             raise SetupError(
@@ -714,6 +723,7 @@ class Evaluation:
         self._budget = b
         self._objective = objective
         self._per_world = per_world
+        self._deal = deal
         self._in_batch = 0
         self.worlds = 0
         self.done = False
@@ -722,7 +732,7 @@ class Evaluation:
         pos, sim = self._pos, self._sim
         seat, n = pos.seat, pos.n
         left = pos.cards_left
-        w = _World(pos, random.Random(self._rng.getrandbits(64)), left)
+        w = _World(pos, random.Random(self._rng.getrandbits(64)), left, self._deal)
         for i in self._live:
             move = self._distinct[i]
             queues = [list(q) for q in w.queues]

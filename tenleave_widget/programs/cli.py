@@ -264,7 +264,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--games", type=int, required=True)
     s.add_argument("--seed", type=int, default=None)
     s.add_argument("--bots", default=None,
-                   help="comma-separated bot per seat (random, greedy, lookahead)")
+                   help="comma-separated bot per seat (random, greedy, lookahead, reader)")
     s.add_argument("--rotate-first", action="store_true", help="rotate the first seat")
     s.add_argument("--json", action="store_true", help="machine-readable output")
     s.add_argument("--no-progress", action="store_true")

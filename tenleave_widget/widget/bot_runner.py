@@ -19,7 +19,7 @@ something about the same hidden cards): a take-back of a bot's answer also deals
 cards the human cannot see again (:mod:`~tenleave_widget.table.redeal`), so the bots
 answer each try from another world.
 
-A bot that thinks (:data:`THINKERS`: ``lookahead``, tens to hundreds of milliseconds a
+A bot that thinks (:data:`THINKERS`: ``lookahead``, ``reader``; tens to hundreds of milliseconds a
 decision) decides in a worker thread when a loop runs: the thread holds a copy of the
 game and gives only the turn back to the loop, which applies it unless the line changed
 meanwhile. Python switches threads every few milliseconds (``sys.getswitchinterval()``),
@@ -46,7 +46,7 @@ __all__ = ["THINKERS", "BotFailure", "BotRunner", "decide", "decision_seed"]
 
 log = logging.getLogger(__name__)
 
-THINKERS = frozenset({"lookahead"})
+THINKERS = frozenset({"lookahead", "reader"})
 """The bots whose decision runs in a worker thread on a running loop."""
 
 

@@ -1,0 +1,154 @@
+"""The reader bot against the default lookahead bot in the same seat, on the same deals.
+
+Each game is played three times on the same deal (the same seed: the same hands, the same
+Human Defense tokens), first seat rotating with the game number: seat 0 is the ``reader``,
+then the default ``lookahead`` bot, then a *clairvoyant* lookahead seat (its worlds are the
+true one: only the future tokens and the play-outs' random numbers are sampled — the upper
+bound of what reading the cards can give). The other seats are the same bots with the same
+seeds in all three. Reported: the mean paired difference in seat 0's final penalty,
+lookahead minus reader (positive: the reader scores fewer points), and lookahead minus
+clairvoyant, each with its 95% interval; the share of the clairvoyant headroom the reader
+recovers; the reader's CPU time per decision (``time.process_time`` of the whole
+decision, peeks and inference included: the median and the 99th percentile).
+
+Run (games per opponent set; 2 worker processes)::
+
+    nice python benchmarks/bench_reader.py --games 300 --seats 3 --workers 2
+
+The machine it was measured on was shared with other agents (load 5-7 on 2 cores):
+CPU times per decision are per process and hold under load; wall times do not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import statistics
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tenleave_widget.analysis.bots import Bot, Legal, LookaheadBot, decide, make_bot
+from tenleave_widget.analysis.reader import dealer
+from tenleave_widget.analysis.stats import mean_ci
+from tenleave_widget.engine.game import Game
+from tenleave_widget.engine.turn import Turn
+
+
+class Clairvoyant(LookaheadBot):
+    """A lookahead seat whose worlds are the true one (``truth``: every table card's value
+    by key, set by the game loop before each decision). Benchmark only: it sees the game."""
+
+    name = "clairvoyant"
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.truth: dict[int, int] = {}
+
+    def _evaluate(self, view: Mapping[str, Any], **options: Any) -> Turn:
+        truth = self.truth
+        return super()._evaluate(view, deal=dealer(view, lambda rng: truth), **options)
+
+    def choose(self, view: Mapping[str, Any], legal: Legal) -> Any:
+        return super().choose(view, legal)
+
+
+def _truth(g: Game) -> dict[int, int]:
+    return {int(c["key"]): int(c["value"]) for q in g.view(None)["queues"] for c in q}
+
+
+def play(n: int, game: int, kind: str, opponents: Sequence[str]) -> tuple[int, list[float]]:
+    """Seat 0's final penalty in game ``game`` with ``kind`` in seat 0; the CPU seconds of
+    each of seat 0's decisions."""
+    first = game % n
+    g = Game(n, seed=100_000 + game, first=first)
+    seat0: Bot
+    if kind == "clairvoyant":
+        seat0 = Clairvoyant(7 * game + 1)
+    else:
+        seat0 = make_bot(kind, 7 * game + 1)
+    bots = [seat0] + [make_bot(b, 7 * game + 2 + i) for i, b in enumerate(opponents)]
+    times: list[float] = []
+    while not g.finished:
+        s = g.to_move
+        assert s is not None
+        if s == 0:
+            if isinstance(seat0, Clairvoyant):
+                seat0.truth = _truth(g)
+            t0 = time.process_time()
+            turn = decide(bots[0], g)
+            times.append(time.process_time() - t0)
+        else:
+            turn = decide(bots[s], g)
+        g.push(turn)
+    return int(g.view(None)["penalty"][0]), times
+
+
+def _task(args: tuple[int, int, tuple[str, ...]]) -> tuple[int, int, int, list[float]]:
+    n, game, opponents = args
+    r, times = play(n, game, "reader", opponents)
+    la, _ = play(n, game, "lookahead", opponents)
+    cv, _ = play(n, game, "clairvoyant", opponents)
+    return r, la, cv, times
+
+
+def run(n: int, games: int, opponents: tuple[str, ...], workers: int) -> dict[str, Any]:
+    tasks = [(n, i, opponents) for i in range(games)]
+    t0 = time.perf_counter()
+    if workers > 1:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            rows = pool.map(_task, tasks, chunksize=1)
+    else:
+        rows = [_task(t) for t in tasks]
+    wall = time.perf_counter() - t0
+    gain = [la - r for r, la, _, _ in rows]
+    head = [la - cv for _, la, cv, _ in rows]
+    times = sorted(t * 1000 for *_, ts in rows for t in ts)
+    g, glo, ghi = mean_ci(gain)
+    h, hlo, hhi = mean_ci(head)
+    return {
+        "seats": n, "opponents": list(opponents), "games": games,
+        "reader_gain": [g, glo, ghi], "clairvoyant_gain": [h, hlo, hhi],
+        "share": g / h if h else float("nan"),
+        "reader_mean": statistics.fmean(r for r, *_ in rows),
+        "lookahead_mean": statistics.fmean(la for _, la, *_ in rows),
+        "decisions": len(times),
+        "ms_median": statistics.median(times),
+        "ms_p99": times[min(len(times) - 1, int(0.99 * len(times)))],
+        "wall_s": wall,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=300)
+    ap.add_argument("--seats", type=int, nargs="+", default=[3])
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--opponents", nargs="+", default=None,
+                    help="one opponent set, comma-separated (default: at 3 seats "
+                         "lookahead,greedy and lookahead,lookahead; else all lookahead)")
+    a = ap.parse_args(argv)
+    for n in a.seats:
+        if a.opponents:
+            sets = [tuple(o.split(",")) for o in a.opponents]
+        elif n == 3:
+            sets = [("lookahead", "greedy"), ("lookahead", "lookahead")]
+        else:
+            sets = [("lookahead",) * (n - 1)]
+        for opp in sets:
+            out = run(n, a.games, opp, a.workers)
+            g, glo, ghi = out["reader_gain"]
+            h, hlo, hhi = out["clairvoyant_gain"]
+            print(f"{n} seats vs {'+'.join(opp)}, {out['games']} games: reader better than "
+                  f"lookahead by {g:+.2f} [{glo:+.2f}, {ghi:+.2f}] points a game; clairvoyant "
+                  f"{h:+.2f} [{hlo:+.2f}, {hhi:+.2f}]; share recovered {out['share']:.0%}; "
+                  f"mean penalty reader {out['reader_mean']:.2f}, lookahead "
+                  f"{out['lookahead_mean']:.2f}; reader CPU per decision median "
+                  f"{out['ms_median']:.1f} ms, p99 {out['ms_p99']:.1f} ms "
+                  f"({out['decisions']} decisions); wall {out['wall_s']:.0f} s",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
