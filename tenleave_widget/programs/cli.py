@@ -10,8 +10,13 @@
   [--rotate-first] [--workers W | --scheduler ADDRESS] [--json]``: per-seat statistics and
   paired differences; W local processes (default: every core) or a Dask cluster. Ctrl-C
   stops it and its processes: exit status 130, one line on stderr.
-- ``tenleave review FILE [--json] [--samples K] [--seed S]``: every decision judged, the
-  luck of every swat (a table, or one JSON object with ``--json``).
+- ``tenleave review FILE_OR_DIR... [--workers W | --scheduler ADDRESS] [--samples K]
+  [--seed S] [--json] [--report OUT.html]``: every decision judged, the luck of every swat
+  (a table, or one JSON object with ``--json``); several records (a folder gives its
+  ``*.json``) are reviewed together, decision by decision on every core, with what they
+  say per player, per kind of decision and the positions worth discussing
+  (:mod:`tenleave_widget.programs.class_review`); a record that fails to load is one line
+  on stderr and the others go on.
 - ``tenleave evaluate FILE --seat P [--turns N] [--samples K] [--seed S]``: seat P's
   whole-game value of every move (``tenleave_widget.evaluate``), as JSON.
 - ``tenleave export FILE --html OUT [--seat P | --teacher]``: the game as one
@@ -274,12 +279,20 @@ def _parser() -> argparse.ArgumentParser:
     where.add_argument("--scheduler", default=None, metavar="ADDRESS",
                        help="a Dask scheduler, e.g. tcp://host:8786 (needs the "
                             "'distributed' extra)")
-    v = sub.add_parser("review", help="judge every decision of a record and the luck of every swat")
-    v.add_argument("file", help=_FILE_HELP)
+    v = sub.add_parser("review", help="judge every decision of records and the luck of every "
+                       "swat; several records (or folders of them) reviewed together")
+    v.add_argument("file", nargs="+", help=_FILE_HELP + "; or a folder of *.json records")
     v.add_argument("--json", action="store_true", help="one JSON object instead of a table")
     v.add_argument("--samples", type=int, default=None, help="evaluator budget per decision")
     v.add_argument("--seed", type=int, default=0)
     v.add_argument("--no-progress", action="store_true")
+    v.add_argument("--report", default=None, metavar="OUT.html",
+                   help="also write one self-contained HTML page of the reviews")
+    where = v.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, default=None,
+                       help="local processes (default: every core; 1: this process only)")
+    where.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                       help="a Dask scheduler, e.g. tcp://host:8786")
     e = sub.add_parser("evaluate", help="value every move of the seat to move over the whole game")
     e.add_argument("file", help=_FILE_HELP)
     e.add_argument("--seat", type=int, required=True)
@@ -406,29 +419,34 @@ def _simulate(args: argparse.Namespace) -> Stats:
 def _review(args: argparse.Namespace) -> int:
     import json
 
-    from ..analysis.review import review
+    from ..analysis.review import decisions
+    from ..engine.errors import SetupError
+    from ..engine.record import write_atomically
+    from .class_review import record_files, review_many
 
-    bars: list[Any] = []  # made at the first report, so that an error prints alone
-
-    def progress(done: int, total: int) -> None:
-        if not bars:
-            from tqdm.auto import tqdm
-
-            bars.append(tqdm(total=total, unit="turn", desc="review", leave=False))
-        bars[0].update(done - bars[0].n)
-
-    show = not args.json and not args.no_progress
-    try:
-        r = review(_read(args.file), samples=args.samples, seed=args.seed,
-                   progress=progress if show else None)
-    finally:
-        for bar in bars:
-            bar.close()
+    files = record_files(f for f in args.file if f != "-")
+    if "-" in args.file:
+        files.insert(args.file.index("-"), "-")
+    if not files:
+        raise SetupError(f"no *.json record in {', '.join(args.file)}")
+    one = len(files) == 1
+    sources = {f: _read(f) if one or f == "-" else f for f in files}
+    if one:
+        decisions(sources[files[0]])  # its error is the one line it always was
+    c = review_many(sources, samples=args.samples, seed=args.seed, workers=args.workers,
+                    scheduler=args.scheduler, progress=not args.json and not args.no_progress)
+    if not c.games:  # nothing reviewed: one line
+        more = f" (and {len(c.failures) - 1} more)" if len(c.failures) > 1 else ""
+        raise SetupError(f"no record could be reviewed: {c.failures[0]}{more}")
+    for failed in c.failures:  # the others went on: one line each
+        _say(failed)
+    if args.report is not None:  # an OSError is one line (see _guarded)
+        write_atomically(args.report, c.html().encode())
     if args.json:
-        json.dump(r.to_json(), sys.stdout)
+        json.dump(c.to_json(), sys.stdout)
         sys.stdout.write("\n")
     else:
-        print(r.table())
+        print(c.table())
     return EXIT_OK
 
 

@@ -424,6 +424,18 @@ def check_workers(workers: object) -> int:
 
 
 # ------------------------------------------------------------------ backends
+def check_where(workers: object, scheduler: str | None, client: Any) -> int | None:
+    """Where the work runs, checked: ``workers`` local processes (:func:`check_workers`)
+    or a Dask cluster (``scheduler`` or ``client``), never both (shared with the batch
+    review). The workers, or ``None`` for the default."""
+    if (scheduler is not None or client is not None) and workers is not None:
+        raise SetupError("workers= sets local processes; a Dask cluster has its own "
+                         "workers (give either workers or scheduler/client)")
+    if scheduler is not None and client is not None:
+        raise SetupError("give either scheduler= or client=, not both")
+    return None if workers is None else check_workers(workers)
+
+
 def local_cores() -> int:
     """The cores this process may run on (``--workers`` default)."""
     try:
@@ -717,13 +729,7 @@ def simulate(
     runs them. Ctrl-C (or stopping the cell) cancels the work and stops the processes.
     """
     names = _check(players, games, bots)
-    if (scheduler is not None or client is not None) and workers is not None:
-        raise SetupError("workers= sets local processes; a Dask cluster has its own "
-                         "workers (give either workers or scheduler/client)")
-    if scheduler is not None and client is not None:
-        raise SetupError("give either scheduler= or client=, not both")
-    if workers is not None:
-        workers = check_workers(workers)
+    workers = check_where(workers, scheduler, client)
     if seed is None:
         seed = secrets.randbits(128)  # fresh entropy, reported in Stats.seed
     plan = Plan(players, games, seed, tuple(names), rotate_first)

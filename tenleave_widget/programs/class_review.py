@@ -1,0 +1,504 @@
+"""A class's games reviewed together: every decision of every record on every core (or a
+Dask cluster), brought together per player, per kind of decision, and the positions worth
+discussing.
+
+The unit of work is one decision (:func:`~tenleave_widget.analysis.review.judge_decision`,
+a pure function of the mover's view, the turn played, the budget and the seed), so a long
+game does not hold a run up and a single game uses every core too. Only the view and the
+judged decision cross processes, and each decision's seed is the review's seed and its
+turn: the results are the same, byte for byte, whatever runs them (this process, W
+processes, Dask) and the same as :func:`~tenleave_widget.analysis.review.review` of each
+record alone.
+
+**Kinds of decision** (:func:`kinds_of`; a decision has one kind of each family):
+
+- *action*: ``wake`` (SleepKid woken before the play), ``peek``, ``rotate`` or
+  ``play only``;
+- *card*: ``high card`` (a 4 or a 5) or ``low card`` (1 to 3);
+- *back*: ``marked card`` (its back shows ``*``) or ``plain card``;
+- *round*: ``early in a round`` (fewer cards on the table than a queue holds) or
+  ``late in a round`` (at least as many).
+
+>>> from tenleave_widget.engine.turn import Turn
+>>> view = {"queue_capacity": 4, "queues": [[{}], [{}, {}, {}]]}
+>>> kinds_of(view, Turn(0, "5*", 1, wake=True))
+['wake', 'high card', 'marked card', 'late in a round']
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import os
+import queue
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..analysis.review import (
+    LABELS,
+    Decision,
+    Review,
+    TurnReview,
+    _check_budget,
+    assemble_review,
+    decisions,
+    judge_decision,
+    saved_review,
+)
+from ..analysis.stats import mean_ci
+from ..engine.cards import card_value
+from ..engine.errors import TenLeaveError, one_line
+from ..engine.record import RecordSource, record_digest, record_object
+from ..engine.turn import Turn
+from .simulate import _start_pool, check_where, dask_client, local_cores
+
+__all__ = ["ClassReview", "GameResult", "kinds_of", "record_files", "review_many"]
+
+POSITIONS = 10
+"""How many positions worth discussing the report lists (the largest losses)."""
+
+WINDOW = 4
+"""Decisions in flight per worker (a worker never waits for the next one)."""
+
+
+def kinds_of(view: Mapping[str, Any], played: Turn) -> list[str]:
+    """The kinds of a decision, one of each family (see the module docstring)."""
+    action = {"wake": "wake", "peek": "peek", "rotate": "rotate"}.get(played.action,
+                                                                       "play only")
+    card = "high card" if card_value(played.card) >= 4 else "low card"
+    back = "marked card" if played.card.endswith("*") else "plain card"
+    on_table = sum(len(q) for q in view["queues"])
+    when = "early in a round" if on_table < int(view["queue_capacity"]) else "late in a round"
+    return [action, card, back, when]
+
+
+KINDS = ("wake", "peek", "rotate", "play only", "high card", "low card", "marked card",
+         "plain card", "early in a round", "late in a round")
+"""Every kind, in the report's order."""
+
+
+@dataclass
+class GameResult:
+    """One record of a batch: its name, its review, whether that review was the one
+    saved in the record (reused, not recomputed), and the kinds of each decision."""
+
+    file: str
+    review: Review
+    reused: bool
+    kinds: list[list[str]]
+    digest: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"file": self.file, **self.review.to_json()}
+
+
+@dataclass
+class ClassReview:
+    """The reviews of a batch of records (see :func:`review_many`) and what they say
+    together: :meth:`players`, :meth:`kinds`, :meth:`positions`."""
+
+    games: list[GameResult]
+    failures: list[str] = field(default_factory=list)
+    backend: str = "serial"
+    workers: int = 1
+    seconds: float = 0.0
+    decisions: int = 0
+
+    def players(self) -> list[dict[str, Any]]:
+        """Per player name, across games in the order given: games, decisions, accuracy
+        and mean loss per unforced decision with 95% intervals (over decisions), label
+        counts, total ``luck`` (penalty points the swats gave beyond what the player
+        expected), ``penalty`` (total final penalty) and ``luck_adjusted`` (``penalty -
+        luck``: the penalty with average luck, GNU Backgammon's luck-adjusted result),
+        and ``trend``: each game's accuracy in order (``None`` for a game without an
+        unforced decision)."""
+        by: dict[str, dict[str, Any]] = {}
+        for g in self.games:
+            r = g.review
+            for s, name in enumerate(r.players):
+                p = by.setdefault(name, {"losses": [], "acc": [], "labels": dict.fromkeys(
+                    LABELS, 0), "games": 0, "decisions": 0, "luck": 0.0, "penalty": 0,
+                    "trend": []})
+                mine = [t for t in r.turns if t.seat == s]
+                p["games"] += 1
+                p["decisions"] += len(mine)
+                unforced = [t for t in mine if not t.forced]
+                p["losses"] += [t.loss for t in unforced]
+                p["acc"] += [_accuracy(t, r.objective) for t in unforced]
+                for t in mine:
+                    p["labels"][t.label] += 1
+                p["luck"] += r.seats[s].luck
+                p["penalty"] += r.seats[s].final_penalty
+                p["trend"].append(r.seats[s].accuracy)
+        out = []
+        for name, p in by.items():
+            acc, loss = _ci(p["acc"]), _ci(p["losses"])
+            out.append({
+                "name": name, "games": p["games"], "decisions": p["decisions"],
+                "accuracy": acc[0], "accuracy_ci95": list(acc[1:]), "mean_loss": loss[0],
+                "mean_loss_ci95": list(loss[1:]), "labels": p["labels"], "luck": p["luck"],
+                "penalty": p["penalty"], "luck_adjusted": p["penalty"] - p["luck"],
+                "trend": p["trend"],
+            })
+        return out
+
+    def kinds(self) -> list[dict[str, Any]]:
+        """Per kind of decision (:data:`KINDS`, those that occur): how many unforced
+        decisions of that kind the class made and their mean loss with its 95% interval."""
+        losses: dict[str, list[float]] = {k: [] for k in KINDS}
+        for g in self.games:
+            for t, ks in zip(g.review.turns, g.kinds, strict=True):
+                if not t.forced:
+                    for k in ks:
+                        losses[k].append(t.loss)
+        out = []
+        for k in KINDS:
+            if losses[k]:
+                m = _ci(losses[k])
+                out.append({"kind": k, "decisions": len(losses[k]), "mean_loss": m[0],
+                            "ci95": list(m[1:])})
+        return out
+
+    def positions(self, limit: int = POSITIONS) -> list[dict[str, Any]]:
+        """The positions worth discussing: the ``limit`` largest losses of unforced
+        decisions, largest first, one per position (a game given twice is listed
+        once)."""
+        seen: set[str] = set()
+        out = []
+        rows = [(t.loss, i, t) for i, g in enumerate(self.games) for t in g.review.turns
+                if not t.forced and t.loss > 0]
+        for _, i, t in sorted(rows, key=lambda x: (-x[0], x[1], x[2].turn)):
+            g = self.games[i]
+            sig = f"{g.digest or i}:{t.turn}"
+            if sig in seen:
+                continue
+            seen.add(sig)
+            out.append({"file": g.file, "turn": t.turn, "seat": t.seat,
+                        "player": g.review.players[t.seat], "loss": t.loss,
+                        "label": t.label, "played": t.played.to_json(),
+                        "best": t.best.to_json()})
+            if len(out) == limit:
+                break
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``tenleave review --json`` object of a batch (one record: its review's)."""
+        if len(self.games) == 1 and not self.failures:
+            return self.games[0].review.to_json()
+        return {"games": [g.to_json() for g in self.games], "players": self.players(),
+                "kinds": self.kinds(), "positions": self.positions()}
+
+    def table(self) -> str:
+        """The batch in words and columns, for a terminal."""
+        if len(self.games) == 1 and not self.failures:
+            return self.games[0].review.table()
+        lines = [f"{len(self.games)} games, {self.decisions} decisions reviewed "
+                 f"({sum(g.reused for g in self.games)} reviews reused from the records)", "",
+                 "player            games  decisions  accuracy      mean loss        luck"]
+        for p in self.players():
+            lines.append(f"{p['name'][:16]:<16}  {p['games']:>5}  {p['decisions']:>9}  "
+                         f"{_num(p['accuracy'], 0):>8}  {_num(p['mean_loss'], 2):>13}  "
+                         f"{p['luck']:+10.1f}")
+        lines += ["", "kind of decision    decisions  mean loss [95% interval]"]
+        for k in self.kinds():
+            lines.append(f"{k['kind']:<18}  {k['decisions']:>9}  {k['mean_loss']:.2f} "
+                         f"[{k['ci95'][0]:.2f}, {k['ci95'][1]:.2f}]")
+        lines += ["", "positions worth discussing (turns numbered from 0)"]
+        for q in self.positions():
+            lines.append(f"{q['file']} turn {q['turn']}: {q['player']} lost "
+                         f"{q['loss']:.2f} ({q['label']})")
+        return "\n".join(lines)
+
+    def html(self) -> str:
+        """One self-contained page (inline CSS bars, no script, no network request)."""
+        return _page(self)
+
+
+def _accuracy(t: TurnReview, objective: str) -> float:
+    from ..analysis.review import _accuracy as acc
+
+    return acc(t.loss, objective)
+
+
+def _ci(xs: Sequence[float]) -> tuple[float | None, float | None, float | None]:
+    return mean_ci(xs) if xs else (None, None, None)
+
+
+def _num(x: float | None, digits: int) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+# ------------------------------------------------------------------ the records
+
+
+def record_files(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
+    """The record files named: a folder gives its ``*.json`` files, sorted by name."""
+    out: list[str] = []
+    for p in paths:
+        path = Path(p)
+        if os.path.isdir(p):  # not "": that is no folder (Path("") is ".")
+            out += [str(f) for f in sorted(path.glob("*.json")) if f.is_file()]
+        else:
+            out.append(str(p))
+    return out
+
+
+@dataclass
+class _Pending:
+    file: str
+    record: dict[str, Any]
+    decisions: list[Decision]
+    kinds: list[list[str]]
+    digest: str
+    judged: dict[int, TurnReview] = field(default_factory=dict)
+
+
+def _judge(job: tuple[int, Decision, int, int, str]) -> tuple[int, TurnReview]:
+    """One unit of work (module level, so that a process pool can pickle it)."""
+    gi, d, samples, seed, objective = job
+    return gi, judge_decision(d, samples=samples, seed=seed, objective=objective)
+
+
+def review_many(
+    records: Sequence[RecordSource] | Mapping[str, RecordSource],
+    *,
+    samples: int | None = None,
+    seed: int = 0,
+    objective: str = "margin",
+    workers: int | None = None,
+    scheduler: str | None = None,
+    client: Any = None,
+    progress: bool | Callable[[int, int], None] = False,
+) -> ClassReview:
+    """Review a batch of records (paths, record objects, or a mapping of names to
+    either) and bring the reviews together (:class:`ClassReview`).
+
+    Each record's review is the one :func:`~tenleave_widget.analysis.review.review` gives
+    with the same ``samples``, ``seed`` and ``objective`` — or the review saved in the
+    record (reused, not recomputed) when it has a valid one of that objective (an invalid
+one is ignored: the game is reviewed again). A record that fails
+    to load is one line in :attr:`ClassReview.failures` (naming it) and the others go on.
+    Where the decisions are judged: ``workers`` local processes (default: every core; 1:
+    this process), or a Dask cluster (``scheduler`` address or ``client``); the results
+    are identical whatever runs them. ``progress``: a progress bar over decisions (tqdm)
+    or a function called with (decisions done, decisions in all). Ctrl-C stops the work
+    and its processes.
+    """
+    budget = _check_budget(samples, seed, objective)
+    workers = check_where(workers, scheduler, client)
+    named = (list(records.items()) if isinstance(records, Mapping)
+             else [(str(r) if not isinstance(r, dict) else f"record {i + 1}", r)
+                   for i, r in enumerate(records)])
+    t0 = time.perf_counter()
+    failures: list[str] = []
+    done: list[GameResult | _Pending] = []
+    for name, src in named:
+        try:
+            obj = record_object(src)
+            ds = decisions(obj)
+            try:
+                saved = saved_review(obj) if "review" in obj else None
+            except TenLeaveError:  # an edited or stale saved review: reviewed again
+                saved = None
+        except TenLeaveError as e:
+            failures.append(f"{name}: {one_line(str(e))}")
+            continue
+        kinds = [kinds_of(d.view, d.played) for d in ds]
+        if saved is not None and saved.objective == objective:
+            done.append(GameResult(name, saved, True, kinds, record_digest(obj)))
+        else:
+            done.append(_Pending(name, obj, ds, kinds, record_digest(obj)))
+    jobs = [(gi, d, budget, seed, objective) for gi, p in enumerate(done)
+            if isinstance(p, _Pending) for d in p.decisions]
+    backend, used = _run(jobs, done, workers, scheduler, client, progress)
+    games = []
+    for p in done:
+        if isinstance(p, _Pending):
+            judged = [p.judged[k] for k in range(len(p.decisions))]
+            r = assemble_review(p.record, judged, samples=budget, seed=seed,
+                                objective=objective)
+            games.append(GameResult(p.file, r, False, p.kinds, p.digest))
+        else:
+            games.append(p)
+    return ClassReview(games, failures, backend, used, time.perf_counter() - t0, len(jobs))
+
+
+def _run(
+    jobs: list[tuple[int, Decision, int, int, str]],
+    done: list[GameResult | _Pending],
+    workers: int | None,
+    scheduler: str | None,
+    client: Any,
+    progress: bool | Callable[[int, int], None],
+) -> tuple[str, int]:
+    own_client = pool = None
+    if scheduler is not None:
+        client = own_client = dask_client(scheduler)
+    used = 1 if client is not None else max(1, min(workers or local_cores(), len(jobs)))
+    if used > 1:
+        pool = _start_pool(used)  # before the bar's thread (see simulate)
+    bar: Any = None
+    count = [0]
+
+    def report(got: tuple[int, TurnReview]) -> None:
+        gi, t = got
+        p = done[gi]
+        assert isinstance(p, _Pending)
+        p.judged[t.turn] = t
+        count[0] += 1
+        if bar is not None:
+            bar.update(1)
+        elif callable(progress):
+            progress(count[0], len(jobs))
+
+    try:
+        if progress is True and jobs:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=len(jobs), unit="decision", desc="review", leave=False)
+        if client is not None:
+            return "dask", _run_dask(jobs, client, report)
+        if pool is not None:
+            _run_pool(pool, jobs, used, report)
+            return "processes", used
+        for job in jobs:
+            report(_judge(job))
+        return "serial", 1
+    finally:
+        if pool is not None:  # done, an error or Ctrl-C: no process is left
+            pool.terminate()
+            pool.join()
+        if bar is not None:
+            bar.close()
+        if own_client is not None:
+            own_client.close()
+
+
+def _run_pool(pool: Any, jobs: list[Any], workers: int,
+              report: Callable[[tuple[int, TurnReview]], None]) -> None:
+    results: queue.Queue[Any] = queue.Queue()
+    todo = iter(jobs)
+    pending = 0
+
+    def submit() -> int:
+        job = next(todo, None)
+        if job is None:
+            return 0
+        pool.apply_async(_judge, (job,), callback=results.put, error_callback=results.put)
+        return 1
+
+    for _ in range(WINDOW * workers):
+        pending += submit()
+    while pending:
+        got = results.get()
+        pending -= 1
+        if isinstance(got, BaseException):
+            raise got
+        report(got)
+        pending += submit()
+
+
+def _run_dask(jobs: list[Any], client: Any,
+              report: Callable[[tuple[int, TurnReview]], None]) -> int:
+    import importlib
+
+    as_completed: Any = importlib.import_module("distributed").as_completed
+    slots = max(1, int(sum(client.nthreads().values())))
+    todo = iter(jobs)
+    running: set[Any] = set()
+    finished = as_completed()
+
+    def submit() -> None:
+        job = next(todo, None)
+        if job is not None:
+            f = client.submit(_judge, job, pure=False)
+            running.add(f)
+            finished.add(f)
+
+    try:
+        for _ in range(WINDOW * slots):
+            submit()
+        for f in finished:
+            running.discard(f)
+            got = f.result()
+            f.release()
+            report(got)
+            submit()
+    finally:
+        if running:  # an error or Ctrl-C: nothing is left running on the cluster
+            client.cancel(list(running), force=True)
+    return slots
+
+
+# ------------------------------------------------------------------ the page
+
+
+def _bar(value: float | None, top: float, colour: str) -> str:
+    if value is None or top <= 0 or not math.isfinite(value):
+        return ""
+    w = max(0.0, min(100.0, 100.0 * value / top))
+    return (f'<span class="bar" style="width:{w:.1f}%;background:{colour}" '
+            'aria-hidden="true"></span>')
+
+
+def _page(c: ClassReview) -> str:
+    e = html.escape
+    players, kinds, positions = c.players(), c.kinds(), c.positions()
+    rows = []
+    for p in players:
+        rows.append(
+            f"<tr><td>{e(p['name'])}</td><td>{p['games']}</td><td>{p['decisions']}</td>"
+            f"<td>{_num(p['accuracy'], 0)} {_ci_text(p['accuracy_ci95'], 0)}"
+            f"{_bar(p['accuracy'], 100, '#2a7')}</td>"
+            f"<td>{_num(p['mean_loss'], 2)} {_ci_text(p['mean_loss_ci95'], 2)}</td>"
+            f"<td>{' '.join(f'{k}: {v}' for k, v in p['labels'].items() if v)}</td>"
+            f"<td>{p['luck']:+.1f}</td><td>{p['luck_adjusted']:.1f}</td>"
+            f"<td>{' → '.join(_num(a, 0) for a in p['trend'])}</td></tr>")
+    top = max([k["mean_loss"] for k in kinds] or [1.0])
+    krows = [f"<tr><td>{e(k['kind'])}</td><td>{k['decisions']}</td>"
+             f"<td>{k['mean_loss']:.2f} {_ci_text(k['ci95'], 2)}"
+             f"{_bar(k['mean_loss'], top, '#d63')}</td></tr>" for k in kinds]
+    prow = [f"<tr><td>{e(q['file'])}</td><td>{q['turn'] + 1}</td><td>{e(q['player'])}</td>"
+            f"<td>{q['loss']:.2f} ({e(q['label'])})</td>"
+            f"<td>{e(json.dumps(q['played']))}</td><td>{e(json.dumps(q['best']))}</td></tr>"
+            for q in positions]
+    fails = "".join(f"<li>{e(f)}</li>" for f in c.failures)
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>10 to Leave: the class's games reviewed</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 2em; color: #222; background: #fff; }}
+table {{ border-collapse: collapse; margin-bottom: 2em; }}
+th, td {{ border-bottom: 1px solid #ccc; padding: .3em .6em; text-align: left; }}
+.bar {{ display: block; height: .6em; margin-top: .2em; border-radius: 2px; }}
+@media (prefers-color-scheme: dark) {{ body {{ color: #eee; background: #111; }} }}
+</style></head><body>
+<h1>The class's games reviewed</h1>
+<p>{len(c.games)} games, {sum(len(g.review.turns) for g in c.games)} decisions. A loss is
+how many points of final margin a move gave away against the best move, judged from what
+the player could see. Accuracy is 100 for the best move.</p>
+{f'<p>Not reviewed:</p><ul>{fails}</ul>' if fails else ''}
+<h2>Players</h2>
+<table><thead><tr><th>Player</th><th>Games</th><th>Decisions</th><th>Accuracy</th>
+<th>Mean loss</th><th>Labels</th><th>Luck</th><th>Penalty with average luck</th>
+<th>Accuracy game by game</th></tr></thead><tbody>{''.join(rows)}</tbody></table>
+<h2>Kinds of decision</h2>
+<table><thead><tr><th>Kind</th><th>Decisions</th><th>Mean loss</th></tr></thead>
+<tbody>{''.join(krows)}</tbody></table>
+<h2>Positions worth discussing</h2>
+<table><thead><tr><th>Game</th><th>Turn</th><th>Player</th><th>Loss</th><th>Played</th>
+<th>Best</th></tr></thead><tbody>{''.join(prow)}</tbody></table>
+</body></html>
+"""
+
+
+def _ci_text(ci: Sequence[float | None], digits: int) -> str:
+    lo, hi = ci
+    if lo is None or hi is None:
+        return ""
+    return f"[{lo:.{digits}f}, {hi:.{digits}f}]"

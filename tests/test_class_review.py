@@ -1,0 +1,195 @@
+"""Batch review (issue 24): review_many and ``tenleave review FILE_OR_DIR...``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tenleave_widget.analysis.review import LABELS, attach_review, review
+from tenleave_widget.engine.record import load_record
+from tenleave_widget.engine.turn import Turn
+from tenleave_widget.programs.class_review import (
+    KINDS,
+    ClassReview,
+    kinds_of,
+    record_files,
+    review_many,
+)
+from tenleave_widget.programs.cli import main
+
+GAMES = Path(__file__).resolve().parent.parent / "examples" / "games"
+TWO = str(GAMES / "game-2-seats.json")
+THREE = str(GAMES / "game-3-seats.json")
+BUDGET = {"samples": 1, "seed": 5}
+
+
+@pytest.fixture(scope="module")
+def serial() -> ClassReview:
+    return review_many([TWO, THREE], workers=1, **BUDGET)
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True)
+
+
+def test_each_game_is_its_review_alone(serial: ClassReview) -> None:
+    assert serial.backend == "serial"
+    for g, f in zip(serial.games, [TWO, THREE], strict=True):
+        assert g.file == f and not g.reused
+        assert dumps(g.review.to_json()) == dumps(review(f, **BUDGET).to_json())
+
+
+def test_processes_give_the_same_bytes(serial: ClassReview) -> None:
+    seen: list[tuple[int, int]] = []
+    par = review_many([TWO, THREE], workers=2, progress=lambda d, t: seen.append((d, t)),
+                      **BUDGET)
+    assert par.backend == "processes" and par.workers == 2
+    assert dumps(par.to_json()) == dumps(serial.to_json())
+    total = sum(len(g.review.turns) for g in serial.games)
+    assert seen == [(k, total) for k in range(1, total + 1)]
+
+
+def test_another_seed_differs(serial: ClassReview) -> None:
+    other = review_many([TWO], workers=1, samples=1, seed=6)
+    assert dumps(other.games[0].review.to_json()) != dumps(serial.games[0].review.to_json())
+
+
+def test_a_record_that_fails_is_named_and_the_others_go_on(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "tenleave-record/1", "players": ["A"]}')
+    c = review_many([str(bad), TWO, str(tmp_path / "missing.json")], workers=1, **BUDGET)
+    assert [g.file for g in c.games] == [TWO]
+    assert len(c.failures) == 2
+    assert c.failures[0].startswith(f"{bad}: ") and "\n" not in c.failures[0]
+    assert c.failures[1].startswith(f"{tmp_path / 'missing.json'}: ")
+
+
+def test_saved_reviews_are_reused(serial: ClassReview) -> None:
+    rec = attach_review(load_record(TWO), serial.games[0].review)
+    calls: list[int] = []
+    c = review_many({"saved": rec}, workers=1, progress=lambda d, t: calls.append(d),
+                    samples=3, seed=99)
+    assert c.games[0].reused and c.decisions == 0 and calls == []
+    assert dumps(c.games[0].review.to_json()) == dumps(serial.games[0].review.to_json())
+
+
+def test_players_add_up(serial: ClassReview) -> None:
+    players = {p["name"]: p for p in serial.players()}
+    assert set(players) == {"Ana", "Ben", "Cy"}
+    assert players["Ana"]["games"] == 2 and players["Cy"]["games"] == 1
+    turns = [t for g in serial.games for t in g.review.turns]
+    assert sum(p["decisions"] for p in players.values()) == len(turns)
+    for name, p in players.items():
+        assert sum(p["labels"].values()) == p["decisions"]
+        assert set(p["labels"]) == set(LABELS)
+        assert p["luck_adjusted"] == pytest.approx(p["penalty"] - p["luck"])
+        assert len(p["trend"]) == p["games"]
+        lo, hi = p["mean_loss_ci95"]
+        assert lo <= p["mean_loss"] <= hi
+        seats = [(g, g.review.players.index(name)) for g in serial.games
+                 if name in g.review.players]
+        luck = sum(g.review.seats[s].luck for g, s in seats)
+        assert p["luck"] == pytest.approx(luck)
+        losses = [t.loss for g, s in seats for t in g.review.turns
+                  if t.seat == s and not t.forced]
+        assert p["mean_loss"] == pytest.approx(sum(losses) / len(losses))
+
+
+def test_kinds_taxonomy() -> None:
+    empty = {"queue_capacity": 4, "queues": [[], []]}
+    full = {"queue_capacity": 4, "queues": [[{}, {}], [{}, {}]]}
+    assert kinds_of(empty, Turn(0, "1", 0)) == ["play only", "low card", "plain card",
+                                               "early in a round"]
+    assert kinds_of(full, Turn(0, "4*", 1, peek=(0, 1))) == ["peek", "high card",
+                                                             "marked card", "late in a round"]
+    assert kinds_of(empty, Turn(0, "3*", 1, rotate=0))[:2] == ["rotate", "low card"]
+    assert kinds_of(full, Turn(0, "5", 0, wake=True))[:3] == ["wake", "high card",
+                                                              "plain card"]
+
+
+def test_kinds_count_unforced_decisions(serial: ClassReview) -> None:
+    rows = {k["kind"]: k for k in serial.kinds()}
+    assert list(rows) == [k for k in KINDS if k in rows]
+    unforced = [t for g in serial.games for t in g.review.turns if not t.forced]
+    for family in (("wake", "peek", "rotate", "play only"), ("high card", "low card"),
+                   ("marked card", "plain card"), ("early in a round", "late in a round")):
+        assert sum(rows[k]["decisions"] for k in family if k in rows) == len(unforced)
+        mean = sum(rows[k]["mean_loss"] * rows[k]["decisions"] for k in family if k in rows)
+        assert mean == pytest.approx(sum(t.loss for t in unforced))
+
+
+def test_positions_are_the_largest_losses_once(serial: ClassReview) -> None:
+    twice = ClassReview([serial.games[0], serial.games[0], serial.games[1]])
+    pos = twice.positions(limit=1000)
+    keys = [(q["file"], q["turn"]) for q in pos]
+    assert len(keys) == len(set(keys))
+    losses = [q["loss"] for q in pos]
+    assert losses == sorted(losses, reverse=True) and all(x > 0 for x in losses)
+    every = [t.loss for g in serial.games for t in g.review.turns if not t.forced and t.loss > 0]
+    assert sorted(losses) == sorted(every)
+
+
+def test_bad_arguments_are_typed_errors() -> None:
+    with pytest.raises(ValueError, match="workers"):
+        review_many([TWO], workers=0)
+    with pytest.raises(ValueError, match="either"):
+        review_many([TWO], workers=2, scheduler="tcp://127.0.0.1:1")
+    with pytest.raises(ValueError, match="samples"):
+        review_many([TWO], samples=0)
+
+
+def test_cli_many_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "class"
+    folder.mkdir()
+    shutil.copy(TWO, folder / "a.json")
+    shutil.copy(THREE, folder / "b.json")
+    (folder / "broken.json").write_text("{")
+    page = tmp_path / "report.html"
+    rc = main(["review", str(folder), "--samples", "1", "--seed", "5", "--workers", "1",
+               "--json", "--report", str(page)])
+    out, err = capsys.readouterr()
+    assert rc == 0
+    assert err.count("\n") == 1 and "broken.json" in err
+    obj = json.loads(out)
+    assert set(obj) == {"games", "players", "kinds", "positions"}
+    assert [g["file"] for g in obj["games"]] == record_files([folder])[:2]
+    text = page.read_text()
+    assert "Ana" in text and "<script" not in text and "http" not in text.replace(
+        "http-equiv", "")
+
+
+def test_cli_one_record_keeps_its_object(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["review", TWO, "--samples", "1", "--seed", "5", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == review(TWO, **BUDGET).to_json()
+
+
+def test_cli_nothing_to_review(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["review", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no *.json record" in err
+
+
+def test_cli_only_broken_records_is_one_line(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("a.json", "b.json"):
+        (tmp_path / name).write_text("[1]")
+    assert main(["review", str(tmp_path), "--no-progress"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert "no record could be reviewed" in err and "a.json" in err and "(and 1 more)" in err
+
+
+def test_an_edited_saved_review_is_reviewed_again(serial: ClassReview) -> None:
+    rec = attach_review(load_record(TWO), serial.games[0].review)
+    rec["review"]["turns"][0]["loss"] = 99.0
+    c = review_many([rec], workers=1, **BUDGET)
+    assert not c.games[0].reused and c.failures == []
+    assert dumps(c.games[0].review.to_json()) == dumps(serial.games[0].review.to_json())
+
+
+def test_an_empty_name_is_not_the_current_folder() -> None:
+    assert record_files([""]) == [""]
