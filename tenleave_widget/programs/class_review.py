@@ -31,7 +31,6 @@ import html
 import json
 import math
 import os
-import queue
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -54,7 +53,7 @@ from ..engine.cards import card_value
 from ..engine.errors import TenLeaveError, one_line
 from ..engine.record import RecordSource, record_digest, record_object
 from ..engine.turn import Turn
-from .simulate import _start_pool, check_where, dask_client, local_cores
+from .simulate import _Failed, _start_pool, _Workers, check_where, dask_client, local_cores
 
 __all__ = ["ClassReview", "GameResult", "kinds_of", "record_files", "review_many"]
 
@@ -363,43 +362,53 @@ def _run(
         if client is not None:
             return "dask", _run_dask(jobs, client, report)
         if pool is not None:
-            _run_pool(pool, jobs, used, report)
+            _run_pool(pool, jobs, report)
             return "processes", used
         for job in jobs:
             report(_judge(job))
         return "serial", 1
     finally:
-        if pool is not None:  # done, an error or Ctrl-C: no process is left
-            pool.terminate()
-            pool.join()
+        if pool is not None:  # done, an error, Ctrl-C or SIGTERM: no process is left
+            pool.stop(now=count[0] < len(jobs))
         if bar is not None:
             bar.close()
         if own_client is not None:
             own_client.close()
 
 
-def _run_pool(pool: Any, jobs: list[Any], workers: int,
+def _run_pool(pool: _Workers, jobs: list[Any],
               report: Callable[[tuple[int, TurnReview]], None]) -> None:
-    results: queue.Queue[Any] = queue.Queue()
+    """Hand the decisions to simulate's workers, :data:`WINDOW` in flight each."""
+    from multiprocessing.connection import wait
+
     todo = iter(jobs)
-    pending = 0
+    pending = dict.fromkeys(range(len(pool.conns)), 0)
+    index = {id(c): i for i, c in enumerate(pool.conns)}
 
-    def submit() -> int:
+    def submit(i: int) -> None:
         job = next(todo, None)
-        if job is None:
-            return 0
-        pool.apply_async(_judge, (job,), callback=results.put, error_callback=results.put)
-        return 1
+        if job is not None:
+            pool.conns[i].send((_judge, (job,)))
+            pending[i] += 1
 
-    for _ in range(WINDOW * workers):
-        pending += submit()
-    while pending:
-        got = results.get()
-        pending -= 1
-        if isinstance(got, BaseException):
-            raise got
-        report(got)
-        pending += submit()
+    for _ in range(WINDOW):
+        for i in pending:
+            submit(i)
+    while any(pending.values()):
+        for ready in wait([pool.conns[i] for i, n in pending.items() if n]):
+            i = index[id(ready)]
+            try:
+                got = pool.conns[i].recv()
+            except (EOFError, OSError):
+                code = pool.procs[i].exitcode
+                raise RuntimeError(
+                    f"a worker process stopped before it finished (exit status {code})"
+                ) from None
+            pending[i] -= 1
+            if isinstance(got, _Failed):
+                raise got.error
+            report(got)
+            submit(i)
 
 
 def _run_dask(jobs: list[Any], client: Any,

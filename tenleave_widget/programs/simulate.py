@@ -508,7 +508,8 @@ def _worker(conn: Any, inherited: Sequence[Any] = ()) -> None:
         if task is None:
             return
         try:
-            result: Sums | _Failed = play_blocks(*task)
+            fn, args = task  # play_blocks, or another module's unit of work
+            result: Any = fn(*args)
         except Exception as e:
             result = _Failed(e)
         try:
@@ -619,7 +620,7 @@ def _run_processes(pool: _Workers, plan: Plan, report: Callable[[Sums], None]) -
     def submit(i: int) -> None:
         run = tasks.take()
         if run is not None:
-            pool.conns[i].send((plan, *run))
+            pool.conns[i].send((play_blocks, (plan, *run)))
             pending[i] += 1
 
     for _ in range(2):
