@@ -131,6 +131,19 @@ def test_bad_perspective_is_a_typed_error_and_nothing_is_written(tmp_path: Path)
     assert out.read_text() == "kept"
 
 
+def test_bad_perspective_message_is_an_excerpt_spelt_as_json(tmp_path: Path) -> None:
+    """The refused value comes back through excerpt(): JSON's true/null, short, escaped."""
+    cases = {True: "not true", "1": "not '1'", 1.5: "not 1.5", "x" * 10**5: "..."}
+    for bad, tail in cases.items():
+        with pytest.raises(ExportError) as e:
+            export_html(SAMPLES[1], tmp_path / "g.html", perspective=bad)  # type: ignore[arg-type]
+        message = str(e.value)
+        assert message.endswith(tail) and "True" not in message and len(message) < 200
+    with pytest.raises(ExportError, match=r"not \['\\x1b\[31m'\]$"):
+        export_html(SAMPLES[1], tmp_path / "g.html", perspective=["\x1b[31m"])  # type: ignore[arg-type]
+    assert not (tmp_path / "g.html").exists()
+
+
 def test_cli_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     seat = tmp_path / "seat.html"
     assert main(["export", str(SAMPLES[0]), "--html", str(seat), "--seat", "1"]) == 0

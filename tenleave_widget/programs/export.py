@@ -44,7 +44,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..engine.errors import TenLeaveError
+from ..engine.errors import TenLeaveError, excerpt
 from ..engine.game import Game
 from ..engine.record import MAX_TURNS, RecordSource, write_atomically
 from ..table.config import check_config
@@ -108,7 +108,7 @@ def _perspectives(game: Game, perspective: object) -> list[int | None]:
     if type(perspective) is not int or not 0 <= perspective < game.seats:
         raise ExportError(
             f"perspective must be a seat 0..{game.seats - 1}, or None for the teacher's "
-            f"export, not {perspective!r}"
+            f"export, not {excerpt(perspective)}"
         )
     return [perspective]
 
@@ -219,5 +219,6 @@ def export_html(
     try:
         write_atomically(out, data)
     except OSError as e:
-        raise ExportError(f"cannot write the page to {str(out)!r}: {e.strerror or e}") from None
+        where = excerpt(str(out), 200)
+        raise ExportError(f"cannot write the page to {where}: {e.strerror or e}") from None
     return out
