@@ -176,3 +176,39 @@ def test_undo_after_a_failed_bot_lets_the_human_play_again() -> None:
     w.handle_intent({"kind": "undo"})
     assert w.game.turns_applied == 0 and w.table.offers["active"]
     assert w.table.status.startswith("Your turn")
+
+
+def test_a_failed_bot_in_hotseat_with_bots_is_undone_and_the_game_goes_on() -> None:
+    """Hot-seat with a bot: undo is refused while the game runs (it is for one player
+    against bots), offered once the bot could not move; it takes back the last human's
+    turn (Ben's, who played before the bot), and the game goes on from there."""
+    from tenleave_widget.widget import TenLeaveWidget
+
+    w = TenLeaveWidget(Game(["Ana", "Ben", "Cy"], seed=1), mode="hotseat", humans=[0, 1],
+                       bots={2: "random"}, bot_delay=0)
+    working = w._bots.bots[2]
+    w._bots.bots[2] = lambda _seed: Broken()
+    w.handle_intent({"kind": "play", "card": "1", "queue": 0})
+    w.handle_intent({"kind": "end"})
+    assert not w.table.offers["undo"]  # not paused: hot-seat has no undo
+    with pytest.raises(WidgetMessageError, match="undo is for one player against bots"):
+        w.handle_intent({"kind": "undo"})
+    w.handle_intent({"kind": "uncover"})
+    w.handle_intent({"kind": "play", "card": w.table.offers["play_cards"][0], "queue": 1})
+    w.handle_intent({"kind": "end"})
+    assert w.game.turns_applied == 2 and [e.seat for e in w.errors] == [2]
+    assert w.table.message["text"] == (
+        "Cy (the random bot) could not move; the game is paused — details are in the log."
+        " Undo takes Ben's last turn back."
+    )
+    assert w.table.offers["undo"] and "a bug in the bot" not in json.dumps(
+        w.table.get_state(), default=repr)
+    w._bots.bots[2] = working
+    w.handle_intent({"kind": "undo"})
+    assert w.game.turns_applied == 1 and w.game.to_move == 1
+    assert w.table.message["text"] == "Ben's last turn was taken back."
+    assert not w.table.offers["undo"]  # running again: no undo in hot-seat
+    w.handle_intent({"kind": "play", "card": w.table.offers["play_cards"][0], "queue": 1})
+    w.handle_intent({"kind": "end"})  # the bot moves now (no delay): Ana's turn again
+    assert w.game.turns_applied == 3 and w.game.to_move == 0
+    assert len(w.errors) == 1

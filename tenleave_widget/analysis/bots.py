@@ -129,7 +129,9 @@ class LookaheadBot:
     at 2 to 4 seats, 192 at 5, successive halving on, rotations off — see the README for
     why). ``objective``: ``"margin"`` or ``"win"``.
     Each decision's seed is derived from the bot's seed and the turn number, so the same
-    position gets the same answer (undo cannot be used to sample it). When its best turn
+    position gets the same answer; at a table, a take-back of its answer (undo) deals the
+    cards the human cannot see again (:mod:`~tenleave_widget.table.redeal`), so undoing
+    asks another world rather than sampling this one. When its best turn
     wakes SleepKid, it says :data:`WAKE` and chooses its play again from the view after
     the swat (``redecide=False``: it plays the wake turn it valued, play fixed before).
 

@@ -61,8 +61,14 @@ class ModePolicy:
         return total
 
     def undo_refusal(self, session: Session) -> str | None:
-        """Why undo is not allowed now, or ``None``."""
-        return "undo is for one player against bots"
+        """Why undo is not allowed now, or ``None``: undo is for one player against bots,
+        and, with several humans, the way on when a bot could not move (the game is
+        paused): it takes back the last human's turn and what followed, as in play."""
+        if not session.stalled:
+            return "undo is for one player against bots"
+        if not any(t.seat in session.humans for t in session.live.turns):
+            return "there is no turn of a player to take back"
+        return None
 
     def after_turn(self, session: Session) -> None:
         """After a turn (a human's, a bot's, or a take-back)."""
@@ -101,6 +107,14 @@ class ModePolicy:
             return f"{name} is thinking…"
         return f"{seat_name(players, mover)}'s turn."
 
+    def undo_whose(self, session: Session) -> str:
+        """Whose turn undo takes back, in words: ``"your"`` with one human, else the
+        name of the human who played last (``"Ana's"``)."""
+        if len(session.humans) == 1:
+            return "your"
+        last = session.last_human_turn()
+        return f"{seat_name(session.live.players, session.live.turns[last].seat)}'s"
+
     def your_turn(self, session: Session, mover: int) -> str:
         return f"Your turn, {seat_name(session.live.players, mover)}: choose a card, then a queue."
 
@@ -111,7 +125,7 @@ class ModePolicy:
         text = (f"{name} (the {session.bots[seat]} bot) could not move; the game is paused"
                 " — details are in the log")
         if self.undo_refusal(session) is None:
-            text += ". Undo takes your last turn back"
+            text += ". Undo takes " + self.undo_whose(session) + " last turn back"
         return text + "."
 
 

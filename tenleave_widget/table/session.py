@@ -267,12 +267,16 @@ class Session(ReviewState):
         refusal = self.mode.undo_refusal(self)
         if refusal is not None:
             raise WidgetMessageError(refusal)
-        human = self.humans[0]
-        last = max(i for i, t in enumerate(self.live.turns) if t.seat == human)
+        last = self.last_human_turn()
+        whose = self.mode.undo_whose(self)
         self.cancel_bots()
         self.take_back_to(last)
         self.mode.after_turn(self)
-        self.say("Your last turn was taken back.")
+        self.say(f"{whose.capitalize()} last turn was taken back.")
+
+    def last_human_turn(self) -> int:
+        """The index of the last turn a human played (undo takes the line back to it)."""
+        return max(i for i, t in enumerate(self.live.turns) if t.seat in self.humans)
 
     # -------------------------------------------------------------------- turns
     def apply(self, turn: Turn) -> None:
