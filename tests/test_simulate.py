@@ -279,6 +279,54 @@ def test_a_signal_stops_the_command_and_its_processes_at_once(
             p.wait()
 
 
+def tasks_on(cluster: Any) -> int:
+    """How many tasks the cluster's scheduler holds."""
+    from distributed import Client
+
+    with Client(cluster) as client:
+        return int(client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)))
+
+
+@pytest.mark.parametrize("sig, code, line", [
+    (signal.SIGINT, 130, "tenleave: interrupted"),
+    (signal.SIGTERM, 143, "tenleave: terminated"),
+])
+def test_a_signal_stops_simulate_on_a_dask_cluster(
+    sig: int, code: int, line: str, cluster: Any
+) -> None:
+    """SIGINT or SIGTERM while ``simulate --scheduler`` runs on a cluster (a LocalCluster
+    on 127.0.0.1 started here): its exit status, one line, no traceback, and the tasks it
+    submitted cancelled on the cluster."""
+    address = cluster.scheduler_address
+    assert address.startswith("tcp://127.0.0.1:")
+    assert tasks_on(cluster) == 0
+    p = subprocess.Popen(
+        [sys.executable, "-m", "tenleave_widget", "simulate", "--players", "3", "--games",
+         "100000000", "--scheduler", address],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while tasks_on(cluster) == 0 and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert p.poll() is None and tasks_on(cluster) > 0, "no task reached the cluster"
+        p.send_signal(sig)
+        t0 = time.monotonic()
+        _, err = p.communicate(timeout=30)
+        assert time.monotonic() - t0 < 20
+        assert p.returncode == code, err[-2000:]
+        assert err.strip().splitlines()[-1].split("\r")[-1] == line
+        assert "Traceback" not in err and "Error" not in err, err[-2000:]
+        deadline = time.monotonic() + 20
+        while tasks_on(cluster) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert tasks_on(cluster) == 0, "tasks were left on the cluster"
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
 def test_the_workers_of_a_killed_command_end_by_themselves() -> None:
     """SIGKILL cannot be handled: the workers see their pipe close and end after their
     task (a forked worker closes its copies of the parent's pipe ends), silently."""
