@@ -171,3 +171,40 @@ def test_peek_values_cross_fit_and_say_nothing_without_a_choice() -> None:
     assert "wake" not in one["moves"][0]["turn"]
     got = peek_values(view, one, worlds)
     assert got and all(p.gain == pytest.approx(0.0) for p in got)
+
+
+def test_evaluate_with_the_inferred_model() -> None:
+    from tenleave_widget.analysis.lookahead import evaluate
+    from tenleave_widget.engine.errors import SetupError
+
+    g = Game.from_record(PEEK_RECORD)
+    plain = evaluate(g, 0, budget=16, seed=1)
+    assert evaluate(g, 0, budget=16, seed=1, model="uniform") == plain  # the default
+    inferred = evaluate(g, 0, budget=16, seed=1, model="inferred", beta=8.0)
+    assert inferred["model"] == "inferred" and inferred["beta"] == {"1": 8.0}
+    assert "model" not in plain
+    assert [m["turn"] for m in inferred["moves"]] == [m["turn"] for m in plain["moves"]]
+    assert inferred["moves"] != plain["moves"]  # other worlds: Ben's greedy plays read
+    with pytest.raises(SetupError, match="model must be 'uniform' or 'inferred'"):
+        evaluate(g, 0, budget=4, model="poker")
+
+
+@pytest.mark.slow
+def test_tenleave_evaluate_model_inferred(tmp_path: object) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "g.json"
+    path.write_text(json.dumps(PEEK_RECORD))
+
+    def run(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "tenleave_widget", "evaluate", str(path),
+                               "--seat", "0", "--samples", "8", *extra],
+                              capture_output=True, text=True, check=False)
+
+    base, uniform = run(), run("--model", "uniform")
+    assert base.returncode == 0 and base.stdout == uniform.stdout  # byte-identical
+    inferred = run("--model", "inferred", "--beta", "4")
+    assert inferred.returncode == 0, inferred.stderr
+    assert json.loads(inferred.stdout)["beta"] == {"1": 4.0}
+    bad = run("--model", "inferred", "--beta", "-1")
+    assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1

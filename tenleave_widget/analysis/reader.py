@@ -86,10 +86,14 @@ class Belief:
 
     def __init__(self, view: View | None = None, beta: Beta = "fitted", seed: int = 0,
                  samples: int = 128, *, parts: Sequence[_Part] = ()) -> None:
+        self.beta: dict[str, float] = {}
+        """Per opponent seat, the beta it was read with (the posterior mean when fitted)."""
         if view is None:
             self.parts = list(parts)
         else:
             post = _posterior(view, beta, seed, samples)
+            self.beta = {str(o): c.beta.get(o, 0.0) for o in post.opponents
+                         for c in post.comps if o in c.seats}
             self.parts = []
             for c in post.comps:
                 groups = tuple((tuple(g.keys), tuple(v for v, n in g.pool.items()

@@ -17,8 +17,9 @@
   say per player, per kind of decision and the positions worth discussing
   (:mod:`tenleave_widget.programs.class_review`); a record that fails to load is one line
   on stderr and the others go on.
-- ``tenleave evaluate FILE --seat P [--turns N] [--samples K] [--seed S]``: seat P's
-  whole-game value of every move (``tenleave_widget.evaluate``), as JSON.
+- ``tenleave evaluate FILE --seat P [--turns N] [--samples K] [--seed S] [--model inferred
+  [--beta B]]``: seat P's whole-game value of every move (``tenleave_widget.evaluate``),
+  as JSON.
 - ``tenleave export FILE --html OUT [--seat P | --teacher]``: the game as one
   self-contained HTML page that steps through it offline (seat P's view only, or the
   teacher's export with every view; the default).
@@ -299,6 +300,11 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("--turns", type=int, default=None)
     e.add_argument("--samples", type=int, default=None, help="sampled worlds (default 48)")
     e.add_argument("--seed", type=int, default=0)
+    e.add_argument("--model", choices=("uniform", "inferred"), default="uniform",
+                   help="worlds from the rules alone (the default) or from what the "
+                        "players' choices suggest")
+    e.add_argument("--beta", type=_beta, default="fitted",
+                   help="with --model inferred: every opponent's rationality, or 'fitted'")
     x = sub.add_parser("export", help="write a game as one self-contained HTML page")
     x.add_argument("file", help=_FILE_HELP)
     x.add_argument("--html", required=True, metavar="OUT", help="the page to write")
@@ -371,7 +377,7 @@ def _run(args: argparse.Namespace) -> int:
 
             samples = DEFAULT_SAMPLES if args.samples is None else args.samples
             out = evaluate(_read(args.file), args.seat, args.turns, budget=samples,
-                           seed=args.seed)
+                           seed=args.seed, model=args.model, beta=args.beta)
         elif args.command == "export":
             from .export import export_html
 
