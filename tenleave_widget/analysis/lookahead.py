@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,7 +54,7 @@ from ..engine.errors import IllegalActionError, InvalidViewError, SetupError, ex
 from ..engine.rules import DEFAULT_TOKENS, QUEUE_CAPACITY
 from .odds import move_evaluation, seat_odds
 from .stats import Z95, mean_ci, wilson
-from .worlds import Hidden
+from .worlds import Deal, Hidden
 
 __all__ = [
     "DEFAULT_SAMPLES", "MAX_SAMPLES", "Budget", "Deal", "Evaluation", "Policy", "evaluate",
@@ -78,10 +78,6 @@ _PEEK_REASON = (
 )
 
 View = Mapping[str, Any]
-Deal = Callable[[random.Random], tuple[list[list[int]], list[list[int]]]]
-"""A world sampler: what :meth:`~tenleave_widget.analysis.worlds.Hidden.deal` returns (per
-group of the view's ``Hidden(view, hands=True)``, the values of its table cards in table
-order and the rest of its pool), from the evaluation's generator."""
 
 
 @dataclass(frozen=True)
@@ -646,7 +642,7 @@ def evaluate_view(
     rollout policy itself playing the seat's turn in each world (the value of the position
     when every seat, this one included, plays the policy — the game review's yardstick
     for what a decision changed). ``deal`` replaces the uniform model's world sampler
-    (:data:`Deal`: the ``reader`` bot deals from the posterior of
+    (:data:`~tenleave_widget.analysis.worlds.Deal`: the ``reader`` bot deals from the posterior of
     :mod:`~tenleave_widget.analysis.infer`); it is called once per world, in order.
 
     Returns ``{"seat", "turn", "samples", "objective", "moves", "best", "not_valued"}``:

@@ -44,8 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .infer import Beta, _posterior
-from .lookahead import Deal
-from .worlds import Hidden
+from .worlds import Deal, Hidden
 
 __all__ = ["Belief", "PeekValue", "dealer", "peek_values", "revealed"]
 
@@ -190,7 +189,7 @@ def revealed(view: View) -> dict[int, int]:
 
 def dealer(view: View, sample: Callable[[random.Random], Mapping[int, int]],
            record: list[Mapping[int, int]] | None = None) -> Deal:
-    """The lookahead's world sampler for ``view`` (:data:`~tenleave_widget.analysis.lookahead.Deal`)
+    """The lookahead's world sampler for ``view`` (:data:`~tenleave_widget.analysis.worlds.Deal`)
     from ``sample`` (one world: the value of each face-down card the view does not show,
     by key): per group of ``Hidden(view, hands=True)`` its table values in table order,
     the rest of its pool in hand. ``record`` collects the worlds dealt, in order."""

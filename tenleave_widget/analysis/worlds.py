@@ -26,13 +26,13 @@ Both read the view through this module.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ..engine.cards import MARKED, PLAIN, value_and_back
 from ..engine.errors import InvalidViewError
 
-__all__ = ["Hidden", "Pools", "uniform_pools"]
+__all__ = ["Deal", "Hidden", "Pools", "uniform_pools"]
 
 View = Mapping[str, Any]
 Pools = dict[tuple[int, str], dict[int, int]]
@@ -40,6 +40,12 @@ Pools = dict[tuple[int, str], dict[int, int]]
 ascending values)."""
 
 _BACKS = (PLAIN, MARKED)
+
+Deal = Callable[[random.Random], tuple[list[list[int]], list[list[int]]]]
+"""A world sampler: what :meth:`Hidden.deal` returns (per group of the view's
+``Hidden(view, hands=True)``, the values of its table cards in table order and the rest of
+its pool), from a generator. The lookahead takes one (``evaluate_view(..., deal=...)``) to
+deal its worlds from another model than the uniform one (the ``reader`` bot's posterior)."""
 
 
 def uniform_pools(view: View, owners: Iterable[int] | None = None) -> Pools:
