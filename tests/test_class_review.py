@@ -193,3 +193,17 @@ def test_an_edited_saved_review_is_reviewed_again(serial: ClassReview) -> None:
 
 def test_an_empty_name_is_not_the_current_folder() -> None:
     assert record_files([""]) == [""]
+
+
+def test_a_dask_cluster_gives_the_same_bytes(serial: ClassReview) -> None:
+    import distributed  # the optional extra, which `make test` installs
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            by_client = review_many([TWO, THREE], client=client, **BUDGET)
+        by_address = review_many([TWO], scheduler=cluster.scheduler_address, **BUDGET)
+    assert by_client.backend == "dask" and by_client.workers == 2
+    assert dumps(by_client.to_json()) == dumps(serial.to_json())
+    assert dumps(by_address.games[0].review.to_json()) == dumps(
+        serial.games[0].review.to_json())

@@ -19,7 +19,7 @@ from nbclient import NotebookClient
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 NOTEBOOKS = [
     "play.ipynb", "classroom.ipynb", "odds.ipynb", "analysis.ipynb", "lookahead.ipynb",
-    "review.ipynb",
+    "review.ipynb", "class_report.ipynb",
 ]
 TIMEOUT = 600  # per cell: only a guard against a hang, not a speed test
 
@@ -284,3 +284,19 @@ def test_lookahead_notebook_runs_and_the_two_views_disagree() -> None:
     assert low > 0, paired  # the one-swat choice is worse over the whole game, clearly
     diffs = [line for line in lines if "minus lookahead, same games" in line]
     assert len(diffs) == 2
+
+
+def test_class_report_notebook_runs_and_the_student_improves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("CLASS_REPORT_SAMPLES", "1")  # the smallest budget: a smoke run
+    nb = read("class_report.ipynb")
+    client(nb).execute()
+    text = "".join(text_of(c) for c in nb.cells)
+    assert "decisions judged" in text
+    m = re.search(r"Sam's accuracy: (\d+) in games 1-6, (\d+) in games 7-12", text)
+    assert m, text
+    assert int(m.group(2)) > int(m.group(1))  # random, then greedy
+    html_out = [o for c in nb.cells for o in c.get("outputs", []) if "text/html" in
+                o.get("data", {})]
+    assert any("Kinds of decision" in o["data"]["text/html"] for o in html_out)
