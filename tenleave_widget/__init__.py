@@ -13,6 +13,7 @@
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .analysis import odds
+    from .analysis.infer import infer
     from .analysis.lookahead import evaluate
     from .analysis.position import position_odds, replay
     from .engine.cards import COLOURS, DEFAULT_DECK
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     )
     from .engine.rules import Rules
     from .engine.turn import Turn
+    from .table import charts
     from .widget import (
         TableWidget,
         TenLeaveWidget,
@@ -50,6 +52,8 @@ _WIDGET_NAMES = (
 )
 _SOURCES = {
     "odds": ".analysis.odds",
+    "charts": ".table.charts",
+    "infer": ".analysis.infer",
     "evaluate": ".analysis.lookahead",
     "position_odds": ".analysis.position",
     "replay": ".analysis.position",
@@ -72,6 +76,9 @@ _SOURCES = {
 }
 
 
+_MODULES = {"odds", "charts"}  # names that are modules, not attributes of one
+
+
 def __getattr__(name: str) -> object:
     """A public name, imported on first use (then kept as a module attribute)."""
     source = _SOURCES.get(name)
@@ -80,7 +87,7 @@ def __getattr__(name: str) -> object:
     import importlib
 
     module = importlib.import_module(source, __name__)
-    value = module if name == "odds" else getattr(module, name)
+    value = module if name in _MODULES else getattr(module, name)
     globals()[name] = value
     return value
 
@@ -105,7 +112,9 @@ __all__ = [
     "SetupError",
     "TenLeaveError",
     "Turn",
+    "charts",
     "evaluate",
+    "infer",
     "load_record",
     "loads_record",
     "odds",
