@@ -207,3 +207,36 @@ def test_a_dask_cluster_gives_the_same_bytes(serial: ClassReview) -> None:
     assert dumps(by_client.to_json()) == dumps(serial.to_json())
     assert dumps(by_address.games[0].review.to_json()) == dumps(
         serial.games[0].review.to_json())
+
+
+def test_ctrl_c_stops_the_review_and_its_processes() -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import psutil
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tenleave_widget", "review", str(GAMES), "--workers", "2"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    try:
+        parent = psutil.Process(proc.pid)
+        deadline = time.monotonic() + 120
+        while len(parent.children()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        kids = parent.children(recursive=True)
+        assert len(kids) >= 2
+        time.sleep(1.0)  # the workers busy with their first decisions
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130
+    assert err.decode().rstrip().splitlines()[-1].split("\r")[-1].strip() == \
+        "tenleave: interrupted"
+    gone, alive = psutil.wait_procs(kids, timeout=10)
+    assert alive == []
