@@ -12,7 +12,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "tenleave_widget"
 
 LAYERS: list[set[str]] = [
     # engine/: the rules and nothing else
-    {"engine", "engine.errors", "engine.cards", "engine.rules", "engine.turn"},  # no state
+    # no state (swat: the swat and daybreak rules on plain values, the one kernel)
+    {"engine", "engine.errors", "engine.cards", "engine.rules", "engine.turn", "engine.swat"},
     {"engine.record"},  # the file format (no game in it)
     {"engine.game"},  # state, legal turns, the executor, views
     # analysis/: pure functions of a seat view, built on the engine

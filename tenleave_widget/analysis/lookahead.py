@@ -212,7 +212,16 @@ _TABLES = {}
 class _Sim:
     """The rules of RULES.md §3-6 on values, for play-outs (checked against the engine by
     ``tests/test_lookahead.py``). State: ``queues`` (codes, front first), ``hands`` (counts
-    per value, per seat), ``pen`` (penalty per seat)."""
+    per value, per seat), ``pen`` (penalty per seat).
+
+    The swat (:meth:`swat_queue`), the daybreak (:meth:`daybreak`) and the greedy
+    policy's table of what a card adds to a swat (:meth:`_table`) are copies of the swat
+    kernel's rules (:mod:`tenleave_widget.engine.swat`) specialised to the packed codes,
+    for speed: they run in every play-out, thousands per decision. Through the kernel
+    (its calls, its result tuples, a copy of the table for its daybreak) a daybreak took
+    9.2 us instead of 5.7 us, about 4% of a decision. ``tests/test_swat.py`` checks all
+    three against the kernel: every queue of up to 4 cards, every token, random tables
+    for the daybreak with and without the token change."""
 
     def __init__(self, pos: _Position, policy: Policy) -> None:
         self.n = pos.n

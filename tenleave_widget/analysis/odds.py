@@ -35,6 +35,7 @@ from typing import Any, TypedDict
 
 from ..engine.cards import MARKED, PLAIN, count_backs, split_back, value_and_back
 from ..engine.rules import DEFAULT_RULES, DEFAULT_TOKENS, TARGET
+from ..engine.swat import swat
 from .worlds import Hidden
 
 __all__ = [
@@ -153,7 +154,9 @@ class _Model:
 def _leaves(slots: tuple[int, ...], pools: tuple[Pool, ...]) -> tuple[Leaf, ...]:
     """Every distinct outcome of flipping a queue, with its probability.
 
-    Flipping stops at a total >= 10 or at the queue's end. A leaf is
+    Flipping stops at a total >= 10 or at the queue's end (the kernel's
+    :func:`~tenleave_widget.engine.swat.swat`, over every value an unknown card can take;
+    the kernel then judges each leaf). A leaf is
     ``(probability, total, flipped values)``; the probabilities sum to 1.
 
     >>> _leaves((4, -1), (((1, 2), (2, 2), (5, 1)),))
@@ -199,23 +202,6 @@ def _leaves(slots: tuple[int, ...], pools: tuple[Pool, ...]) -> tuple[Leaf, ...]
     return tuple(out)
 
 
-def _swatted(total: int, values: tuple[int, ...], positions: tuple[int, ...]) -> list[int]:
-    """Indices (front = 0) of the flipped cards a swat hits (RULES.md §4).
-
-    >>> _swatted(9, (4, 5), (1, 2)), _swatted(10, (5, 5), (1, 2)), _swatted(12, (5, 4, 3), (2, 3))
-    ([1], [], [1, 2])
-    """
-    if total < TARGET:
-        if not values:
-            return []
-        top = max(values)
-        return [i for i, v in enumerate(values) if v == top]
-    if total == TARGET:
-        return []
-    k = len(values)
-    return [p - 1 for p in positions if p <= k]
-
-
 _QueueSummary = tuple[
     tuple[tuple[int, float], ...],  # (total, probability), ascending totals
     tuple[float, float, float],  # p_under, p_exact, p_over
@@ -238,6 +224,10 @@ def _summary(
     esc = [0.0] * n
     stay = [0.0] * n
     cost = [0.0] * n
+    # the swat kernel's rule (engine/swat.py) written out per outcome class: this loop runs
+    # once per leaf, thousands per cold position; a kernel call per leaf made the hardest
+    # positions about a third slower (bench_odds); tests/test_swat.py checks it against
+    # the kernel
     struck = tuple(p - 1 for p in positions)
     for w, t, values in _leaves(slots, pools):
         totals[t] = totals.get(t, 0.0) + w
@@ -298,13 +288,13 @@ def _append_costs(
         if len(flipped) == n and t < TARGET:
             open_leaves.append(leaf)
         else:
-            settled += w * sum(flipped[i] for i in _swatted(t, flipped, positions) if mine[i])
+            settled += w * sum(flipped[i] for i in swat(flipped, positions)[2] if mine[i])
     results: list[float] = []
     for v in values:
         acc = settled
-        for w, t, flipped in open_leaves:
+        for w, _, flipped in open_leaves:
             full = flipped + (v,)
-            acc += w * sum(full[i] for i in _swatted(t + v, full, positions) if i == n or mine[i])
+            acc += w * sum(full[i] for i in swat(full, positions)[2] if i == n or mine[i])
         results.append(acc)
     return tuple(results)
 

@@ -44,7 +44,6 @@ play. See the README for the JSON and the ``tenleave review`` command.
 
 from __future__ import annotations
 
-import copy
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -380,26 +379,6 @@ def _expected_swat(view: Mapping[str, Any], daybreak: bool = False) -> list[floa
     return [float(x) for x in seat_odds(view, moves=False)["expected_penalty"]]
 
 
-def _after_pass(view: dict[str, Any], event: Mapping[str, Any]) -> None:
-    """Apply one daybreak pass (a ``swat`` event) to a seat view, in place, as the engine
-    does: flipped cards leave face up (to the penalty pile or the safe area), the rest
-    move up; a single card escapes."""
-    for qe in event["queues"]:
-        q = qe["queue"]
-        if qe["single"] is not None:
-            view["queues"][q] = []
-            view["safe"].append({"owner": qe["single"]["owner"], "card": qe["single"]["card"]})
-            continue
-        flipped = qe["flipped"]
-        view["queues"][q] = view["queues"][q][len(flipped):]
-        hit = set(qe["swatted"])
-        for c in flipped:
-            if c["key"] in hit:
-                view["swatted"][c["owner"]] = sorted([*view["swatted"][c["owner"]], c["card"]])
-            else:
-                view["safe"].append({"owner": c["owner"], "card": c["card"]})
-
-
 def _turn_luck(
     before: Game, turn: Turn, after: Game, k: int, viewers: Sequence[int | None] | None = None
 ) -> list[WakeLuck]:
@@ -426,20 +405,16 @@ def _turn_luck(
         expected = [_expected_swat(pre.view(who[p]))[p] for p in range(n)]
         out.append(WakeLuck(k, "full", _swat_penalties(rest[0], n), expected))
         return out
-    # daybreak: follow each seat's view through the passes (and the token changes)
-    views = [copy.deepcopy(pre.view(who[p])) for p in range(n)]
-    tokens = before.rules.tokens
-    i = events.index(rest[0])
-    for e in events[i:]:
-        if e["kind"] == "swat":
-            expected = [_expected_swat(views[p], daybreak=True)[p] for p in range(n)]
-            out.append(WakeLuck(k, "daybreak", _swat_penalties(e, n), expected))
-            for v in views:
-                _after_pass(v, e)
-        elif e["kind"] == "token":
-            for v in views:
-                v["token"] = e["token"]
-                v["token_positions"] = list(tokens[e["token"]])
+    # daybreak: the engine's daybreak again on the copy, each seat's view read before each
+    # pass (its token revealed); the passes are those of the turn's events
+    per_pass: list[list[float]] = []
+
+    def before_pass() -> None:
+        per_pass.append([_expected_swat(pre.view(who[p]), daybreak=True)[p] for p in range(n)])
+
+    pre._daybreak([], before_pass)
+    for e, expected in zip(rest, per_pass, strict=True):
+        out.append(WakeLuck(k, "daybreak", _swat_penalties(e, n), expected))
     return out
 
 

@@ -17,7 +17,7 @@ so a game always round-trips to a ``tenleave-record/1`` record.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from .cards import COLOURS, MARKED, PLAIN, parse_card
@@ -28,16 +28,19 @@ from .rules import (
     MAX_SEATS,
     MIN_SEATS,
     QUEUE_CAPACITY,
-    TARGET,
     Rules,
     queue_count,
 )
+from .swat import outcome as swat_outcome
+from .swat import swat
 from .turn import AFTER, BEFORE, Turn, parse_steps
 
 DEFAULT_NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli")
 VIEW_FORMAT = "tenleave-view/1"
 
 Event = tuple[Any, ...]
+_QueueSwat = tuple[int, tuple[int, ...], int, tuple[int, ...], int | None]
+"""One queue in a swat event: (queue, flipped card ids, total, swatted ids, escaped id)."""
 
 _SEATS = f"{MIN_SEATS} to {MAX_SEATS}"
 _CAP = QUEUE_CAPACITY
@@ -606,18 +609,13 @@ class Game:
         self._tokpos = self.rules.tokens[tok]
         ev.append(("token", tok))
 
-    def _swat_queue(self, q: int) -> tuple[int, tuple[int, ...], int, tuple[int, ...], None]:
+    def _swat_queue(self, q: int) -> _QueueSwat:
+        """Swat queue ``q``: the kernel (:func:`.swat.swat`) decides on the values, this
+        moves the cards; returns the queue's part of the swat event."""
         cards = self._queues[q]
         if not cards:
             return (q, (), 0, (), None)
-        vals = self._vals
-        total = 0
-        k = 0
-        for c in cards:
-            total += vals[c]
-            k += 1
-            if total >= TARGET:
-                break
+        k, total, hit = swat(cards, self._tokpos, self._vals)
         if k == len(cards):
             flipped = tuple(cards)
             cards.clear()
@@ -625,31 +623,23 @@ class Game:
             flipped = tuple(cards[:k])
             del cards[:k]
         self._fill -= k * _FILL_WEIGHTS[q]
-        if total == TARGET:
+        if not hit:
             self._safe.extend(flipped)
             return (q, flipped, total, (), None)
-        swat: list[int] = []
-        if total < TARGET:
-            top = 0
-            for c in flipped:
-                if vals[c] > top:
-                    top = vals[c]
-            for c in flipped:
-                if vals[c] == top:
-                    swat.append(c)
-        else:
-            for p in self._tokpos:
-                if p <= k:
-                    swat.append(flipped[p - 1])
+        vals = self._vals
         d = self._d
+        swatted = []
+        i = 0
         for c in flipped:
-            if c in swat:
+            if i in hit:
                 o = c // d
                 self._swatted[o].append(c)
                 self._penalty[o] += vals[c]
+                swatted.append(c)
             else:
                 self._safe.append(c)
-        return (q, flipped, total, tuple(swat), None)
+            i += 1
+        return (q, flipped, total, tuple(swatted), None)
 
     def _swat_all(self, reason: str, ev: list[Event]) -> None:
         res = []
@@ -657,10 +647,18 @@ class Game:
             res.append(self._swat_queue(q))
         ev.append(("swat", reason, res))
 
-    def _daybreak(self, ev: list[Event]) -> None:
+    def _daybreak(self, ev: list[Event], before_pass: Callable[[], None] | None = None) -> None:
+        """The kernel's daybreak (:func:`.swat.daybreak`) on the cards: passes until the
+        table is empty — a single card escapes unflipped, the other queues are swatted —
+        with a new token between passes (unless the variant says not). Spelled here on
+        the card ids to reveal the tokens and write the events pass by pass;
+        ``tests/test_swat.py`` checks it against the kernel. ``before_pass`` is called
+        before each pass, its token revealed (the review's luck reads the views there)."""
         queues = self._queues
         while any(queues):
-            res: list[tuple[int, tuple[int, ...], int, tuple[int, ...], int | None]] = []
+            if before_pass is not None:
+                before_pass()
+            res: list[_QueueSwat] = []
             for q in range(self._nq):
                 if len(queues[q]) == 1:
                     c = queues[q].pop()
@@ -814,9 +812,7 @@ class Game:
                     elif not flipped:
                         outcome = "empty"
                     else:
-                        outcome = (
-                            "under" if total < TARGET else "exact" if total == TARGET else "over"
-                        )
+                        outcome = swat_outcome(total)
                     qs.append({
                         "queue": q,
                         "flipped": [card(c) for c in flipped],
