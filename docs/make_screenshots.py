@@ -44,9 +44,10 @@ CHROMIUM_ARGS = [
 # Every panel is drawn: the outcome bars, the card bars, the moves and the timeline.
 PANELS_DRAWN = """() => {
     const p = document.querySelector('.jp-OutputArea-output .tl-panels');
-    return !!p && p.querySelectorAll('.tl-seg').length > 0
-        && p.querySelectorAll('.tl-panel-moves .tl-bar').length > 0
-        && p.querySelectorAll('.tl-timeline polyline').length > 0;
+    const drawn = (key, sel) => !!p && p.querySelectorAll(
+        `.tl-panel-${key} .js-plotly-plot ${sel}`).length > 0;
+    return drawn('outcome', '.barlayer .point path') && drawn('moves', '.barlayer .point path')
+        && drawn('cards', '.barlayer .point path') && drawn('timeline', '.scatterlayer .js-line');
 }"""
 
 SHOTS = [  # (file, viewport width, height, dark theme, table size)

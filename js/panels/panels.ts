@@ -20,6 +20,7 @@ export const FIGURE_KEYS = ["outcome", "moves", "cards", "timeline", "review"] a
 
 interface Slot {
   section: HTMLElement;
+  heading: HTMLElement;
   controls: HTMLElement;
   plot: HTMLElement;
   alt: HTMLElement;
@@ -92,7 +93,7 @@ export class PanelsView {
       if (!figure) return;
       const slot = this.slots.get(key) ?? this.make(key);
       if (this.grid.children[i] !== slot.section) this.grid.insertBefore(slot.section, this.grid.children[i] ?? null);
-      slot.section.setAttribute("aria-label", figure.name);
+      slot.heading.textContent = figure.name;
       slot.alt.textContent = figure.alt;
       slot.controls.replaceChildren(...(key === "moves" ? movesControls(data.moves, this.send) : []));
       this.draw(key, slot, figure);
@@ -125,8 +126,10 @@ export class PanelsView {
     const plot = h("div", { class: "tl-plot", "aria-hidden": "true", "data-figure": key });
     const alt = h("p", { class: "tl-visually-hidden" });
     const controls = h("div", { class: "tl-panel-controls" });
-    const section = h("section", { class: `tl-panel tl-panel-${key}`, "data-figure": key }, plot, controls, alt);
-    const slot: Slot = { section, controls, plot, alt, figure: null, clicks: false };
+    const id = `tl-panel-title-${key}-${Math.random().toString(36).slice(2, 9)}`;
+    const heading = h("h3", { class: "tl-panel-title", id });
+    const section = h("section", { class: `tl-panel tl-panel-${key}`, "data-figure": key, "aria-labelledby": id }, heading, plot, controls, alt);
+    const slot: Slot = { section, heading, controls, plot, alt, figure: null, clicks: false };
     this.slots.set(key, slot);
     this.resizer?.observe(plot);
     return slot;

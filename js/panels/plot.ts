@@ -52,7 +52,10 @@ export function themed(layout: Obj, t: Theme): Obj {
   });
   const out: Obj = { ...layout };
   out["font"] = font(layout["font"], 12);
-  out["title"] = { ...obj(layout["title"]), font: font(obj(layout["title"])["font"], 14) };
+  // the title is the panel's HTML heading (it wraps; js/panels/panels.ts): none in the chart
+  const title = String(obj(layout["title"])["text"] ?? "");
+  const lines = title === "" ? 0 : title.split("<br>").length;
+  out["title"] = { text: "" };
   for (const key of ["legend", "legend2"]) {
     if (key in layout || key === "legend") out[key] = { ...obj(layout[key]), font: font(obj(layout[key])["font"], 11), bgcolor: "rgba(0,0,0,0)" };
   }
@@ -60,9 +63,12 @@ export function themed(layout: Obj, t: Theme): Obj {
   out["modebar"] = { bgcolor: "rgba(0,0,0,0)", color: t.fg2, activecolor: t.fg };
   out["paper_bgcolor"] = "rgba(0,0,0,0)";
   out["plot_bgcolor"] = "rgba(0,0,0,0)";
-  out["height"] = Math.round(num(layout["height"], 240) * k);
   const margin = obj(layout["margin"]);
-  out["margin"] = Object.fromEntries(Object.entries(margin).map(([side, px]) => [side, typeof px === "number" ? Math.round(px * k) : px]));
+  const top = Math.max(10, num(margin["t"], 36) - 22 * lines);
+  out["margin"] = Object.fromEntries(
+    Object.entries({ ...margin, t: top }).map(([side, px]) => [side, typeof px === "number" ? Math.round(px * k) : px]),
+  );
+  out["height"] = Math.round((num(layout["height"], 240) - 22 * lines) * k);
   for (const [key, axis] of Object.entries(layout)) {
     if (!AXES.test(key)) continue;
     const a = obj(axis);

@@ -409,7 +409,7 @@ def _wrap(text: str, width: int = 44) -> str:
 
 def _layout(title: str, height: int, **more: Any) -> dict[str, Any]:
     layout: dict[str, Any] = {
-        "title": {"text": _wrap(title, 48), "x": 0.01, "xanchor": "left", "y": 0.99,
+        "title": {"text": _wrap(title, 36), "x": 0.01, "xanchor": "left", "y": 0.99,
                   "yref": "container", "yanchor": "top", "font": {"size": 14}},
         "height": height, "autosize": True,
         "margin": {"l": 10, "r": 10, "t": 36, "b": 36, "pad": 2},
@@ -432,7 +432,8 @@ def _note(text: str, **where: Any) -> dict[str, Any]:
 def _words_figure(title: str, text: str, height: int = 120) -> FigureJSON:
     """A chart with nothing to draw: its words instead (no axes)."""
     hidden = {"visible": False}
-    return {"data": [], "layout": _layout(title, height, xaxis=hidden, yaxis=hidden,
+    return {"data": [], "layout": _layout(title, height + 20, xaxis=hidden, yaxis=hidden,
+                                          margin={"l": 10, "r": 10, "t": 56, "b": 10},
                                           annotations=[_note(_wrap(text))])}
 
 
@@ -473,8 +474,10 @@ def outcome_figure(outcome: Sequence[OutcomeChart]) -> PanelFigure:
         data.append({
             "type": "bar", "orientation": "h", "name": f"{name}: {meaning}",
             "y": rows, "x": xs, "xaxis": "x", "yaxis": "y",
-            "marker": {"color": colour, "pattern": {"shape": pattern},
-                       "line": {"width": 1}},
+            "marker": {"color": colour, "line": {"width": 1},
+                       "pattern": {"shape": pattern, "fgcolor": "rgba(0,0,0,0.3)",
+                                   "fillmode": "overlay"}},
+            "insidetextfont": {"color": "#000000"},  # on the light hues, both themes
             "text": [percent(x) if x >= 0.12 else "" for x in xs],
             "textposition": "inside", "insidetextanchor": "middle",
             "hovertext": [f"{row}: {name} in {percent(x)} of swats ({meaning})"
@@ -506,10 +509,10 @@ def outcome_figure(outcome: Sequence[OutcomeChart]) -> PanelFigure:
                "line": {"width": 0}} for a, b, colour in zones]
     rows_px = 30 * len(outcome)
     if len(data) == len(OUTCOME_PARTS):  # every queue empty: no total to show
-        layout = _layout(title, 96 + rows_px + 40, barmode="stack", showlegend=True,
+        layout = _layout(title, 110 + rows_px + 40, barmode="stack", showlegend=True,
                          legend={"orientation": "h", "x": 0, "y": 1.02, "yanchor": "bottom",
                                  "font": {"size": 11}},
-                         margin={"l": 10, "r": 10, "t": 96, "b": 30, "pad": 2},
+                         margin={"l": 10, "r": 10, "t": 110, "b": 30, "pad": 2},
                          xaxis={"range": [0, 1], "tickformat": ".0%", "fixedrange": True},
                          yaxis={"autorange": "reversed", "automargin": True,
                                 "fixedrange": True},
@@ -517,19 +520,20 @@ def outcome_figure(outcome: Sequence[OutcomeChart]) -> PanelFigure:
         return {"name": title, "alt": " ".join(alts),
                 "figure": {"data": data, "layout": layout}}
     layout = _layout(
-        title, 96 + rows_px + 150, barmode="stack", showlegend=True,
+        title, 110 + rows_px + 190, barmode="stack", showlegend=True,
         legend={"orientation": "h", "x": 0, "y": 1.02, "yanchor": "bottom",
                 "traceorder": "normal", "font": {"size": 11}},
-        legend2={"orientation": "h", "x": 1, "xanchor": "right", "y": 0.34,
+        legend2={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.2,
                  "yanchor": "top", "font": {"size": 11}},
-        margin={"l": 10, "r": 10, "t": 96, "b": 40, "pad": 2},
+        margin={"l": 10, "r": 10, "t": 110, "b": 70, "pad": 2},
         xaxis={"range": [0, 1], "tickformat": ".0%", "domain": [0, 1], "anchor": "y",
                "fixedrange": True},
         yaxis={"domain": [0.5, 1], "autorange": "reversed", "automargin": True,
                "fixedrange": True, "anchor": "x"},
-        xaxis2={"domain": [0, 1], "anchor": "y2", "type": "linear", "dtick": 1,
+        xaxis2={"domain": [0, 1], "anchor": "y2", "type": "linear",
+                "dtick": 1 if high <= 10 else 2,
                 "range": [-0.5, high + 0.5], "fixedrange": True,
-                "title": {"text": "each queue's total when the flipping stops"}},
+                "title": {"text": "the total when flipping stops"}},
         yaxis2={"domain": [0, 0.34], "anchor": "x2", "tickformat": ".0%", "fixedrange": True,
                 "range": [0, min(1.0, most * 1.15 + 0.02)], "automargin": True, "nticks": 3},
         shapes=shapes,
@@ -635,7 +639,7 @@ def moves_figure(moves: MovesChart, players: Sequence[str]) -> PanelFigure:
     progress = _progress(moves)  # in words beside the figure (js/panels/moves.ts)
     layout = _layout(title, 110 + 26 * len(shown) + (20 if rest else 0),
                      xaxis=xaxis, annotations=notes,
-                     margin={"l": 10, "r": 10, "t": 40, "b": 70 if rest else 48, "pad": 2},
+                     margin={"l": 10, "r": 10, "t": 56, "b": 70 if rest else 48, "pad": 2},
                      yaxis={"autorange": "reversed", "automargin": True, "fixedrange": True})
     alt = " ".join(
         f"{m['label']}{f' ({mark})' if m['best'] else ''}: {w}."
@@ -768,7 +772,7 @@ def review_figure(review: Review, seat: int | None, colours: Sequence[str],
         "y0": 0, "y1": 1, "line": {"dash": "dot", "width": 1}}]
     layout = _layout(title, 260, showlegend=True, shapes=shapes, clickmode="event",
                      legend={"orientation": "h", "x": 0, "y": -0.25, "yanchor": "top"},
-                     margin={"l": 40, "r": 10, "t": 36, "b": 70, "pad": 2},
+                     margin={"l": 40, "r": 10, "t": 56, "b": 70, "pad": 2},
                      xaxis={"title": {"text": "turn"}, "fixedrange": True},
                      yaxis={"title": {"text": "expected final penalty"}, "fixedrange": True})
     return {"name": title, "alt": " ".join(alts),

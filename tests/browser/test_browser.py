@@ -38,7 +38,7 @@ MARK_PLOTS_JS = """() => document.querySelectorAll('.jp-OutputArea-output .tl-pa
 MARKED_PLOTS_JS = """() => [...document.querySelectorAll('.jp-OutputArea-output .tl-panels'
     + ' .js-plotly-plot')].filter(el => el.__tlMark).length"""
 TITLE_FILL_JS = """() => getComputedStyle(document.querySelector(
-    '.jp-OutputArea-output .tl-panels .js-plotly-plot .gtitle')).fill"""
+    '.jp-OutputArea-output .tl-panels .js-plotly-plot .xtick text')).fill"""
 
 
 def table_of(view: dict[str, Any]) -> dict[str, Any]:

@@ -35,7 +35,7 @@ def moves_plot(page: Any) -> dict[str, Any]:
         f"() => {{ const el = document.querySelector('{MOVES_PLOT}'); const t = el.data[0];"
         " const panel = el.closest('.tl-panel');"
         " return {x: t.x, y: t.y, hover: t.hovertext, type: t.type,"
-        " name: panel.getAttribute('aria-label'),"
+        " name: panel.querySelector('.tl-panel-title').textContent,"
         " alt: panel.querySelector('.tl-visually-hidden').textContent}; }")
     return got
 

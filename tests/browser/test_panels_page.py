@@ -66,7 +66,8 @@ def test_panels_explain_themselves(page: Any) -> None:
                   "Ana's moves: penalty of one swat right after", "★", "Ana, Ben, Cy: 0"):
         assert named in text, named
     names = page.locator(".tl-panel").evaluate_all(
-        "ps => ps.map(p => p.getAttribute('aria-label'))")
+        "ps => ps.map(p => document.getElementById(p.getAttribute('aria-labelledby'))"
+        ".textContent)")
     assert len(names) == 4 and len(set(names)) == 4 and all(names)
     alts = page.locator(".tl-panel .tl-visually-hidden").evaluate_all(
         "ps => ps.map(p => p.textContent)")
@@ -87,7 +88,7 @@ def test_panels_explain_themselves(page: Any) -> None:
     assert page.errors == []
 
 
-TITLE_FILL = ("el => getComputedStyle(el.querySelector('.js-plotly-plot .gtitle')).fill")
+TITLE_FILL = ("el => getComputedStyle(el.querySelector('.js-plotly-plot .xtick text')).fill")
 
 
 def test_panels_follow_the_theme(page: Any) -> None:
