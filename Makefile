@@ -9,6 +9,11 @@
 # For developers:
 #   make check - the fast lane, in an installed .venv: ruff, mypy and every test but those
 #                marked browser, notebook or slow (tests/conftest.py); no install step.
+# An extra (quoted in the README beside them):
+#   make lite  - lite/: a static JupyterLite site of the examples, the package and Python
+#                in the browser (tools/lite/build.py), built in .venv-lite (the lite
+#                extra) from PyPI and npm packages; a teacher serves the folder with any
+#                static server (python3 -m http.server -d lite 8000).
 # The JavaScript bundle is built by the package build (hatch-jupyter-builder runs
 # `npm install` + `npm run build`), so every pip install below also builds it.
 
@@ -22,7 +27,7 @@ CHROMIUM := /usr/bin/chromium
 LAB_DIR ?= my-examples
 LAB_FLAGS ?=
 
-.PHONY: lab lab-open test check
+.PHONY: lab lab-open test lite check
 
 lab:
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -70,3 +75,17 @@ check:
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest -q -m "not browser and not notebook and not slow"
+
+# The wheel is built once (its npm build included; SKIP_JUPYTER_BUILDER=1 reuses a built
+# bundle) and installed with the lite extra, whose front-end extensions the site gets.
+LITE_VENV ?= .venv-lite
+LITE_WORK ?= build/lite
+LITE_OUT ?= lite
+
+lite:
+	test -x $(LITE_VENV)/bin/python || $(PYTHON) -m venv $(LITE_VENV)
+	rm -rf $(LITE_WORK)/dist
+	$(LITE_VENV)/bin/pip wheel --quiet --no-deps -w $(LITE_WORK)/dist .
+	$(LITE_VENV)/bin/pip install --quiet "$$(ls $(LITE_WORK)/dist/tenleave_widget-*.whl)[lite]"
+	$(LITE_VENV)/bin/python tools/lite/build.py --wheel $(LITE_WORK)/dist/tenleave_widget-*.whl \
+	  --work $(LITE_WORK) --out $(LITE_OUT)

@@ -1,0 +1,106 @@
+"""The widget in the JupyterLite site (issue 25): the Pyodide kernel against CPython.
+
+Builds (or reuses: ``tests/browser/test_lite.py``'s cache) the site ``make lite`` makes,
+serves it on 127.0.0.1 and opens ``play.ipynb`` in Debian's Chromium, then measures
+
+* the time to a ready kernel (the status bar says Idle) and to the first table, from the
+  navigation (no browser cache);
+* click -> table updated in the Pyodide kernel, inside the page, by ``bench_widget.py``'s
+  method and moves ("Play here", then "Start the turn again"), the moves panel's
+  whole-game evaluation on (as a student has it);
+* a lookahead bot's decision (3 seats, the first ``--turns`` decisions of ``--games``
+  games, the bot's default budget): its median in the browser's kernel (a cell typed into
+  the notebook) and here in CPython, the same code, and their ratio.
+
+    nice -n 10 .venv/bin/python benchmarks/bench_lite.py --moves 10
+
+Prints the figures and a JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_widget import measure  # noqa: E402
+from browser.driver import wait_idle  # noqa: E402
+from browser.harness import CHROMIUM  # noqa: E402
+from browser.test_lite import built_site, open_and_run, serve  # noqa: E402
+
+DECISIONS = """\
+import time, statistics
+from tenleave_widget import Game
+from tenleave_widget.analysis.bots import decide, make_bot
+ms = []
+for seed in range({games}):
+    g = Game(3, seed=seed)
+    for _ in range({turns}):
+        t = time.perf_counter()
+        turn = decide(make_bot("lookahead", seed=seed), g)
+        ms.append((time.perf_counter() - t) * 1000)
+        g.apply(turn)
+result = (round(statistics.median(ms), 1), len(ms))
+print("DECISION_MS", *result)
+"""
+"""The decisions timed, in the browser's kernel (typed as one ``exec`` line) and here."""
+
+
+def decisions_here(games: int, turns: int) -> float:
+    """The median decision (ms) in this CPython, the same code as in the browser."""
+    scope: dict[str, object] = {}
+    exec(DECISIONS.format(games=games, turns=turns), scope)
+    return float(scope["result"][0])  # type: ignore[index]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--moves", type=int, default=10, help="play+take-back cycles")
+    parser.add_argument("--pause", type=int, default=300, help="ms between clicks")
+    parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--turns", type=int, default=4)
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    site = built_site()
+    with serve(site) as url, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM))
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        root, ready, first_table = open_and_run(page, url, "play.ipynb")
+        wait_idle(page, root, 0)
+        page.wait_for_timeout(1000)
+        clicks = measure(page, root, args.moves, args.pause)
+
+        page.locator(".jp-Notebook .jp-CodeCell").last.click()
+        page.keyboard.press("Escape")
+        page.keyboard.press("b")
+        page.keyboard.press("Enter")
+        code = DECISIONS.format(games=args.games, turns=args.turns)
+        page.keyboard.insert_text(f"exec({code!r})")
+        page.keyboard.press("Shift+Enter")
+        out = page.locator(".jp-OutputArea-output", has_text="DECISION_MS").first
+        out.wait_for(timeout=600_000)
+        browser_ms = float(out.inner_text().split()[1])
+        browser.close()
+    cpython_ms = decisions_here(args.games, args.turns)
+    result = {
+        "kernel_ready_s": round(ready, 1), "first_table_s": round(first_table, 1),
+        "click_to_table": clicks, "decision_pyodide_ms": browser_ms,
+        "decision_cpython_ms": round(cpython_ms, 1),
+        "decision_ratio": round(browser_ms / cpython_ms, 2),
+    }
+    print(f"kernel ready {ready:.1f} s, first table {first_table:.1f} s after navigation")
+    print(f"click -> table (Pyodide): median {clicks['table_median_ms']} ms, "
+          f"p90 {clicks['table_p90_ms']} ms; panels median {clicks['panels_median_ms']} ms")
+    print(f"lookahead decision: Pyodide {browser_ms} ms, CPython {cpython_ms:.1f} ms "
+          f"(medians), ratio x{result['decision_ratio']}")
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,176 @@
+"""The JupyterLite site (issue 25): ``make lite``'s static site, served on 127.0.0.1 by a
+plain static server, opened in Chromium — JupyterLab and the Python kernel (Pyodide) run in
+the browser. ``play.ipynb`` is run from the top (its first cell installs the package from
+the site), a turn is played by clicking, the bots answer, the table and the odds panels
+follow, and no request leaves 127.0.0.1.
+
+The site is built once and kept in ``build/lite-test/<key>/`` (gitignored), the key a hash
+of everything the build reads (the build script, the Makefile, the package with its built
+bundle, the examples): a later run of the suite reuses it, a change rebuilds it, a clean
+clone has none. The build runs ``make lite`` with ``SKIP_JUPYTER_BUILDER=1``: the bundle
+under test is the one already built in ``tenleave_widget/static``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import artifact
+from .driver import wait_idle
+from .harness import free_port
+from .test_notebook7 import PANELS_JS
+
+ROOT = Path(__file__).resolve().parents[2]
+CACHE = ROOT / "build" / "lite-test"
+INPUTS = ["tools/lite", "Makefile", "pyproject.toml", "tenleave_widget", "examples"]
+PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+KERNEL_TIMEOUT = 300_000  # Pyodide's start on a loaded 2-core machine (~15 s when quiet)
+TIMEOUT = 120_000
+
+
+def inputs_key() -> str:
+    """A hash of every file the site is built from."""
+    h = hashlib.sha256()
+    for rel in INPUTS:
+        top = ROOT / rel
+        files = [top] if top.is_file() else sorted(
+            f for f in top.rglob("*")
+            if f.is_file() and not {"__pycache__", ".ipynb_checkpoints"} & set(f.parts)
+        )
+        for f in files:
+            h.update(f"{f.relative_to(ROOT)}\0".encode())
+            h.update(hashlib.sha256(f.read_bytes()).digest())
+    return h.hexdigest()[:20]
+
+
+def built_site() -> Path:
+    """The site of the current inputs: built now, or the cached build of the same key."""
+    site = CACHE / inputs_key() / "site"
+    if not (site / "jupyter-lite.json").exists():
+        shutil.rmtree(CACHE, ignore_errors=True)  # an older key's site
+        site.parent.mkdir(parents=True)
+        subprocess.run(
+            ["make", "--no-print-directory", "lite", f"LITE_OUT={site}",
+             f"PYTHON={sys.executable}"],
+            cwd=ROOT, check=True, timeout=1200, env={**os.environ, "SKIP_JUPYTER_BUILDER": "1"},
+        )
+    return site
+
+
+@contextlib.contextmanager
+def serve(site: Path) -> Iterator[str]:
+    """``site`` served by ``python3 -m http.server`` on 127.0.0.1: its base URL."""
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(site),
+         str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(url + "jupyter-lite.json", timeout=2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def lite() -> Iterator[str]:
+    """The site's base URL."""
+    with serve(built_site()) as url:
+        yield url
+
+
+def open_and_run(page: Any, url: str, notebook: str) -> tuple[Any, float, float]:
+    """Open ``notebook`` of the site at ``url``, run all its cells: (the table's root, the
+    seconds from the navigation to a ready kernel, and to the table drawn)."""
+    start = time.monotonic()
+    page.goto(f"{url}lab/index.html?path={notebook}", timeout=TIMEOUT)
+    page.wait_for_selector(".jp-Notebook .jp-CodeCell", timeout=TIMEOUT)
+    page.wait_for_function(
+        "() => (document.querySelector('#jp-main-statusbar')?.textContent || '')"
+        ".includes('| Idle')",
+        timeout=KERNEL_TIMEOUT,
+    )
+    ready = time.monotonic() - start
+    page.click("#jp-MainMenu >> text=Run")
+    page.click('.lm-Menu-item[data-command="runmenu:run-all"]')
+    root = page.locator(".jp-OutputArea-output .tl-root").first
+    root.wait_for(timeout=TIMEOUT)
+    return root, ready, time.monotonic() - start
+
+
+def test_the_built_config_never_falls_back_to_a_package_index() -> None:
+    site = built_site()
+    config = json.loads((site / "jupyter-lite.json").read_text())
+    kernel = config["jupyter-config-data"]["litePluginSettings"][PLUGIN]
+    assert kernel["disablePyPIFallback"] is True
+    assert kernel["pyodideUrl"] == "./static/pyodide/pyodide.mjs"
+    lock = json.loads((site / "static" / "pyodide" / "pyodide-lock.json").read_text())
+    for entry in lock["packages"].values():  # every lock package is in the site, hash right
+        wheel = site / "static" / "pyodide" / entry["file_name"]
+        assert hashlib.sha256(wheel.read_bytes()).hexdigest() == entry["sha256"]
+    assert list((site / "pypi").glob("tenleave_widget-*.whl"))
+    for name in ("play", "classroom", "review", "odds"):
+        assert (site / "files" / f"{name}.ipynb").exists()
+
+
+def test_play_a_turn_in_the_browser_kernel_offline(page: Any, lite: str) -> None:
+    outside: list[str] = []
+
+    def seen(request: Any) -> None:
+        if not request.url.startswith((lite, "data:", "blob:")):
+            outside.append(request.url)
+
+    page.context.on("request", seen)
+    root, ready, table = open_and_run(page, lite, "play.ipynb")
+    print(f"lite: kernel idle {ready:.1f} s, first table {table:.1f} s after navigation")
+    wait_idle(page, root, 0)
+    page.wait_for_function(
+        "() => (document.querySelector('.jp-OutputArea-output .tl-panels-title')"
+        "?.textContent || '').includes('after 0 turns')",
+        timeout=TIMEOUT,
+    )
+    before = page.evaluate(PANELS_JS)
+    assert before["drawnBars"] > 0, "the odds panels are blank"
+
+    card = root.locator("[data-testid^='hand-card-']").first.get_attribute("data-testid")
+    assert card is not None and card.startswith("hand-card-")
+    page.click(f"[data-testid='{card}']")
+    page.click("[data-testid='play-0']")
+    page.wait_for_function("() => document.querySelector('.tl-root').dataset.pending === '1'")
+    page.click("[data-testid='end']")
+    wait_idle(page, root, 3)  # both bots answered, in the browser's Python
+    assert page.locator("[data-testid=last-event]").count() >= 3
+    page.wait_for_function(
+        "() => (document.querySelector('.jp-OutputArea-output .tl-panels-title')"
+        "?.textContent || '').includes('after 3 turns')",
+        timeout=TIMEOUT,
+    )
+    after = page.evaluate(PANELS_JS)
+    assert after["data"] != before["data"] and after["drawnBars"] > 0
+    # a None of the state arrived as null: no "undefined" drawn, no error in the page
+    text = root.inner_text()
+    assert "undefined" not in text and "NaN" not in text
+    page.screenshot(path=str(artifact("lite-play.png")), full_page=True)
+    assert page.errors == []
+    assert outside == [], f"requests left 127.0.0.1: {outside[:5]}"
