@@ -362,3 +362,37 @@ def test_undo_is_the_way_on_after_a_failing_bot_even_after_a_swat(
     monkeypatch.undo()
     assert w.send_intent({"kind": "undo"})
     assert w.game.turns_applied == 4 and w.table.view == before
+
+
+@pytest.mark.parametrize("case", range(6))
+def test_the_coachs_verdicts_leak_nothing(case: int) -> None:
+    """The coach (``coach="after"``): a human decision's verdict, in ``w.verdicts``, the
+    turn's narration and the message line, is the same whatever the opponents' unknown
+    cards are, and names only cards of the seat's own hand."""
+    rng = random.Random(300 + case)
+    game, seat = PLAY_CASES[case]
+    swap = swapped_record(game, seat, rng)
+    assert swap is not None
+    other, _ = swap
+    bots = {s: "random" for s in range(game.seats) if s != seat}
+    twins = [TenLeaveWidget(g, mode="play", humans=[seat], bots=bots, bot_delay=0, seed=1,
+                            coach="after", coach_samples=2)
+             for g in (game, Game.from_record(other))]
+    hand = set(game.hand(seat))
+    offers = twins[0].table.offers
+    play = {"kind": "play", "card": rng.choice(offers["play_cards"]),
+            "queue": rng.choice(offers["play_queues"])}
+    for w in twins:
+        assert w.send_intent(play) and w.send_intent({"kind": "end"})
+    a, b = twins
+    assert a.verdicts == b.verdicts and len(a.verdicts) == 1
+    v = a.verdicts[0]
+    assert v["seat"] == seat and v["best"]["play"][0] in hand and v["played"]["play"] == [
+        play["card"], play["queue"]]
+
+    def told(w: TenLeaveWidget) -> list[str]:
+        return [line for t in w.table.narration["turns"] for line in t["lines"]
+                if line.startswith("Coach:")]
+
+    assert told(a) == told(b) and told(a)
+    assert a.table.message == b.table.message

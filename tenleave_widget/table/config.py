@@ -22,6 +22,7 @@ from typing import Any, cast
 from ..analysis.bots import check_bot
 from ..engine.errors import SetupError, TenLeaveError, excerpt, json_kind
 from ..engine.game import Game
+from .coach import COACH_MODES
 from .protocol import Mode, WidgetMessageError
 
 __all__ = [
@@ -45,6 +46,10 @@ class Config:
     bot_delay: float = 0.5
     seed: int | None = None
     show_odds: bool = True
+    coach: str = "off"
+    """The coach (:mod:`.coach`): ``"off"`` or ``"after"`` (play and hot-seat modes)."""
+    coach_samples: int | None = None
+    """The coach's budget: worlds per decision (``None``: the review's default)."""
 
 
 def is_seat(game: Game, seat: object) -> bool:
@@ -105,6 +110,8 @@ def check_config(
     bot_delay: object = 0.5,
     seed: object = None,
     show_odds: object = True,
+    coach: object = "off",
+    coach_samples: object = None,
 ) -> Config:
     """The set-up of a table for ``game``, checked; raise :class:`WidgetMessageError`
     naming the first bad argument."""
@@ -119,8 +126,20 @@ def check_config(
         raise WidgetMessageError(f"seed must be an integer or None, not {excerpt(seed)}")
     if not isinstance(show_odds, bool):
         raise WidgetMessageError(f"show_odds must be True or False, not {excerpt(show_odds)}")
+    if coach not in COACH_MODES:
+        hint = (" (the 'Are you sure?' prompt is not built yet)" if coach == "before" else "")
+        raise WidgetMessageError(
+            f"coach must be one of {', '.join(map(repr, COACH_MODES))}, not {excerpt(coach)}"
+            + hint
+        )
+    if coach_samples is not None and (type(coach_samples) is not int or coach_samples < 1):
+        raise WidgetMessageError(
+            f"coach_samples must be a positive integer or None, not {excerpt(coach_samples)}"
+        )
     total = game.turns_applied
     if mode == "replay":
+        if coach != "off":
+            raise WidgetMessageError("the coach is for play and hot-seat: a replay has a review")
         if perspective is not None and not is_seat(game, perspective):
             raise WidgetMessageError(
                 f"perspective must be a seat 0..{game.seats - 1} or None (the teacher's "
@@ -150,7 +169,8 @@ def check_config(
         )
     return Config(
         cast(Mode, mode), humans=human_seats, bots=bot_seats, bot_delay=delay,
-        seed=seed, show_odds=show_odds,
+        seed=seed, show_odds=show_odds, coach=coach,
+        coach_samples=coach_samples,
     )
 
 

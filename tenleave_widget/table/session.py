@@ -22,12 +22,14 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, cast
 
 from ..analysis.review import Review
 from ..engine.errors import excerpt
 from ..engine.game import Game
 from ..engine.turn import Turn
+from .coach import Coach, verdict_words
 from .config import Config
 from .history import build_history, public_view
 from .lookahead_panel import MEASURES, LookaheadFeed
@@ -95,6 +97,8 @@ class Session(ReviewState):
         """The table's size (the size control): one of :data:`~.protocol.SIZES`."""
         self.games = 1
         """Games played at this table (play again starts the next one)."""
+        self.coach = Coach(config.coach, config.coach_samples)
+        """The coach's verdicts of the humans' decisions (:mod:`.coach`)."""
         self.branch: dict[str, Any] | None = None
         """The record's ``branch`` (RULES.md §8): the game was played on from turn
         ``branch["turn"]`` of the game ``branch["from"]``; ``None`` for a whole game."""
@@ -183,6 +187,7 @@ class Session(ReviewState):
         self.cancel_bots()
         self.games += 1
         self.branch = None
+        self.coach.forget_from(0)
         self.history = build_history(game)
         self.turn = 0
         self.pending = []
@@ -260,7 +265,9 @@ class Session(ReviewState):
         seat = self.live.to_move
         assert seat is not None
         turn = Turn.from_steps(seat, list(self.pending))  # raises if there is no play yet
+        before = self.live
         self.apply(turn)
+        self.coach.ended(before.turns_applied, before.view(seat), turn)
         self.say("")
 
     def _undo(self) -> None:
@@ -317,6 +324,7 @@ class Session(ReviewState):
         the bots' answers, and the same cards must not answer another try."""
         taken = self.live.turns[turn:]
         del self.history[turn + 1 :]
+        self.coach.forget_from(turn)
         self.turn = turn
         self.pending = []
         self.preview = None
@@ -347,11 +355,17 @@ class Session(ReviewState):
         self.history = history
         self.turn = shown
         self.branch = None
+        self.coach.forget_from(0)
         self.pending = []
         self.preview = None
         self.say("")
         if self.mode.live:
             self.mode.after_turn(self)
+
+    def coached(self, verdict: Mapping[str, Any]) -> None:
+        """A verdict came in: say it, if its seat is on screen (never behind the cover)."""
+        if verdict["seat"] == self.seat and not self.covered and self.message["level"] != "error":
+            self.say(verdict_words(verdict))
 
     # -------------------------------------------------------------------- state
     def state(self) -> TableState:
@@ -402,6 +416,9 @@ class Session(ReviewState):
             if judged is not None:
                 objective = self.review.objective if self.review else "margin"
                 words["lines"] = [*words["lines"], review_words(judged, objective)]
+            verdict = self.coach.of_turn(i)
+            if verdict is not None and verdict["seat"] == viewer:  # to that seat only
+                words["lines"] = [*words["lines"], verdict_words(verdict)]
             turns.append(words)
         if self.preview is not None:
             events = self.preview.events()

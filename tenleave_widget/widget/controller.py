@@ -22,6 +22,7 @@ from ..engine.game import Game
 from ..engine.record import record_digest, save_record
 from ..programs.export import export_html
 from ..table.charts import as_figures
+from ..table.coach import CoachRunner
 from ..table.config import assign_seats, check_config, check_delay
 from ..table.lookahead_panel import Thinker
 from ..table.protocol import Mode, WidgetMessageError, parse_intent
@@ -60,10 +61,13 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         bot_delay: float = 0.5,
         seed: int | None = None,
         show_odds: bool = True,
+        coach: str = "off",
+        coach_samples: int | None = None,
     ) -> None:
         config = check_config(
             game, mode=mode, humans=humans, bots=bots, perspective=perspective, turn=turn,
-            bot_delay=bot_delay, seed=seed, show_odds=show_odds,
+            bot_delay=bot_delay, seed=seed, show_odds=show_odds, coach=coach,
+            coach_samples=coach_samples,
         )
         self.mode: Mode = config.mode
         self.session = Session(game, config)
@@ -71,6 +75,7 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         self._bots = BotRunner(self.session, config.bot_delay, config.seed, self._refresh)
         self.session.lookahead.enabled = True
         self._thinker = Thinker(self.session, self._refresh_panels)
+        self._coach = CoachRunner(self.session.coach, self._coached)
         self.review_panel: ReviewPanel | None = None
         """Replay mode: the game review's controls, evaluation graph and summary."""
         parts = [self.table]
@@ -182,6 +187,8 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         seed: int | None = None,
         bot_delay: float = 0.5,
         show_odds: bool | None = None,
+        coach: str = "off",
+        coach_samples: int | None = None,
     ) -> TenLeaveWidget:
         """Replay mode: a new play table (hot-seat with several human seats) that starts
         at the position shown, ``human`` and ``bots`` as in :func:`~.entry.play`.
@@ -191,7 +198,8 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         its view (:func:`~tenleave_widget.table.redeal.redeal`), so that it plays on with
         its own knowledge only. The new game's record says where it branched from
         (``branch``: this game's :func:`~tenleave_widget.engine.record.record_digest`
-        and the turn; RULES.md §8). The record's notes stay with the original."""
+        and the turn; RULES.md §8). The record's notes stay with the original.
+        ``coach`` and ``coach_samples`` as in :func:`~.entry.play`."""
         if self.mode != "replay":
             raise WidgetMessageError(
                 "play on from here is for a replay: use replay_widget(record), then go to a turn"
@@ -222,6 +230,7 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
             game, mode="hotseat" if len(humans) > 1 else "play", humans=humans,
             bots=assignment, bot_delay=bot_delay, seed=seed,
             show_odds=self.session.show_odds if show_odds is None else show_odds,
+            coach=coach, coach_samples=coach_samples,
         )
         n = start.turns_applied
         w.session.branch = {"from": record_digest(self.session.live.to_record()), "turn": n}
@@ -229,6 +238,22 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         w.session.say(f"Playing on from turn {n} of the replay{dealt}.")
         w._refresh()
         return w
+
+    @property
+    def verdicts(self) -> list[dict[str, Any]]:
+        """The coach's verdicts (``coach="after"``), one per human decision judged so far,
+        in turn order: ``{"turn", "seat", "played", "label", "loss", "loss_ci95",
+        "best"}`` — record turn objects, the review's unit and labels (the review of the
+        record gives the same, with the review's default seed and the coach's budget)."""
+        return [dict(v) for v in self.session.coach.verdicts]
+
+    def tally(self, seat: int | None = None) -> dict[str, Any]:
+        """The coach's running tally of a human seat (default: the one on screen):
+        decisions coached, the count of each label, mean loss and accuracy."""
+        s = self.session.seat if seat is None else seat
+        if s not in self.session.humans:
+            raise WidgetMessageError(f"seat {excerpt(s)} is not a human seat of this table")
+        return self.session.coach.tally(s)
 
     def save(self, path: str | Path) -> None:
         """Save :meth:`record` as JSON."""
@@ -271,6 +296,7 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         self._refresh()
         if moved:
             self._bots.start()
+            self._coach.kick()
 
     def send_intent(self, intent: object) -> bool:
         """As a click would: apply the intent, or show the error on the table, in plain
@@ -303,6 +329,11 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         if self.review_panel is not None:
             self.review_panel.refresh()
         self._thinker.kick()
+
+    def _coached(self, verdict: Mapping[str, Any]) -> None:
+        """A verdict came in (on the loop): tell its seat, if on screen."""
+        self.session.coached(verdict)
+        self._refresh()
 
     def _refresh_panels(self) -> None:
         """Push the panels' data only (the whole-game values came in)."""

@@ -27,6 +27,8 @@ def play(
     first: int = 0,
     bot_delay: float = 0.5,
     show_odds: bool = True,
+    coach: str = "off",
+    coach_samples: int | None = None,
 ) -> TenLeaveWidget:
     """A game against bots (one human seat) or hot-seat (several human seats).
 
@@ -36,24 +38,29 @@ def play(
     seats: ``play(players=2)`` is one human against greedy). Bots move after the human,
     ``bot_delay`` seconds apart so that a person can follow. With one human, the widget
     offers undo.
+    ``coach="after"``: every human decision is judged as the review would (in the
+    background, ``coach_samples`` worlds per decision; :mod:`~tenleave_widget.table.coach`),
+    told to its seat in words and kept in ``w.verdicts``.
     """
     game = new_game(players, seed, first)
     humans, assignment = assign_seats(game, human, bots)
     mode: Mode = "hotseat" if len(humans) > 1 else "play"
     return TenLeaveWidget(
         game, mode=mode, humans=humans, bots=assignment, bot_delay=bot_delay, seed=seed,
-        show_odds=show_odds,
+        show_odds=show_odds, coach=coach, coach_samples=coach_samples,
     )
 
 
 def hotseat(
-    players: int | Sequence[str] = 2, *, seed: int | None = None, show_odds: bool = False
+    players: int | Sequence[str] = 2, *, seed: int | None = None, show_odds: bool = False,
+    coach: str = "off", coach_samples: int | None = None,
 ) -> TenLeaveWidget:
-    """Every seat human, on one screen, with a cover between seats."""
+    """Every seat human, on one screen, with a cover between seats. ``coach`` as in
+    :func:`play`: a seat's verdicts are told to that seat only."""
     game = new_game(players, seed, 0)
     return TenLeaveWidget(
         game, mode="hotseat", humans=list(range(game.seats)), bots={}, seed=seed,
-        show_odds=show_odds,
+        show_odds=show_odds, coach=coach, coach_samples=coach_samples,
     )
 
 

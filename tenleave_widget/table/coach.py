@@ -1,0 +1,190 @@
+"""The coach at the table (issue 23): a human seat's every decision judged as it is played.
+
+With ``coach="after"`` (:func:`~tenleave_widget.widget.entry.play`, ``hotseat``), when a
+human seat ends its turn, the turn is judged from that seat's view just before it by the
+review's own code (:func:`~tenleave_widget.analysis.review.judge_decision`, with the review's
+seed and budget: a coached game's verdicts are those of the review of its record). The
+judging takes seconds, so it runs in the background (:mod:`.tasks`); the verdict then
+joins :attr:`Coach.verdicts` and is told in words to that seat only — in the turn's
+narration and the message line, never behind the hot-seat cover or to another seat. A
+verdict names the turn played and the best one (the seat's own cards and the table's
+queues and positions: nothing the seat could not see) and numbers computed from its view.
+
+>>> from tenleave_widget import Game
+>>> from tenleave_widget.engine.turn import Turn
+>>> c = Coach("after", samples=4)
+>>> g = Game(2, seed=3)
+>>> c.ended(0, g.view(0), Turn(0, "5", 0))
+>>> v = c.judge(c.queue[0])
+>>> sorted(v)  # the verdict, and the review's TurnReview of it
+['best', 'label', 'loss', 'loss_ci95', 'played', 'review', 'seat', 'turn']
+>>> c.add(c.queue[0], v)
+True
+>>> [x["turn"] for x in c.verdicts], c.queue
+([0], [])
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..analysis.review import (
+    DEFAULT_SAMPLES,
+    LABELS,
+    Decision,
+    TurnReview,
+    _summaries,
+    describe_turn,
+    judge_decision,
+)
+from ..engine.turn import Turn
+from . import tasks
+
+__all__ = ["COACH_MODES", "Coach", "CoachRunner", "verdict_words"]
+
+log = logging.getLogger(__name__)
+
+COACH_MODES = ("off", "after")
+"""The coach's settings: ``"off"``, or ``"after"`` (each human decision judged once played).
+``"before"`` (the "Are you sure?" prompt) is not built yet."""
+
+COACH_SEED = 0
+"""The coach's review seed: the review's default, so that ``review(record)`` of a coached
+game gives the verdicts the table gave."""
+
+
+def verdict_words(v: Mapping[str, Any]) -> str:
+    """A verdict in the table's words.
+
+    >>> verdict_words({"label": "inaccuracy", "loss": 1.23, "loss_ci95": [0.9, 1.5],
+    ...                "played": {"seat": 0, "play": ["3*", 0]},
+    ...                "best": {"seat": 0, "play": ["5", 0]}})
+    'Coach: inaccuracy — 5 on queue 1 was better by 1.2 points (0.9 to 1.5).'
+    >>> verdict_words({"label": "best", "loss": 0.0, "loss_ci95": [0.0, 0.0],
+    ...                "played": {"seat": 0, "play": ["3*", 0]},
+    ...                "best": {"seat": 0, "play": ["3*", 0]}})
+    'Coach: best — 3* on queue 1 was the best move.'
+    """
+    played = describe_turn(Turn.from_json(dict(v["played"])), words=True)
+    best = describe_turn(Turn.from_json(dict(v["best"])), words=True)
+    if best == played:
+        return f"Coach: {v['label']} — {played} was the best move."
+    lo, hi = v["loss_ci95"]
+    return (f"Coach: {v['label']} — {best} was better by {v['loss']:.1f} points "
+            f"({lo:.1f} to {hi:.1f}).")
+
+
+class Coach:
+    """The verdicts of one table's human decisions (pure: :class:`CoachRunner` runs the
+    judging). ``mode`` one of :data:`COACH_MODES`; ``samples`` the review's budget."""
+
+    def __init__(self, mode: str = "off", samples: int | None = None) -> None:
+        self.mode = mode
+        self.samples = DEFAULT_SAMPLES if samples is None else samples
+        self.seed = COACH_SEED
+        self.verdicts: list[dict[str, Any]] = []
+        """One per coached decision, in turn order: the review's unit (record turns)."""
+        self.reviews: list[TurnReview] = []
+        """The same decisions as the review's :class:`TurnReview` (for the tallies)."""
+        self.queue: list[Decision] = []
+        """Decisions ended and not yet judged, oldest first."""
+
+    @property
+    def on(self) -> bool:
+        return self.mode != "off"
+
+    def ended(self, k: int, view: dict[str, Any], turn: Turn) -> None:
+        """A human seat ended turn ``k`` (``view``: its view just before it): the review's
+        unit of work (:class:`~tenleave_widget.analysis.review.Decision`)."""
+        if self.on:
+            self.queue.append(Decision(k, view, turn))
+
+    def forget_from(self, k: int) -> None:
+        """The turns from ``k`` on were taken back: so are their verdicts."""
+        self.queue = [d for d in self.queue if d.turn < k]
+        keep = [i for i, v in enumerate(self.verdicts) if v["turn"] < k]
+        self.verdicts = [self.verdicts[i] for i in keep]
+        self.reviews = [self.reviews[i] for i in keep]
+
+    def judge(self, d: Decision) -> dict[str, Any]:
+        """The verdict of ``d`` (seconds of work: the review's evaluation of one turn)."""
+        r = judge_decision(d, samples=self.samples, seed=self.seed)
+        return {"review": r, **self.as_verdict(r)}
+
+    @staticmethod
+    def as_verdict(r: TurnReview) -> dict[str, Any]:
+        """A review's judged turn as a verdict (the keys of :attr:`verdicts`)."""
+        return {"turn": r.turn, "seat": r.seat, "played": r.played.to_json(),
+                "label": r.label, "loss": r.loss, "loss_ci95": list(r.loss_ci95),
+                "best": r.best.to_json()}
+
+    def add(self, d: Decision, v: Mapping[str, Any]) -> bool:
+        """Keep the verdict of ``d`` unless ``d`` was taken back meanwhile; True if kept."""
+        if d not in self.queue:
+            return False
+        self.queue.remove(d)
+        self.verdicts.append({k: x for k, x in v.items() if k != "review"})
+        self.reviews.append(v["review"])
+        order = sorted(range(len(self.verdicts)), key=lambda i: self.verdicts[i]["turn"])
+        self.verdicts = [self.verdicts[i] for i in order]
+        self.reviews = [self.reviews[i] for i in order]
+        return True
+
+    def of_turn(self, k: int) -> dict[str, Any] | None:
+        return next((v for v in self.verdicts if v["turn"] == k), None)
+
+    def tally(self, seat: int) -> dict[str, Any]:
+        """``seat``'s running tally: decisions coached, the count of each label, and the
+        review's mean loss and accuracy over its unforced decisions (``None`` before any).
+
+        >>> Coach("after").tally(0)["labels"]["best"]
+        0
+        """
+        s = _summaries(seat + 1, self.reviews, [], "margin", [0] * (seat + 1))[seat]
+        return {"seat": seat, "decisions": s.decisions,
+                "labels": {lab: s.labels[lab] for lab in LABELS},
+                "mean_loss": s.mean_loss, "accuracy": s.accuracy}
+
+
+class CoachRunner:
+    """Judges a :class:`Coach`'s waiting decisions one at a time, in a thread of its own
+    (:func:`.tasks.run`) while a loop runs, calling ``judged(verdict)`` on the loop for
+    each kept verdict; without a running loop (a script), at once."""
+
+    def __init__(self, coach: Coach, judged: Callable[[Mapping[str, Any]], None]) -> None:
+        self.coach = coach
+        self.judged = judged
+        self.task: tasks.Task[dict[str, Any]] | None = None
+
+    def kick(self) -> None:
+        """Start judging the oldest waiting decision, unless one is under way."""
+        if self.task is not None or not self.coach.queue:
+            return
+        d = self.coach.queue[0]
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            while self.coach.queue:
+                d = self.coach.queue[0]
+                v = self.coach.judge(d)
+                if self.coach.add(d, v):
+                    self.judged(v)
+            return
+        task = self.task = tasks.run(loop, lambda: self.coach.judge(d), thread="tenleave-coach")
+        task.future.add_done_callback(lambda _f: self._done(d, task))
+
+    def _done(self, d: Decision, task: tasks.Task[dict[str, Any]]) -> None:
+        self.task = None
+        try:
+            v = task.wait()
+        except Exception:  # noqa: BLE001 - a failed verdict is dropped, the table goes on
+            log.exception("the coach could not judge turn %d", d.turn)
+            if d in self.coach.queue:
+                self.coach.queue.remove(d)
+        else:
+            if self.coach.add(d, v):
+                self.judged(v)
+        self.kick()
