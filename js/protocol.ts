@@ -268,7 +268,8 @@ export type Intent =
   | { kind: "size"; size: string }
   | { kind: "measure"; measure: string }
   | { kind: "again" }
-  | { kind: "hello" };
+  | { kind: "hello" }
+  | { kind: "branch" };
 
 /** The keys of TableState, in one list (what the widget reads from its model). */
 export const TABLE_STATE_KEYS = [

@@ -70,7 +70,7 @@ def test_hotseat_branch_and_the_bad_arguments() -> None:
     with pytest.raises(WidgetMessageError, match="for a replay"):
         w.play_from_here()
     end = replay_widget(GAME, turn=Game.from_record(GAME).turns_applied)
-    with pytest.raises(WidgetMessageError, match="game is over"):
+    with pytest.raises(WidgetMessageError, match="nothing is left to play"):
         end.play_from_here()
 
 
@@ -120,3 +120,26 @@ def test_the_digest_names_the_game_not_its_notes() -> None:
     other["turns"] = other["turns"][:-1]
     assert record_digest(other) != record_digest(bare)
     assert len(record_digest(rec)) == 71
+
+
+def test_the_button_opens_a_table_below_the_replay() -> None:
+    r = replay_at(6)
+    mover = r.game.to_move
+    assert r.send_intent({"kind": "branch"})
+    assert len(r.branches) == 1 and r.children[-1] is r.branches[0]
+    t = r.branches[0]
+    assert t.mode == "play" and t.session.humans == [mover]
+    assert t.game.turns[:6] == r.game.turns  # the teacher's view: the record's cards
+    assert "playing on from turn 6" in r.table.message["text"]
+    r.set_perspective(1)
+    for _ in range(4):
+        assert r.send_intent({"kind": "branch"})
+    assert len(r.branches) == 3 and list(r.children[-3:]) == r.branches  # the last three
+    b = r.branches[-1]
+    assert b.session.humans == [1] and b.session.history[6].view(1) == r.game.view(1)
+    r.goto(Game.from_record(GAME).turns_applied)
+    assert not r.send_intent({"kind": "branch"})
+    assert "The game is over at this turn: go back" in r.table.message["text"]
+    w = replay_at(2).play_from_here(human=0, bots=["greedy"])
+    assert not w.send_intent({"kind": "branch"}) and "for a replay" in w.table.message["text"]
+    assert len(w.children) == 1

@@ -276,6 +276,12 @@ class AgainIntent(TypedDict):
     kind: Literal["again"]
 
 
+class BranchIntent(TypedDict):
+    """Replay: play on from the position shown, at a new table below the replay."""
+
+    kind: Literal["branch"]
+
+
 class HelloIntent(TypedDict):
     """Sent by a table when it is drawn: Python answers ``{"kind": "connected"}`` (a
     table reopened from a saved notebook gets no answer and says it is not connected)."""
@@ -286,7 +292,7 @@ class HelloIntent(TypedDict):
 Intent: TypeAlias = (
     PlayIntent | PeekIntent | RotateIntent | WakeIntent | EndIntent | ResetIntent | UndoIntent
     | UncoverIntent | GotoIntent | PerspectiveIntent | OddsIntent | SizeIntent | AgainIntent
-    | HelloIntent | MeasureIntent
+    | HelloIntent | MeasureIntent | BranchIntent
 )
 """A message from the browser (what a click sends)."""
 

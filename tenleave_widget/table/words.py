@@ -94,6 +94,10 @@ PLAIN: list[tuple[str, Callable[[re.Match[str]], str]]] = [
      lambda m: "This is a replay: there is no game to play again."),
     (r"the game is not over yet: play it to the end first",
      lambda m: "The game is not over yet: play it to the end first."),
+    (r"nothing is left to play at this turn: go to an earlier turn to play on from it",
+     lambda m: "The game is over at this turn: go back to an earlier turn to play on from it."),
+    (r"play on from here is for a replay.*",
+     lambda m: "Play on from here is for a replay of a game."),
 ]
 
 

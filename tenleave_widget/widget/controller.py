@@ -40,6 +40,9 @@ __all__ = ["TenLeaveWidget"]
 
 log = logging.getLogger(__name__)
 
+MAX_BRANCHES = 3
+"""The most *Play on from here* tables shown below a replay (the oldest goes first)."""
+
 
 class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
     """The table and its odds panels for one game, in play, hot-seat or replay mode.
@@ -82,6 +85,9 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         if self.mode == "replay":
             self.review_panel = ReviewPanel(self.session, self.goto, self._refresh)
             parts.append(self.review_panel)  # after the odds: theirs is the first figure
+        self._own: tuple[ipywidgets.Widget, ...] = tuple(parts)
+        self.branches: list[TenLeaveWidget] = []
+        """Replay mode: the tables opened by *Play on from here* (shown below the replay)."""
         super().__init__(parts)
         self.table.on_msg(self._on_table_msg)
         self._refresh()
@@ -207,7 +213,7 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         start = self.session.current()
         if start.finished:
             raise WidgetMessageError(
-                "the game is over at this turn: go to an earlier turn to play on from it"
+                "nothing is left to play at this turn: go to an earlier turn to play on from it"
             )
         humans, assignment = assign_seats(start, human, bots)
         if not isinstance(redeal, bool):
@@ -290,6 +296,9 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
     def handle_intent(self, intent: object) -> None:
         """Apply one browser intent, or raise a :class:`TenLeaveError` (nothing changed)."""
         checked = parse_intent(intent)
+        if checked["kind"] == "branch":
+            self._branch()
+            return
         moved = self.session.handle(checked)
         if checked["kind"] == "hello":  # a table was drawn: tell it the kernel is there
             self.table.send({"kind": "connected"})
@@ -309,6 +318,28 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         return True
 
     # ------------------------------------------------------------ internals
+    def _branch(self) -> None:
+        """The replay's *Play on from here* button: a play table below the replay (the
+        last :data:`MAX_BRANCHES` kept), for the seat whose view is shown — its unseen
+        cards re-dealt, so that it plays with its own knowledge — or, from the teacher's
+        view, for the seat to move with the record's cards; greedy bots for the others."""
+        start = self.session.current()
+        seat = self.session.seat
+        human = seat if seat is not None else start.to_move
+        if human is None:
+            raise WidgetMessageError(
+                "nothing is left to play at this turn: go to an earlier turn to play on from it"
+            )
+        t = self.play_from_here(human=human, bots=["greedy"], redeal=seat is not None)
+        self.branches = [*self.branches, t][-MAX_BRANCHES:]
+        self.children = (*self._own, *self.branches)
+        name = start.players[human]
+        self.session.say(
+            f"Below: a new table playing on from turn {start.turns_applied}, {name} against "
+            "greedy bots."
+        )
+        self._refresh()
+
     def _refuse(self, text: str) -> None:
         self.session.say(one_line(text), "error")
         self.table.show(self.session.state())
