@@ -5,7 +5,10 @@ the time budget (:data:`BUDGET` seconds in all), whichever comes first — so th
 tried are the same on every machine up to where a slow one stops:
 
 * the ``tenleave`` command, in process (``programs.cli.main([...])``): random command
-  lines (commands, options, odd values) over mutated record files and standard input;
+  lines (commands, options, odd values) over mutated record files and standard input —
+  ``infer`` and ``odds --model inferred`` (``--beta``, ``--seed``) and ``review`` with
+  several files, a folder, ``--seed``, ``--report`` and refused ``--workers`` /
+  ``--scheduler`` values among them;
 * records: the sample games mutated (keys dropped, values replaced by other JSON, turns
   cut, cards and seats changed, the shapes issue 21 lists) and read by
   ``Game.from_record``;
@@ -203,13 +206,16 @@ def test_fuzz_records() -> None:
 # --------------------------------------------------------------------------- CLI
 
 
-COMMANDS = ["replay", "odds", "evaluate", "export", "simulate", "review"]
+COMMANDS = ["replay", "odds", "infer", "evaluate", "export", "simulate", "review"]
 
 
 def cli_case(rng: random.Random, tmp: Path) -> tuple[list[str], bytes | None]:
     """A command line, and what standard input holds (for ``-``)."""
     cmd = rng.choice([*COMMANDS, "nonsense", ""])
-    rec = record_case(rng) if rng.random() < 0.7 else rng.choice(SAMPLES)
+    # the commands that read a seat's view get a sample record more often, so that their
+    # options (the inferred model's above all) are also tried on records that load
+    whole = 0.5 if cmd in ("odds", "infer") else 0.3
+    rec = record_case(rng) if rng.random() >= whole else rng.choice(SAMPLES)
     text = json.dumps(rec).encode() if rng.random() < 0.9 else rng.choice(
         [b"", b"{", b"\xff\xfe", b"[]" * 3, b"null", b"{\"format\": 1}"]
     )
@@ -223,18 +229,40 @@ def cli_case(rng: random.Random, tmp: Path) -> tuple[list[str], bytes | None]:
             file = rng.choice([str(tmp / "missing.json"), str(tmp), ""])
     number = lambda: rng.choice(["0", "1", "2", "-1", "x", "", "1.5", "99", str(10**30)])  # noqa: E731
     argv = [cmd] if cmd else []
-    if cmd in ("replay", "odds", "evaluate", "export", "review"):
+    if cmd in ("replay", "odds", "infer", "evaluate", "export", "review"):
         argv.append(file)
-    if cmd in ("odds", "evaluate") and rng.random() < 0.9:
-        argv += ["--seat", number()]
-    if cmd in ("replay", "odds", "evaluate") and rng.random() < 0.5:
+    if cmd == "review" and rng.random() < 0.2:  # several records, or a folder of them
+        argv.append(rng.choice([file, str(tmp), str(GAMES[0])]))
+    if cmd in ("odds", "infer", "evaluate") and rng.random() < 0.9:
+        argv += ["--seat", rng.choice(["0", "1"]) if rng.random() < 0.6 else number()]
+    if cmd in ("replay", "odds", "infer", "evaluate") and rng.random() < 0.5:
         argv += ["--turns", number()]
+    beta = lambda: rng.choice(["fitted", "0", "1", "16.9", "-1", "nan", "inf", "x", ""])  # noqa: E731
+    if cmd == "odds" and rng.random() < 0.8:  # the inferred model (issue 19)
+        argv += ["--model", rng.choice(["inferred", "inferred", "inferred", "uniform", "nope"])]
+        if rng.random() < 0.5:
+            argv += ["--beta", beta()]
+        if rng.random() < 0.3:
+            argv += ["--seed", number()]
+    if cmd == "infer":
+        if rng.random() < 0.5:
+            argv += ["--beta", beta()]
+        if rng.random() < 0.3:
+            argv += ["--seed", number()]
     if cmd == "evaluate":
         argv += ["--samples", rng.choice(["1", "2", "0", "-3", "x"])]
     if cmd == "review":
         argv += ["--samples", rng.choice(["1", "0", "x"]), "--no-progress"]
         if rng.random() < 0.5:
             argv.append("--json")
+        if rng.random() < 0.3:
+            argv += ["--seed", number()]
+        if rng.random() < 0.3:
+            argv += ["--report", rng.choice([str(tmp / "report.html"), str(tmp), ""])]
+        if rng.random() < 0.3:  # never a reachable scheduler: each is refused at once
+            workers = rng.choice(["0", "1", "-1", "x", "1.5", "99", str(10**30)])
+            argv += rng.choice([["--workers", workers],
+                                ["--scheduler", rng.choice(["notaurl", "", "inproc://x"])]])
     if cmd == "export":
         if rng.random() < 0.9:
             argv += ["--html", str(tmp / "out.html")]
@@ -255,7 +283,9 @@ def cli_case(rng: random.Random, tmp: Path) -> tuple[list[str], bytes | None]:
 def test_fuzz_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                   monkeypatch: pytest.MonkeyPatch) -> None:
     tried = failed = 0
-    for seed in budgeted("cli", 600, least=60):
+    ran: set[str] = set()  # the commands that ran to the end (exit 0) at least once
+    least = 60
+    for seed in budgeted("cli", 600, least=least):
         rng = random.Random(f"cli/{seed}")
         argv, stdin = cli_case(rng, tmp_path)
         if argv and argv[0] == "review" and rng.random() < 0.8:
@@ -279,7 +309,10 @@ def test_fuzz_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str],
             assert (page.read_bytes() if page.exists() else None) == old, (seed, argv)
         else:
             assert out.strip(), (seed, argv)
+            if seed < least:  # tried on every machine, however slow
+                ran.add(argv[0] + (" inferred" if "inferred" in argv else ""))
     assert tried >= 50 and 0 < failed < tried, (tried, failed)
+    assert {"infer", "odds inferred"} <= ran, (tried, ran)
 
 
 # ----------------------------------------------------------------- saved reviews
