@@ -240,3 +240,17 @@ def test_ctrl_c_stops_the_review_and_its_processes() -> None:
         "tenleave: interrupted"
     gone, alive = psutil.wait_procs(kids, timeout=10)
     assert alive == []
+
+
+def test_cli_standard_input_keeps_its_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+    import sys
+
+    shutil.copy(TWO, tmp_path / "a.json")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(Path(TWO).read_bytes())))
+    assert main(["review", "-", str(tmp_path), "--samples", "1", "--seed", "5",
+                 "--workers", "1", "--json", "--no-progress"]) == 0
+    games = json.loads(capsys.readouterr().out)["games"]
+    assert [g["file"] for g in games] == ["-", str(tmp_path / "a.json")]
+    assert games[0] == {"file": "-", **review(TWO, **BUDGET).to_json()}

@@ -430,9 +430,7 @@ def _review(args: argparse.Namespace) -> int:
     from ..engine.record import write_atomically
     from .class_review import record_files, review_many
 
-    files = record_files(f for f in args.file if f != "-")
-    if "-" in args.file:
-        files.insert(args.file.index("-"), "-")
+    files = [g for f in args.file for g in (["-"] if f == "-" else record_files([f]))]
     if not files:
         raise SetupError(f"no *.json record in {', '.join(args.file)}")
     one = len(files) == 1
