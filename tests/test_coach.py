@@ -42,6 +42,7 @@ def test_a_coached_game_s_verdicts_are_its_review() -> None:
     assert w.verdicts == [Coach.as_verdict(t) for t in r.turns if t.seat == 0]
     assert coach_lines(w)  # the last decision, in words, in its turn's narration
     assert w.table.message["text"].startswith("Coach:")
+    assert "So far: 4 decisions" in w.table.message["text"]
     tally = w.tally()
     assert tally["decisions"] == 4 and sum(tally["labels"].values()) == 4
     assert tally["accuracy"] is None or 0 <= tally["accuracy"] <= 100

@@ -43,7 +43,7 @@ from ..analysis.review import (
 from ..engine.turn import Turn
 from . import tasks
 
-__all__ = ["COACH_MODES", "Coach", "CoachRunner", "verdict_words"]
+__all__ = ["COACH_MODES", "Coach", "CoachRunner", "tally_words", "verdict_words"]
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +75,21 @@ def verdict_words(v: Mapping[str, Any]) -> str:
     lo, hi = v["loss_ci95"]
     return (f"Coach: {v['label']} — {best} was better by {v['loss']:.1f} points "
             f"({lo:.1f} to {hi:.1f}).")
+
+
+def tally_words(t: Mapping[str, Any]) -> str:
+    """A seat's running tally (:meth:`Coach.tally`) in words.
+
+    >>> tally_words({"decisions": 3, "labels": {"best": 2, "good": 0, "inaccuracy": 1,
+    ...              "mistake": 0, "blunder": 0}, "accuracy": 81.4})
+    'So far: 3 decisions — 2 best, 1 inaccuracy; accuracy 81.'
+    """
+    counts = ", ".join(f"{n} {lab}" for lab, n in t["labels"].items() if n)
+    n = t["decisions"]
+    text = f"So far: {n} decision{'s' if n != 1 else ''} — {counts}"
+    if t["accuracy"] is not None:
+        text += f"; accuracy {t['accuracy']:.0f}"
+    return text + "."
 
 
 class Coach:

@@ -29,7 +29,7 @@ from ..analysis.review import Review
 from ..engine.errors import excerpt
 from ..engine.game import Game
 from ..engine.turn import Turn
-from .coach import Coach, verdict_words
+from .coach import Coach, tally_words, verdict_words
 from .config import Config
 from .history import build_history, public_view
 from .lookahead_panel import MEASURES, LookaheadFeed
@@ -363,9 +363,11 @@ class Session(ReviewState):
             self.mode.after_turn(self)
 
     def coached(self, verdict: Mapping[str, Any]) -> None:
-        """A verdict came in: say it, if its seat is on screen (never behind the cover)."""
-        if verdict["seat"] == self.seat and not self.covered and self.message["level"] != "error":
-            self.say(verdict_words(verdict))
+        """A verdict came in: say it, and the seat's tally so far, if its seat is on screen
+        (never behind the cover)."""
+        seat = verdict["seat"]
+        if seat == self.seat and not self.covered and self.message["level"] != "error":
+            self.say(f"{verdict_words(verdict)} {tally_words(self.coach.tally(seat))}")
 
     # -------------------------------------------------------------------- state
     def state(self) -> TableState:
