@@ -32,7 +32,7 @@ import json
 import math
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -250,7 +250,7 @@ def record_files(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
 class _Pending:
     file: str
     record: dict[str, Any]
-    decisions: list[Decision]
+    decisions: int  # how many (their views are made again as they are judged)
     kinds: list[list[str]]
     digest: str
     judged: dict[int, TurnReview] = field(default_factory=dict)
@@ -310,24 +310,27 @@ one is ignored: the game is reviewed again). A record that fails
         if saved is not None and saved.objective == objective:
             done.append(GameResult(name, saved, True, kinds, record_digest(obj)))
         else:
-            done.append(_Pending(name, obj, ds, kinds, record_digest(obj)))
-    jobs = [(gi, d, budget, seed, objective) for gi, p in enumerate(done)
-            if isinstance(p, _Pending) for d in p.decisions]
-    backend, used = _run(jobs, done, workers, scheduler, client, progress)
+            done.append(_Pending(name, obj, len(ds), kinds, record_digest(obj)))
+    # made as they are handed out, so that only the decisions in flight hold a view
+    jobs = ((gi, d, budget, seed, objective) for gi, p in enumerate(done)
+            if isinstance(p, _Pending) for d in decisions(p.record))
+    total = sum(p.decisions for p in done if isinstance(p, _Pending))
+    backend, used = _run(jobs, total, done, workers, scheduler, client, progress)
     games = []
     for p in done:
         if isinstance(p, _Pending):
-            judged = [p.judged[k] for k in range(len(p.decisions))]
+            judged = [p.judged[k] for k in range(p.decisions)]
             r = assemble_review(p.record, judged, samples=budget, seed=seed,
                                 objective=objective)
             games.append(GameResult(p.file, r, False, p.kinds, p.digest))
         else:
             games.append(p)
-    return ClassReview(games, failures, backend, used, time.perf_counter() - t0, len(jobs))
+    return ClassReview(games, failures, backend, used, time.perf_counter() - t0, total)
 
 
 def _run(
-    jobs: list[tuple[int, Decision, int, int, str]],
+    jobs: Iterator[tuple[int, Decision, int, int, str]],
+    total: int,
     done: list[GameResult | _Pending],
     workers: int | None,
     scheduler: str | None,
@@ -337,7 +340,7 @@ def _run(
     own_client = pool = None
     if scheduler is not None:
         client = own_client = dask_client(scheduler)
-    used = 1 if client is not None else max(1, min(workers or local_cores(), len(jobs)))
+    used = 1 if client is not None else max(1, min(workers or local_cores(), total))
     if used > 1:
         pool = _start_pool(used)  # before the bar's thread (see simulate)
     bar: Any = None
@@ -352,13 +355,13 @@ def _run(
         if bar is not None:
             bar.update(1)
         elif callable(progress):
-            progress(count[0], len(jobs))
+            progress(count[0], total)
 
     try:
-        if progress is True and jobs:
+        if progress is True and total:
             from tqdm.auto import tqdm
 
-            bar = tqdm(total=len(jobs), unit="decision", desc="review", leave=False)
+            bar = tqdm(total=total, unit="decision", desc="review", leave=False)
         if client is not None:
             return "dask", _run_dask(jobs, client, report)
         if pool is not None:
@@ -369,14 +372,14 @@ def _run(
         return "serial", 1
     finally:
         if pool is not None:  # done, an error, Ctrl-C or SIGTERM: no process is left
-            pool.stop(now=count[0] < len(jobs))
+            pool.stop(now=count[0] < total)
         if bar is not None:
             bar.close()
         if own_client is not None:
             own_client.close()
 
 
-def _run_pool(pool: _Workers, jobs: list[Any],
+def _run_pool(pool: _Workers, jobs: Iterator[Any],
               report: Callable[[tuple[int, TurnReview]], None]) -> None:
     """Hand the decisions to simulate's workers, :data:`WINDOW` in flight each."""
     from multiprocessing.connection import wait
@@ -411,7 +414,7 @@ def _run_pool(pool: _Workers, jobs: list[Any],
             submit(i)
 
 
-def _run_dask(jobs: list[Any], client: Any,
+def _run_dask(jobs: Iterator[Any], client: Any,
               report: Callable[[tuple[int, TurnReview]], None]) -> int:
     import importlib
 
