@@ -36,10 +36,31 @@ def normalized(obj: Any) -> Any:
     return obj
 
 
+def widget_tree(root: Any) -> list[Any]:
+    """Every widget reachable from ``root`` through its synced traits (children, layout,
+    style, anything a new feature adds): what the browser receives."""
+    import ipywidgets
+
+    seen: list[Any] = []
+    todo = [root]
+    while todo:
+        widget = todo.pop()
+        if any(widget is s for s in seen):
+            continue
+        seen.append(widget)
+        for key in widget.keys:
+            value = getattr(widget, key)
+            for v in value if isinstance(value, (list, tuple)) else [value]:
+                if isinstance(v, ipywidgets.Widget):
+                    todo.append(v)
+    return seen
+
+
 def widget_state(w: TenLeaveWidget) -> Any:
-    """What a notebook saves / the browser receives for every widget of `w`."""
+    """What a notebook saves / the browser receives for every widget of `w`: each
+    widget reachable from it (:func:`widget_tree`), every synced key but the bundle."""
     states = []
-    for widget in (w, w.table, *w.children, w.children[0].layout):
+    for widget in widget_tree(w):
         state = widget.get_state()
         states.append({k: v for k, v in state.items() if k not in ("_esm", "_css")})
     return normalized(json.loads(json.dumps(states, sort_keys=True, default=repr)))
@@ -396,3 +417,52 @@ def test_the_coachs_verdicts_leak_nothing(case: int) -> None:
 
     assert told(a) == told(b) and told(a)
     assert a.table.message == b.table.message
+
+
+def test_the_twin_comparison_covers_every_synced_key() -> None:
+    """A guard on the twin tests above: ``widget_state`` compares every synced key of
+    every widget the browser receives — the table's traitlets are exactly the keys of
+    :class:`~tenleave_widget.table.protocol.TableState` plus anywidget's own, and only
+    ``_esm`` and ``_css`` (the bundle, the same for every table) are left out. A key
+    added to TableState, a traitlet added to the table, or a widget added to the tree
+    without being compared fails here."""
+    from typing import get_type_hints
+
+    import anywidget
+
+    from tenleave_widget.table.protocol import TableState
+
+    game, seat = PLAY_CASES[0]
+    swap = swapped_record(game, seat, random.Random(100))
+    assert swap is not None
+    bots = {s: "random" for s in range(game.seats) if s != seat}
+    reviewed_game, reviewed_seat = REPLAY_CASES[0]
+    reviewed = replay_widget(reviewed_game.to_record(), seat=reviewed_seat, turn=0)
+    reviewed.review(samples=2, seed=5)
+    tables = {
+        "play": TenLeaveWidget(game, mode="play", humans=[seat], bots=bots, bot_delay=0,
+                               seed=1),
+        "twin": TenLeaveWidget(Game.from_record(swap[0]), mode="play", humans=[seat],
+                               bots=bots, bot_delay=0, seed=1),
+        "hotseat": hotseat(players=3, seed=4, show_odds=True),
+        "replay": replay_widget(game.to_record(), seat=seat, turn=0),
+        "reviewed": reviewed,
+    }
+    protocol = set(get_type_hints(TableState))
+    class Bare(anywidget.AnyWidget):  # type: ignore[misc]
+        _esm = "export default {}"
+        _css = ""
+
+    own = set(Bare().keys)  # anywidget's own synced keys
+    assert {"_esm", "_css"} <= own and not protocol & own
+    for name, w in tables.items():
+        assert set(w.table.keys) == protocol | own, name
+        state = widget_state(w)
+        compared = [s for s in state if s.get("_model_name") == w.table._model_name]
+        assert compared and all(set(c) == protocol | own - {"_esm", "_css"} for c in compared)
+        tree = widget_tree(w)
+        assert len(state) == len(tree) >= 3, name  # the controller, the table, layouts
+        for widget, got in zip(tree, state, strict=True):
+            assert set(got) == set(widget.keys) - {"_esm", "_css"}, name
+    a, b = tables["play"].table, tables["twin"].table
+    assert a._esm == b._esm and a._css == b._css  # what is left out is the same bundle
