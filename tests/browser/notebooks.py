@@ -13,6 +13,12 @@ PLAY = [
     "w = tw.play(players=3, human=0, bots=['greedy', 'random'], seed=7, bot_delay=0.3)\nw",
 ]
 
+COACHED = [
+    "import tenleave_widget.widget as tw",
+    "w = tw.play(players=2, human=0, bots=['greedy'], seed=7, bot_delay=0.1, coach='after',"
+    " coach_samples=4)\nw",
+]
+
 REPLAY = [
     "import tenleave_widget.widget as tw",
     "r = tw.replay_widget('game.json', seat=None)\nr",
@@ -71,7 +77,8 @@ def write_notebooks(folder: Path) -> list[Path]:
     for name, cells in (("play.ipynb", PLAY), ("replay.ipynb", REPLAY), ("bench.ipynb", BENCH),
                         ("keys.ipynb", KEYS), ("saved.ipynb", SAVED),
                         ("projector.ipynb", PROJECTOR), ("lookahead.ipynb", LOOK),
-                        ("hotseat.ipynb", HOTSEAT), ("over.ipynb", OVER)):
+                        ("hotseat.ipynb", HOTSEAT), ("over.ipynb", OVER),
+                        ("coached.ipynb", COACHED)):
         p = folder / name
         nbformat.write(_notebook(cells), p)
         paths.append(p)
