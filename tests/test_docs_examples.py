@@ -247,7 +247,12 @@ def test_record_note_check_can_fail() -> None:
 PRINTS = re.compile(r"print\(.*\)\s+# (?P<said>.+)$")
 
 
-@pytest.mark.parametrize("block", blocks("python"), ids=_id)
+def _lane(block: tuple[Path, int, str]) -> object:
+    """A block that runs a simulation takes minutes: it is in the slow lane."""
+    return pytest.param(block, marks=pytest.mark.slow) if "simulate(" in block[2] else block
+
+
+@pytest.mark.parametrize("block", [_lane(b) for b in blocks("python")], ids=_id)
 def test_python_example_runs_and_prints_what_it_says(
     block: tuple[Path, int, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
