@@ -47,7 +47,7 @@ export function replayBlock(model: TableState, send: Send): HTMLElement {
       button("last", "▶|", () => go(r.total), "", "Last turn"),
       h("span", { class: "tl-turncount", "data-testid": "turn" }, `after ${r.turn} of ${r.total} turns`),
       select,
-      button("branch", "Play on from here", () => send({ kind: "branch" }), "",
+      button("branch", "Play on from here", () => send({ kind: "branch" }), "tl-branch",
         "Play on from this position at a new table"),
     ),
   );
