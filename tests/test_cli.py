@@ -70,7 +70,7 @@ def test_evaluate_prints_the_whole_game_values(tmp_path: Path) -> None:
     f.write_text(json.dumps(g.to_record()))
     seat = g.to_move
     assert seat is not None
-    r = run("evaluate", str(f), "--seat", str(seat), "--samples", "12", "--seed", "3")
+    r = run("evaluate", str(f), "--seat", str(seat), "--samples", "12", "--seed", "3", "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert {"seat", "turn", "samples", "moves", "best"} <= set(out)
@@ -83,8 +83,19 @@ def test_evaluate_prints_the_whole_game_values(tmp_path: Path) -> None:
 
     assert out == json.loads(json.dumps(evaluate(g, seat, budget=12, seed=3)))
     again = run("evaluate", str(f), "--seat", str(seat), "--turns", "8", "--samples", "12",
-                "--seed", "3")
+                "--seed", "3", "--json")
     assert json.loads(again.stdout) == out
+    # without --json: a table, one line per move, best first, the turn counted from 1
+    table = run("evaluate", str(f), "--seat", str(seat), "--samples", "12", "--seed", "3")
+    assert table.returncode == 0, table.stderr
+    lines = table.stdout.splitlines()
+    assert lines[0].startswith(f"{g.players[seat]} to move on turn 9 (after 8 turns played)")
+    rows = [line for line in lines if line.split(" ")[0][:1].isdigit() or
+            line.startswith(("wake", "rotate"))]
+    assert len(rows) == len(out["moves"]) and "*best" in rows[0]
+    best = out["moves"][out["best"]]
+    assert f"{best['expected_margin']:+.2f}" in rows[0]
+    assert max(len(line) for line in lines) <= 100
     for bad in (["--seat", str((seat + 1) % 3)], ["--seat", "9"], ["--seat", "0", "--turns", "99"],
                 ["--seat", str(seat), "--samples", "0"]):
         r = run("evaluate", str(f), *bad)

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import math
 import random
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -77,6 +78,7 @@ __all__ = [
     "decision",
     "decisions",
     "describe_turn",
+    "evaluation_table",
     "puzzles",
     "judge_decision",
     "review",
@@ -265,61 +267,94 @@ class Review:
             wj["actual"] = list(w.actual)
         return out
 
-    def table(self) -> str:
-        """A readable plain-text report: one line per turn, the swats' luck, the seats."""
+    def table(self, width: int = 100) -> str:
+        """A readable plain-text report: one line per turn (turns counted from 1, as the
+        table counts them: the JSON's ``turn`` fields count from 0), each note wrapped to
+        ``width`` columns, the swats' luck, the seats, and what explains each result."""
         unit = _UNITS[self.objective]
         names = self.players
         w = max(4, *(len(n) for n in names))
-        lines = [f"objective: {self.objective} ({unit}); loss = played - best, lower is better",
-                 "turns numbered from 0 as in the record; queues q1, q2, ... and positions "
-                 "I to IV as on the table"]
+        col = max(w, 7)  # a luck column holds a name or a signed figure such as -10.50
+        lines = [f"objective: {self.objective} ({unit})",
+                 "loss = played - best, lower is better; turns counted from 1, queues q1, q2, "
+                 "... and positions I to IV as on the table"]
         lines.append(
             f"{'turn':>4}  {'seat':<{w}}  {'played':<22} {'exp.':>6}  {'best':<22} "
             f"{'exp.':>6}  {'loss [95% CI]':<22} label"
         )
+        indent = " " * 6
         for t in self.turns:
             ci = f"{t.loss:.2f} [{t.loss_ci95[0]:.2f}, {t.loss_ci95[1]:.2f}]"
             label = t.label + (" (forced)" if t.forced else "")
             lines.append(
-                f"{t.turn:>4}  {names[t.seat]:<{w}}  {describe_turn(t.played):<22} "
+                f"{t.turn + 1:>4}  {names[t.seat]:<{w}}  {describe_turn(t.played):<22} "
                 f"{t.expected_final_penalty:6.2f}  {describe_turn(t.best):<22} "
                 f"{t.best_expected_final_penalty:6.2f}  {ci:<22} {label}"
             )
             note = self.notes.get(t.turn)
             if note:
-                lines.append(f"{'':>4}  note: {note}")
+                lines.extend(textwrap.wrap(f"note: {note}", width, initial_indent=indent,
+                                           subsequent_indent=indent + "      "))
         lines.append("")
-        lines.append("luck of each swat (actual - expected penalty from that swat)")
-        lines.append(f"{'turn':>4}  {'kind':<9}" + "".join(f" {n:>{w}}" for n in names))
+        lines.append("luck of each swat (actual - expected penalty from that swat; "
+                     "positive is bad luck)")
+        lines.append(f"{'turn':>4}  {'kind':<9}" + "".join(f" {n:>{col}}" for n in names))
         for wk in self.wakes:
             lines.append(
-                f"{wk.turn:>4}  {wk.kind:<9}" + "".join(f" {x:>{w}.2f}" for x in wk.luck)
+                f"{wk.turn + 1:>4}  {wk.kind:<9}" + "".join(f" {x:>{col}.2f}" for x in wk.luck)
             )
         lines.append("")
         head = "".join(f" {lab[:7]:>7}" for lab in LABELS)
-        lines.append(f"{'seat':<{w}}  {'mean loss':>9}  {'accuracy':>8}{head}  {'luck':>6}  "
+        lines.append(f"{'seat':<{w}}  {'mean loss':>9}  {'accuracy':>8}{head}  {'luck':>7}  "
                      f"{'penalty':>7}")
         for s in self.seats:
             ml = "-" if s.mean_loss is None else f"{s.mean_loss:.2f}"
             acc = "-" if s.accuracy is None else f"{s.accuracy:.1f}"
             counts = "".join(f" {s.labels[lab]:>7}" for lab in LABELS)
-            lines.append(f"{names[s.seat]:<{w}}  {ml:>9}  {acc:>8}{counts}  {s.luck:6.2f}  "
+            lines.append(f"{names[s.seat]:<{w}}  {ml:>9}  {acc:>8}{counts}  {s.luck:7.2f}  "
                          f"{s.final_penalty:>7}")
         lines.append("")
-        lines.append("final penalty = expected at the first decision + what the decisions changed"
-                     " + luck + the rest (opponents, cards revealed, noise)")
+        lines.extend(self.breakdown(width))
+        return "\n".join(lines)
+
+    def breakdown(self, width: int = 100) -> list[str]:
+        """What explains each seat's final penalty, every term named in words: the lines
+        that end :meth:`table` (penalty points; see :class:`SeatSummary`)."""
+        names = self.players
+        w = max(4, *(len(n) for n in names))
+        out = ["what explains each final penalty (penalty points, lower is better):",
+               f"{'seat':<{w}}  {'final':>5} = {'start':>7} {'decisions':>9} {'luck':>7} "
+               f"{'rest':>7}"]
         for s in self.seats:
             if s.start_expected is None:
                 continue
-            lines.append(f"{names[s.seat]:<{w}}  {s.final_penalty:>3} = {s.start_expected:6.2f} "
-                         f"{s.cost:+7.2f} {s.luck:+7.2f} {s.other:+7.2f}")
-        return "\n".join(lines)
+            out.append(f"{names[s.seat]:<{w}}  {s.final_penalty:>5} = {s.start_expected:7.2f} "
+                       f"{s.cost:+9.2f} {s.luck:+7.2f} {s.other:+7.2f}")
+        for term, words in BREAKDOWN_TERMS:
+            out.extend(textwrap.wrap(f"{term}: {words}", width, subsequent_indent="  "))
+        return out
 
 
 _UNITS = {
     "margin": "points of expected margin over the other seats' mean",
     "win_probability": "win probability",
 }
+
+BREAKDOWN_TERMS = (
+    ("final", "the player's penalty at the end of the game"),
+    ("start", "what the player could expect to end with at its first decision (from its own "
+              "view, if everyone then played like the review's play-outs)"),
+    ("decisions", "what the player's own decisions changed that by, against the play-outs' usual "
+            "play (negative: better than usual)"),
+    ("luck", "the luck of the swats (above): what they cost the player minus what it expected "
+             "them to cost"),
+    ("rest", "everything else: the other players' decisions, the cards the player learned "
+             "between its own turns, and the estimator's noise. The review sees each game "
+             "from one player's view at a time, so it cannot tell these three apart; the rest "
+             "is zero on average"),
+)
+"""The terms of :meth:`Review.breakdown`, ``final = start + decisions + luck + rest``, in
+words (the ``rest`` is :attr:`SeatSummary.other`)."""
 
 
 def describe_turn(t: Turn, *, words: bool = False) -> str:
@@ -1094,3 +1129,48 @@ def puzzles(record: RecordSource | Game, result: Review,
         out.append(Puzzle(t.turn, t.seat, prefix, t.best, t.gap, t.played, t.loss,
                           result.objective))
     return out
+
+
+# --------------------------------------------------------------------------- evaluate
+
+def evaluation_table(ev: Mapping[str, Any], players: Sequence[str] | None = None) -> str:
+    """The ``tenleave evaluate`` JSON (:func:`tenleave_widget.evaluate`) as a readable
+    table: one line per move, sorted best first, the best starred; turns counted from 1 as
+    on the table (the JSON's ``turn`` is the number of turns applied).
+
+    >>> ev = {"seat": 1, "turn": 16, "samples": 8, "objective": "margin", "best": 0,
+    ...       "moves": [{"turn": {"seat": 1, "play": ["3*", 0]}, "expected_final_penalty": 7.25,
+    ...                  "ci95": [6.1, 8.4], "expected_margin": 0.125,
+    ...                  "margin_ci95": [-2.1, 2.35], "win_probability": 0.25,
+    ...                  "immediate_expected_penalty": 1.95, "samples": 8}],
+    ...       "not_valued": [{"action": "peek", "reason": "not valued"}]}
+    >>> print(evaluation_table(ev, ["Ana", "Ben", "Cy"]))
+    Ben to move on turn 17 (after 16 turns played); up to 8 sampled worlds per move
+    margin: Ben's final penalty minus the others' mean (lower is better)
+    move                    margin [95% CI]         final penalty [95% CI]    wins  one swat
+    3* q1 *best             +0.12 [-2.10, +2.35]    7.25 [6.10, 8.40]          25%      1.95
+    not valued: peek (not valued)
+    """
+    seat = int(ev["seat"])
+    name = players[seat] if players is not None and 0 <= seat < len(players) else f"seat {seat}"
+    done = int(ev["turn"])
+    lines = [f"{name} to move on turn {done + 1} (after {done} turns played); up to "
+             f"{ev['samples']} sampled worlds per move",
+             f"margin: {name}'s final penalty minus the others' mean (lower is better)",
+             f"{'move':<23} {'margin [95% CI]':<23} {'final penalty [95% CI]':<24} "
+             f"{'wins':>5}  {'one swat':>8}"]
+    best = ev.get("best")
+    moves = list(enumerate(ev["moves"]))
+    moves.sort(key=lambda im: (im[0] != best, im[1]["expected_margin"]))
+    for i, m in moves:
+        move = describe_turn(Turn.from_json(m["turn"])) + (" *best" if i == best else "")
+        lo, hi = m["margin_ci95"]
+        flo, fhi = m["ci95"]
+        margin = f"{m['expected_margin']:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+        final = f"{m['expected_final_penalty']:.2f} [{flo:.2f}, {fhi:.2f}]"
+        lines.append(f"{move:<23} {margin:<23} {final:<24} {m['win_probability']:>5.0%}  "
+                     f"{m['immediate_expected_penalty']:8.2f}")
+    for nv in ev.get("not_valued", []):
+        lines.extend(textwrap.wrap(f"not valued: {nv['action']} ({nv['reason']})", 100,
+                                   subsequent_indent="  "))
+    return "\n".join(lines)

@@ -18,11 +18,14 @@
   (:mod:`tenleave_widget.programs.class_review`); a record that fails to load is one line
   on stderr and the others go on.
 - ``tenleave evaluate FILE --seat P [--turns N] [--samples K] [--seed S] [--model inferred
-  [--beta B]]``: seat P's whole-game value of every move (``tenleave_widget.evaluate``),
-  as JSON.
+  [--beta B]] [--json]``: seat P's whole-game value of every move
+  (``tenleave_widget.evaluate``): a table, best first, or one JSON object with ``--json``.
 - ``tenleave export FILE --html OUT [--seat P | --teacher]``: the game as one
   self-contained HTML page that steps through it offline (seat P's view only, or the
   teacher's export with every view; the default).
+
+``--turns N``: the position after the first N turns, turns 1 to N as the table counts them
+(0: before the first turn; default: every turn of the record).
 
 FILE is a record file, or ``-`` for standard input. Only a regular file (or standard
 input) of at most 10 MiB is read. An invalid record, an illegal turn or a malformed
@@ -71,6 +74,8 @@ EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE  # 141
 EXIT_TERMINATED = 128 + signal.SIGTERM  # 143
 
 _FILE_HELP = "a tenleave-record/1 file of at most 10 MiB, or - for standard input"
+_TURNS_HELP = ("the position after the first N turns (turns 1 to N as the table counts them; "
+               "0: before the first turn; default: every turn)")
 
 
 class Terminated(BaseException):
@@ -247,11 +252,11 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     r = sub.add_parser("replay", help="print the position after the first N turns of a record")
     r.add_argument("file", help=_FILE_HELP)
-    r.add_argument("--turns", type=int, default=None)
+    r.add_argument("--turns", type=int, default=None, help=_TURNS_HELP)
     o = sub.add_parser("odds", help="print a seat's exact swat-risk odds after N turns")
     o.add_argument("file", help=_FILE_HELP)
     o.add_argument("--seat", type=int, required=True)
-    o.add_argument("--turns", type=int, default=None)
+    o.add_argument("--turns", type=int, default=None, help=_TURNS_HELP)
     o.add_argument("--model", choices=("uniform", "inferred"), default="uniform",
                    help="the rules alone (the default) or what the players' choices suggest")
     o.add_argument("--beta", type=_beta, default="fitted",
@@ -261,7 +266,7 @@ def _parser() -> argparse.ArgumentParser:
                        "a seat cannot see")
     i.add_argument("file", help=_FILE_HELP)
     i.add_argument("--seat", type=int, required=True)
-    i.add_argument("--turns", type=int, default=None)
+    i.add_argument("--turns", type=int, default=None, help=_TURNS_HELP)
     i.add_argument("--beta", type=_beta, default="fitted",
                    help="every opponent's rationality, a number >= 0, or 'fitted' (the default)")
     i.add_argument("--seed", type=int, default=0)
@@ -297,7 +302,7 @@ def _parser() -> argparse.ArgumentParser:
     e = sub.add_parser("evaluate", help="value every move of the seat to move over the whole game")
     e.add_argument("file", help=_FILE_HELP)
     e.add_argument("--seat", type=int, required=True)
-    e.add_argument("--turns", type=int, default=None)
+    e.add_argument("--turns", type=int, default=None, help=_TURNS_HELP)
     e.add_argument("--samples", type=int, default=None, help="sampled worlds (default 48)")
     e.add_argument("--seed", type=int, default=0)
     e.add_argument("--model", choices=("uniform", "inferred"), default="uniform",
@@ -305,6 +310,7 @@ def _parser() -> argparse.ArgumentParser:
                         "players' choices suggest")
     e.add_argument("--beta", type=_beta, default="fitted",
                    help="with --model inferred: every opponent's rationality, or 'fitted'")
+    e.add_argument("--json", action="store_true", help="one JSON object instead of a table")
     x = sub.add_parser("export", help="write a game as one self-contained HTML page")
     x.add_argument("file", help=_FILE_HELP)
     x.add_argument("--html", required=True, metavar="OUT", help="the page to write")
@@ -376,8 +382,14 @@ def _run(args: argparse.Namespace) -> int:
             from ..analysis.lookahead import DEFAULT_SAMPLES, evaluate
 
             samples = DEFAULT_SAMPLES if args.samples is None else args.samples
-            out = evaluate(_read(args.file), args.seat, args.turns, budget=samples,
+            record = _read(args.file)
+            out = evaluate(record, args.seat, args.turns, budget=samples,
                            seed=args.seed, model=args.model, beta=args.beta)
+            if not args.json:
+                from ..analysis.review import evaluation_table
+
+                print(evaluation_table(out, record.get("players")))
+                return EXIT_OK
         elif args.command == "export":
             from .export import export_html
 

@@ -122,7 +122,9 @@ def describe_turn(
     """Turn ``turn`` (played by ``seat``) from its public events, in words:
     ``{"turn", "seat", "lines": [...], "swats": [...]}``. Each swat is ``{"reason",
     "title", "queues": [{"queue", "cards": [{"owner", "card", "swatted"}], "text"}]}``, in
-    flip order, for the table to reveal one queue after another. ``viewer`` is "You"."""
+    flip order, for the table to reveal one queue after another. ``viewer`` is "You".
+    ``turn`` is the record's index, from 0: the page shows it as turn ``turn + 1``, as it
+    counts every turn a person reads ("Turn 17 (Ben): ...")."""
     token = token_before
     lines: list[str] = []
     swats: list[SwatWords] = []
