@@ -10,6 +10,7 @@ export function keyBlock(model: TableState): HTMLElement {
         o.play_cards.length ? "Choose a card in your hand (or press its number key), then Play here under a queue." : "",
         o.peek.length ? "To peek: press a face-down card with a dashed border." : "",
         o.rotate.length ? "To rotate: press ⟲ rotate above a queue." : "",
+        o.wake_why,
         o.end ? "Then End turn." : "",
       ].filter(Boolean).join(" ")
     : "";

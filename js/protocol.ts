@@ -94,6 +94,8 @@ export interface Offers {
   reset: boolean;
   undo: boolean;
   again: boolean;
+  /** Why Wake SleepKid is not offered at the start of the turn ("" when it is). */
+  wake_why: string;
 }
 
 export interface Message {
@@ -132,6 +134,8 @@ export interface TurnWords {
 
 export interface Narration {
   turns: TurnWords[];
+  /** Per seat, "greedy bot" and so on for a bot, else "" (absent in older states). */
+  roles?: string[];
 }
 
 export interface ReplayState {

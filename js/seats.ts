@@ -45,6 +45,9 @@ export function seatsBlock(model: TableState): HTMLElement {
             ),
             " ",
             seatName(view, s, view.seat),
+            model.narration.roles?.[s]
+              ? h("span", { class: "tl-role", "data-testid": `role-${s}` }, ` (${model.narration.roles[s]})`)
+              : null,
             view.to_move === s ? h("span", { class: "tl-turnmark" }, " ◀ to move") : null,
             winner ? h("span", { class: "tl-turnmark" }, " ★ winner") : null,
           ),

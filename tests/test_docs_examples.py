@@ -276,6 +276,90 @@ def test_python_example_runs_and_prints_what_it_says(
     assert sorted(os.listdir(tmp_path)) == ["examples", "game.json"]
 
 
+def test_every_python_block_is_marked_python() -> None:
+    """A fenced block without a language that is valid Python would never run: it must be
+    marked ``python`` (the blocks above run every one so marked)."""
+    import ast
+
+    for path, line, text in blocks(""):
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue  # a command line, a JSON outline, a diagram
+        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+        assert not calls, f"{path.name}:{line}: a Python block not marked python"
+
+
+# ------------------------------------------------------------ Python calls in the prose
+
+SPAN = re.compile(r"`(?P<name>[A-Za-z_][\w.]*)\((?P<args>[^`]*)\)`")
+NOT_OURS = {"mo", "performance", "random", "renderPanels", "renderTableState"}
+"""Calls of other libraries and of the JavaScript bundle."""
+
+
+def _names() -> dict[str, Any]:
+    """What a name in the README's prose stands for (``w`` is a table widget)."""
+    import tenleave_widget as tw
+    from tenleave_widget.analysis import bots
+    from tenleave_widget.analysis import review as review_module
+    from tenleave_widget.analysis.lookahead import Budget
+    from tenleave_widget.programs import simulate
+    from tenleave_widget.widget.controller import TenLeaveWidget
+
+    names: dict[str, Any] = {n: getattr(tw, n) for n in tw.__all__}
+    names.update({"tenleave_widget": tw, "tw": tw, "w": TenLeaveWidget, "bots": bots,
+                  "Budget": Budget, "simulated_game": simulate.simulated_game})
+    names.update({n: getattr(review_module, n) for n in review_module.__all__})
+    return names
+
+
+def _resolve(dotted: str, names: dict[str, Any]) -> Any:
+    head, *rest = dotted.split(".")
+    assert head in names, f"{dotted}: unknown name {head!r} (add it to the docs test)"
+    obj = names[head]
+    for part in rest:
+        assert hasattr(obj, part), f"{dotted}: {part!r} does not exist"
+        obj = getattr(obj, part)
+    return obj
+
+
+def readme_calls() -> list[tuple[str, str]]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return [(m["name"], m["args"]) for m in SPAN.finditer(text)
+            if m["name"].split(".")[0] not in NOT_OURS]
+
+
+def check_call(name: str, args: str, names: dict[str, Any]) -> None:
+    """The call shown exists: the name is a callable of the package, and every keyword
+    shown is one of its parameters."""
+    import inspect
+
+    obj = _resolve(name, names)
+    assert callable(obj) and not inspect.ismodule(obj), f"{name}(...) is not callable"
+    params = inspect.signature(obj).parameters
+    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return
+    for kw in re.findall(r"(?:^|[(,\s])(\w+)=", args):
+        assert kw in params, f"{name}: no parameter {kw!r}"
+
+
+def test_every_call_in_the_readme_exists() -> None:
+    names = _names()
+    calls = readme_calls()
+    assert len(calls) >= 15
+    for name, args in calls:
+        check_call(name, args, names)
+
+
+def test_the_call_check_can_fail() -> None:
+    names = _names()
+    for name, args in [("tenleave_widget.analysis.odds", "record, seat, turns"),
+                       ("tenleave_widget.position_odds", "record, seats=1"),
+                       ("tenleave_widget.no_such_thing", ""), ("nobody_knows", "")]:
+        with pytest.raises(AssertionError):
+            check_call(name, args, names)
+
+
 # ------------------------------------------------------------ figures in the prose
 
 def _doc(name: str) -> str:

@@ -82,7 +82,7 @@ def test_the_hotseat_cover_is_a_public_projection() -> None:
     assert state["cover"]["shown"] and state["perspective"] == 1
     assert all(h["cards"] is None for h in state["view"]["hands"])
     assert all(c["value"] is None for q in state["view"]["queues"] for c in q)
-    assert state["narration"] == {"turns": []} and not state["offers"]["active"]
+    assert state["narration"]["turns"] == [] and not state["offers"]["active"]
     s.handle({"kind": "uncover"})
     assert s.state()["view"] == s.live.view(1)
 

@@ -14,7 +14,7 @@ from .protocol import Offers
 if TYPE_CHECKING:
     from .session import Session
 
-__all__ = ["final_steps", "offers"]
+__all__ = ["final_steps", "offers", "wake_why"]
 
 
 def final_steps(pending: list[dict[str, Any]]) -> int:
@@ -27,12 +27,35 @@ def final_steps(pending: list[dict[str, Any]]) -> int:
     return keep
 
 
+def wake_why(sizes: list[int]) -> str:
+    """Why *Wake SleepKid* is not offered at the start of a turn, in a student's words,
+    from the queues' sizes (public): ``""`` when every queue holds two cards or more.
+
+    >>> print(wake_why([3, 1]))  # doctest: +NORMALIZE_WHITESPACE
+    No Wake SleepKid yet: queue 2 holds only one card, and SleepKid may be woken only when
+    every queue holds at least two.
+    >>> print(wake_why([0, 1, 2]))  # doctest: +NORMALIZE_WHITESPACE
+    No Wake SleepKid yet: queue 1 is empty and queue 2 holds only one card, and SleepKid
+    may be woken only when every queue holds at least two.
+    >>> wake_why([2, 4])
+    ''
+    """
+    short = [f"queue {q + 1} is empty" if n == 0 else f"queue {q + 1} holds only one card"
+             for q, n in enumerate(sizes) if n < 2]
+    if not short:
+        return ""
+    said = short[0] if len(short) == 1 else ", ".join(short[:-1]) + " and " + short[-1]
+    return (f"No Wake SleepKid yet: {said}, and SleepKid may be woken only when every "
+            f"queue holds at least two.")
+
+
 def offers(session: Session) -> Offers:
     """What the seat on screen may do now, each checked with the engine (the browser
     offers only these; Python still checks every intent)."""
     out: Offers = {
         "active": False, "play_cards": [], "play_queues": [], "peek": [], "rotate": [],
         "wake": False, "end": False, "reset": False, "undo": False, "again": False,
+        "wake_why": "",
     }
     if session.mode.live and not session.busy:
         out["undo"] = session.mode.undo_refusal(session) is None
@@ -70,6 +93,8 @@ def offers(session: Session) -> Offers:
         ]
         out["rotate"] = [q for q in queues if legal({"kind": "rotate", "queue": q})]
         out["wake"] = not played and legal({"kind": "wake"})
+        if not played and not out["wake"]:
+            out["wake_why"] = wake_why([len(shown.queue_cards(q)) for q in queues])
     out["end"] = played
     out["reset"] = len(pending) > final_steps(pending)
     return out

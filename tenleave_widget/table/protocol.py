@@ -105,6 +105,9 @@ class Offers(TypedDict):
     undo: bool
     again: bool
     """The game is over and may be played again (play and hot-seat modes)."""
+    wake_why: str
+    """Why *Wake SleepKid* is not offered at the start of the turn (a queue with fewer than
+    two cards), in a student's words; ``""`` when it is offered or the turn has begun."""
 
 
 class Message(TypedDict):
@@ -146,6 +149,10 @@ class TurnWords(_TurnWordsBase, total=False):
 
 class Narration(TypedDict):
     turns: list[TurnWords]
+    roles: list[str]
+    """Per seat, who plays it when that is a bot (``"greedy bot"``), else ``""``: the
+    seat table names each bot's kind, so a table with two kinds of bot says which is
+    which."""
 
 
 class ReplayState(TypedDict):

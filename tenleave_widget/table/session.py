@@ -402,9 +402,12 @@ class Session(ReviewState):
 
     def narration(self) -> Narration:
         """The turns since the viewer last moved (replay: the turn just shown), and the
-        turn in progress, in words; nothing behind the cover."""
+        turn in progress, in words (nothing behind the cover); and which seats are bots, of
+        which kind (public: the table's set-up)."""
+        roles = [f"{self.bots[s]} bot" if s in self.bots else ""
+                 for s in range(len(self.live.players))]
         if self.covered:
-            return {"turns": []}
+            return {"turns": [], "roles": roles}
         players = self.live.players
         viewer = self.seat
         turns = []
@@ -430,7 +433,7 @@ class Session(ReviewState):
             )
             entry["pending"] = True
             turns.append(entry)
-        return {"turns": turns}
+        return {"turns": turns, "roles": roles}
 
     def status(self) -> str:
         """The status line: whose turn, what to do, or the result."""
