@@ -26,7 +26,7 @@ from tenleave_widget.table.session import Session
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "examples" / "games"
-FILES = sorted(GAMES.glob("*.json"))
+FILES = sorted(GAMES.glob("game-*-seats.json"))
 INDEX = 16  # Ben's peek in the 3-seat game: turn 17 to everyone who reads it
 
 

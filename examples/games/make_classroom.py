@@ -157,13 +157,16 @@ ASK = {
 """What to ask the class before a turn that shows each situation."""
 
 LOOK = {
-    "wake": "Was waking a good idea for {name}? Compare the scores with the note's "
-            "expected penalties.",
+    "wake": "Was waking a good idea for {name}? The note compares the next swat with and "
+            "without waking, then says what the game review, which looks at the whole "
+            "game, thinks of it. Do the two agree? Why can they differ?",
     "auto": "Who lost most in this swat, and could they have avoided it?",
     "tie": "Were all the tied cards swatted?",
     "miss": "Why did every flipped card escape?",
     "beyond": "Which token position swatted nothing, and why?",
-    "peek": "Did {name} play what you expected? What did the peek change?",
+    "peek": "Did {name} play what you expected? What did the peek change? The note ends "
+            "with the game review's verdict on the move, over the whole game: is the safest "
+            "move for the next swat always the best one for the game?",
     "rotate": "The note compares this swat with the one without the rotate: which card did "
               "the rotate save?",
     "single": "Which cards escaped without ever being flipped?",
@@ -289,7 +292,7 @@ def notebook() -> nbformat.NotebookNode:
                 md(f"Run the cell below to switch the table above back to the teacher's view. "
                    f"A player's view only says that there is a note; the teacher's view "
                    f"shows it: it compares {m.name}'s expected penalties with and without "
-                   f"the peeked value.")
+                   f"the peeked value, then gives the game review's verdict on the move.")
                 code("w.set_perspective(None)  # the teacher's view")
     md("## After the lesson\n\n"
        "- `examples/play.ipynb`: the class plays a game against two bots.\n"

@@ -1,19 +1,28 @@
 """Make the annotated sample games of ``examples/games/`` (deterministic).
 
     python examples/games/make_games.py            # write the records and classroom.ipynb
+    python examples/games/make_games.py --review   # review the games again, then write them
     python examples/games/make_games.py --search 300   # search seeds 0..299, print the best
 
 Each game is self-play by :class:`Coach` bots — the greedy bot's move evaluation
 (RULES.md §9) plus peeks and rotates — from a fixed seed found by ``--search``: the
 seed whose game shows the most of the teaching situations of ``situations.py``. The
 teacher notes are written from the replayed game's events and odds, never by hand.
+
+The notes of a decision (a wake, a peek, a rotate) also say what the game review of the
+same game at the default budget thinks of it (``reviews.json``, made by ``--review``, which
+takes minutes): the exact odds only look one swat ahead, the review the whole game, and
+the two can disagree. Only those verdicts call a move best, good or a mistake
+(tests/test_game_verdicts.py reviews each game and checks them).
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import json
 import random
+import re
 import sys
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
@@ -27,6 +36,7 @@ from situations import SITUATIONS, best_plays, find_situations, rotate_saves  # 
 
 from tenleave_widget import Game, Turn, save_record  # noqa: E402
 from tenleave_widget.analysis.odds import move_evaluation  # noqa: E402
+from tenleave_widget.analysis.review import describe_turn, judge_turn  # noqa: E402
 from tenleave_widget.engine.cards import card_value  # noqa: E402
 from tenleave_widget.engine.rules import ROMAN  # noqa: E402
 
@@ -35,6 +45,14 @@ MARGIN = 0.05
 
 SEEDS = {2: 56, 3: 203, 4: 74, 5: 199}
 """The seed of each player count's sample game (found with ``--search``)."""
+
+REVIEWS = HERE / "reviews.json"
+"""Per player count, per decision turn with a note (its index, from 0): the review's
+``label``, ``loss``, ``loss_ci95``, ``forced`` and ``best`` move (``--review`` makes it)."""
+
+ARTICLES = {"best": "the best", "good": "good", "inaccuracy": "an inaccuracy",
+            "mistake": "a mistake", "blunder": "a blunder"}
+"""A label as a verdict says it: "calls Ben's move a mistake"."""
 
 
 def file_name(players: int) -> str:
@@ -130,15 +148,71 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-class Annotator:
-    """Writes the teacher notes of a finished game from its replay."""
+def decisions(record: dict[str, Any]) -> list[int]:
+    """The turns whose note is about a decision: every wake, and the peeks and rotates
+    that the notes explain."""
+    found = find_situations(record)
+    wakes = [i for i, t in enumerate(record["turns"]) if t.get("wake")]
+    return sorted({*found.get("peek", []), *found.get("rotate", []), *wakes})
 
-    def __init__(self, record: dict[str, Any]) -> None:
+
+def verdict(name: str, judged: dict[str, Any]) -> str:
+    """What the game review thinks of a decision, in a student's words.
+
+    >>> print(verdict("Ben", {"label": "blunder", "loss": 5.75, "loss_ci95": [5.38, 6.13],
+    ...       "forced": False, "best": {"seat": 1, "play": ["5*", 0], "rotate": 0,
+    ...       "extra": "after"}}))  # doctest: +NORMALIZE_WHITESPACE
+    The game review (it plays the rest of the game out many times, from Ben's view) calls
+    Ben's move a blunder: the best was 5 on queue 1, then rotate queue 1, which would have
+    left Ben about 5.8 points better off against the others (between 5.4 and 6.1, 19 times
+    in 20).
+    """
+    head = (f"The game review (it plays the rest of the game out many times, from {name}'s "
+            f"view) calls {name}'s move {ARTICLES[judged['label']]}")
+    if judged["label"] == "best":
+        return head + (": here every move was worth about the same." if judged["forced"]
+                       else ".")
+    lo, hi = judged["loss_ci95"]
+    best = re.sub(r"(\d)\*", r"\1", describe_turn(Turn.from_json(judged["best"]), words=True))
+    return (f"{head}: the best was {best}, which would have left {name} about "
+            f"{judged['loss']:.1f} points better off against the others (between {lo:.1f} "
+            f"and {hi:.1f}, 19 times in 20).")
+
+
+def reviewed(players: int) -> dict[int, dict[str, Any]]:
+    """The stored verdicts of the ``players``-seat game (see :data:`REVIEWS`)."""
+    stored = json.loads(REVIEWS.read_text(encoding="utf-8"))[str(players)]
+    return {int(k): v for k, v in stored.items()}
+
+
+def review_games() -> dict[str, dict[str, dict[str, Any]]]:
+    """Judge every noted decision of every sample game as the game review at the default
+    budget (seed 0) does: :data:`REVIEWS`' data."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for n in SEEDS:
+        rec = play(n, SEEDS[n]).to_record()
+        out[str(n)] = {}
+        for i in decisions(rec):  # judged alone, exactly as the whole review judges it
+            t = judge_turn(rec, i)
+            out[str(n)][str(i)] = {
+                "label": t.label, "loss": round(t.loss, 4),
+                "loss_ci95": [round(x, 4) for x in t.loss_ci95], "forced": t.forced,
+                "best": t.best.to_json()}
+    return out
+
+
+class Annotator:
+    """Writes the teacher notes of a finished game from its replay (and the verdicts of
+    its review, per decision turn)."""
+
+    def __init__(self, record: dict[str, Any],
+                 verdicts: dict[int, dict[str, Any]] | None = None) -> None:
         self.record = record
         self.names: list[str] = record["players"]
         self.full = Game.from_record(record)
         self.found = find_situations(record)
         self.notes: dict[int, list[str]] = {}
+        self.verdicts = verdicts or {}
 
     def add(self, turn: int, text: str) -> None:
         self.notes.setdefault(turn, []).append(text)
@@ -226,7 +300,7 @@ class Annotator:
     def annotate(self) -> dict[int, str]:
         rec = self.record
         g = Game.from_record(rec, turns=0)
-        token = g.token
+        self.token = token = g.token
         hands = ("each seat holds its whole colour, less the one 2 that each seat "
                  "removes in a 2-seat game" if len(self.names) == 2 else
                  "each seat holds its whole colour")
@@ -248,10 +322,26 @@ class Annotator:
                 self.note_wake(g, t, i)
             before = g.penalty
             g.apply(t)
-            events = g.events(i)
-            swats = [e for e in events if e["kind"] == "swat"]
-            if not swats:
-                continue
+            self.note_swats(g, t, i, before, rotated)
+            if i in self.verdicts:
+                self.add(i, verdict(name, self.verdicts[i]))
+        last = len(rec["turns"]) - 1
+        pen = ", ".join(f"{self.names[s]} {p}" for s, p in enumerate(g.penalty))
+        won = [self.names[s] for s in g.winners or []]
+        if len(won) > 1:
+            self.add(last, f"Final penalties: {pen}. The lowest penalty wins, and "
+                           f"{_and(won)} tie on it: a shared win.")
+        else:
+            self.add(last, f"Final penalties: {pen}. {won[0]} wins with the lowest penalty.")
+        return {k: " ".join(v) for k, v in sorted(self.notes.items())}
+
+    def note_swats(self, g: Game, t: Turn, i: int, before: list[int],
+                   rotated: dict[int, str]) -> None:
+        """The swats of turn ``i``, just played on ``g`` (``before``: the penalties before)."""
+        name = self.names[t.seat]
+        events = g.events(i)
+        swats = [e for e in events if e["kind"] == "swat"]
+        if swats:
             reason = swats[0]["reason"]
             if reason == "full":
                 self.add(i, f"{name}'s card fills the last free place: every queue holds 4 "
@@ -259,7 +349,7 @@ class Annotator:
             elif reason == "daybreak":
                 self.add(i, f"{name} plays the last card of the game: daybreak! SleepKid "
                             f"swats pass after pass until the table is empty.")
-            lines, token = self.swat_lines(events, token)
+            lines, self.token = self.swat_lines(events, self.token)
             for line in lines:
                 self.add(i, line)
             if i in rotated:
@@ -272,15 +362,6 @@ class Annotator:
             if t.wake:
                 self.add(i, f"Then {name} plays {card_value(t.card)} on queue {t.queue + 1}, "
                             f"into the fresh round.")
-        last = len(rec["turns"]) - 1
-        pen = ", ".join(f"{self.names[s]} {p}" for s, p in enumerate(g.penalty))
-        won = [self.names[s] for s in g.winners or []]
-        if len(won) > 1:
-            self.add(last, f"Final penalties: {pen}. The lowest penalty wins, and "
-                           f"{_and(won)} tie on it: a shared win.")
-        else:
-            self.add(last, f"Final penalties: {pen}. {won[0]} wins with the lowest penalty.")
-        return {k: " ".join(v) for k, v in sorted(self.notes.items())}
 
     def note_wake(self, g: Game, t: Turn, i: int) -> None:
         name = self.names[t.seat]
@@ -290,7 +371,7 @@ class Annotator:
         self.add(i, (
             f"{name} wakes SleepKid before playing (allowed: every queue holds at least 2 "
             f"cards). Why now? In {name}'s own odds, a swat right now costs {name} "
-            f"{_money(wake)} penalty points on average, while after even the best play a "
+            f"{_money(wake)} penalty points on average, while after even the safest play a "
             f"swat would cost {_money(best)}: waking now is the cheaper of the two for "
             f"{name}, and the queues only get fuller."))
 
@@ -313,10 +394,10 @@ class Annotator:
 
         low = _money(cost[tuple(old[0])])
         if len(old) == 1:
-            best = (f"{name}'s best play was {play(old[0])}: the expected penalty of a swat "
+            best = (f"{name}'s safest play was {play(old[0])}: the expected penalty of a swat "
                     f"right after it was {low}")
-        else:  # a tie: name every best play, none is "the" best
-            best = (f"{name}'s best plays were {_and([play(p) for p in old])}, tied: the "
+        else:  # a tie: name every safest play, none is "the" safest
+            best = (f"{name}'s safest plays were {_and([play(p) for p in old])}, tied: the "
                     f"expected penalty of a swat right after each was {low}")
         after = _and([f"{_money(new_cost[tuple(p)])} for {play(p)}"
                       for p in [*old, chosen]])
@@ -371,7 +452,8 @@ class Annotator:
 def build(players: int) -> dict[str, Any]:
     """The annotated sample record of ``players`` seats, exactly as stored."""
     rec = play(players, SEEDS[players]).to_record()
-    rec["notes"] = {str(k): v for k, v in Annotator(rec).annotate().items()}
+    notes = Annotator(rec, reviewed(players)).annotate()
+    rec["notes"] = {str(k): v for k, v in notes.items()}
     return rec
 
 
@@ -402,12 +484,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--search", type=int, metavar="TRIES", help="search this many seeds")
     ap.add_argument("--start", type=int, default=0, help="the first seed searched")
+    ap.add_argument("--review", action="store_true",
+                    help="review the games again (minutes) and write reviews.json first")
     args = ap.parse_args()
     if args.search:
         for n in (2, 3, 4, 5):
             for score, seed, found in search(n, range(args.start, args.start + args.search))[:5]:
                 print(n, seed, score, " ".join(found))
         return
+    if args.review:
+        REVIEWS.write_text(json.dumps(review_games(), indent=1) + "\n", encoding="utf-8")
+        print(REVIEWS.name, "written")
     for n in SEEDS:
         rec = build(n)
         save_record(rec, HERE / file_name(n))
