@@ -4,10 +4,9 @@ The notes explain a decision with the exact odds of the next swat ("the safest p
 "the cheaper of the two"), which look one swat ahead; only a verdict sentence, taken from
 the review of the same game at the default budget, calls a move best, good or a mistake.
 Here each decision of the sample games that a note explains is judged again as the review
-of the game at the default budget and seed judges it (``judge_turn``: each turn's
-evaluator seed depends only on the review's seed and the turn, so this is the whole
-review's judgement of that turn) and every verdict is checked against the review's label
-within its interval, its figures and its best move; every other note may not judge.
+of the game at the default budget and seed judges it (``judge_decision``, which the whole
+review calls for each of its turns) and every verdict is checked against the review's
+label within its interval, its figures and its best move; every other note may not judge.
 """
 
 from __future__ import annotations
@@ -28,9 +27,9 @@ from tenleave_widget.analysis.review import (
     LABELS,
     THRESHOLDS,
     TurnReview,
+    decisions,
     describe_turn,
-    judge_turn,
-    review,
+    judge_decision,
 )
 
 GAMES = Path(__file__).resolve().parents[1] / "examples" / "games"
@@ -105,15 +104,8 @@ def _judged(path: Path) -> dict[int, TurnReview]:
     """The review's judgement of each decision a note explains (the default budget and
     seed, as make_games.py --review)."""
     rec = _load(path)
-    return {i: judge_turn(rec, i) for i in _make_games().decisions(rec)}
-
-
-def test_a_turn_judged_alone_is_the_reviews_judgement() -> None:
-    rec = _load(GAMES / "game-2-seats.json")
-    rec["turns"] = rec["turns"][:9]
-    whole = review(rec, samples=3, seed=5)
-    for k in (0, 5, 7, 8):
-        assert judge_turn(rec, k, samples=3, seed=5) == whole.turns[k]
+    every = decisions(rec)
+    return {i: judge_decision(every[i]) for i in _make_games().decision_turns(rec)}
 
 
 def test_the_check_can_fail() -> None:
@@ -148,9 +140,9 @@ def test_the_notes_agree_with_the_review(path: Path) -> None:
         verdicts += len(VERDICT.findall(note))
     # every decision the notes explain carries the review's verdict
     mg = _make_games()
-    for i in mg.decisions(rec):
+    for i in mg.decision_turns(rec):
         assert VERDICT.search(rec["notes"][str(i)]), (path.name, i)
-    assert verdicts == len(mg.decisions(rec)) > 0
+    assert verdicts == len(mg.decision_turns(rec)) > 0
 
 
 def test_the_stored_verdicts_are_the_notes() -> None:
@@ -160,5 +152,5 @@ def test_the_stored_verdicts_are_the_notes() -> None:
     for path in FILES:
         rec = _load(path)
         stored = mg.reviewed(len(rec["players"]))
-        assert sorted(stored) == mg.decisions(rec), path.name
+        assert sorted(stored) == mg.decision_turns(rec), path.name
         assert all(v["label"] in LABELS for v in stored.values())

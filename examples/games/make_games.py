@@ -36,7 +36,7 @@ from situations import SITUATIONS, best_plays, find_situations, rotate_saves  # 
 
 from tenleave_widget import Game, Turn, save_record  # noqa: E402
 from tenleave_widget.analysis.odds import move_evaluation  # noqa: E402
-from tenleave_widget.analysis.review import describe_turn, judge_turn  # noqa: E402
+from tenleave_widget.analysis.review import decisions, describe_turn, judge_decision  # noqa: E402
 from tenleave_widget.engine.cards import card_value  # noqa: E402
 from tenleave_widget.engine.rules import ROMAN  # noqa: E402
 
@@ -148,7 +148,7 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def decisions(record: dict[str, Any]) -> list[int]:
+def decision_turns(record: dict[str, Any]) -> list[int]:
     """The turns whose note is about a decision: every wake, and the peeks and rotates
     that the notes explain."""
     found = find_situations(record)
@@ -192,8 +192,9 @@ def review_games() -> dict[str, dict[str, dict[str, Any]]]:
     for n in SEEDS:
         rec = play(n, SEEDS[n]).to_record()
         out[str(n)] = {}
-        for i in decisions(rec):  # judged alone, exactly as the whole review judges it
-            t = judge_turn(rec, i)
+        every = decisions(rec)
+        for i in decision_turns(rec):  # judged alone, exactly as the whole review judges it
+            t = judge_decision(every[i])
             out[str(n)][str(i)] = {
                 "label": t.label, "loss": round(t.loss, 4),
                 "loss_ci95": [round(x, 4) for x in t.loss_ci95], "forced": t.forced,

@@ -79,7 +79,6 @@ __all__ = [
     "decisions",
     "describe_turn",
     "evaluation_table",
-    "judge_turn",
     "puzzles",
     "judge_decision",
     "review",
@@ -849,33 +848,6 @@ def review(
         if progress is not None:
             progress(d.turn + 1, len(ds))
     return assemble_review(obj, judged, samples=samples, seed=seed, objective=objective)
-
-
-def judge_turn(
-    record: RecordSource | Game,
-    k: int,
-    *,
-    samples: int | None = None,
-    seed: int = 0,
-    objective: str = "margin",
-) -> TurnReview:
-    """The decision of turn ``k`` (the record's index, from 0) judged alone, exactly as
-    :func:`review` with the same ``samples``, ``seed`` and ``objective`` judges it (each
-    turn's evaluator seed depends on the review's seed and ``k`` only): a few decisions of
-    a long game without reviewing all of it."""
-    g, turns, _, _ = _load(record)
-    if type(k) is not int or not 0 <= k < len(turns):
-        raise SetupError(f"k must be a turn index 0..{len(turns) - 1}, not {excerpt(k)}")
-    if objective not in OBJECTIVES:
-        raise SetupError(
-            f"objective must be one of {', '.join(OBJECTIVES)}, not {excerpt(objective)}"
-        )
-    for t in turns[:k]:
-        g.apply(t)
-    t = turns[k]
-    budget = samples if samples is not None else DEFAULT_SAMPLES
-    return _judge(k, t.seat, t, _evaluate(g.view(t.seat), t, budget, _turn_seed(seed, k),
-                                         objective))
 
 
 # ------------------------------------------------------------------ saved with a record
