@@ -293,22 +293,24 @@ def test_every_python_block_is_marked_python() -> None:
 # ------------------------------------------------------------ Python calls in the prose
 
 SPAN = re.compile(r"`(?P<name>[A-Za-z_][\w.]*)\((?P<args>[^`]*)\)`")
-NOT_OURS = {"mo", "performance", "random", "renderPanels", "renderTableState"}
-"""Calls of other libraries and of the JavaScript bundle."""
+NOT_OURS = {"mo", "performance", "random", "renderPanels", "renderTableState", "exp"}
+"""Calls of other libraries, of the JavaScript bundle, and formulas."""
 
 
 def _names() -> dict[str, Any]:
-    """What a name in the README's prose stands for (``w`` is a table widget)."""
+    """What a name in the README's prose stands for (``w`` and ``r`` are table widgets)."""
     import tenleave_widget as tw
-    from tenleave_widget.analysis import bots
+    from tenleave_widget.analysis import bots, infer, position
     from tenleave_widget.analysis import review as review_module
     from tenleave_widget.analysis.lookahead import Budget
     from tenleave_widget.programs import simulate
     from tenleave_widget.widget.controller import TenLeaveWidget
 
     names: dict[str, Any] = {n: getattr(tw, n) for n in tw.__all__}
-    names.update({"tenleave_widget": tw, "tw": tw, "w": TenLeaveWidget, "bots": bots,
-                  "Budget": Budget, "simulated_game": simulate.simulated_game})
+    names.update({"tenleave_widget": tw, "tw": tw, "w": TenLeaveWidget, "r": TenLeaveWidget,
+                  "bots": bots,
+                  "Budget": Budget, "simulated_game": simulate.simulated_game,
+                  "with_history": infer.with_history, "position_infer": position.position_infer})
     names.update({n: getattr(review_module, n) for n in review_module.__all__})
     return names
 
