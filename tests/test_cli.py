@@ -275,7 +275,7 @@ def test_evaluate_reads_standard_input(tmp_path: Path) -> None:
     text = json.dumps(g.to_record())
     f = tmp_path / "g.json"
     f.write_text(text)
-    args = ["--seat", str(g.to_move), "--samples", "8", "--seed", "1"]
+    args = ["--seat", str(g.to_move), "--samples", "8", "--seed", "1", "--json"]
     r = subprocess.run([*COMMAND, "evaluate", "-", *args], input=text, capture_output=True,
                        text=True, timeout=120)
     assert r.returncode == 0, r.stderr

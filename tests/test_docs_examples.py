@@ -310,6 +310,7 @@ def _names() -> dict[str, Any]:
     names.update({"tenleave_widget": tw, "tw": tw, "w": TenLeaveWidget, "r": TenLeaveWidget,
                   "bots": bots,
                   "Budget": Budget, "simulated_game": simulate.simulated_game,
+                  "simulate": simulate.simulate,
                   "with_history": infer.with_history, "position_infer": position.position_infer})
     names.update({n: getattr(review_module, n) for n in review_module.__all__})
     return names
