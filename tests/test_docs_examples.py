@@ -311,16 +311,23 @@ def _names() -> dict[str, Any]:
                   "bots": bots,
                   "Budget": Budget, "simulated_game": simulate.simulated_game,
                   "simulate": simulate.simulate,
+                  "play_from_here": TenLeaveWidget.play_from_here,
                   "with_history": infer.with_history, "position_infer": position.position_infer})
     names.update({n: getattr(review_module, n) for n in review_module.__all__})
     return names
 
 
 def _resolve(dotted: str, names: dict[str, Any]) -> Any:
+    import importlib
+    import inspect
+
     head, *rest = dotted.split(".")
     assert head in names, f"{dotted}: unknown name {head!r} (add it to the docs test)"
     obj = names[head]
     for part in rest:
+        if not hasattr(obj, part) and inspect.ismodule(obj):  # a submodule not imported yet
+            with contextlib.suppress(ImportError):
+                importlib.import_module(f"{obj.__name__}.{part}")
         assert hasattr(obj, part), f"{dotted}: {part!r} does not exist"
         obj = getattr(obj, part)
     return obj
