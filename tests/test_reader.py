@@ -198,7 +198,7 @@ def test_tenleave_evaluate_model_inferred(tmp_path: object) -> None:
 
     def run(*extra: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "tenleave_widget", "evaluate", str(path),
-                               "--seat", "0", "--samples", "8", *extra],
+                               "--seat", "0", "--samples", "8", "--json", *extra],
                               capture_output=True, text=True, check=False)
 
     base, uniform = run(), run("--model", "uniform")
