@@ -28,8 +28,8 @@ from tenleave_widget.analysis.review import (
     THRESHOLDS,
     TurnReview,
     decisions,
-    describe_turn,
     judge_decision,
+    turn_text,
 )
 
 GAMES = Path(__file__).resolve().parents[1] / "examples" / "games"
@@ -91,7 +91,7 @@ def check(note: str, judged: Any, name: str) -> list[str]:
         if m["loss"] is not None:
             if not lo - 0.05 <= float(m["loss"]) <= hi + 0.05:
                 problems.append(f"a loss of {m['loss']} outside [{lo:.2f}, {hi:.2f}]")
-            best = re.sub(r"(\d)\*", r"\1", describe_turn(judged.best, words=True))
+            best = re.sub(r"(\d)\*", r"\1", turn_text(judged.best, words=True))
             if m["best"] != best:
                 problems.append(f"the best named is {m['best']}, the review's is {best}")
     rest = VERDICT.sub("", note)

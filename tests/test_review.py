@@ -18,8 +18,8 @@ from tenleave_widget.analysis.review import (
     THRESHOLDS,
     _label,
     _turn_luck,
-    describe_turn,
     review,
+    turn_text,
     wake_luck,
 )
 
@@ -95,11 +95,11 @@ def test_labels_follow_the_thresholds() -> None:
             assert _label(bound * 1.01 + 1e-9, objective) == LABELS[LABELS.index(name) + 1]
 
 
-def test_describe_turn() -> None:
+def test_turn_text() -> None:
     g = Game(3, seed=1)
-    texts = {describe_turn(t) for t in g.legal_turns}
+    texts = {turn_text(t) for t in g.legal_turns}
     assert "1 q1" in texts and "1 q0" not in texts  # queues numbered from 1, as on the table
-    assert {describe_turn(t, words=True) for t in g.legal_turns} >= {"1 on queue 1",
+    assert {turn_text(t, words=True) for t in g.legal_turns} >= {"1 on queue 1",
                                                                      "5 on queue 2"}
 
 

@@ -36,7 +36,7 @@ from situations import SITUATIONS, best_plays, find_situations, rotate_saves  # 
 
 from tenleave_widget import Game, Turn, save_record  # noqa: E402
 from tenleave_widget.analysis.odds import move_evaluation  # noqa: E402
-from tenleave_widget.analysis.review import decisions, describe_turn, judge_decision  # noqa: E402
+from tenleave_widget.analysis.review import decisions, judge_decision, turn_text  # noqa: E402
 from tenleave_widget.engine.cards import card_value  # noqa: E402
 from tenleave_widget.engine.rules import ROMAN  # noqa: E402
 
@@ -173,7 +173,7 @@ def verdict(name: str, judged: dict[str, Any]) -> str:
         return head + (": here every move was worth about the same." if judged["forced"]
                        else ".")
     lo, hi = judged["loss_ci95"]
-    best = re.sub(r"(\d)\*", r"\1", describe_turn(Turn.from_json(judged["best"]), words=True))
+    best = re.sub(r"(\d)\*", r"\1", turn_text(Turn.from_json(judged["best"]), words=True))
     return (f"{head}: the best was {best}, which would have left {name} about "
             f"{judged['loss']:.1f} points better off against the others (between {lo:.1f} "
             f"and {hi:.1f}, 19 times in 20).")

@@ -77,7 +77,7 @@ __all__ = [
     "attach_review",
     "decision",
     "decisions",
-    "describe_turn",
+    "turn_text",
     "evaluation_table",
     "puzzles",
     "judge_decision",
@@ -287,8 +287,8 @@ class Review:
             ci = f"{t.loss:.2f} [{t.loss_ci95[0]:.2f}, {t.loss_ci95[1]:.2f}]"
             label = t.label + (" (forced)" if t.forced else "")
             lines.append(
-                f"{t.turn + 1:>4}  {names[t.seat]:<{w}}  {describe_turn(t.played):<22} "
-                f"{t.expected_final_penalty:6.2f}  {describe_turn(t.best):<22} "
+                f"{t.turn + 1:>4}  {names[t.seat]:<{w}}  {turn_text(t.played):<22} "
+                f"{t.expected_final_penalty:6.2f}  {turn_text(t.best):<22} "
                 f"{t.best_expected_final_penalty:6.2f}  {ci:<22} {label}"
             )
             note = self.notes.get(t.turn)
@@ -357,21 +357,21 @@ BREAKDOWN_TERMS = (
 words (the ``rest`` is :attr:`SeatSummary.other`)."""
 
 
-def describe_turn(t: Turn, *, words: bool = False) -> str:
+def turn_text(t: Turn, *, words: bool = False) -> str:
     """A short text for a turn, e.g. ``"4* q2"``, ``"wake, 2 q1"``, ``"peek q2:I, 5 q1"``,
     ``"3* q2, rotate q2"`` — queues numbered from 1 and positions I to IV, as the table
     and the narration show them (a record numbers queues from 0). With ``words``, the
     same in words (the widget's status and narration lines, the puzzles' verdicts).
 
-    >>> describe_turn(Turn(0, "4*", 1, rotate=1, extra="after"))
+    >>> turn_text(Turn(0, "4*", 1, rotate=1, extra="after"))
     '4* q2, rotate q2'
-    >>> describe_turn(Turn(0, "4*", 1, rotate=1, extra="after"), words=True)
+    >>> turn_text(Turn(0, "4*", 1, rotate=1, extra="after"), words=True)
     '4* on queue 2, then rotate queue 2'
-    >>> describe_turn(Turn(1, "5", 0, peek=(2, 1), extra="before"))
+    >>> turn_text(Turn(1, "5", 0, peek=(2, 1), extra="before"))
     'peek q3:II, 5 q1'
-    >>> describe_turn(Turn(1, "5", 0, peek=(2, 1), extra="before"), words=True)
+    >>> turn_text(Turn(1, "5", 0, peek=(2, 1), extra="before"), words=True)
     'peek at queue 3, position II, then 5 on queue 1'
-    >>> describe_turn(Turn(0, "2", 0, wake=True), words=True)
+    >>> turn_text(Turn(0, "2", 0, wake=True), words=True)
     'wake SleepKid, then 2 on queue 1'
     """
     if words:
@@ -1091,13 +1091,13 @@ class Puzzle:
         t = Turn.from_json(dict(turn)) if isinstance(turn, Mapping) else turn
         g = Game.from_record(self.record)
         if t not in g.legal_turns:
-            raise SetupError(f"{describe_turn(t, words=True)} is not a legal turn of seat "
+            raise SetupError(f"{turn_text(t, words=True)} is not a legal turn of seat "
                              f"{self.seat} here")
         answer, best = decision(t), decision(self.best)
         unit = "points" if self.objective == "margin" else "of win probability"
         if answer == best:
             return {"best": True, "loss": 0.0, "loss_ci95": [0.0, 0.0],
-                    "text": f"{describe_turn(t, words=True)}: the best move, better than the "
+                    "text": f"{turn_text(t, words=True)}: the best move, better than the "
                             f"next best "
                             f"by {self.gap:.2f} {unit}."}
         budget = REFINE * (samples if samples is not None else DEFAULT_SAMPLES)
@@ -1107,8 +1107,8 @@ class Puzzle:
         loss, half = _paired(vals[answer], vals[best])
         label = _label(max(0.0, loss), self.objective)
         return {"best": False, "loss": loss, "loss_ci95": [loss - half, loss + half],
-                "text": f"{describe_turn(t, words=True)}: {label} — "
-                        f"{describe_turn(self.best, words=True)} was better "
+                "text": f"{turn_text(t, words=True)}: {label} — "
+                        f"{turn_text(self.best, words=True)} was better "
                         f"by {loss:.2f} {unit} (95% interval {loss - half:.2f} to "
                         f"{loss + half:.2f})."}
 
@@ -1163,7 +1163,7 @@ def evaluation_table(ev: Mapping[str, Any], players: Sequence[str] | None = None
     moves = list(enumerate(ev["moves"]))
     moves.sort(key=lambda im: (im[0] != best, im[1]["expected_margin"]))
     for i, m in moves:
-        move = describe_turn(Turn.from_json(m["turn"])) + (" *best" if i == best else "")
+        move = turn_text(Turn.from_json(m["turn"])) + (" *best" if i == best else "")
         lo, hi = m["margin_ci95"]
         flo, fhi = m["ci95"]
         margin = f"{m['expected_margin']:+.2f} [{lo:+.2f}, {hi:+.2f}]"

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from ..analysis.odds import seat_odds
-from ..analysis.review import Review, describe_turn
+from ..analysis.review import Review, turn_text
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
@@ -751,8 +751,8 @@ def review_figure(review: Review, seat: int | None, colours: Sequence[str],
     alts: list[str] = []
     for s in seats:
         mine = [t for t in review.turns if t.seat == s]
-        texts = [f"turn {t.turn + 1}: {describe_turn(t.played, words=True)} — {t.label} "
-                 f"(loss {t.loss:.2f}); best {describe_turn(t.best, words=True)}"
+        texts = [f"turn {t.turn + 1}: {turn_text(t.played, words=True)} — {t.label} "
+                 f"(loss {t.loss:.2f}); best {turn_text(t.best, words=True)}"
                  for t in mine]
         data.append({
             "type": "scatter", "mode": "lines+markers", "name": review.players[s],

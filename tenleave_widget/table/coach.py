@@ -37,8 +37,8 @@ from ..analysis.review import (
     Decision,
     TurnReview,
     _summaries,
-    describe_turn,
     judge_decision,
+    turn_text,
 )
 from ..engine.turn import Turn
 from . import tasks
@@ -68,8 +68,8 @@ def verdict_words(v: Mapping[str, Any]) -> str:
     ...                "best": {"seat": 0, "play": ["3*", 0]}})
     'Coach: best — 3* on queue 1 was the best move.'
     """
-    played = describe_turn(Turn.from_json(dict(v["played"])), words=True)
-    best = describe_turn(Turn.from_json(dict(v["best"])), words=True)
+    played = turn_text(Turn.from_json(dict(v["played"])), words=True)
+    best = turn_text(Turn.from_json(dict(v["best"])), words=True)
     if best == played:
         return f"Coach: {v['label']} — {played} was the best move."
     lo, hi = v["loss_ci95"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from ..analysis.review import Review, TurnReview, describe_turn
+from ..analysis.review import Review, TurnReview, turn_text
 from ..engine.turn import AFTER
 from .narration import seat_name
 from .protocol import BestMove
@@ -67,7 +67,7 @@ class ReviewState:
         if judged is None:
             return ""
         who = seat_name(self.live.players, judged.seat)
-        return f" Best move for {who} here: {describe_turn(judged.best, words=True)}."
+        return f" Best move for {who} here: {turn_text(judged.best, words=True)}."
 
 
 def review_words(judged: TurnReview, objective: str = "margin") -> str:
@@ -86,7 +86,7 @@ def review_words(judged: TurnReview, objective: str = "margin") -> str:
         return "Review: forced (every move was worth the same)."
     if judged.label == "best":
         return "Review: best move."
-    better = describe_turn(judged.best, words=True)
+    better = turn_text(judged.best, words=True)
     if objective == "win_probability":
         return (f"Review: {judged.label} — {100 * judged.loss:.0f} percentage points less "
                 f"chance of winning than {better}.")
