@@ -464,3 +464,16 @@ def test_an_evaluation_run_in_slices_gives_the_same_figures() -> None:
         assert part["samples"] == ev.worlds and 0 <= part["best"] < len(part["moves"])
     assert slices >= 7
     assert ev.result() == evaluate_view(view, budget, seed=4)
+
+
+def test_the_win_objective_has_the_reviews_name() -> None:
+    """``win_probability`` as in the review (issue 18); ``win``, its former name, is the same."""
+    g = random_game(3, seed=2, turns=6)
+    view = g.view(g.to_move)
+    a = evaluate_view(view, budget=Budget(samples=8), seed=1, objective="win_probability")
+    b = evaluate_view(view, budget=Budget(samples=8), seed=1, objective="win")
+    assert a == b and a["objective"] == "win_probability"
+    best = max(range(len(a["moves"])), key=lambda i: a["moves"][i]["win_probability"])
+    assert a["moves"][a["best"]]["win_probability"] == a["moves"][best]["win_probability"]
+    with pytest.raises(SetupError, match="objective must be 'margin' or 'win_probability'"):
+        evaluate_view(view, budget=Budget(samples=4), objective="luck")

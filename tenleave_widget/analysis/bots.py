@@ -127,7 +127,7 @@ class LookaheadBot:
 
     ``budget``: worlds per decision (default :func:`bot_budget` of the table size: 96 worlds
     at 2 to 4 seats, 192 at 5, successive halving on, rotations off — see the README for
-    why). ``objective``: ``"margin"`` or ``"win"``.
+    why). ``objective``: ``"margin"`` or ``"win_probability"``.
     Each decision's seed is derived from the bot's seed and the turn number, so the same
     position gets the same answer; at a table, a take-back of its answer (undo) deals the
     cards the human cannot see again (:mod:`~tenleave_widget.table.redeal`), so undoing

@@ -642,7 +642,8 @@ def evaluate_view(
     ``view`` is that seat's ``tenleave-view/1`` view; ``budget`` a number of sampled
     worlds or a :class:`Budget`; ``seed`` makes the result reproducible (``None``: fresh
     randomness). ``objective`` picks ``best``: ``"margin"`` (lowest expected margin) or
-    ``"win"`` (highest win probability). ``rotations=False`` leaves the rotations out
+    ``"win_probability"`` (highest win probability; the review's name for it, also accepted
+    under its former name ``"win"``). ``rotations=False`` leaves the rotations out
     (the bot's choice: see the README). ``turns`` values only the listed decisions (record
     turn objects as ``moves`` lists them; the game review refines a few candidates this
     way); ``per_world=True`` adds to each move its per-world results on the common worlds,
@@ -703,8 +704,11 @@ class Evaluation:
                 f"budget must be a number of samples or a Budget, not {excerpt(budget)}"
             )
         b = Budget(samples=budget) if isinstance(budget, int) else budget
-        if objective not in ("margin", "win"):
-            raise SetupError(f"objective must be 'margin' or 'win', not {excerpt(objective)}")
+        objective = "win_probability" if objective == "win" else objective  # former name
+        if objective not in ("margin", "win_probability"):
+            raise SetupError(
+                f"objective must be 'margin' or 'win_probability', not {excerpt(objective)}"
+            )
         pol = policy if policy is not None else Policy()
         self._t0 = time.perf_counter()
         self.view = view
@@ -833,7 +837,7 @@ def _best(moves: list[dict[str, Any]], objective: str) -> int:
 
     def key(i: int) -> tuple[float, float]:
         m = moves[i]
-        if objective == "win":
+        if objective == "win_probability":
             return (-m["win_probability"], m["expected_margin"])
         return (m["expected_margin"], -m["win_probability"])
 
