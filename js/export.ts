@@ -5,6 +5,7 @@
 
 import "./widget.css";
 import "./export.css";
+import "./plotly-runtime"; // one page, offline: plotly.js inlined with the table
 
 import { mountTable } from "./mount";
 import type { TableSource } from "./mount";

@@ -14,7 +14,7 @@ declare module "plotly.js-basic-dist-min" {
     data?: Record<string, unknown>[];
     layout?: Record<string, unknown>;
   }
-  interface PlotlyStatic {
+  export interface PlotlyStatic {
     react(
       el: HTMLElement,
       data: Record<string, unknown>[],

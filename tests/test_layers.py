@@ -26,6 +26,7 @@ LAYERS: list[set[str]] = [
     {"table.tasks"},  # background work with or without threads (it imports no layer)
     {"table"},
     {"programs"},  # simulate, cli, export
+    {"widget.plotly_runtime"},  # plotly.js once per kernel, which every table references
     {"widget"},  # the Jupyter adapter
     {"__init__", "__main__"},  # the package's public names; python -m tenleave_widget
 ]
@@ -43,7 +44,7 @@ PLOTLY_FROM = "table"
 def jupyter_fault(module: str, layer: int) -> str | None:
     """Why a module of ``layer`` may not import the outside ``module``, or None."""
     top = module.split(".")[0]
-    if top in JUPYTER and layer < layer_of("widget"):
+    if top in JUPYTER and layer < layer_of("widget.plotly_runtime"):  # widget/'s first layer
         return f"imports {module}: only widget/ is Jupyter"
     if top == "plotly" and (layer < layer_of(PLOTLY_FROM)
                             or module.startswith("plotly.basewidget")):

@@ -5,20 +5,32 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 import tenleave_widget
 from tenleave_widget.widget import STATIC, TableWidget
+from tenleave_widget.widget.plotly_runtime import PlotlyRuntime, plotly_runtime
 
-JS = STATIC / "widget.js"
+JS = STATIC / "widget.js"  # the table and plotly.js in one ESM (marimo, static pages)
+TABLE = STATIC / "table-widget.js"  # the table's own ESM: no plotly.js in it
+RUNTIME = STATIC / "plotly-runtime.js"  # plotly.js, once per notebook
 CSS = STATIC / "widget.css"
 
 
 def test_the_bundle_is_built_and_small() -> None:
     assert JS.exists() and CSS.exists(), "run `pip install -e .` (or `npm run build`)"
     assert JS.stat().st_size < 1_400 * 1024  # plotly.js-basic-dist-min (1.19 MB) and ours
+    # what every table saves in a notebook: the table alone; plotly.js is the runtime's
+    assert TABLE.stat().st_size < 80 * 1024
+    assert RUNTIME.stat().st_size < 1_300 * 1024
+    table, runtime = TABLE.read_text(), RUNTIME.read_text()
+    assert "plotly_afterplot" in runtime and "plotly_afterplot" not in table  # plotly.js's own
+    assert "__tenleave_plotly__" in table and "__tenleave_plotly__" in runtime
 
 
-def test_the_bundle_is_an_esm_module_that_loads_nothing_from_the_network() -> None:
-    js = JS.read_text()
+@pytest.mark.parametrize("bundle", [JS, TABLE, RUNTIME], ids=lambda p: p.name)
+def test_the_bundle_is_an_esm_module_that_loads_nothing_from_the_network(bundle: Path) -> None:
+    js = bundle.read_text()
     assert re.search(r"export\s*\{", js), "esbuild must output --format=esm"
     assert not re.search(r"""(import\s*\(|from\s*)["'](https?:)?//""", js)
     # XML namespaces are names, not addresses; plotly.js also names a few pages that
@@ -31,18 +43,31 @@ def test_the_bundle_is_an_esm_module_that_loads_nothing_from_the_network() -> No
              "https://cdn.plot.ly/un/", "https://github.com/", "http://syntheti.cc",
              "http://getify.mit-license.org")
     urls = set(re.findall(r"https?://[^\s\"'`)]*", js))
-    assert urls and not {u for u in urls if not u.startswith(known)}
+    assert not {u for u in urls if not u.startswith(known)}
     assert "@import" not in CSS.read_text() and "url(http" not in CSS.read_text()
 
 
 def test_the_widget_ships_the_built_files() -> None:
     w = TableWidget()
-    assert w._esm == JS.read_text()
+    assert w._esm == TABLE.read_text()
     assert w._css == CSS.read_text()
+    assert plotly_runtime()._esm == RUNTIME.read_text()
     # the bundle is where the wheel's build puts it (pyproject's artifacts)
     package = Path(tenleave_widget.__file__).parent
     assert STATIC == package / "static"
     pyproject = (package.parent / "pyproject.toml").read_text()
     artifacts = re.findall(r"^artifacts = (.*)$", pyproject, re.M)[0]
-    for built in (JS, CSS):
+    for built in (JS, TABLE, RUNTIME, CSS):
         assert f'"{built.relative_to(package.parent).as_posix()}"' in artifacts
+
+
+def test_every_table_references_the_one_plotly_runtime() -> None:
+    """plotly.js is saved once per notebook: the tables share one runtime model, which
+    each one's state names (the front end creates it first) and nothing else copies."""
+    a, b = TableWidget(), TableWidget()
+    assert isinstance(a._plotly, PlotlyRuntime) and a._plotly is b._plotly is plotly_runtime()
+    state = a.get_state()
+    assert state["_plotly"] == f"IPY_MODEL_{plotly_runtime().model_id}"
+    assert len(str(state)) < 200 * 1024  # the table's state, its ESM included: no plotly.js
+    plotly_runtime().close()  # a closed runtime (Widget.close_all) is replaced
+    assert TableWidget()._plotly is plotly_runtime() and plotly_runtime().comm is not None

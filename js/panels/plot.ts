@@ -1,10 +1,11 @@
 // Drawing one Plotly figure composed in Python (tenleave_widget/table/charts.py) with the
 // partial plotly.js bundle: the theme (colours and fonts from JupyterLab's CSS variables,
 // read at draw time), the trimmed modebar, and Plotly.react so a new state updates the
-// chart in place.
+// chart in place. plotly.js itself comes from the page (./plotly-slot.ts): a table's ESM
+// does not carry it.
 
-import Plotly from "plotly.js-basic-dist-min";
 import type { PlotlyElement } from "plotly.js-basic-dist-min";
+import { plotlyNow, withPlotly } from "./plotly-slot";
 import type { FigureJSON } from "./types";
 
 type Obj = Record<string, unknown>;
@@ -121,17 +122,30 @@ const CONFIG = (name: string): Obj => ({
   displayModeBar: "hover",
 });
 
-/** Draw (first time) or update in place (Plotly.react) `figure` in `el`. */
+/** Draw (first time) or update in place (Plotly.react) `figure` in `el`: at once when
+ *  plotly.js is in the page, else as soon as it is (only the last figure asked is drawn). */
 export function drawFigure(el: HTMLElement, name: string, figure: FigureJSON, theme: Theme): Promise<PlotlyElement> {
   // plotly.js keeps (and annotates) the objects it is given: never the model's own
   const copy = JSON.parse(JSON.stringify(figure)) as { data: Obj[]; layout: Obj };
-  return Plotly.react(el, themedData(copy.data, theme), themed(copy.layout, theme), CONFIG(name));
+  const asked = (latest.get(el) ?? 0) + 1;
+  latest.set(el, asked);
+  return new Promise((resolve, reject) => {
+    withPlotly((Plotly) => {
+      if (latest.get(el) !== asked) return; // a newer figure came while plotly.js loaded
+      Plotly.react(el, themedData(copy.data, theme), themed(copy.layout, theme), CONFIG(name)).then(resolve, reject);
+    });
+  });
 }
 
+/** The number of the last figure asked of each chart element. */
+const latest = new WeakMap<HTMLElement, number>();
+
 export function purge(el: HTMLElement): void {
-  Plotly.purge(el);
+  latest.set(el, (latest.get(el) ?? 0) + 1); // nothing waiting is drawn any more
+  plotlyNow()?.purge(el);
 }
 
 export function resize(el: HTMLElement): void {
-  if (el.isConnected && el.offsetWidth > 0) void Plotly.Plots.resize(el);
+  const Plotly = plotlyNow();
+  if (Plotly && el.isConnected && el.offsetWidth > 0) void Plotly.Plots.resize(el);
 }

@@ -8,17 +8,16 @@ sends intents back as custom messages.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
 import anywidget
+import ipywidgets
 import traitlets
 
 from ..table.protocol import TableState
+from .plotly_runtime import STATIC, PlotlyRuntime, plotly_runtime
 
 __all__ = ["JSNULL", "STATIC", "TableWidget", "to_wire"]
-
-STATIC = Path(__file__).resolve().parents[1] / "static"
 
 JSNULL: Any = None
 """What a ``None`` of the table state is sent as. Under Pyodide, ``pyodide.ffi.jsnull``:
@@ -57,12 +56,27 @@ def _synced(trait: Any) -> Any:
     return trait.tag(sync=True, to_json=_to_json)
 
 
+def _in_marimo() -> bool:
+    """Whether this runs in a marimo notebook (never imports marimo itself).
+
+    >>> _in_marimo()
+    False
+    """
+    marimo = sys.modules.get("marimo")
+    return bool(marimo is not None and marimo.running_in_notebook())
+
+
 class TableWidget(anywidget.AnyWidget):
     """The card table: draws a :class:`~.protocol.TableState` and sends intents. State
     only: the controller (:class:`~.controller.TenLeaveWidget`) fills these traitlets."""
 
-    _esm = STATIC / "widget.js"
+    # the table without plotly.js (26 KB): the kernel's one PlotlyRuntime brings it, saved
+    # once per notebook however many tables it holds (plotly_runtime.py)
+    _esm = STATIC / "table-widget.js"
     _css = STATIC / "widget.css"
+    _plotly = traitlets.Instance(PlotlyRuntime, allow_none=True).tag(
+        sync=True, **ipywidgets.widget_serialization
+    )
 
     view = _synced(traitlets.Dict())
     mode = _synced(traitlets.Unicode("play"))
@@ -81,11 +95,17 @@ class TableWidget(anywidget.AnyWidget):
     best = _synced(traitlets.Dict(None, allow_none=True))
 
     def __init__(self, **kwargs: Any) -> None:
-        if not (STATIC / "widget.js").exists():
+        if not (STATIC / "table-widget.js").exists():
             raise RuntimeError(
                 "the widget's front end is not built: run `pip install -e .` "
                 "(or `npm install && npm run build`) in the repository"
             )
+        if _in_marimo():
+            # marimo saves a notebook as code (no widget state to keep small) and creates
+            # no referenced model: the table brings its own plotly.js (static/widget.js)
+            kwargs.setdefault("_esm", (STATIC / "widget.js").read_text())
+        else:
+            kwargs.setdefault("_plotly", plotly_runtime())
         super().__init__(**kwargs)
 
     def show(self, state: TableState) -> None:

@@ -1,0 +1,46 @@
+"""plotly.js once per kernel: a tiny anywidget that every table references.
+
+anywidget saves each widget's ``_esm`` in the notebook's widget state, so a plotly.js
+bundled into the table's own ESM would be saved once *per table* (2.66 MB for
+``play.ipynb`` after two runs, ~5.2 MB for ``classroom.ipynb``'s four tables). Instead the
+table's ESM is small (``static/table-widget.js``) and plotly.js (the 1.2 MB partial bundle
+``plotly.js-basic-dist-min``) is the ESM of :class:`PlotlyRuntime`, of which a kernel
+holds one (:func:`plotly_runtime`). Each table references it through a trait with
+``widget_serialization``, so the front end creates the runtime's model (whose ESM
+publishes Plotly when it loads) with or before the table, and a saved notebook stores
+it once, however many tables it holds.
+
+>>> plotly_runtime() is plotly_runtime()
+True
+>>> "table-widget" not in plotly_runtime()._esm and len(plotly_runtime()._esm) > 1_000_000
+True
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anywidget
+
+__all__ = ["STATIC", "PlotlyRuntime", "plotly_runtime"]
+
+STATIC = Path(__file__).resolve().parents[1] / "static"
+"""The built front end (``js/``, bundled by esbuild at install)."""
+
+
+class PlotlyRuntime(anywidget.AnyWidget):
+    """The model whose ESM brings plotly.js to the page (``js/plotly-runtime.ts``): loading
+    it publishes Plotly for every table's panels. It shows nothing."""
+
+    _esm = STATIC / "plotly-runtime.js"
+
+
+_RUNTIME: list[PlotlyRuntime] = []
+
+
+def plotly_runtime() -> PlotlyRuntime:
+    """The kernel's one :class:`PlotlyRuntime` (a new one if it was closed, e.g. by
+    ``ipywidgets.Widget.close_all()``)."""
+    if not _RUNTIME or _RUNTIME[0].comm is None:
+        _RUNTIME[:] = [PlotlyRuntime()]
+    return _RUNTIME[0]
