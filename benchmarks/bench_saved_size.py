@@ -7,11 +7,20 @@ its cells twice in Chromium, saves it from the File menu and prints the file's s
 
     .venv/bin/python benchmarks/bench_saved_size.py
 
+With ``classroom`` it does the same for ``examples/classroom.ipynb`` (one replay table per
+sample game, four in all) run once and saved:
+
+    .venv/bin/python benchmarks/bench_saved_size.py classroom
+
 With ``replay`` it measures, without a browser, the widget state one replay table (as in
 ``examples/classroom.ipynb``) carries into a saved notebook: the JSON of every widget
-model under it, before and after a review (the review's graph is a FigureWidget):
+model under it (the plotly.js runtime it references included), before and after a review
+(the review's graph is one more panel of the table):
 
     .venv/bin/python benchmarks/bench_saved_size.py replay
+
+The kernel imports ``tenleave_widget`` from ``PYTHONPATH``: to compare two trees in one
+run, run the script once with each tree's path (each tree's ``static/`` built).
 """
 
 from __future__ import annotations
@@ -62,32 +71,65 @@ def replay() -> None:
           f"{after:,} bytes with one (its graph)")
 
 
-def main() -> None:
-    if sys.argv[1:] == ["replay"]:
-        replay()
-        return
+def save(page: Any) -> None:
+    """File > Save, and wait until the notebook is written."""
+    page.click("#jp-MainMenu >> text=File")
+    page.click('.lm-Menu-item[data-command="docmanager:save"]')
+    page.wait_for_function("() => !document.querySelector('.jp-mod-dirty')", timeout=20_000)
+
+
+def run_classroom(page: Any, lab: Any) -> None:
+    """Run every cell of classroom.ipynb once (its four tables drawn and moved) and save."""
+    open_and_run(page, lab, "classroom.ipynb", panels=False)
+    page.wait_for_function("() => document.querySelectorAll('.tl-root').length === 4",
+                           timeout=120_000)
+    last = len([c for c in json.loads((ROOT / "examples" / "classroom.ipynb").read_text())
+                ["cells"] if c["cell_type"] == "code"])
+    page.wait_for_function(  # the last code cell has run (its prompt numbered)
+        f"() => [...document.querySelectorAll('.jp-InputArea-prompt')]"
+        f".some(p => p.textContent.includes('[{last}]'))", timeout=120_000)
+    save(page)
+
+
+def run_play(page: Any, lab: Any) -> None:
+    """Run every cell of play.ipynb twice (the second table replaces the first) and save."""
+    root = open_and_run(page, lab, "play.ipynb")
+    wait_idle(page, root, 0)
+    run_again_and_save(page)  # the second run, then File > Save
+
+
+def saved(notebook: str, runs: str) -> None:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         src = tmp / "src"
         src.mkdir()
-        shutil.copy(ROOT / "examples" / "play.ipynb", src / "play.ipynb")
-        with lab_server(tmp, [src / "play.ipynb"]) as lab, sync_playwright() as pw:
+        shutil.copy(ROOT / "examples" / notebook, src / notebook)
+        with lab_server(tmp, [src / notebook]) as lab, sync_playwright() as pw:
+            shutil.copytree(ROOT / "examples" / "games", lab.root / "games")
             lab.save_widget_state(True)
             browser = pw.chromium.launch(executable_path=str(CHROMIUM))
             try:
                 page = browser.new_page(viewport={"width": 1400, "height": 1000})
-                root = open_and_run(page, lab, "play.ipynb")
-                wait_idle(page, root, 0)
-                run_again_and_save(page)  # the second run, then File > Save
+                (run_classroom if notebook == "classroom.ipynb" else run_play)(page, lab)
             finally:
                 browser.close()
-            path = lab.root / "play.ipynb"
+            path = lab.root / notebook
             nb = json.loads(path.read_text())
             models = nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]
-            print(f"play.ipynb after two runs, widget state saved: {path.stat().st_size:,} "
-                  f"bytes ({len(models['state'])} widget models)")
+            esm = sum(len(m["state"].get("_esm", "")) for m in models["state"].values())
+            print(f"{notebook} {runs}, widget state saved: {path.stat().st_size:,} bytes "
+                  f"({len(models['state'])} widget models, {esm:,} bytes of ESM)")
+
+
+def main() -> None:
+    if sys.argv[1:] == ["replay"]:
+        replay()
+    elif sys.argv[1:] == ["classroom"]:
+        saved("classroom.ipynb", "run once")
+    else:
+        saved("play.ipynb", "after two runs")
 
 
 if __name__ == "__main__":
