@@ -1,7 +1,8 @@
 // The HTML export (tenleave_widget/programs/export.py): a page that steps through a game with the
 // widget's own renderer (mountTable: the table and its odds panels), from table states all
 // computed in Python at export time. No kernel, no network: the states travel as JSON
-// inside the page.
+// inside the page, each position as a patch of the one before it (export.py: "the page's
+// encoding"), undone here.
 
 import "./widget.css";
 import "./export.css";
@@ -11,14 +12,79 @@ import { mountTable } from "./mount";
 import type { TableSource } from "./mount";
 import type { Intent, TableState } from "./protocol";
 
-interface ExportData {
+interface PackedData {
   format: string;
   players: string[];
   /** The perspectives in the page: a seat, or null for the teacher's view. */
   perspectives: (number | null)[];
   total: number;
+  /** patches[p][t]: the table (and its panels) after t turns, seen from perspectives[p], as
+   *  a patch of the state before it (t - 1 in the same view; t = 0: the view before's). */
+  patches: Patch[][];
+}
+
+interface ExportData extends Omit<PackedData, "patches"> {
   /** states[p][t]: the table (and its panels) after t turns, seen from perspectives[p]. */
   states: TableState[][];
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+/** 0: the value before; [0, v]: v; [1, {key: patch}, deleted keys?]: an object patched;
+ *  [2, n, [patch...]]: the array before's first n items, then items patched. */
+type Patch = 0 | [0, Json] | [1, Record<string, Patch>, string[]?] | [2, number, Patch[]];
+
+function byCodePoint(a: string, b: string): number {
+  const x = Array.from(a, (c) => c.codePointAt(0) ?? 0);
+  const y = Array.from(b, (c) => c.codePointAt(0) ?? 0);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = (x[i] ?? 0) - (y[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}
+
+/** The value that patch `e` makes of `prev` (which is not changed: unchanged parts are
+ *  shared). export.py's `unpatch`. */
+export function unpatch(prev: Json | undefined, e: Patch): Json {
+  if (e === 0) return prev === undefined ? null : prev;
+  if (e[0] === 0) return e[1];
+  if (e[0] === 1) {
+    const base = prev !== null && typeof prev === "object" && !Array.isArray(prev) ? prev : {};
+    const out: { [key: string]: Json } = { ...base };
+    for (const key of e[2] ?? []) delete out[key];
+    let added = false;
+    for (const [key, sub] of Object.entries(e[1])) {
+      const had = Object.prototype.hasOwnProperty.call(out, key);
+      added ||= !had;
+      out[key] = unpatch(had ? out[key] : null, sub);
+    }
+    if (!added) return out;
+    // The page's JSON is written with its keys sorted (by code point, as Python sorts): a
+    // new key takes its sorted place, as if the state had been parsed on its own.
+    const sorted: { [key: string]: Json } = {};
+    for (const key of Object.keys(out).sort(byCodePoint)) sorted[key] = out[key] ?? null;
+    return sorted;
+  }
+  const base = Array.isArray(prev) ? prev : [];
+  const n = e[1];
+  return [...base.slice(0, n), ...e[2].map((sub, i) => unpatch(n + i < base.length ? base[n + i] : null, sub))];
+}
+
+/** The states of the page, each a patch of the one before it, undone. */
+export function unpack(data: PackedData): ExportData {
+  const states: TableState[][] = [];
+  let prev: Json = null;
+  for (const row of data.patches) {
+    const view: Json[] = [];
+    for (const e of row) {
+      prev = unpatch(prev, e);
+      view.push(prev);
+    }
+    prev = view[0] ?? null;
+    states.push(view as unknown as TableState[]);
+  }
+  const { patches: _patches, ...rest } = data;
+  return { ...rest, states };
 }
 
 function show(main: HTMLElement, data: ExportData): void {
@@ -32,9 +98,18 @@ function show(main: HTMLElement, data: ExportData): void {
   main.querySelector(".tl-export-loading")?.remove();
   main.append(tableEl);
 
+  // The states share their unchanged parts: each position shown gets its own copy (made
+  // once), as if it had been parsed on its own (plotly.js may annotate what it draws).
+  const copies = new Map<string, TableState>();
   const current = (): TableState => {
-    const state = data.states[p]?.[turn];
-    if (!state) throw new Error(`no state for perspective ${p}, turn ${turn}`);
+    const key = `${p}/${turn}`;
+    let state = copies.get(key);
+    if (!state) {
+      const shared = data.states[p]?.[turn];
+      if (!shared) throw new Error(`no state for perspective ${p}, turn ${turn}`);
+      state = structuredClone(shared);
+      copies.set(key, state);
+    }
     return { ...state, show_odds: showOdds, size: size ?? state.size };
   };
   const update = (): void => {
@@ -90,12 +165,14 @@ function start(): void {
   if (!main || !packed) return;
   let data: ExportData;
   try {
-    data = JSON.parse(packed.textContent ?? "") as ExportData;
+    data = unpack(JSON.parse(packed.textContent ?? "") as PackedData);
   } catch (err) {
     main.append(`This page is damaged and cannot be shown: ${String(err)}`);
     return;
   }
   show(main, data);
+  // For the tests (tests/browser/test_export_page.py): the states the page draws from.
+  (window as unknown as { tenleaveExport: unknown }).tenleaveExport = { states: data.states };
 }
 
 start();

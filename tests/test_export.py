@@ -22,17 +22,80 @@ from test_widget_secrets import REPLAY_CASES, swapped_record
 from tenleave_widget import Game
 from tenleave_widget.engine.errors import TenLeaveError
 from tenleave_widget.programs.cli import main
-from tenleave_widget.programs.export import ExportError, export_data, export_html, render_html
+from tenleave_widget.programs.export import (
+    ExportError,
+    export_data,
+    export_html,
+    packed,
+    patch,
+    render_html,
+    unpacked,
+    unpatch,
+)
 
 GAMES = Path(__file__).resolve().parents[1] / "examples" / "games"
 SAMPLES = sorted(GAMES.glob("game-*-seats.json"))
 
 
-def page_data(page: str) -> dict[str, Any]:
+def page_json(page: str) -> dict[str, Any]:
+    """The page's JSON as it is stored (each position a patch of the one before)."""
     m = re.search(r'<script type="application/json" id="tenleave-data">(.*?)</script>', page)
     assert m is not None
     data: dict[str, Any] = json.loads(m.group(1))
     return data
+
+
+def page_data(page: str) -> dict[str, Any]:
+    """The page's data with its states unpacked (what the page draws from)."""
+    return unpacked(page_json(page))
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
+def test_the_page_unpacks_to_exactly_the_states(path: Path, tmp_path: Path) -> None:
+    """Every position of every view of the page, unpacked, is the session's state, the
+    panels' figures included, to the type (1, 1.0 and true differ in JSON)."""
+    game = Game.from_record(path)
+    for seat in (None, game.seats - 1):
+        data = export_data(path, seat)
+        page = page_json(export_html(path, tmp_path / "g.html", seat).read_text("utf-8"))
+        assert page["format"] == "tenleave-export/2" and "states" not in page
+        assert json.dumps(unpacked(page), sort_keys=True) == json.dumps(data, sort_keys=True)
+
+
+def test_patches_round_trip_on_any_json() -> None:
+    rng = random.Random(7)
+
+    def value(depth: int) -> Any:
+        kind = rng.randrange(8 if depth else 5)
+        atoms = [0, 1, 1.0, True, False, None, "", "a", "0", -2.5]
+        if kind < 5:
+            return rng.choice(atoms)
+        if kind < 7:
+            return [value(depth - 1) for _ in range(rng.randrange(5))]
+        return {rng.choice("abcd"): value(depth - 1) for _ in range(rng.randrange(5))}
+
+    for _ in range(3000):
+        a, b = value(4), value(4)
+        for prev, cur in ((a, b), (None, b), (a, a), (b, a)):
+            # as the page reads them: JSON written with sorted keys
+            prev, cur = (json.loads(json.dumps(v, sort_keys=True)) for v in (prev, cur))
+            e = json.loads(json.dumps(patch(prev, cur), sort_keys=True))
+            before = json.dumps(prev)
+            assert json.dumps(unpatch(prev, e)) == json.dumps(cur), (prev, cur, e)
+            assert json.dumps(prev) == before  # prev is left as it was
+    assert patch({"x": 1}, {"x": 1.0}) == [1, {"x": [0, 1.0]}]
+    assert patch([True], [1]) == [2, 0, [[0, 1]]]
+
+
+def test_a_position_costs_the_same_at_any_turn() -> None:
+    """The page no longer grows with the square of the turns: a position's patch does not
+    carry the earlier turns (the 5-seat sample, 50 turns: the later positions are no
+    larger than the earlier ones)."""
+    data = packed(export_data(SAMPLES[-1], None))
+    for row in data["patches"]:
+        sizes = [len(json.dumps(e)) for e in row[1:]]
+        early, late = max(sizes[:10]), max(sizes[-10:])
+        assert late < 2 * early, (early, late)
 
 
 @pytest.mark.parametrize("case", range(len(REPLAY_CASES)))

@@ -51,11 +51,11 @@ from ..table.config import check_config
 from ..table.protocol import TableState
 from ..table.session import Session
 
-__all__ = ["ExportError", "data_limit", "export_data", "export_html", "render_html",
-           "size_limit"]
+__all__ = ["ExportError", "data_limit", "export_data", "export_html", "packed", "patch", "render_html",
+           "size_limit", "unpacked", "unpatch"]
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
-FORMAT = "tenleave-export/1"
+FORMAT = "tenleave-export/2"
 SEAT_NOTE = "(a teacher's note on this turn: it is in the teacher's export only)"
 
 VIEW_BASE = 40 * 1024
@@ -141,6 +141,115 @@ def export_data(record: RecordSource, perspective: int | None = None) -> dict[st
     }
 
 
+# ------------------------------------------------------------------ the page's encoding
+# Each position's state is stored as a patch of the position before it in the same view
+# (the first position of a view: of the first position of the view before it; the very
+# first: of nothing), so what every position repeats — the layouts and the themes of its
+# figures, the names, the whole game's penalties so far — is stored once. A patch ``E`` of
+# a value ``prev`` (``None``: no value) is one of:
+#
+# - ``0``: ``prev`` itself;
+# - ``[0, v]``: the value ``v``;
+# - ``[1, {key: E, ...}, [deleted keys]]``: the object ``prev`` with each listed key patched
+#   (a new key: patched from nothing, in its sorted place) and the deleted keys removed (the
+#   list may be absent);
+# - ``[2, n, [E, ...]]``: the array ``prev[:n]`` followed by the listed items, the i-th
+#   patched from ``prev[n + i]`` (from nothing past the end of ``prev``).
+#
+# The page undoes it (``js/export.ts``, ``unpatch``); :func:`unpatch` here is the same in
+# Python, for the tests. A patch only ever refers to positions of the same export, so a
+# seat's export still holds only what that seat's view held, turn by turn.
+
+
+def _same(a: Any, b: Any) -> bool:
+    """``a`` and ``b`` are the same JSON (``1``, ``1.0`` and ``True`` differ)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(v, b[k]) for k, v in a.items())
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def patch(prev: Any, cur: Any) -> Any:
+    """The patch that turns ``prev`` into ``cur`` (see above).
+
+    >>> patch({"a": [1, 2], "b": "x"}, {"a": [1, 2, 3], "b": "x"})
+    [1, {'a': [2, 2, [[0, 3]]]}]
+    >>> unpatch({"a": [1, 2], "b": "x"}, _) == {"a": [1, 2, 3], "b": "x"}
+    True
+    """
+    if _same(prev, cur):
+        return 0
+    if isinstance(prev, dict) and isinstance(cur, dict):
+        changed = {k: patch(prev.get(k), v) for k, v in cur.items()
+                   if k not in prev or not _same(prev[k], v)}
+        deleted = [k for k in prev if k not in cur]
+        return [1, changed, deleted] if deleted else [1, changed]
+    if isinstance(prev, list) and isinstance(cur, list):
+        n = 0
+        while n < min(len(prev), len(cur)) and _same(prev[n], cur[n]):
+            n += 1
+        tail = [patch(prev[i], cur[i]) if i < len(prev) else [0, cur[i]]
+                for i in range(n, len(cur))]
+        return [2, n, tail]
+    return [0, cur]
+
+
+def unpatch(prev: Any, e: Any) -> Any:
+    """The value that the patch ``e`` makes of ``prev`` (``prev`` is not changed)."""
+    if e == 0 and type(e) is int:
+        return prev
+    if e[0] == 0:
+        return e[1]
+    if e[0] == 1:
+        out = dict(prev) if isinstance(prev, dict) else {}
+        for k in e[2] if len(e) > 2 else ():
+            del out[k]
+        added = False
+        for k, sub in e[1].items():
+            added = added or k not in out
+            out[k] = unpatch(out.get(k), sub)
+        # the page's JSON is written with sorted keys: a new key takes its sorted place
+        return {k: out[k] for k in sorted(out)} if added else out
+    base = prev if isinstance(prev, list) else []
+    return base[:e[1]] + [unpatch(base[e[1] + i] if e[1] + i < len(base) else None, sub)
+                          for i, sub in enumerate(e[2])]
+
+
+def packed(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` (:func:`export_data`) as the page holds it: ``states`` replaced by
+    ``patches`` (``patches[p][t]``: the patch of the state of perspective p after t turns,
+    from the one before it)."""
+    states: list[list[Any]] = data["states"]
+    patches: list[list[Any]] = []
+    prev: Any = None
+    for view in states:
+        first = view[0] if view else None
+        row = []
+        for state in view:
+            row.append(patch(prev, state))
+            prev = state
+        prev = first
+        patches.append(row)
+    return {**{k: v for k, v in data.items() if k != "states"}, "patches": patches}
+
+
+def unpacked(data: dict[str, Any]) -> dict[str, Any]:
+    """The inverse of :func:`packed` (what the page does, in Python)."""
+    states: list[list[Any]] = []
+    prev: Any = None
+    for row in data["patches"]:
+        view = []
+        for e in row:
+            prev = unpatch(prev, e)
+            view.append(prev)
+        prev = view[0] if view else None
+        states.append(view)
+    return {**{k: v for k, v in data.items() if k != "patches"}, "states": states}
+
+
 def _asset(name: str) -> str:
     path = STATIC / name
     if not path.exists():
@@ -159,7 +268,7 @@ def _script_safe(text: str) -> str:
 def render_html(record: RecordSource, perspective: int | None = None) -> str:
     """The page of :func:`export_html`, as a string: at most :func:`size_limit` bytes of
     UTF-8 (game data beyond :func:`data_limit` is an :class:`ExportError`)."""
-    data = export_data(record, perspective)
+    data = packed(export_data(record, perspective))
     players = data["players"]
     who = "teacher's export" if perspective is None else f"{players[perspective]}'s view"
     title = f"10 to Leave — {' · '.join(players)} — {who}"
