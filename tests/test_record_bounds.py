@@ -47,7 +47,13 @@ from tenleave_widget.engine.rules import (
 )
 from tenleave_widget.programs import export
 from tenleave_widget.programs.cli import main
-from tenleave_widget.programs.export import ExportError, data_limit, export_html, size_limit
+from tenleave_widget.programs.export import (
+    ExportError,
+    data_limit,
+    export_html,
+    size_limit,
+    unpacked,
+)
 
 GAMES = Path(__file__).resolve().parents[1] / "examples" / "games"
 SAMPLES = sorted(GAMES.glob("game-*-seats.json"))
@@ -270,8 +276,8 @@ def test_notes_are_bounded_and_keyed_once() -> None:
 def worst_case(rec: dict[str, Any], ch: str = "<") -> dict[str, Any]:
     """``rec`` (the same game) with every bounded field at its bound, of the character
     that takes the most bytes in the page's JSON (``<`` is written ``\\u003c``): names of
-    40, 16 tokens with ids of 16 (the game's own tokens renamed), a note of 4,000 on
-    every turn."""
+    40, 16 tokens with ids of 16 (the game's own tokens renamed), a different note of
+    4,000 on every turn."""
     rec = json.loads(json.dumps(rec))
     rec["players"] = [ch * (MAX_NAME_LENGTH - 1) + str(i) for i in range(len(rec["players"]))]
     tokens = rec.get("rules", {}).get("tokens", DEFAULT_TOKENS)
@@ -281,7 +287,8 @@ def worst_case(rec: dict[str, Any], ch: str = "<") -> dict[str, Any]:
         new[ch * (MAX_TOKEN_ID_LENGTH - 2) + f"{i:02d}"] = [1, 2, 3, 4]
     rec.setdefault("rules", {})["tokens"] = new
     rec["defense"] = [renamed[t] for t in rec["defense"]]
-    rec["notes"] = {str(k): ch * MAX_NOTE_LENGTH for k in range(len(rec["turns"]))}
+    rec["notes"] = {str(k): ch * (MAX_NOTE_LENGTH - 2) + f"{k:02d}"  # each note different
+                    for k in range(len(rec["turns"]))}
     return rec
 
 
@@ -298,19 +305,26 @@ def test_a_worst_case_record_stays_within_the_documented_bound(
 ) -> None:
     """Every field at its bound (5 seats, 50 turns: the largest game; its teacher's export
     takes 5 s, measured in the README, so 4 seats here): within
-    ``size_limit``; each position of each view after turn t within VIEW_BASE +
-    VIEW_PER_TURN * t, the note aside."""
+    ``size_limit``; the first position of each view within FIRST_LIMIT, each later one
+    (a patch of the one before) within POSITION_LIMIT, the note aside — at turn 50 as at
+    turn 1; and the page unpacks to the states of every position."""
     rec = worst_case(sample(seats))
     page = export.render_html(rec, perspective)
     start = page.index('id="tenleave-data">') + len('id="tenleave-data">')
     data = json.loads(page[start:page.index("</script>", start)])
     views = len(data["perspectives"])
-    for view, states in zip(data["perspectives"], data["states"], strict=True):
-        for turn, state in enumerate(states):
-            size = len(json.dumps(state, separators=(",", ":"), ensure_ascii=False)
+    for view, patches in zip(data["perspectives"], data["patches"], strict=True):
+        for turn, patch in enumerate(patches):
+            size = len(json.dumps(patch, separators=(",", ":"), ensure_ascii=False)
                        .replace("<", "\\u003c").encode())
-            note = 6 * MAX_NOTE_LENGTH if view is None and state["replay"]["note"] else 0
-            assert size - note <= export.VIEW_BASE + export.VIEW_PER_TURN * turn
+            if turn == 0:
+                assert size <= export.FIRST_LIMIT
+                continue
+            changed = patch != 0 and patch[0] == 1 and "replay" in patch[1]
+            noted = view is None and changed and "note" in json.dumps(patch[1]["replay"])
+            assert size - (6 * MAX_NOTE_LENGTH if noted else 0) <= export.POSITION_LIMIT
+    assert unpacked(data)["states"] == json.loads(json.dumps(
+        export.export_data(rec, perspective)["states"]))
     size, payload = page_parts(page)
     teacher = perspective is None
     assert payload <= data_limit(data["total"], views, teacher=teacher)
@@ -333,7 +347,7 @@ def test_the_bound_is_enforced(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
     is written."""
     out = tmp_path / "page.html"
     out.write_bytes(b"the old page")
-    monkeypatch.setattr(export, "VIEW_LIMIT", 100)
+    monkeypatch.setattr(export, "POSITION_LIMIT", 100)
     with pytest.raises(ExportError, match="more than the .* allowed for 18 turns") as e:
         export_html(sample(2), out, perspective=0)
     one_line_error(e)

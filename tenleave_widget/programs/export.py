@@ -25,9 +25,10 @@ the teacher's view and every seat's view, with a perspective menu, and the notes
 **Bounded.** Every field of a record is bounded
 (:data:`~tenleave_widget.engine.record.LIMITS`), so the page grows with the game's turns,
 not with any one field: it is at most :func:`size_limit` bytes — the front end (scripts
-and styles, the same for every game), plus at most :data:`VIEW_LIMIT` bytes per position
-and view (a position of a later turn takes more: see :data:`VIEW_BASE`) and
-:data:`NOTE_LIMIT` per position's note — and game data beyond that bound is refused
+and styles, the same for every game), plus at most :data:`FIRST_LIMIT` bytes for a view's
+first position, :data:`POSITION_LIMIT` for each later one (each position is stored as a
+patch of the one before: see "the page's encoding" below) and :data:`NOTE_LIMIT` per
+position's note — and game data beyond that bound is refused
 (:class:`ExportError`) before anything is written. **Atomic**: the page is written to a
 temporary file in the same folder, then renamed over ``path``; on any error ``path`` is
 left exactly as it was.
@@ -46,27 +47,27 @@ from typing import Any
 
 from ..engine.errors import TenLeaveError, excerpt
 from ..engine.game import Game
-from ..engine.record import MAX_TURNS, RecordSource, write_atomically
+from ..engine.record import RecordSource, write_atomically
 from ..table.config import check_config
 from ..table.protocol import TableState
 from ..table.session import Session
 
-__all__ = ["ExportError", "data_limit", "export_data", "export_html", "packed", "patch", "render_html",
-           "size_limit", "unpacked", "unpatch"]
+__all__ = ["ExportError", "data_limit", "export_data", "export_html", "packed", "patch",
+           "render_html", "size_limit", "unpacked", "unpatch"]
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 FORMAT = "tenleave-export/2"
 SEAT_NOTE = "(a teacher's note on this turn: it is in the teacher's export only)"
 
-VIEW_BASE = 40 * 1024
-VIEW_PER_TURN = 2 * 1024
-"""One position after turn ``t`` in one view takes at most ``VIEW_BASE + VIEW_PER_TURN * t``
-bytes of the page's JSON (its table state and odds panels, the note aside) with every
-record field at its bound: its figures carry the penalties of every turn so far. The
-largest measured: 22,809 bytes at turn 0, 54,519 at 10, 116,085 at 48
-(``tests/test_record_bounds.py``)."""
-VIEW_LIMIT = VIEW_BASE + VIEW_PER_TURN * MAX_TURNS
-"""The most bytes of any position in one view (a game has at most ``MAX_TURNS`` turns)."""
+FIRST_LIMIT = 24 * 1024
+"""The most bytes of the page's JSON for the first position of one view (stored whole, or
+as a patch of the view before's), with every record field at its bound. The largest
+measured: 21,941 bytes (5 seats, ``tests/test_record_bounds.py``)."""
+POSITION_LIMIT = 24 * 1024
+"""The most bytes of the page's JSON for any later position of one view, the note aside:
+a patch of the position before (what changed: the cards, the odds panels, one more turn
+of penalties and words), the same at turn 1 as at turn 50. The largest measured with every
+record field at its bound: 20,411 bytes (5 seats, 50 turns)."""
 NOTE_LIMIT = 24 * 1024
 """The most bytes of one position's note in the teacher's export: ``MAX_NOTE_LENGTH``
 characters of at most 6 bytes each (``<`` is written ``\\u003c``)."""
@@ -85,14 +86,19 @@ def data_limit(turns: int, views: int, *, teacher: bool) -> int:
     """The most bytes of the page's JSON for a game of ``turns`` turns in ``views`` views
     (a seat's export: 1; the teacher's: the seats + 1, with the notes)::
 
-        DATA_LIMIT + (turns + 1) * (views * VIEW_LIMIT + (NOTE_LIMIT if teacher else 0))
+        DATA_LIMIT + views * FIRST_LIMIT + turns * views * POSITION_LIMIT
+                   + (turns + 1) * (NOTE_LIMIT if teacher else 0)
 
-    — linear in the turns (at most 50), whatever the record's fields hold.
+    — linear in the turns, whatever the record's fields hold: a turn adds the same bytes
+    at turn 50 as at turn 1.
 
     >>> data_limit(50, 6, teacher=True) - data_limit(49, 6, teacher=True)
-    884736
+    172032
+    >>> data_limit(50, 6, teacher=True)
+    8775680
     """
-    return DATA_LIMIT + (turns + 1) * (views * VIEW_LIMIT + (NOTE_LIMIT if teacher else 0))
+    notes = (turns + 1) * NOTE_LIMIT if teacher else 0
+    return DATA_LIMIT + views * FIRST_LIMIT + turns * views * POSITION_LIMIT + notes
 
 
 def size_limit(turns: int, views: int, *, teacher: bool) -> int:

@@ -155,3 +155,46 @@ def test_export_screenshot(offline: Any, tmp_path: Path) -> None:
     assert len(explained) == 3 and all("10" in line for line in explained), explained
     offline.screenshot(path=str(artifact("export-page.png")), full_page=True)
     assert offline.errors == []
+
+
+def as_js_number(text: str) -> float | int:
+    """A JSON number as JavaScript holds it: 1.0 is 1."""
+    x = float(text)
+    return int(x) if x.is_integer() and abs(x) < 2**53 else x
+
+
+def test_the_page_draws_the_figures_the_widget_syncs(offline: Any, tmp_path: Path) -> None:
+    """The page stores each position as a patch of the one before (``export.packed``): at
+    every position of every view of the 3-seat sample's teacher's export, the states the
+    page unpacked (what it draws from) are the states of the widget's own session in
+    replay mode (``table.session.Session``, what a replay widget syncs, without the
+    whole-game values an export has no kernel for), the panels' Plotly figures included,
+    to the type; and the page still requests nothing."""
+    import json
+
+    from tenleave_widget.programs.export import export_data
+
+    record = GAMES / "game-3-seats.json"
+    page = export_html(record, tmp_path / "teacher.html")
+    open_page(offline, page)
+    states = json.loads(offline.evaluate("() => JSON.stringify(window.tenleaveExport.states)"),
+                        parse_float=as_js_number)
+    game = Game.from_record(record)
+    total = game.turns_applied
+    perspectives: list[int | None] = [None, *range(game.seats)]
+    assert [len(row) for row in states] == [total + 1] * len(perspectives)
+    session = export_data(record, None)["states"]
+    checked = 0
+    for p, seat in enumerate(perspectives):
+        for t in range(total + 1):
+            synced = json.loads(json.dumps(session[p][t]), parse_float=as_js_number)
+            assert states[p][t]["panels"]["figures"] == synced["panels"]["figures"], (seat, t)
+            # to the type: true is not 1 (a number is a number in JavaScript: 1.0 is 1)
+            assert json.dumps(states[p][t], sort_keys=True) == json.dumps(
+                synced, sort_keys=True), (seat, t)
+            checked += 1
+    assert checked == len(perspectives) * (total + 1)
+    offline.keyboard.press("End")  # and it draws them
+    at(offline, offline.locator(".tl-root").first, record, total, None)
+    assert offline.requests == [page.as_uri()]
+    assert offline.errors == []
