@@ -19,7 +19,7 @@ the teacher's view and every seat's view, with a perspective menu, and the notes
 >>> export_html(g.to_record(), out, perspective=1).name   # Ben's view: "?" for Ana's 4*
 'game.html'
 >>> page = out.read_text(encoding="utf-8")
->>> page.startswith("<!doctype html>"), page.count("<script"), "src=" in page
+>>> page.startswith("<!doctype html>"), page.count("<script"), "<script src" in page
 (True, 2, False)
 
 **Bounded.** Every field of a record is bounded
