@@ -224,9 +224,11 @@ def test_cli_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "perspective must be a seat 0..1" in err
     assert not (tmp_path / "x.html").exists()
-    with pytest.raises(SystemExit) as e:
-        main(["export", str(SAMPLES[0]), "--html", "y.html", "--seat", "1", "--teacher"])
-    assert e.value.code == 2
+    assert main(["export", str(SAMPLES[0]), "--html", str(tmp_path / "y.html"), "--seat", "1",
+                 "--teacher"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not allowed with argument --seat" in err
+    assert not (tmp_path / "y.html").exists()
 
 
 def test_the_export_imports_nothing_from_jupyter() -> None:
