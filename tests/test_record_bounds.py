@@ -332,8 +332,9 @@ def test_a_worst_case_record_stays_within_the_documented_bound(
 
 
 def test_the_sample_games_within_the_bound() -> None:
-    """Measured: the teacher's exports of the 2- to 5-seat samples are 0.69, 1.66, 3.48 and
-    6.00 MB, bounds 8.7, 18.6, 30.5 and 45.2 MB (the 5-seat worst case: 22.5 MB)."""
+    """Measured (README): the teacher's exports of the 2- to 5-seat samples are 1.53, 1.85,
+    2.35 and 2.91 MB (1.25 MB of each the front end), bounds 3.1, 5.1, 7.3 and 10.0 MB (the
+    5-seat worst case: 6.3 MB)."""
     for path in SAMPLES[:2]:  # the 2- and 3-seat games (the 5-seat one takes 4 s)
         rec = load_record(path)
         g = Game.from_record(rec)
