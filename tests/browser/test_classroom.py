@@ -314,6 +314,9 @@ def test_a_saved_table_reopened_says_not_connected_and_stays_small(
         offline.wait_for(timeout=30_000)
         assert "Not connected — run the cell to play" in offline.inner_text()
         assert page.locator(".tl-root .tl-layout").first.evaluate("el => el.inert")
+        # its panels are drawn: plotly.js comes from the runtime model saved once
+        page.locator(".tl-root .tl-panels .js-plotly-plot").first.wait_for(
+            state="attached", timeout=30_000)
         page.screenshot(path=str(artifact("reopened-not-connected.png")))
     finally:
         lab.save_widget_state(False)
