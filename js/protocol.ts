@@ -134,8 +134,8 @@ export interface TurnWords {
 
 export interface Narration {
   turns: TurnWords[];
-  /** Per seat, "greedy bot" and so on for a bot, else "" (absent in older states). */
-  roles?: string[];
+  /** Per seat, "greedy bot" and so on for a bot, else "" (always sent by Python). */
+  roles: string[];
 }
 
 export interface ReplayState {
