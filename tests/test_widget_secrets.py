@@ -455,14 +455,20 @@ def test_the_twin_comparison_covers_every_synced_key() -> None:
 
     own = set(Bare().keys)  # anywidget's own synced keys
     assert {"_esm", "_css"} <= own and not protocol & own
+    # and the table's reference to the kernel's one plotly.js runtime widget (the same
+    # widget for every table: its id is compared, the runtime is in the tree)
+    runtime = {"_plotly"}
     for name, w in tables.items():
-        assert set(w.table.keys) == protocol | own, name
+        assert set(w.table.keys) == protocol | own | runtime, name
         state = widget_state(w)
-        compared = [s for s in state if s.get("_model_name") == w.table._model_name]
-        assert compared and all(set(c) == protocol | own - {"_esm", "_css"} for c in compared)
+        compared = [s for s in state if s.get("_anywidget_id") == w.table._anywidget_id]
+        assert compared and all(
+            set(c) == (protocol | own | runtime) - {"_esm", "_css"} for c in compared
+        )
         tree = widget_tree(w)
         assert len(state) == len(tree) >= 3, name  # the controller, the table, layouts
         for widget, got in zip(tree, state, strict=True):
             assert set(got) == set(widget.keys) - {"_esm", "_css"}, name
     a, b = tables["play"].table, tables["twin"].table
     assert a._esm == b._esm and a._css == b._css  # what is left out is the same bundle
+    assert a._plotly is b._plotly  # one runtime per kernel

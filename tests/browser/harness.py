@@ -33,6 +33,12 @@ def free_port() -> int:
         return port
 
 
+def is_session_of(path: str, notebook: str) -> bool:
+    """Whether a session's ``path`` is ``notebook`` (by whole name: "replay.ipynb" ends with
+    "play.ipynb", so a test reading play.ipynb's kernel once got the replay's)."""
+    return path == notebook or path.endswith("/" + notebook)
+
+
 @dataclass
 class LabServer:
     root: Path
@@ -82,7 +88,7 @@ class LabServer:
         while True:
             sessions = self.api("/api/sessions")
             for s in sessions:
-                if s.get("path", "").endswith(notebook) and s.get("kernel"):
+                if is_session_of(s.get("path", ""), notebook) and s.get("kernel"):
                     kid = s["kernel"]["id"]
                     conn = self.runtime_dir / f"kernel-{kid}.json"
                     if conn.exists():

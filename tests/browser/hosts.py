@@ -23,7 +23,7 @@ from typing import Any
 import requests
 
 from .driver import TIMEOUT
-from .harness import LabServer, free_port
+from .harness import LabServer, free_port, is_session_of
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -35,7 +35,7 @@ def open_and_run_notebook7(page: Any, server: LabServer, notebook: str) -> Any:
     page.wait_for_selector(".jp-Notebook .jp-CodeCell", timeout=TIMEOUT)
     deadline = time.monotonic() + TIMEOUT / 1000
     while not any(
-        s.get("path", "").endswith(notebook)
+        is_session_of(s.get("path", ""), notebook)
         and (s.get("kernel") or {}).get("execution_state") == "idle"
         for s in server.api("/api/sessions")
     ):
