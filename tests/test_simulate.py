@@ -21,8 +21,8 @@ from typing import Any
 import psutil
 import pytest
 
-import tenleave_widget.programs.simulate as sim
 from tenleave_widget.engine.errors import SetupError
+from tenleave_widget.programs.pool import pool_context
 from tenleave_widget.programs.simulate import (
     BLOCK,
     Stats,
@@ -110,7 +110,7 @@ def test_a_fork_server_plays_the_same_games_when_threads_run(serial: Stats) -> N
     t = threading.Thread(target=stop.wait)
     t.start()
     try:
-        assert sim._pool_context().get_start_method() == "forkserver"
+        assert pool_context().get_start_method() == "forkserver"
         same(serial, simulate(3, GAMES, seed=7, bots=BOTS, rotate_first=True, workers=2))
     finally:
         stop.set()

@@ -53,7 +53,7 @@ from ..engine.cards import card_value
 from ..engine.errors import TenLeaveError, one_line
 from ..engine.record import RecordSource, record_digest, record_object
 from ..engine.turn import Turn
-from .simulate import _Failed, _start_pool, _Workers, check_where, dask_client, local_cores
+from .pool import Runner, Task
 
 __all__ = ["ClassReview", "GameResult", "kinds_of", "record_files", "review_many"]
 
@@ -288,7 +288,7 @@ one is ignored: the game is reviewed again). A record that fails
     and its processes.
     """
     budget = _check_budget(samples, seed, objective)
-    workers = check_where(workers, scheduler, client)
+    where = Runner(workers, scheduler, client, preload=[__name__])  # checked here
     named = (list(records.items()) if isinstance(records, Mapping)
              else [(str(r) if not isinstance(r, dict) else f"record {i + 1}", r)
                    for i, r in enumerate(records)])
@@ -315,7 +315,8 @@ one is ignored: the game is reviewed again). A record that fails
     jobs = ((gi, d, budget, seed, objective) for gi, p in enumerate(done)
             if isinstance(p, _Pending) for d in decisions(p.record))
     total = sum(p.decisions for p in done if isinstance(p, _Pending))
-    backend, used = _run(jobs, total, done, workers, scheduler, client, progress)
+    where.most = total  # no more processes than decisions
+    backend, used = _run(jobs, total, done, where, progress)
     games = []
     for p in done:
         if isinstance(p, _Pending):
@@ -332,17 +333,9 @@ def _run(
     jobs: Iterator[tuple[int, Decision, int, int, str]],
     total: int,
     done: list[GameResult | _Pending],
-    workers: int | None,
-    scheduler: str | None,
-    client: Any,
+    where: Runner,
     progress: bool | Callable[[int, int], None],
 ) -> tuple[str, int]:
-    own_client = pool = None
-    if scheduler is not None:
-        client = own_client = dask_client(scheduler)
-    used = 1 if client is not None else max(1, min(workers or local_cores(), total))
-    if used > 1:
-        pool = _start_pool(used)  # before the bar's thread (see simulate)
     bar: Any = None
     count = [0]
 
@@ -357,93 +350,21 @@ def _run(
         elif callable(progress):
             progress(count[0], total)
 
-    try:
-        if progress is True and total:
-            from tqdm.auto import tqdm
+    def source() -> Task | None:
+        job = next(jobs, None)
+        return None if job is None else (_judge, (job,))
 
-            bar = tqdm(total=total, unit="decision", desc="review", leave=False)
-        if client is not None:
-            return "dask", _run_dask(jobs, client, report)
-        if pool is not None:
-            _run_pool(pool, jobs, report)
-            return "processes", used
-        for job in jobs:
-            report(_judge(job))
-        return "serial", 1
-    finally:
-        if pool is not None:  # done, an error, Ctrl-C or SIGTERM: no process is left
-            pool.stop(now=count[0] < total)
-        if bar is not None:
-            bar.close()
-        if own_client is not None:
-            own_client.close()
+    with where:
+        try:
+            if progress is True and total:
+                from tqdm.auto import tqdm
 
-
-def _run_pool(pool: _Workers, jobs: Iterator[Any],
-              report: Callable[[tuple[int, TurnReview]], None]) -> None:
-    """Hand the decisions to simulate's workers, :data:`WINDOW` in flight each."""
-    from multiprocessing.connection import wait
-
-    todo = iter(jobs)
-    pending = dict.fromkeys(range(len(pool.conns)), 0)
-    index = {id(c): i for i, c in enumerate(pool.conns)}
-
-    def submit(i: int) -> None:
-        job = next(todo, None)
-        if job is not None:
-            pool.conns[i].send((_judge, (job,)))
-            pending[i] += 1
-
-    for _ in range(WINDOW):
-        for i in pending:
-            submit(i)
-    while any(pending.values()):
-        for ready in wait([pool.conns[i] for i, n in pending.items() if n]):
-            i = index[id(ready)]
-            try:
-                got = pool.conns[i].recv()
-            except (EOFError, OSError):
-                code = pool.procs[i].exitcode
-                raise RuntimeError(
-                    f"a worker process stopped before it finished (exit status {code})"
-                ) from None
-            pending[i] -= 1
-            if isinstance(got, _Failed):
-                raise got.error
-            report(got)
-            submit(i)
-
-
-def _run_dask(jobs: Iterator[Any], client: Any,
-              report: Callable[[tuple[int, TurnReview]], None]) -> int:
-    import importlib
-
-    as_completed: Any = importlib.import_module("distributed").as_completed
-    slots = max(1, int(sum(client.nthreads().values())))
-    todo = iter(jobs)
-    running: set[Any] = set()
-    finished = as_completed()
-
-    def submit() -> None:
-        job = next(todo, None)
-        if job is not None:
-            f = client.submit(_judge, job, pure=False)
-            running.add(f)
-            finished.add(f)
-
-    try:
-        for _ in range(WINDOW * slots):
-            submit()
-        for f in finished:
-            running.discard(f)
-            got = f.result()
-            f.release()
-            report(got)
-            submit()
-    finally:
-        if running:  # an error or Ctrl-C: nothing is left running on the cluster
-            client.cancel(list(running), force=True)
-    return slots
+                bar = tqdm(total=total, unit="decision", desc="review", leave=False)
+            where.run(source, report, WINDOW)
+        finally:
+            if bar is not None:
+                bar.close()
+    return where.backend, where.workers
 
 
 # ------------------------------------------------------------------ the page

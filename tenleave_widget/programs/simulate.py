@@ -34,27 +34,21 @@ grow with the number of games.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import math
-import multiprocessing
-import os
 import random
 import secrets
-import signal
 import struct
-import sys
-import threading
 import time
-import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..analysis.bots import Bot, RandomBot, check_bot, decide, make_bot
 from ..analysis.stats import wilson
-from ..engine.errors import SetupError, excerpt, one_line
+from ..engine.errors import SetupError, excerpt
 from ..engine.game import Game
 from ..engine.rules import MAX_SEATS, MIN_SEATS
+from .pool import Runner, Task
 
 BLOCK = 16
 """Games per seed block: the smallest unit of work (see the module docstring)."""
@@ -64,16 +58,9 @@ TASK_SECONDS = {"processes": 0.15, "dask": 0.5}
 (well under a millisecond) or to a Dask worker (about a millisecond), small enough for a
 lively progress bar and an even finish."""
 
-INSTALL_DASK = "pip install 'tenleave_widget[distributed]'"
-
 MAX_GAMES = 10**9
 """The most games one call plays (about a day of one core's work at the random bots'
 speed): a bound that keeps every count an exact integer and every loop finite."""
-
-WORKERS_PER_CORE = 4
-"""``workers`` above the cores this process may use warns (more processes than cores
-play no faster: the games are pure CPU work); above this many per core it is refused
-(each process holds its own interpreter, tens of megabytes)."""
 
 
 # ------------------------------------------------------------------ statistics
@@ -397,53 +384,7 @@ def _check(players: object, games: object, bots: Sequence[str] | None) -> list[s
     return names
 
 
-def check_workers(workers: object) -> int:
-    """``workers`` checked: a whole number from 1 to :data:`WORKERS_PER_CORE` per core
-    (:func:`local_cores`), with a ``RuntimeWarning`` above the core count.
-
-    >>> check_workers(1)
-    1
-    >>> check_workers(1.5)
-    Traceback (most recent call last):
-    ...
-    tenleave_widget.engine.errors.SetupError: workers must be a whole number 1..., not 1.5 (...)
-    """
-    cores = local_cores()
-    if type(workers) is not int or not 1 <= workers <= WORKERS_PER_CORE * cores:
-        raise SetupError(
-            f"workers must be a whole number 1..{WORKERS_PER_CORE * cores}, not "
-            f"{excerpt(workers)} (at most {WORKERS_PER_CORE} per core; {cores} here)"
-        )
-    n = workers
-    if n > cores:
-        warnings.warn(
-            f"{n} workers on {cores} cores: more processes than cores play no faster",
-            RuntimeWarning, stacklevel=3,
-        )
-    return n
-
-
 # ------------------------------------------------------------------ backends
-def check_where(workers: object, scheduler: str | None, client: Any) -> int | None:
-    """Where the work runs, checked: ``workers`` local processes (:func:`check_workers`)
-    or a Dask cluster (``scheduler`` or ``client``), never both (shared with the batch
-    review). The workers, or ``None`` for the default."""
-    if (scheduler is not None or client is not None) and workers is not None:
-        raise SetupError("workers= sets local processes; a Dask cluster has its own "
-                         "workers (give either workers or scheduler/client)")
-    if scheduler is not None and client is not None:
-        raise SetupError("give either scheduler= or client=, not both")
-    return None if workers is None else check_workers(workers)
-
-
-def local_cores() -> int:
-    """The cores this process may run on (``--workers`` default)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
-
-
 class _Tasks:
     """Hands out runs of seed blocks, sized from the measured cost of a game."""
 
@@ -468,238 +409,6 @@ class _Tasks:
         start = self.next
         self.next = min(self.blocks, start + size)
         return start, self.next
-
-
-_STOPS = {signal.SIGINT, signal.SIGTERM}
-
-
-def _quiet_worker() -> None:
-    """A worker's signals: Ctrl-C reaches the whole process group (a terminal, a Jupyter
-    interrupt) and the parent alone handles it (it stops the workers), so a worker ignores
-    SIGINT and prints no traceback; SIGTERM (the parent stopping it, or a SIGTERM to the
-    whole group) ends it at once, silently — the default action, not a handler a forked
-    worker inherited from the parent."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
-
-
-@dataclass
-class _Failed:
-    """A task's exception, sent back to the parent (raised there)."""
-
-    error: BaseException
-
-
-def _worker(conn: Any, inherited: Sequence[Any] = ()) -> None:
-    """A worker's loop: play the runs of seed blocks it is sent until told to stop (None)
-    or until the parent is gone (its end of the pipe closed: ``inherited``, the parent's
-    ends a forked worker holds copies of, are closed first, or they would keep the pipe
-    open after the parent died)."""
-    _quiet_worker()
-    for other in inherited:
-        other.close()
-    while True:
-        try:
-            task = conn.recv()
-        except (EOFError, OSError):  # the parent is gone
-            return
-        if task is None:
-            return
-        try:
-            fn, args = task  # play_blocks, or another module's unit of work
-            result: Any = fn(*args)
-        except Exception as e:
-            result = _Failed(e)
-        try:
-            try:
-                conn.send(result)
-            except Exception as e:  # an exception that does not pickle
-                if isinstance(e, OSError):
-                    raise
-                conn.send(_Failed(RuntimeError(f"{type(result).__name__}: {result}")))
-        except OSError:  # the parent is gone: nothing to tell
-            return
-
-
-def _pool_context() -> multiprocessing.context.BaseContext:
-    """``fork`` (starts in milliseconds) where it is safe: Linux, no other Python thread
-    running (the command line, scripts); ``forkserver`` in a process with threads (a
-    Jupyter kernel); ``spawn`` elsewhere (macOS, Windows)."""
-    if sys.platform.startswith("linux"):
-        if threading.active_count() == 1:
-            return multiprocessing.get_context("fork")
-        ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload([__name__])
-        return ctx
-    return multiprocessing.get_context("spawn")
-
-
-class _Workers:
-    """Local worker processes, each with a pipe of its own.
-
-    No lock or queue is shared between them (as in ``multiprocessing.Pool``, where a
-    worker killed while waiting for a task holds the shared queue's lock, and stopping
-    the pool then waits forever): any worker can be stopped at any moment, and
-    :meth:`stop` ends them all at once.
-    """
-
-    def __init__(self, ctx: multiprocessing.context.BaseContext, workers: int) -> None:
-        self.procs: list[Any] = []
-        self.conns: list[Any] = []
-        forked = ctx.get_start_method() == "fork"
-        for _ in range(workers):
-            mine, theirs = ctx.Pipe()
-            inherited = [*self.conns, mine] if forked else []
-            proc: Any = ctx.Process(  # type: ignore[attr-defined]
-                target=_worker, args=(theirs, inherited), daemon=True
-            )
-            self.procs.append(proc)
-            self.conns.append(mine)
-            proc.start()
-            theirs.close()
-
-    def stop(self, now: bool) -> None:
-        """Stop every worker: at once (SIGKILL: an error, Ctrl-C, SIGTERM) or, when the
-        work is done, by telling each to stop (then SIGKILL after a second)."""
-        if not now:
-            for conn in self.conns:
-                try:
-                    conn.send(None)
-                except OSError:
-                    pass
-        deadline = time.monotonic() + (0 if now else 1.0)
-        for proc in self.procs:
-            if proc.pid is None:
-                continue
-            proc.join(max(0.0, deadline - time.monotonic()))
-            if proc.exitcode is None:
-                proc.kill()
-                proc.join()
-        for conn in self.conns:
-            conn.close()
-
-
-def _start_pool(workers: int) -> _Workers:
-    """``workers`` worker processes that ignore Ctrl-C.
-
-    Started before any progress bar (tqdm runs a monitor thread, and fork is only safe
-    without other threads), with SIGINT and SIGTERM blocked meanwhile: the processes
-    started now (the workers, a fork server, multiprocessing's resource tracker) inherit
-    the block until their signals are set, so a Ctrl-C or a SIGTERM during start-up
-    reaches the parent alone, once every worker exists — and the parent stops them.
-    """
-    mask = hasattr(signal, "pthread_sigmask") and threading.current_thread() is \
-        threading.main_thread()
-    if mask:
-        signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
-    pool = None
-    try:
-        pool = _Workers(_pool_context(), workers)
-    finally:
-        try:
-            if mask:  # a signal that came meanwhile is handled here
-                signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
-        except BaseException:
-            if pool is not None:
-                pool.stop(now=True)
-            raise
-    return pool
-
-
-def _run_processes(pool: _Workers, plan: Plan, report: Callable[[Sums], None]) -> None:
-    """Hand runs of seed blocks to the workers (two in flight each) until all are played."""
-    from multiprocessing.connection import wait
-
-    blocks = math.ceil(plan.games / BLOCK)
-    tasks = _Tasks(blocks, len(pool.conns), TASK_SECONDS["processes"])
-    pending = dict.fromkeys(range(len(pool.conns)), 0)
-    index = {id(c): i for i, c in enumerate(pool.conns)}
-
-    def submit(i: int) -> None:
-        run = tasks.take()
-        if run is not None:
-            pool.conns[i].send((play_blocks, (plan, *run)))
-            pending[i] += 1
-
-    for _ in range(2):
-        for i in pending:
-            submit(i)
-    while any(pending.values()):
-        for ready in wait([pool.conns[i] for i, n in pending.items() if n]):
-            i = index[id(ready)]
-            try:
-                got: Sums | _Failed = pool.conns[i].recv()
-            except (EOFError, OSError):
-                code = pool.procs[i].exitcode
-                raise RuntimeError(
-                    f"a worker process stopped before it finished (exit status {code})"
-                ) from None
-            pending[i] -= 1
-            if isinstance(got, _Failed):
-                raise got.error
-            tasks.done(got)
-            report(got)
-            submit(i)
-
-
-def dask_client(scheduler: str) -> Any:
-    """A ``distributed.Client`` connected to ``scheduler`` (a clear error without Dask)."""
-    try:
-        distributed: Any = importlib.import_module("distributed")  # optional, untyped here
-    except ImportError:
-        raise SetupError(
-            f"a Dask scheduler needs the optional Dask extra: {INSTALL_DASK}"
-        ) from None
-    if isinstance(scheduler, str) and scheduler.startswith("inproc://"):
-        raise SetupError(
-            f"{excerpt(scheduler)} is an in-process address, which another process cannot "
-            "reach: give the address of a scheduler, such as tcp://host:8786"
-        )
-    if not isinstance(scheduler, str) or not scheduler.strip():
-        raise SetupError(
-            f"scheduler must be an address such as tcp://host:8786, not {excerpt(scheduler)}"
-        )
-    try:
-        return distributed.Client(scheduler, timeout="10s")
-    except Exception as e:  # OSError, TimeoutError, or ValueError for a malformed address
-        raise SetupError(
-            f"cannot reach the Dask scheduler at {excerpt(scheduler)}: "
-            f"{one_line(str(e) or type(e).__name__, 100)} "
-            "(give an address such as tcp://host:8786)"
-        ) from None
-
-
-def _run_dask(plan: Plan, client: Any, report: Callable[[Sums], None]) -> int:
-    as_completed: Any = importlib.import_module("distributed").as_completed
-    slots = max(1, int(sum(client.nthreads().values())))
-    blocks = math.ceil(plan.games / BLOCK)
-    tasks = _Tasks(blocks, slots, TASK_SECONDS["dask"])
-    running: set[Any] = set()
-    done = as_completed()
-
-    def submit() -> None:
-        run = tasks.take()
-        if run is not None:
-            f = client.submit(play_blocks, plan, *run, pure=False)
-            running.add(f)
-            done.add(f)
-
-    try:
-        for _ in range(2 * slots):
-            submit()
-        for f in done:
-            running.discard(f)
-            got = f.result()
-            f.release()
-            tasks.done(got)
-            report(got)
-            submit()
-    finally:
-        if running:  # an error or Ctrl-C: nothing is left running on the cluster
-            client.cancel(list(running), force=True)
-    return slots
 
 
 # ------------------------------------------------------------------ simulate
@@ -730,20 +439,13 @@ def simulate(
     runs them. Ctrl-C (or stopping the cell) cancels the work and stops the processes.
     """
     names = _check(players, games, bots)
-    workers = check_where(workers, scheduler, client)
     if seed is None:
         seed = secrets.randbits(128)  # fresh entropy, reported in Stats.seed
     plan = Plan(players, games, seed, tuple(names), rotate_first)
     total = Sums(players)
     t0 = time.perf_counter()
-    own_client = pool = None
-    if scheduler is not None:
-        client = own_client = dask_client(scheduler)
-    used = 1 if client is not None else min(workers or local_cores(), math.ceil(games / BLOCK))
-    if used > 1:
-        pool = _start_pool(used)  # before the bar's thread
     bar: Any = None
-    finished = False
+    blocks = math.ceil(games / BLOCK)
 
     def report(sums: Sums) -> None:
         total.merge(sums)
@@ -752,19 +454,25 @@ def simulate(
         elif callable(progress):
             progress(total.games)
 
-    try:
-        if progress is True:
-            from tqdm.auto import tqdm
+    with Runner(workers, scheduler, client, most=blocks, preload=[__name__]) as where:
+        try:
+            if progress is True:
+                from tqdm.auto import tqdm
 
-            bar = tqdm(total=games, unit="game")
-        if client is not None:
-            backend, used = "dask", _run_dask(plan, client, report)
-        else:
-            if pool is not None:
-                backend = "processes"
-                _run_processes(pool, plan, report)
+                bar = tqdm(total=games, unit="game")
+            if where.backend != "serial":
+                tasks = _Tasks(blocks, where.workers, TASK_SECONDS[where.backend])
+
+                def source() -> Task | None:
+                    run = tasks.take()
+                    return None if run is None else (play_blocks, (plan, *run))
+
+                def merge(sums: Sums) -> None:
+                    tasks.done(sums)
+                    report(sums)
+
+                where.run(source, merge)
             else:
-                backend, used = "serial", 1
                 one = Sums(players)
 
                 def tick() -> None:
@@ -775,21 +483,14 @@ def simulate(
                         progress(one.games)
 
                 ticking = bar is not None or callable(progress)
-                played = play_blocks(plan, 0, math.ceil(games / BLOCK),
-                                     tick if ticking else None)
-                total.merge(played)
-        finished = True
-    finally:
-        if pool is not None:  # done, an error, Ctrl-C or SIGTERM: no process is left
-            pool.stop(now=not finished)
-        if bar is not None:
-            bar.close()
-        if own_client is not None:
-            own_client.close()
+                total.merge(play_blocks(plan, 0, blocks, tick if ticking else None))
+        finally:
+            if bar is not None:
+                bar.close()
     dt = time.perf_counter() - t0
     seats = [
         SeatStats(b, total.games, total.total[i], total.total_sq[i], total.wins[i])
         for i, b in enumerate(names)
     ]
     return Stats(players, games, dt, seats, seed=seed, rotate_first=rotate_first,
-                 backend=backend, workers=used, sums=total)
+                 backend=where.backend, workers=where.workers, sums=total)
