@@ -1,13 +1,13 @@
-// The contract between Python and the browser, mirrored from
-// tenleave_widget/table/protocol.py (tests/test_widget_protocol.py fails when the two
-// disagree). `TableState` is the synced state of the table widget (one traitlet per key):
-// `view` follows docs/view.md (tenleave-view/1); everything else is computed by Python
-// (tenleave_widget/table/session.py). The browser holds no game rules: it draws what it
-// is given and sends an `Intent` back.
+// GENERATED from tenleave_widget/table/protocol.py by tools/gen_protocol.py: do not edit.
+// Change the Python types, then run `python tools/gen_protocol.py` and `npm run build`.
+// tests/test_widget_protocol.py fails when this file is stale (or `python tools/gen_protocol.py --check`).
+//
+// The contract between Python and the browser. `TableState` is the synced state of the
+// table widget (one traitlet per key): `view` follows docs/view.md (tenleave-view/1);
+// everything else is computed by Python (tenleave_widget/table/session.py). The browser
+// holds no game rules: it draws what it is given and sends an `Intent` back.
 
 export type Back = "marked" | "plain";
-
-export type Mode = "play" | "hotseat" | "replay";
 
 export interface TableCard {
   key: number;
@@ -35,23 +35,73 @@ export interface FlippedCard {
   card: string;
 }
 
+/** One queue of a swat: its cards flipped in order, their total and what came of it. */
 export interface SwatQueue {
   queue: number;
   flipped: FlippedCard[];
   total: number;
   outcome: "under" | "exact" | "over" | "empty" | "single";
+  /** The keys of the cards swatted. */
   swatted: number[];
+  /**
+   * In a daybreak pass, the one card of a queue holding exactly one (it escapes without a
+   * flip; the outcome is `"single"`); else null.
+   */
   single: FlippedCard | null;
 }
 
+export interface PeekEvent {
+  kind: "peek";
+  seat: number;
+  queue: number;
+  position: number;
+  key: number;
+}
+
+export interface RotateEvent {
+  kind: "rotate";
+  seat: number;
+  queue: number;
+}
+
+export interface WakeEvent {
+  kind: "wake";
+  seat: number;
+}
+
+export interface PlayEvent {
+  kind: "play";
+  seat: number;
+  queue: number;
+  back: Back;
+  key: number;
+}
+
+export interface SwatEvent {
+  kind: "swat";
+  reason: "wake" | "full" | "daybreak";
+  queues: SwatQueue[];
+}
+
+export interface TokenEvent {
+  kind: "token";
+  token: string;
+}
+
+export interface EndEvent {
+  kind: "end";
+  winners: number[];
+}
+
+/** One event of the last turn, as the engine reports it (`Game.view`'s `events`). */
 export type GameEvent =
-  | { kind: "peek"; seat: number; queue: number; position: number; key: number }
-  | { kind: "rotate"; seat: number; queue: number }
-  | { kind: "wake"; seat: number }
-  | { kind: "play"; seat: number; queue: number; back: Back; key: number }
-  | { kind: "swat"; reason: "wake" | "full" | "daybreak"; queues: SwatQueue[] }
-  | { kind: "token"; token: string }
-  | { kind: "end"; winners: number[] };
+  | PeekEvent
+  | RotateEvent
+  | WakeEvent
+  | PlayEvent
+  | SwatEvent
+  | TokenEvent
+  | EndEvent;
 
 export interface ViewRules {
   deck: string[];
@@ -59,6 +109,7 @@ export interface ViewRules {
   daybreak_token_change: boolean;
 }
 
+/** A seat's view, `tenleave-view/1` (`docs/view.md`), as `Game.view` makes it. */
 export interface View {
   format: string;
   seat: number | null;
@@ -82,19 +133,124 @@ export interface View {
   events: GameEvent[];
 }
 
-/** What the viewing seat may do now (computed by Python with the engine). */
+/** One queue in a swat right now. */
+export interface OutcomeChart {
+  queue: number;
+  /** Front first: the value the seat knows, or `"?"` (`"?*"` for a marked back). */
+  cards: string[];
+  empty: boolean;
+  p_under: number;
+  p_exact: number;
+  p_over: number;
+  /** The distribution of the queue's total when the flipping stops (total -> chance). */
+  total: Record<string, number>;
+}
+
+/** One table card's fate in a swat right now. */
+export interface CardChart {
+  queue: number;
+  position: number;
+  label: string;
+  owner: number;
+  value: number | null;
+  p_swatted: number;
+}
+
+export interface MoveChart {
+  label: string;
+  /** The one-swat measure: the mover's expected penalty of a swat right after. */
+  expected_penalty: number;
+  /** Lowest by the measure chosen (`MovesChart.measure`). */
+  best: boolean;
+  /**
+   * The whole-game measure (`tenleave_widget.analysis.lookahead`): the mover's expected
+   * final penalty, `None` until the first worlds are played (filled by the widget).
+   */
+  final: number | null;
+  final_ci95: number[];
+  /** The expected final margin (penalty minus the mean of the others'; lower wins). */
+  margin: number | null;
+  margin_ci95: number[];
+}
+
+export interface MovesChart {
+  /** The seat whose moves these are (the seat to move), or None. */
+  seat: number | null;
+  moves: MoveChart[];
+  /** Why no move is listed ('' when some are). */
+  empty: string;
+  /** What ranks the moves and marks the best: one swat ahead, or the whole game. */
+  measure: "swat" | "game";
+  /** Worlds played so far for the whole-game values (0: none yet) ... */
+  worlds: number;
+  /** ... out of this many (0: the whole-game values are not computed here). */
+  target: number;
+}
+
+export interface TimelineChart {
+  turns: number[];
+  /** Per seat, its penalty after each of `turns`. */
+  penalty: number[][];
+  /**
+   * The viewing seat's penalty plus the expected penalty of a swat right then
+   * (empty for the teacher's view).
+   */
+  expected: (number | null)[];
+  viewer: number | null;
+}
+
+/** A Plotly figure as JSON: what `go.Figure.to_plotly_json()` gives. */
+export interface FigureJSON {
+  data: Record<string, unknown>[];
+  layout: Record<string, unknown>;
+}
+
+/**
+ * One panel as a Plotly figure, with its accessible name and a text alternative
+ * holding the same numbers (read by a screen reader instead of the chart).
+ */
+export interface PanelFigure {
+  name: string;
+  alt: string;
+  figure: FigureJSON;
+}
+
+/** Everything the panels draw (`PanelData` in `js/panels/types.ts`). */
+export interface PanelData {
+  state: "live" | "finished" | "hidden";
+  title: string;
+  /** Shown instead of the odds charts when the state is not live. */
+  message: string;
+  players: string[];
+  colours: string[];
+  outcome: OutcomeChart[];
+  cards: CardChart[];
+  moves: MovesChart;
+  timeline: TimelineChart;
+  /** The panels as Plotly figures (`panel_figures`), what the table draws. */
+  figures: Record<string, PanelFigure>;
+}
+
+export type Mode = "play" | "hotseat" | "replay";
+
+/** What the viewing seat may do now (computed with the engine). */
 export interface Offers {
   active: boolean;
   play_cards: string[];
   play_queues: number[];
+  /** The cards it may peek at, as `[queue, position]` pairs. */
   peek: [number, number][];
   rotate: number[];
   wake: boolean;
   end: boolean;
   reset: boolean;
   undo: boolean;
+  /** The game is over and may be played again (play and hot-seat modes). */
   again: boolean;
-  /** Why Wake SleepKid is not offered at the start of the turn ("" when it is). */
+  /**
+   * Why *Wake SleepKid* is not offered at the start of the turn (a queue with fewer than
+   * two cards), in a student's words; `""` when it is offered or the turn has begun.
+   */
   wake_why: string;
 }
 
@@ -122,19 +278,24 @@ export interface SwatWords {
   queues: SwatQueueWords[];
 }
 
+/** One turn in words; `pending` marks the turn in progress. */
 export interface TurnWords {
   turn: number;
   seat: number;
-  pending?: boolean;
   /** One line per public event of the turn, in words. */
   lines: string[];
   /** The swats of the turn, each queue's flips in order with a one-line explanation. */
   swats: SwatWords[];
+  pending?: boolean;
 }
 
 export interface Narration {
   turns: TurnWords[];
-  /** Per seat, "greedy bot" and so on for a bot, else "" (always sent by Python). */
+  /**
+   * Per seat, who plays it when that is a bot (`"greedy bot"`), else `""`: the
+   * seat table names each bot's kind, so a table with two kinds of bot says which is
+   * which.
+   */
   roles: string[];
 }
 
@@ -151,93 +312,26 @@ export interface Cover {
   text: string;
 }
 
-// The odds panels' data (tenleave_widget/table/charts.py), drawn by js/panels/.
-
-export interface OutcomeChart {
-  queue: number;
-  cards: string[];
-  empty: boolean;
-  p_under: number;
-  p_exact: number;
-  p_over: number;
-  /** the distribution of the queue's total when the flipping stops (total -> chance) */
-  total: Record<string, number>;
-}
-
-export interface CardChart {
-  queue: number;
-  position: number;
-  label: string;
-  owner: number;
-  value: number | null;
-  p_swatted: number;
-}
-
-export interface MoveChart {
-  label: string;
-  expected_penalty: number;
-  best: boolean;
-  final: number | null;
-  final_ci95: number[];
-  margin: number | null;
-  margin_ci95: number[];
-}
-
-export interface MovesChart {
-  seat: number | null;
-  moves: MoveChart[];
-  empty: string;
-  measure: "swat" | "game";
-  worlds: number;
-  target: number;
-}
-
-export interface TimelineChart {
-  turns: number[];
-  penalty: number[][];
-  expected: (number | null)[];
-  viewer: number | null;
-}
-
-export interface PanelData {
-  state: "live" | "finished" | "hidden";
-  title: string;
-  message: string;
-  players: string[];
-  colours: string[];
-  outcome: OutcomeChart[];
-  cards: CardChart[];
-  moves: MovesChart;
-  timeline: TimelineChart;
-  /** the panels as Plotly figures (charts.panel_figures), what the table draws */
-  figures: Record<string, PanelFigure>;
-}
-
-/** A Plotly figure as JSON (what go.Figure.to_plotly_json() gives). */
-export interface FigureJSON {
-  data: Record<string, unknown>[];
-  layout: Record<string, unknown>;
-}
-
-/** One panel as a Plotly figure, its accessible name and a text alternative. */
-export interface PanelFigure {
-  name: string;
-  alt: string;
-  figure: FigureJSON;
-}
-
+/**
+ * Replay with a review, "show the best move": the best move of the position shown
+ * (from the mover's view; only when the viewer may see it), drawn on the table: the
+ * card, its queue and, when the best turn rotates a queue, which one (`rotate`) and
+ * whether before or after the play (`rotate_when`); both `None` otherwise; and
+ * whether the best turn wakes SleepKid before its play (`wake`).
+ */
 export interface BestMove {
   card: string;
   queue: number;
-  /** the queue the best turn rotates (front card to the back), or null */
   rotate: number | null;
-  /** whether that rotation comes before or after the play, or null */
   rotate_when: "before" | "after" | null;
-  /** whether the best turn wakes SleepKid (before its play) */
   wake: boolean;
   text: string;
 }
 
+/**
+ * Everything the table shows: one seat's projection of the session (or the
+ * teacher's view when chosen in replay mode). Each key is a synced traitlet.
+ */
 export interface TableState {
   view: View;
   mode: Mode;
@@ -251,29 +345,113 @@ export interface TableState {
   busy: boolean;
   show_odds: boolean;
   status: string;
+  /** The odds panels' data (`tenleave_widget.table.charts`), drawn by `js/panels/`. */
   panels: PanelData;
+  /** The table's size (the size control); `projector` fits a 1280x720 screen. */
   size: "small" | "medium" | "large" | "projector";
+  /** Replay with a review: the best move to draw (see `BestMove`), else null. */
   best: BestMove | null;
 }
 
-/** A message to Python (what a click sends); Python checks every one. */
+export interface PlayIntent {
+  kind: "play";
+  card: string;
+  queue: number;
+}
+
+export interface PeekIntent {
+  kind: "peek";
+  queue: number;
+  position: number;
+}
+
+export interface RotateIntent {
+  kind: "rotate";
+  queue: number;
+}
+
+export interface WakeIntent {
+  kind: "wake";
+}
+
+export interface EndIntent {
+  kind: "end";
+}
+
+export interface ResetIntent {
+  kind: "reset";
+}
+
+export interface UndoIntent {
+  kind: "undo";
+}
+
+export interface UncoverIntent {
+  kind: "uncover";
+}
+
+export interface GotoIntent {
+  kind: "goto";
+  turn: number;
+}
+
+export interface PerspectiveIntent {
+  kind: "perspective";
+  seat: number | null;
+}
+
+export interface OddsIntent {
+  kind: "odds";
+  show: boolean;
+}
+
+export interface SizeIntent {
+  kind: "size";
+  size: string;
+}
+
+/** The moves panel's switch: `"swat"` (one swat ahead) or `"game"` (whole game). */
+export interface MeasureIntent {
+  kind: "measure";
+  measure: string;
+}
+
+/** Play again: a new game with the same players (the game must be over). */
+export interface AgainIntent {
+  kind: "again";
+}
+
+/** Replay: play on from the position shown, at a new table below the replay. */
+export interface BranchIntent {
+  kind: "branch";
+}
+
+/**
+ * Sent by a table when it is drawn: Python answers `{"kind": "connected"}` (a
+ * table reopened from a saved notebook gets no answer and says it is not connected).
+ */
+export interface HelloIntent {
+  kind: "hello";
+}
+
+/** A message from the browser (what a click sends). */
 export type Intent =
-  | { kind: "play"; card: string; queue: number }
-  | { kind: "peek"; queue: number; position: number }
-  | { kind: "rotate"; queue: number }
-  | { kind: "wake" }
-  | { kind: "end" }
-  | { kind: "reset" }
-  | { kind: "undo" }
-  | { kind: "uncover" }
-  | { kind: "goto"; turn: number }
-  | { kind: "perspective"; seat: number | null }
-  | { kind: "odds"; show: boolean }
-  | { kind: "size"; size: string }
-  | { kind: "measure"; measure: string }
-  | { kind: "again" }
-  | { kind: "hello" }
-  | { kind: "branch" };
+  | PlayIntent
+  | PeekIntent
+  | RotateIntent
+  | WakeIntent
+  | EndIntent
+  | ResetIntent
+  | UndoIntent
+  | UncoverIntent
+  | GotoIntent
+  | PerspectiveIntent
+  | OddsIntent
+  | SizeIntent
+  | AgainIntent
+  | HelloIntent
+  | MeasureIntent
+  | BranchIntent;
 
 /** The keys of TableState, in one list (what the widget reads from its model). */
 export const TABLE_STATE_KEYS = [

@@ -1,19 +1,34 @@
-"""The Python <-> TypeScript contract: tenleave_widget/table/protocol.py and
-js/protocol.ts must describe the same table state and the same intents.
+"""The Python <-> TypeScript contract: js/protocol.ts is GENERATED from
+tenleave_widget/table/protocol.py by tools/gen_protocol.py, and must describe the same
+table state and the same intents.
 
-The TypeScript source is read as text: every TypedDict of the Python protocol must have
-an interface of the same name with the same keys, the same optional keys and the same
-types (Python types written the TypeScript way); the ``Intent`` union must have the same
-kinds with the same fields; the table widget's synced traitlets, ``TABLE_STATE_KEYS`` in
-js/protocol.ts and what a session produces must be the keys of ``TableState``.
+Two checks: the checked-in file is exactly what the generator writes now (it fails when
+someone changes the Python types without regenerating, or edits the TypeScript by hand);
+and, independently of the generator, the TypeScript source read back as text agrees with
+Python: every TypedDict of the Python protocol has an interface of the same name with the
+same keys, the same optional keys and the same types (Python types written the TypeScript
+way), the type aliases (``Intent`` and its kinds among them) are the same, and
+``TABLE_STATE_KEYS`` lists ``TableState``'s keys (a generator bug fails here). The table
+widget's synced traitlets and what a session produces must be the keys of ``TableState``.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import random
 import re
 import types
 from pathlib import Path
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
+from typing import (
+    Annotated,
+    Any,
+    Literal,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+    is_typeddict,
+)
 
 import pytest
 
@@ -23,20 +38,27 @@ from tenleave_widget.table.config import check_config
 from tenleave_widget.table.protocol import INTENTS, TableState, parse_intent
 from tenleave_widget.table.session import Session
 
-TS = Path(__file__).resolve().parents[1] / "js" / "protocol.ts"
+ROOT = Path(__file__).resolve().parents[1]
+TS = ROOT / "js" / "protocol.ts"
+_spec = importlib.util.spec_from_file_location("gen_protocol", ROOT / "tools" / "gen_protocol.py")
+assert _spec is not None and _spec.loader is not None
+gen_protocol = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(gen_protocol)
 
-# Written more precisely in TypeScript than in Python (same JSON).
-PRECISER_IN_TS = {
-    ("View", "events"): "GameEvent[]",  # the engine's events, typed event by event in TS
-    ("Offers", "peek"): "[number, number][]",  # [queue, position] pairs
+ALIASES = {
+    "Mode": protocol.Mode, "Back": protocol.Back, "GameEvent": protocol.GameEvent,
+    "Intent": protocol.Intent,
 }
-ALIASES = {"Mode": protocol.Mode, "Back": protocol.Back}
 
 
-def ts_type(hint: Any) -> str:
-    """A Python type hint written as TypeScript."""
+def ts_type(hint: Any, inside: str = "") -> str:
+    """A Python type hint written as TypeScript (``inside``: the alias being spelled out).
+    A second spelling, on purpose, beside the generator's ``Writer.type``: the check below
+    must not trust the code it checks."""
+    if get_origin(hint) is Annotated:
+        return str(get_args(hint)[1])  # the protocol's TypeScript("...") spelling
     for alias, target in ALIASES.items():
-        if hint == target:
+        if hint == target and alias != inside:
             return alias
     origin = get_origin(hint)
     if hint is type(None):
@@ -79,19 +101,12 @@ def ts_interfaces(source: str) -> dict[str, dict[str, tuple[str, bool]]]:
     return out
 
 
-def ts_intents(source: str) -> dict[str, dict[str, str]]:
-    """The members of ``export type Intent``: kind -> field -> type."""
-    m = re.search(r"export type Intent =(.*?);\n", source, re.S)
-    assert m, "no `export type Intent` in js/protocol.ts"
-    out: dict[str, dict[str, str]] = {}
-    for member in re.findall(r"\{([^}]*)\}", m[1]):
-        fields = dict(
-            (k.strip(), v.strip())
-            for k, v in (f.split(":", 1) for f in member.split(";") if f.strip())
-        )
-        kind = fields.pop("kind").strip('"')
-        out[kind] = fields
-    return out
+def ts_aliases(source: str) -> dict[str, str]:
+    """Each ``export type Name = ...;`` of ``source``: name -> its type on one line."""
+    return {
+        name: " ".join(body.split()).removeprefix("| ")
+        for name, body in re.findall(r"export type (\w+) =(.*?);\n", source, re.S)
+    }
 
 
 def ts_table_state_keys(source: str) -> list[str]:
@@ -103,7 +118,8 @@ def ts_table_state_keys(source: str) -> list[str]:
 def python_typeddicts() -> dict[str, Any]:
     return {
         name: obj for name, obj in vars(protocol).items()
-        if is_typeddict(obj) and not name.startswith("_") and not name.endswith("Intent")
+        if is_typeddict(obj) and not name.startswith("_")
+        and (not name.endswith("Intent") or obj in get_args(protocol.Intent))
     }
 
 
@@ -116,23 +132,62 @@ def disagreements(source: str) -> list[str]:
             faults.append(f"{name}: no interface in js/protocol.ts")
             continue
         py = {
-            key: (PRECISER_IN_TS.get((name, key)) or ts_type(hint), key in cls.__optional_keys__)
-            for key, hint in get_type_hints(cls).items()
+            key: (ts_type(hint), key in cls.__optional_keys__)
+            for key, hint in get_type_hints(cls, include_extras=True).items()
         }
         ts = interfaces[name]
         for key in sorted(set(py) | set(ts)):
             if py.get(key) != ts.get(key):
                 faults.append(f"{name}.{key}: Python {py.get(key)} != TypeScript {ts.get(key)}")
+    aliases = ts_aliases(source)
+    for name, target in ALIASES.items():
+        py_alias = ts_type(target, inside=name)
+        if aliases.get(name) != py_alias:
+            faults.append(f"type {name}: Python {py_alias} != TypeScript {aliases.get(name)}")
+    # each intent kind with its fields, read through the TypeScript Intent union
+    ts_intents = {}
+    for member in aliases.get("Intent", "").split(" | "):
+        fields = {k: t for k, (t, _) in interfaces.get(member, {}).items()}
+        ts_intents[fields.pop("kind", "?").strip('"')] = fields
     py_intents = {
         kind: {f: " | ".join(ts_type(t) for t in typ) for f, typ in fields.items()}
         for kind, fields in INTENTS.items()
     }
-    if py_intents != ts_intents(source):
-        faults.append(f"intents: Python {py_intents} != TypeScript {ts_intents(source)}")
+    if py_intents != ts_intents:
+        faults.append(f"intents: Python {py_intents} != TypeScript {ts_intents}")
     keys = list(get_type_hints(TableState))
     if ts_table_state_keys(source) != keys:
         faults.append(f"TABLE_STATE_KEYS {ts_table_state_keys(source)} != {keys}")
     return faults
+
+
+def test_the_checked_in_file_is_generated() -> None:
+    assert TS.read_text() == gen_protocol.generate(), (
+        "js/protocol.ts is stale: run `python tools/gen_protocol.py` (and `npm run build`)"
+    )
+
+
+def test_the_check_command_fails_on_a_stale_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "protocol.ts"
+    monkeypatch.setattr(gen_protocol, "OUT", out)
+    monkeypatch.setattr(gen_protocol, "ROOT", tmp_path)
+    out.write_text(TS.read_text().replace("  busy: boolean;\n", "", 1))  # a hand edit
+    assert gen_protocol.main(["--check"]) == 1
+    assert "protocol.ts is stale: run `python tools/gen_protocol.py`" in capsys.readouterr().err
+    assert gen_protocol.main([]) == 0  # regenerates
+    assert out.read_text() == TS.read_text()
+    assert gen_protocol.main(["--check"]) == 0
+
+
+def test_a_python_type_without_a_typescript_spelling_is_refused() -> None:
+    writer = gen_protocol.Writer([])
+    assert writer.type(dict[str, list[int | None]]) == "Record<string, (number | null)[]>"
+    assert writer.type(tuple[int, str]) == "[number, string]"
+    for hint in (set[int], dict[int, str], tuple[int, ...], bytes, protocol.Offers):
+        with pytest.raises(gen_protocol.GenerateError):
+            writer.type(hint)  # Offers: a TypedDict the writer was not given
 
 
 def test_python_and_typescript_agree() -> None:
@@ -145,8 +200,11 @@ def test_python_and_typescript_agree() -> None:
         ("  busy: boolean;\n", ""),  # a synced key missing in TS
         ("  note_turn: number | null;", "  note_turn: number;"),  # a type differs
         ("  pending?: boolean;", "  pending: boolean;"),  # optional on one side only
-        ('| { kind: "rotate"; queue: number }\n', ""),  # an intent kind missing
-        ('{ kind: "goto"; turn: number }', '{ kind: "goto"; turn: string }'),  # a field type
+        ("  | RotateIntent\n", ""),  # an intent kind missing
+        ("  kind: \"goto\";\n  turn: number;", "  kind: \"goto\";\n  turn: string;"),  # a field
+        ("  peek: [number, number][];", "  peek: number[][];"),  # the TypeScript spelling
+        ('export type Mode = "play" | "hotseat" | "replay";', 'export type Mode = "play";'),
+        ("  | EndEvent;", "  | EndEvent | { kind: \"undo\" };"),  # an event the engine lacks
         ('  "status",\n', ""),  # TABLE_STATE_KEYS incomplete
     ],
 )
@@ -154,6 +212,25 @@ def test_a_change_on_one_side_only_is_caught(old: str, new: str) -> None:
     source = TS.read_text()
     assert old in source
     assert disagreements(source.replace(old, new, 1)) != []
+
+
+def test_the_event_types_are_what_the_engine_sends() -> None:
+    members = {get_args(get_type_hints(m)["kind"])[0]: m for m in get_args(protocol.GameEvent)}
+    every = set(members) | {"under", "exact", "over", "empty", "single"}
+    seen: set[str] = set()
+    for seed in range(40):  # random games until every kind and outcome was seen
+        if seen == every:
+            break
+        game, rng = Game(3, seed=seed), random.Random(seed)
+        while not game.finished:
+            game.apply(game.random_turn(rng))
+            for event in game.view(0)["events"]:
+                seen.add(event["kind"])
+                assert set(event) == set(get_type_hints(members[event["kind"]])), event
+                for queue in event.get("queues", []):
+                    assert set(queue) == set(get_type_hints(protocol.SwatQueue))
+                    seen.add(queue["outcome"])
+    assert seen == every, every - seen
 
 
 def test_the_synced_traitlets_are_the_table_state() -> None:

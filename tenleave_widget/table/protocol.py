@@ -2,8 +2,9 @@
 
 Python sends one :class:`TableState` (each key a traitlet of
 :class:`~tenleave_widget.widget.table_widget.TableWidget`); the browser answers with an
-:data:`Intent`. The same types are written in TypeScript in ``js/protocol.ts``;
-``tests/test_widget_protocol.py`` fails when the two disagree.
+:data:`Intent`. ``js/protocol.ts``, the same types in TypeScript, is GENERATED from this
+module (and the TypedDicts it re-exports) by ``python tools/gen_protocol.py``: change the
+types here, then run it; ``tests/test_widget_protocol.py`` fails when the file is stale.
 
 Every message from the browser is checked here, in one place (:func:`parse_intent`):
 the browser is untrusted, so a malformed or forged message is refused with a
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import types
 from typing import (
+    Annotated,
     Any,
     Literal,
     TypeAlias,
@@ -43,7 +45,24 @@ from .charts import (  # the panel data is part of the contract (js/protocol.ts)
     PanelFigure,
     TimelineChart,
 )
-from .view_types import Back, Hand, SafeCard, TableCard, View, ViewRules
+from .view_types import (
+    Back,
+    EndEvent,
+    FlippedCard,
+    GameEvent,
+    Hand,
+    PeekEvent,
+    PlayEvent,
+    RotateEvent,
+    SafeCard,
+    SwatEvent,
+    SwatQueue,
+    TableCard,
+    TokenEvent,
+    View,
+    ViewRules,
+    WakeEvent,
+)
 
 __all__ = [
     "INTENTS",
@@ -54,6 +73,9 @@ __all__ = [
     "FigureJSON",
     "BestMove",
     "Cover",
+    "EndEvent",
+    "FlippedCard",
+    "GameEvent",
     "Hand",
     "Intent",
     "Message",
@@ -65,16 +87,24 @@ __all__ = [
     "OutcomeChart",
     "PanelData",
     "PanelFigure",
+    "PeekEvent",
+    "PlayEvent",
+    "RotateEvent",
     "SIZES",
     "ReplayState",
     "SwatCard",
+    "SwatEvent",
+    "SwatQueue",
     "SwatQueueWords",
     "SwatWords",
     "TableCard",
     "TableState",
     "TimelineChart",
+    "TokenEvent",
     "TurnWords",
+    "TypeScript",
     "View",
+    "WakeEvent",
     "WidgetMessageError",
     "parse_intent",
 ]
@@ -87,6 +117,12 @@ class WidgetMessageError(IntentError):
     :class:`~tenleave_widget.engine.errors.IllegalActionError` instead."""
 
 
+class TypeScript(str):
+    """How a field is written in ``js/protocol.ts`` when TypeScript can say more than the
+    Python type (the same JSON): ``Annotated[list[list[int]], TypeScript("[number,
+    number][]")]``. Read by ``tools/gen_protocol.py``."""
+
+
 Mode = Literal["play", "hotseat", "replay"]
 # ------------------------------------------------------------- the rest of the state
 
@@ -97,7 +133,8 @@ class Offers(TypedDict):
     active: bool
     play_cards: list[str]
     play_queues: list[int]
-    peek: list[list[int]]
+    peek: Annotated[list[list[int]], TypeScript("[number, number][]")]
+    """The cards it may peek at, as ``[queue, position]`` pairs."""
     rotate: list[int]
     wake: bool
     end: bool
@@ -138,7 +175,9 @@ class _TurnWordsBase(TypedDict):
     turn: int
     seat: int
     lines: list[str]
+    """One line per public event of the turn, in words."""
     swats: list[SwatWords]
+    """The swats of the turn, each queue's flips in order with a one-line explanation."""
 
 
 class TurnWords(_TurnWordsBase, total=False):

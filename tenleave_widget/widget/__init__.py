@@ -11,7 +11,7 @@ omniscient view when explicitly chosen, the odds of that view, and words made fr
 events. The game itself, its history (undo, replay) and other seats' knowledge stay in
 Python.
 
-Modules: :mod:`.protocol` (the typed state and intents, mirrored in ``js/protocol.ts``),
+Modules: :mod:`.protocol` (the typed state and intents; ``js/protocol.ts`` is generated from it),
 :mod:`.session` (the pure state machine), :mod:`.modes` (play / hot-seat / replay
 policies), :mod:`.offers` (what may be clicked), :mod:`.narration` (turns in words),
 :mod:`.config` (the one argument check),
