@@ -14,6 +14,7 @@ import pytest
 from tenleave_widget import Game
 from tenleave_widget.analysis.lookahead import Policy, _Position, _Sim
 from tenleave_widget.engine.cards import card_value
+from tenleave_widget.engine.errors import IllegalActionError
 from tenleave_widget.engine.rules import DEFAULT_TOKENS, QUEUE_CAPACITY, TARGET, Rules
 from tenleave_widget.engine.swat import NOTHING, daybreak, daybreak_pass, outcome, swat
 
@@ -126,6 +127,41 @@ def test_the_engine_swats_as_the_kernel_decides(seats: int) -> None:
                 else:
                     values = [[] if sw is None else v[sw[0]:]
                               for sw, v in zip(plan, values, strict=True)]
+
+
+@pytest.mark.parametrize("token_change", [True, False])
+def test_daybreak_views_are_the_tables_before_each_pass_of_the_engines_daybreak(
+    token_change: bool,
+) -> None:
+    for seed in range(6):
+        rng = random.Random(seed)
+        g = Game(3, seed=seed, rules=Rules(daybreak_token_change=token_change))
+        while True:
+            before = g.copy()
+            t = g.legal_turns.sample(rng)
+            g.apply(t)
+            if g.finished:
+                break
+        pre = before.preview(t.steps())
+        unchanged = pre.view(None)
+        passes = pre.daybreak_views([None, 1])
+        assert pre.view(None) == unchanged  # on a copy
+        swats = [e for e in g.events() if e["kind"] == "swat"]
+        assert len(passes) == len(swats) >= 1
+        token = before.token
+        values = _values(pre)
+        for (teacher, seat1), e in zip(passes, swats, strict=True):
+            assert (teacher["seat"], seat1["seat"]) == (None, 1)
+            assert teacher["token"] == seat1["token"] == token
+            assert [[c["value"] for c in q] for q in teacher["queues"]] == values
+            plan = daybreak_pass(values, Rules().tokens[token])  # the kernel's pass
+            assert [qe["outcome"] == "single" for qe in e["queues"]] == [
+                sw is None for sw in plan]
+            if token_change:
+                token = next((x["token"] for x in g.events()[g.events().index(e):]
+                              if x["kind"] == "token"), token)
+    with pytest.raises(IllegalActionError):
+        pre.daybreak_views([7])
 
 
 def _sim(seats: int) -> _Sim:

@@ -440,15 +440,10 @@ def _turn_luck(
         expected = [_expected_swat(pre.view(who[p]))[p] for p in range(n)]
         out.append(WakeLuck(k, "full", _swat_penalties(rest[0], n), expected))
         return out
-    # daybreak: the engine's daybreak again on the copy, each seat's view read before each
-    # pass (its token revealed); the passes are those of the turn's events
-    per_pass: list[list[float]] = []
-
-    def before_pass() -> None:
-        per_pass.append([_expected_swat(pre.view(who[p]), daybreak=True)[p] for p in range(n)])
-
-    pre._daybreak([], before_pass)
-    for e, expected in zip(rest, per_pass, strict=True):
+    # daybreak: each seat's view before each pass (its token revealed), from the engine;
+    # the passes are those of the turn's events
+    for e, views in zip(rest, pre.daybreak_views(who), strict=True):
+        expected = [_expected_swat(views[p], daybreak=True)[p] for p in range(n)]
         out.append(WakeLuck(k, "daybreak", _swat_penalties(e, n), expected))
     return out
 

@@ -653,7 +653,7 @@ class Game:
         with a new token between passes (unless the variant says not). Spelled here on
         the card ids to reveal the tokens and write the events pass by pass;
         ``tests/test_swat.py`` checks it against the kernel. ``before_pass`` is called
-        before each pass, its token revealed (the review's luck reads the views there)."""
+        before each pass, its token revealed (:meth:`daybreak_views` reads the views there)."""
         queues = self._queues
         while any(queues):
             if before_pass is not None:
@@ -783,6 +783,29 @@ class Game:
             "winners": self.winners,
             "events": self._events_json(self._events[-1] if self._events else []),
         }
+
+    def daybreak_views(self, seats: Sequence[int | None]) -> list[list[dict[str, Any]]]:
+        """Daybreak from this position, pass by pass, on a copy (this game is unchanged):
+        before each pass, its token revealed, the :meth:`view` of each of ``seats``
+        (``None``: the teacher's). The passes are those the engine's own daybreak makes
+        (the same executor). The review's luck of a turn ending in daybreak reads them on
+        ``before.preview(turn.steps())``: what each seat could expect of each pass.
+
+        >>> g = Game(2, seed=1)
+        >>> g.apply(g.random_turn(__import__("random").Random(0)))
+        >>> passes = g.daybreak_views([0, None])
+        >>> len(passes), [v["seat"] for v in passes[0]], g.view(0) == passes[0][0]
+        (1, [0, None], True)
+        """
+        for seat in seats:
+            self.view(seat)  # an unknown seat is refused before any work
+        g = self.copy()
+        out: list[list[dict[str, Any]]] = []
+        try:
+            g._daybreak([], lambda: out.append([g.view(seat) for seat in seats]))
+        except _TokenShortage:
+            raise IllegalActionError(_NO_TOKENS) from None
+        return out
 
     def _events_json(self, events: list[Event]) -> list[dict[str, Any]]:
         d = self._d

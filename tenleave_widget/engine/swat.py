@@ -16,8 +16,9 @@ token may change (a variant), which the caller decides.
 
 Who uses it: the engine (:mod:`.game`) swats its cards with :func:`swat` (its daybreak
 loop is :func:`daybreak` written out on its card ids, to reveal a token and write the
-events between passes); the review's luck replays the engine's daybreak pass by pass;
-the exact odds judge every enumerated outcome with :func:`swat`. The lookahead's
+events between passes; ``Game.daybreak_views`` gives the tables before each pass, which
+the review's luck reads); the exact odds judge every enumerated outcome with
+:func:`swat`. The lookahead's
 play-out simulator keeps copies specialised to its packed cards, for speed (see
 ``_Sim`` in :mod:`tenleave_widget.analysis.lookahead`). ``tests/test_swat.py`` checks
 the engine and those copies against this module.
