@@ -1,12 +1,16 @@
 """The package's layers (docs/architecture.md): every import of every module, including
 the imports inside functions and under ``TYPE_CHECKING``, goes to its own layer or below,
-and no modules import each other in a circle when run (imports only for annotations,
-under ``TYPE_CHECKING``, may refer back within a layer)."""
+and no modules import each other in a circle of any kind: the imports only for
+annotations (under ``TYPE_CHECKING``) count as imports too. A helper that needs a
+session's attributes says which in a ``Protocol`` of its own (``ModeSession`` in
+``table/modes.py``, ...) instead of importing the session that imports it."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
+
+import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "tenleave_widget"
 
@@ -179,35 +183,65 @@ def test_plotly_figures_but_no_jupyter_below_the_widget() -> None:
     assert not uses, f"a FigureWidget (an anywidget) below widget/: {uses}"
 
 
-def test_no_import_circle() -> None:
+def import_graph(texts: dict[str, str] | None = None) -> dict[str, set[str]]:
+    """Module -> the package modules it imports, when run or only for annotations
+    (``texts``: a module's source to read instead of its file)."""
     mods = modules()
     graph: dict[str, set[str]] = {}
     for name, path in mods.items():
         targets = set()
-        for _, target in imports(path, runtime_only=True):  # annotations may refer back
+        for _, target in imports(path, (texts or {}).get(name)):
             if not target.startswith("!") and target:
                 while target not in mods and "." in target:
-                    target = target.rsplit(".", 1)[0]  # widget.session.X -> widget.session
+                    target = target.rsplit(".", 1)[0]  # table.session.X -> table.session
                 if target in mods and target != name:
                     targets.add(target)
         graph[name] = targets
+    return graph
+
+
+def circle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import circle of ``graph`` (its modules, the first repeated last), or None."""
     state: dict[str, int] = {}
     path: list[str] = []
 
-    def visit(m: str) -> None:
+    def visit(m: str) -> list[str] | None:
         state[m] = 1
         path.append(m)
         for t in sorted(graph[m]):
             if state.get(t) == 1:
-                raise AssertionError("import circle: " + " -> ".join(path[path.index(t):] + [t]))
+                return path[path.index(t):] + [t]
             if t not in state:
-                visit(t)
+                found = visit(t)
+                if found:
+                    return found
         path.pop()
         state[m] = 2
+        return None
 
     for m in sorted(graph):
         if m not in state:
-            visit(m)
+            found = visit(m)
+            if found:
+                return found
+    return None
+
+
+def test_no_import_circle() -> None:
+    found = circle(import_graph())
+    assert found is None, "import circle: " + " -> ".join(found or [])
+
+
+@pytest.mark.parametrize("bad", [
+    "if TYPE_CHECKING:\n    from .session import Session\n",  # only for annotations
+    "def f():\n    from .session import Session\n",  # inside a function
+    "from .session import Session\n",
+])
+def test_a_circle_through_an_annotation_only_import_is_caught(bad: str) -> None:
+    path = PACKAGE / "table" / "offers.py"
+    text = path.read_text(encoding="utf-8") + "\nfrom typing import TYPE_CHECKING\n" + bad
+    found = circle(import_graph({"table.offers": text}))
+    assert found is not None and {"table.offers", "table.session"} <= set(found), found
 
 
 def test_the_checker_sees_every_import() -> None:

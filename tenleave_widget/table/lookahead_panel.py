@@ -46,7 +46,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Generator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..analysis.lookahead import DEFAULT_SAMPLES, Budget, Evaluation
 from . import tasks
@@ -54,9 +54,12 @@ from .charts import MoveChart, MovesChart, move_label
 
 if TYPE_CHECKING:
     from ..engine.game import Game
-    from .session import Session
+    from .config import Config
 
-__all__ = ["CHUNK_MS", "MEASURES", "SLICE_MS", "LookaheadFeed", "Thinker", "annotate"]
+__all__ = [
+    "CHUNK_MS", "MEASURES", "SLICE_MS", "LookaheadFeed", "LookaheadSession", "Thinker",
+    "annotate",
+]
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +74,27 @@ YIELD_MS = 2.0
 
 CHUNK_MS = 120.0
 """How long the background job evaluates before the panel is updated (in a notebook)."""
+
+
+class LookaheadSession(Protocol):
+    """What the whole-game evaluation reads of a session (:class:`~.session.Session` is
+    one; a ``Protocol``, so that this module does not import the session, which imports it)."""
+
+    config: Config
+    pending: list[dict[str, Any]]
+    seat: int | None
+    covered: bool
+    show_odds: bool
+    measure: str
+    generation: int
+    games: int
+
+    @property
+    def lookahead(self) -> LookaheadFeed: ...
+
+    def current(self) -> Game: ...
+
+    def shown(self) -> Game: ...
 
 
 class LookaheadFeed:
@@ -89,7 +113,7 @@ class LookaheadFeed:
         self.chunk: tasks.Task[dict[str, Any]] | None = None
         """The chunk of the evaluation running in the background (:class:`Thinker`)."""
 
-    def _target(self, session: Session) -> tuple[tuple[Any, ...], Game, int] | None:
+    def _target(self, session: LookaheadSession) -> tuple[tuple[Any, ...], Game, int] | None:
         """What should be evaluated now: (key, base position, mover), or None."""
         if not self.enabled or session.covered or not session.show_odds:
             return None
@@ -106,7 +130,7 @@ class LookaheadFeed:
                self.budget)
         return key, session.current(), mover
 
-    def sync(self, session: Session) -> None:
+    def sync(self, session: LookaheadSession) -> None:
         """Follow the position on the table: a new evaluation when it changed."""
         target = self._target(session)
         if target is None:
@@ -131,7 +155,7 @@ class LookaheadFeed:
         self.evaluation = Evaluation(view, Budget(samples=self.budget), seed,
                                      rotations=False, turns=turns)
 
-    def advance(self, session: Session, ms: float = SLICE_MS) -> bool:
+    def advance(self, session: LookaheadSession, ms: float = SLICE_MS) -> bool:
         """Play worlds for about ``ms`` milliseconds; True when nothing is left to do.
         (A chunk under way in the background is finished first.)"""
         if self.chunk is not None:
@@ -160,7 +184,7 @@ class LookaheadFeed:
             self.result = ev.result()
         return self.result
 
-    def annotate(self, session: Session, chart: MovesChart) -> MovesChart:
+    def annotate(self, session: LookaheadSession, chart: MovesChart) -> MovesChart:
         """``chart`` with the whole-game values so far and the session's measure."""
         self.sync(session)
         target = 0 if self.evaluation is None else self.budget
@@ -243,7 +267,7 @@ class Thinker:
     A chunk of a position no longer shown is dropped when it ends. Without a running loop
     (a script) it does nothing: call ``TenLeaveWidget.think()`` instead."""
 
-    def __init__(self, session: Session, changed: Callable[[], None]) -> None:
+    def __init__(self, session: LookaheadSession, changed: Callable[[], None]) -> None:
         self.session = session
         self.changed = changed
         self._running = False

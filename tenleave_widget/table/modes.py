@@ -4,21 +4,53 @@
 * :class:`HotseatMode`: several humans on one screen; a cover between them.
 * :class:`ReplayMode`: a record stepped through, from the teacher's view or a seat's.
 
-The session (:mod:`.session`) asks its mode instead of testing ``mode ==``.
+The session (:mod:`.session`) asks its mode instead of testing ``mode ==``. A policy
+reads and changes a session through :class:`ModeSession`, what it needs of one (a
+``Protocol``: this module does not import the session, which imports it).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine.errors import excerpt
 from .narration import seat_name
 from .protocol import Mode, ReplayState, WidgetMessageError
 
 if TYPE_CHECKING:
-    from .session import Session
+    from ..engine.game import Game
+    from .config import Config
 
-__all__ = ["MODES", "HotseatMode", "ModePolicy", "PlayMode", "ReplayMode"]
+__all__ = ["MODES", "HotseatMode", "ModePolicy", "ModeSession", "PlayMode", "ReplayMode"]
+
+
+class ModeSession(Protocol):
+    """What a mode policy reads and changes of a session (:class:`~.session.Session` is
+    one; mypy checks it where the session passes itself)."""
+
+    config: Config
+    humans: list[int]
+    bots: dict[int, str]
+    history: list[Game]
+    turn: int
+    seat: int | None
+    covered: bool
+    busy: bool
+    stalled: bool
+    pending: list[dict[str, Any]]
+
+    @property
+    def live(self) -> Game: ...
+
+    def say(self, text: str, level: str = "info") -> None: ...
+
+    def order_from(self, seat: int | None) -> list[int]: ...
+
+    def last_human_turn(self) -> int: ...
+
+    def take_back_to(self, turn: int) -> None: ...
+
+    def cancel_bots(self) -> None: ...
 
 
 class ModePolicy:
@@ -29,26 +61,26 @@ class ModePolicy:
     live = True
     """Turns are played (by humans and bots), not only shown."""
 
-    def first_seat(self, session: Session) -> int | None:
+    def first_seat(self, session: ModeSession) -> int | None:
         """The seat on screen when the table opens: the first human to move."""
         humans = session.humans
         order = session.order_from(session.live.to_move)
         return next((s for s in order if s in humans), humans[0])
 
-    def shown_index(self, session: Session) -> int:
+    def shown_index(self, session: ModeSession) -> int:
         """Which position of the history is on the table."""
         return len(session.history) - 1
 
-    def goto(self, session: Session, turn: int) -> None:
+    def goto(self, session: ModeSession, turn: int) -> None:
         """``w.goto(turn)``: take back every turn after ``turn``."""
         session.cancel_bots()
         session.take_back_to(turn)
         self.after_turn(session)
 
-    def goto_intent(self, session: Session, turn: int) -> None:
+    def goto_intent(self, session: ModeSession, turn: int) -> None:
         raise WidgetMessageError("go-to-turn is for replay mode")
 
-    def perspective_intent(self, session: Session, seat: int | None) -> None:
+    def perspective_intent(self, session: ModeSession, seat: int | None) -> None:
         raise WidgetMessageError("the perspective can only be changed in replay mode")
 
     def load_turn(self, total: int, turn: object) -> int:
@@ -60,7 +92,7 @@ class ModePolicy:
             )
         return total
 
-    def undo_refusal(self, session: Session) -> str | None:
+    def undo_refusal(self, session: ModeSession) -> str | None:
         """Why undo is not allowed now, or ``None``: undo is for one player against bots,
         and, with several humans, the way on when a bot could not move (the game is
         paused): it takes back the last human's turn and what followed, as in play."""
@@ -70,16 +102,16 @@ class ModePolicy:
             return "there is no turn of a player to take back"
         return None
 
-    def after_turn(self, session: Session) -> None:
+    def after_turn(self, session: ModeSession) -> None:
         """After a turn (a human's, a bot's, or a take-back)."""
 
-    def redeal_for(self, session: Session) -> int | None:
+    def redeal_for(self, session: ModeSession) -> int | None:
         """The seat whose unseen cards are dealt again when bots' turns are taken back
         (undo, ``goto``), or ``None``: only one human against bots re-deals (with several
         humans, every hidden card is some human's, known to them)."""
         return None
 
-    def narrated_turns(self, session: Session) -> list[int]:
+    def narrated_turns(self, session: ModeSession) -> list[int]:
         """The turns told in words: every turn since the viewer last moved."""
         played = [t.seat for t in session.live.turns]
         start = len(played) - 1
@@ -88,10 +120,10 @@ class ModePolicy:
             start -= 1
         return list(range(max(start, 0), len(played)))
 
-    def replay_state(self, session: Session) -> ReplayState:
+    def replay_state(self, session: ModeSession) -> ReplayState:
         return {"turn": session.turn, "total": session.turn, "note": "", "note_turn": None}
 
-    def turn_status(self, session: Session, mover: int) -> str:
+    def turn_status(self, session: ModeSession, mover: int) -> str:
         """The status line while the game runs and ``mover`` is to move."""
         players = session.live.players
         if mover == session.seat and mover in session.humans:
@@ -107,7 +139,7 @@ class ModePolicy:
             return f"{name} is thinking…"
         return f"{seat_name(players, mover)}'s turn."
 
-    def undo_whose(self, session: Session) -> str:
+    def undo_whose(self, session: ModeSession) -> str:
         """Whose turn undo takes back, in words: ``"your"`` with one human, else the
         name of the human who played last (``"Ana's"``)."""
         if len(session.humans) == 1:
@@ -115,10 +147,10 @@ class ModePolicy:
         last = session.last_human_turn()
         return f"{seat_name(session.live.players, session.live.turns[last].seat)}'s"
 
-    def your_turn(self, session: Session, mover: int) -> str:
+    def your_turn(self, session: ModeSession, mover: int) -> str:
         return f"Your turn, {seat_name(session.live.players, mover)}: choose a card, then a queue."
 
-    def stalled_text(self, session: Session, seat: int) -> str:
+    def stalled_text(self, session: ModeSession, seat: int) -> str:
         """The table's words for a bot that could not move: who, never why (the error's
         text may name a hidden card)."""
         name = seat_name(session.live.players, seat)
@@ -134,7 +166,7 @@ class PlayMode(ModePolicy):
 
     name: Mode = "play"
 
-    def undo_refusal(self, session: Session) -> str | None:
+    def undo_refusal(self, session: ModeSession) -> str | None:
         """Undo takes back the human's last turn, the bots' answers and the steps of the
         turn in progress; it is refused when any of them revealed a face-down value the
         human has seen: a swat (wake, automatic wake, daybreak) or a peek by the human —
@@ -166,10 +198,10 @@ class PlayMode(ModePolicy):
                     return why.format(f"you peeked at a card in turn {i + 1}")
         return None
 
-    def redeal_for(self, session: Session) -> int | None:
+    def redeal_for(self, session: ModeSession) -> int | None:
         return session.humans[0] if len(session.humans) == 1 else None
 
-    def your_turn(self, session: Session, mover: int) -> str:
+    def your_turn(self, session: ModeSession, mover: int) -> str:
         text = super().your_turn(session, mover)
         refusal = self.undo_refusal(session)
         if refusal is not None and refusal.startswith("cannot undo"):
@@ -183,7 +215,7 @@ class HotseatMode(ModePolicy):
 
     name: Mode = "hotseat"
 
-    def after_turn(self, session: Session) -> None:
+    def after_turn(self, session: ModeSession) -> None:
         nxt = session.live.to_move
         if nxt is not None and nxt in session.humans and nxt != session.seat:
             session.seat = nxt
@@ -196,23 +228,23 @@ class ReplayMode(ModePolicy):
     name: Mode = "replay"
     live = False
 
-    def first_seat(self, session: Session) -> int | None:
+    def first_seat(self, session: ModeSession) -> int | None:
         return session.config.perspective
 
-    def shown_index(self, session: Session) -> int:
+    def shown_index(self, session: ModeSession) -> int:
         return session.turn
 
-    def goto(self, session: Session, turn: int) -> None:
+    def goto(self, session: ModeSession, turn: int) -> None:
         self.goto_intent(session, turn)
 
-    def goto_intent(self, session: Session, turn: int) -> None:
+    def goto_intent(self, session: ModeSession, turn: int) -> None:
         total = len(session.history) - 1
         if not 0 <= turn <= total:
             raise WidgetMessageError(f"turn must be 0..{total}, not {turn}")
         session.turn = turn
         session.say("")
 
-    def perspective_intent(self, session: Session, seat: int | None) -> None:
+    def perspective_intent(self, session: ModeSession, seat: int | None) -> None:
         if seat is not None and not 0 <= seat < session.live.seats:
             raise WidgetMessageError(f"seat {seat} does not exist")
         session.seat = seat
@@ -224,10 +256,10 @@ class ReplayMode(ModePolicy):
             raise WidgetMessageError(f"turn must be an integer 0..{total}, not {excerpt(turn)}")
         return shown
 
-    def narrated_turns(self, session: Session) -> list[int]:
+    def narrated_turns(self, session: ModeSession) -> list[int]:
         return [session.turn - 1] if session.turn > 0 else []
 
-    def replay_state(self, session: Session) -> ReplayState:
+    def replay_state(self, session: ModeSession) -> ReplayState:
         notes = session.live.notes
         note_turn = session.turn - 1 if session.turn > 0 else None
         note = notes.get(note_turn, "") if note_turn is not None else ""
@@ -242,7 +274,7 @@ class ReplayMode(ModePolicy):
             "note_turn": note_turn if note else None,
         }
 
-    def turn_status(self, session: Session, mover: int) -> str:
+    def turn_status(self, session: ModeSession, mover: int) -> str:
         return f"Turn {session.turn + 1}: {seat_name(session.live.players, mover)} to move."
 
 

@@ -1,20 +1,34 @@
 """What the seat on screen may do now: the cards and queues it may play, the cards it may
 peek at, the queues it may rotate, wake, end, reset, undo. Each is checked with the engine
 (a preview of the turn with that step), so the browser offers only legal clicks; Python
-still checks every intent.
+still checks every intent. It reads a session through :class:`OffersSession`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine.errors import TenLeaveError
+from .modes import ModeSession
 from .protocol import Offers
 
 if TYPE_CHECKING:
-    from .session import Session
+    from ..engine.game import Game
+    from .modes import ModePolicy
 
-__all__ = ["final_steps", "offers", "wake_why"]
+__all__ = ["OffersSession", "final_steps", "offers", "wake_why"]
+
+
+class OffersSession(ModeSession, Protocol):
+    """What :func:`offers` reads of a session (:class:`~.session.Session` is one): what
+    its mode reads, and the mode itself."""
+
+    @property
+    def mode(self) -> ModePolicy: ...
+
+    def shown(self) -> Game: ...
+
+    def my_turn(self) -> bool: ...
 
 
 def final_steps(pending: list[dict[str, Any]]) -> int:
@@ -49,7 +63,7 @@ def wake_why(sizes: list[int]) -> str:
             f"queue holds at least two.")
 
 
-def offers(session: Session) -> Offers:
+def offers(session: OffersSession) -> Offers:
     """What the seat on screen may do now, each checked with the engine (the browser
     offers only these; Python still checks every intent)."""
     out: Offers = {

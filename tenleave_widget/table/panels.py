@@ -19,7 +19,7 @@ Behind the hot-seat cover, or with the odds switched off, the panels hold only a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..analysis.odds import seat_odds
 from .charts import (
@@ -31,12 +31,26 @@ from .charts import (
     panel_data,
     review_figure,
 )
+from .lookahead_panel import LookaheadSession
 
 if TYPE_CHECKING:
+    from ..analysis.review import Review
     from ..engine.game import Game
-    from .session import Session
 
-__all__ = ["COLOUR_HEX", "PanelFeed"]
+__all__ = ["COLOUR_HEX", "PanelFeed", "PanelSession"]
+
+
+class PanelSession(LookaheadSession, Protocol):
+    """What the panels read of a session (:class:`~.session.Session` is one; a
+    ``Protocol``, so that this module does not import the session, which imports it)."""
+
+    review: Review | None
+    turn: int
+    history: list[Game]
+
+    @property
+    def live(self) -> Game: ...
+
 
 COVERED = "The odds are hidden while the screen is passed to the next player."
 ODDS_OFF = "The odds are switched off: tick \u201cshow odds\u201d on the table to see them."
@@ -60,7 +74,7 @@ class PanelFeed:
             self._expected[(turn, seat)] = got
         return got[1]
 
-    def data(self, session: Session) -> PanelData:
+    def data(self, session: PanelSession) -> PanelData:
         data = self._odds(session)
         if session.review is not None and not session.covered:
             # replay: the review's evaluation graph (a seat's view: its own decisions only)
@@ -69,7 +83,7 @@ class PanelFeed:
                                                       session.turn)
         return data
 
-    def _odds(self, session: Session) -> PanelData:
+    def _odds(self, session: PanelSession) -> PanelData:
         live = session.live
         colours = live.view(None)["colours"]
         if session.covered:
