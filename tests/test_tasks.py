@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import threading
 import time
 from collections.abc import Callable, Generator
@@ -182,22 +183,37 @@ def test_a_whole_game_against_bots_without_threads(monkeypatch: pytest.MonkeyPat
 
 
 @pytest.mark.slow
-def test_a_review_without_threads(monkeypatch: pytest.MonkeyPatch) -> None:
-    direct = review(load_record(GAME), samples=1, seed=1)
+def test_a_review_without_threads_answers_between_decisions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without threads the review runs a decision per slice of the loop: a click (the goto
+    intent, as a comm message would bring it) is handled while it is under way, the table
+    follows at once, and the review is the threaded one, byte for byte."""
+    direct = json.dumps(review(load_record(GAME), samples=1, seed=1).to_json())
 
-    async def scenario() -> tuple[Any, int, int]:
-        w = replay_widget(GAME, turn=5)
-        panel = w.review_panel
-        assert panel is not None
-        w.review(samples=1, seed=1)
-        assert panel.running  # started on the loop, not at once
-        for _ in range(60000):
-            await asyncio.sleep(0.001)
-            if not panel.running:
-                break
-        return w.review_result, panel.progress.value, panel.progress.max
+    def scenario(click: bool) -> Callable[[], tuple[str, list[tuple[int, int, int]], int]]:
+        async def main() -> tuple[str, list[tuple[int, int, int]], int]:
+            w = replay_widget(GAME, turn=5)
+            panel = w.review_panel
+            assert panel is not None
+            w.review(samples=1, seed=1)
+            assert panel.running  # started on the loop, not at once
+            answered: list[tuple[int, int, int]] = []  # (turn shown, synced turn, judged)
+            for _ in range(60000):
+                await asyncio.sleep(0.001)
+                if not panel.running:
+                    break
+                if click and not answered and panel.progress.value >= 1:
+                    w.send_intent({"kind": "goto", "turn": 12})
+                    answered.append((w.turn, w.table.replay["turn"], panel.progress.value))
+            assert w.review_result is not None and panel.progress.value == panel.progress.max
+            return json.dumps(w.review_result.to_json()), answered, panel.progress.max
+        return lambda: asyncio.run(main())
 
-    result, done, total = in_fresh_thread(lambda: asyncio.run(scenario()), monkeypatch,
-                                          threads=False)
-    assert result is not None and result.to_json() == direct.to_json()
-    assert done == total == len(direct.turns)
+    threaded, _, _ = in_fresh_thread(scenario(click=False))
+    sliced, answered, total = in_fresh_thread(scenario(click=True), monkeypatch,
+                                              threads=False)
+    assert sliced == threaded == direct
+    assert total == len(json.loads(direct)["turns"]) > 2
+    ((shown, synced, judged),) = answered
+    assert shown == synced == 12 and 1 <= judged < total  # answered mid-review

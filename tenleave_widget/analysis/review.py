@@ -47,7 +47,7 @@ from __future__ import annotations
 import math
 import random
 import textwrap
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,6 +82,7 @@ __all__ = [
     "puzzles",
     "judge_decision",
     "review",
+    "review_steps",
     "saved_review",
     "wake_luck",
 ]
@@ -831,8 +832,42 @@ def review(
     ``seed``: the same seed gives the same review; ``objective``: what a loss is measured
     in (:data:`OBJECTIVES`). ``progress(done, total)`` is called
     after each turn. An invalid record raises :class:`InvalidRecordError` naming the turn,
-    before any evaluation. The work is :func:`judge_decision` for each of the record's
-    :func:`decisions`, then :func:`assemble_review`.
+    before any evaluation. The work is :func:`review_steps`, run to its end.
+    """
+    steps = review_steps(record, samples=samples, seed=seed, objective=objective,
+                         progress=progress)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as end:
+            return end.value  # type: ignore[no-any-return]
+
+
+def review_steps(
+    record: RecordSource | Game,
+    *,
+    samples: int | None = None,
+    seed: int = 0,
+    objective: str = "margin",
+    progress: Progress | None = None,
+) -> Generator[None, None, Review]:
+    """:func:`review` one decision at a time: a generator that judges one of the record's
+    :func:`decisions` (:func:`judge_decision`) per ``next``, calls ``progress(done,
+    total)`` after each, and returns the :func:`assemble_review` of them all. Without
+    threads (Pyodide) the review panel runs it a step per slice of the event loop, so the
+    table answers between two decisions; the steps' result is :func:`review`'s.
+
+    >>> from tenleave_widget import Game
+    >>> g = Game(["Ana", "Ben"], seed=3)
+    >>> g.apply({"seat": 0, "play": ["5", 0]})
+    >>> steps = review_steps(g, samples=2, progress=lambda done, total: print(done, total))
+    >>> next(steps)
+    1 1
+    >>> try:
+    ...     next(steps)
+    ... except StopIteration as end:
+    ...     print(len(end.value.turns))
+    1
     """
     _check_budget(samples, seed, objective)
     obj = record.to_record() if isinstance(record, Game) else record_object(record)
@@ -842,6 +877,7 @@ def review(
         judged.append(judge_decision(d, samples=samples, seed=seed, objective=objective))
         if progress is not None:
             progress(d.turn + 1, len(ds))
+        yield
     return assemble_review(obj, judged, samples=samples, seed=seed, objective=objective)
 
 

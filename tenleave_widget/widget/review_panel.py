@@ -5,9 +5,12 @@ review_figure`), drawn by the table's bundled plotly.js: a click on a point send
 ``goto`` intent, so the review works wherever the table does (marimo included), and no
 ``FigureWidget`` (plotly.js, ~5 MB, in a saved notebook) is made.
 
-The review (:func:`tenleave_widget.analysis.review.review`) runs in a worker thread; its progress
-and its result are handed to the kernel's event loop (``call_soon_threadsafe``), which
-updates the widgets, so the table keeps answering clicks meanwhile. Without a loop that
+The review (:func:`tenleave_widget.analysis.review.review_steps`, a decision per step) runs
+as a :mod:`~tenleave_widget.table.tasks` job: in a thread of its own, or without threads
+(Pyodide) a step per slice of the kernel's event loop; its progress and its result are
+handed to that loop (``call_soon_threadsafe``, the task's future), which updates the
+widgets, so the table keeps answering clicks meanwhile (without threads: between two
+decisions). Without a loop that
 runs this code (a script, a test) it runs at once. Once computed, the review is kept by the
 session (the narration labels each decision with it), saved with the record by
 :meth:`TenLeaveWidget.save`, and read back from a saved record by ``replay_widget``.
@@ -27,7 +30,7 @@ from typing import Any
 
 import ipywidgets
 
-from ..analysis.review import DEFAULT_SAMPLES, LABELS, Review, review
+from ..analysis.review import DEFAULT_SAMPLES, LABELS, Review, review, review_steps
 from ..table import tasks
 from ..table.session import Session
 
@@ -66,7 +69,7 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
         self.session = session
         self._goto = goto
         self._changed = changed
-        self._worker: tasks.Task[None] | None = None
+        self._worker: tasks.Task[Review] | None = None
         self._running = False
         self.samples = ipywidgets.BoundedIntText(
             value=DEFAULT_SAMPLES, min=1, max=100_000, description="worlds",
@@ -99,7 +102,7 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
         return self._running
 
     def start(self, samples: int | None = None, seed: int = 0) -> None:
-        """Review the record: in a worker thread when the kernel's loop runs (progress
+        """Review the record: as a background job when the kernel's loop runs (progress
         shown, the table stays responsive), else at once."""
         if self.running:
             return
@@ -126,16 +129,20 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
         def report(done: int, _total: int) -> None:
             running.call_soon_threadsafe(self._progress, done)
 
-        def work() -> None:
-            try:
-                result = review(record, samples=k, seed=seed, progress=report)
-            except Exception as e:  # noqa: BLE001 - shown on the panel, never a stuck bar
-                log.exception("the review failed")
-                running.call_soon_threadsafe(self._failed, f"{type(e).__name__}: {e}")
-                return
-            running.call_soon_threadsafe(self._finish, result)
+        work = review_steps(record, samples=k, seed=seed, progress=report)  # a decision a step
+        self._worker = task = tasks.run(loop, work, thread="tenleave-review")
+        task.future.add_done_callback(self._ended)
 
-        self._worker = tasks.run(loop, work, thread="tenleave-review")
+    def _ended(self, future: asyncio.Future[Review]) -> None:
+        """On the loop: the review's result, or its failure, shown (a cancelled one: nothing)."""
+        if future.cancelled():
+            return
+        error = future.exception()
+        if error is None:
+            self._finish(future.result())
+            return
+        log.error("the review failed", exc_info=error)
+        self._failed(f"{type(error).__name__}: {error}")
 
     def _progress(self, done: int) -> None:
         self.progress.value = done
