@@ -122,18 +122,26 @@ class Turn(NamedTuple):
 
     def steps(self) -> list[dict[str, Any]]:
         """The turn as ordered steps (the widget's vocabulary; see :meth:`from_steps`)."""
-        play: dict[str, Any] = {"kind": "play", "card": self.card, "queue": self.queue}
+        return [step_json(step) for step in self.parsed_steps()]
+
+    def parsed_steps(self) -> tuple[Step, ...]:
+        """The turn as ordered steps in the form :func:`parse_steps` gives: hashable and
+        cheap to compare (the table's offers match them against the steps taken so far).
+
+        >>> t = Turn(0, "2", 1, rotate=1, extra=AFTER)
+        >>> t.parsed_steps(), tuple(parse_steps(t.steps())) == t.parsed_steps()
+        ((('play', '2', 1), ('rotate', 1, None)), True)
+        """
+        play: Step = ("play", self.card, self.queue)
         if self.wake:
-            return [{"kind": "wake"}, play]
+            return (("wake", None, None), play)
         if self.peek is not None:
-            extra: dict[str, Any] = {
-                "kind": "peek", "queue": self.peek[0], "position": self.peek[1]
-            }
+            extra: Step = ("peek", self.peek[0], self.peek[1])
         elif self.rotate is not None:
-            extra = {"kind": "rotate", "queue": self.rotate}
+            extra = ("rotate", self.rotate, None)
         else:
-            return [play]
-        return [extra, play] if self.extra == BEFORE else [play, extra]
+            return (play,)
+        return (extra, play) if self.extra == BEFORE else (play, extra)
 
     @classmethod
     def from_steps(cls, seat: int, steps: list[dict[str, Any]]) -> Turn:
@@ -162,6 +170,20 @@ Step = tuple[str, Any, Any]
 ``("rotate", queue, None)`` or ``("wake", None, None)``; the values are not checked yet."""
 
 STEP_KINDS = ("play", "peek", "rotate", "wake")
+
+
+_STEP_FIELDS = {"play": ("card", "queue"), "peek": ("queue", "position"), "rotate": ("queue",),
+                "wake": ()}
+
+
+def step_json(step: Step) -> dict[str, Any]:
+    """A parsed step written back as the widget's step object (:func:`parse_steps` undone).
+
+    >>> step_json(("peek", 1, 0)), step_json(("wake", None, None))
+    ({'kind': 'peek', 'queue': 1, 'position': 0}, {'kind': 'wake'})
+    """
+    kind = step[0]
+    return {"kind": kind, **dict(zip(_STEP_FIELDS[kind], step[1:], strict=False))}
 
 
 def parse_steps(steps: object) -> list[Step]:
