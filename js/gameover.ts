@@ -3,6 +3,7 @@
 import { button, h } from "./dom";
 import type { TableState } from "./protocol";
 import type { Send, UiState } from "./send";
+import { coachSummary } from "./coach";
 
 export function gameOverBlock(model: TableState, ui: UiState, send: Send): HTMLElement {
   const view = model.view;
@@ -24,6 +25,7 @@ export function gameOverBlock(model: TableState, ui: UiState, send: Send): HTMLE
         ),
       ),
     ),
+    coachSummary(model, ui, send),
     model.offers.again
       ? button("again", "Play again (same players)", () => {
           ui.focusNext = ["hand-first", "root"];

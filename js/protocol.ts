@@ -329,6 +329,44 @@ export interface BestMove {
 }
 
 /**
+ * The coach's "Are you sure?" (`coach="before"`), shown before a turn ends: the
+ * words a student reads (`text`) and the analyst's detail (`detail`).
+ */
+export interface CoachAsk {
+  text: string;
+  detail: string;
+}
+
+/**
+ * At game over, a decision worth a second look: the turn (0-based, as the JSON) and
+ * its verdict in words.
+ */
+export interface CoachLook {
+  turn: number;
+  text: string;
+}
+
+/** The coach at the table (`.coach_table`), as the seat on screen may see it. */
+export interface CoachState {
+  mode: "off" | "after" | "before";
+  /** The table may change the coach (play and hot-seat; not behind the cover). */
+  control: boolean;
+  /** "Are you sure?": the turn chosen loses more than the coach's threshold. */
+  ask: CoachAsk | null;
+  /** The turn of the seat's latest verdict with a better move ("Show me"), or null. */
+  show: number | null;
+  /**
+   * "Show me" is on: the position before this turn is on the table, the better move
+   * drawn (`best`); null otherwise.
+   */
+  showing: number | null;
+  /** At game over: the seat's tally in words, else `""`. */
+  summary: string;
+  /** At game over: the seat's decisions worth a second look (the largest losses). */
+  looks: CoachLook[];
+}
+
+/**
  * Everything the table shows: one seat's projection of the session (or the
  * teacher's view when chosen in replay mode). Each key is a synced traitlet.
  */
@@ -349,8 +387,13 @@ export interface TableState {
   panels: PanelData;
   /** The table's size (the size control); `projector` fits a 1280x720 screen. */
   size: "small" | "medium" | "large" | "projector";
-  /** Replay with a review: the best move to draw (see `BestMove`), else null. */
+  /**
+   * Replay with a review, or the coach's "Show me": the best move to draw (see
+   * `BestMove`), else null.
+   */
   best: BestMove | null;
+  /** The coach (play and hot-seat modes): its setting, its questions, its summary. */
+  coach: CoachState;
 }
 
 export interface PlayIntent {
@@ -426,6 +469,31 @@ export interface BranchIntent {
   kind: "branch";
 }
 
+/** The coach's control: `"off"`, `"after"` or `"before"`. */
+export interface CoachIntent {
+  kind: "coach";
+  mode: string;
+}
+
+/**
+ * The answer to the coach's "Are you sure?": `"play"` (play it anyway) or
+ * `"back"` (take it back).
+ */
+export interface ConfirmIntent {
+  kind: "confirm";
+  answer: string;
+}
+
+/**
+ * "Show me": the position before `turn` with the better move drawn (a turn the
+ * coach judged for the seat on screen, or the one it asks about); null: back to the
+ * game.
+ */
+export interface ShowMeIntent {
+  kind: "showme";
+  turn: number | null;
+}
+
 /**
  * Sent by a table when it is drawn: Python answers `{"kind": "connected"}` (a
  * table reopened from a saved notebook gets no answer and says it is not connected).
@@ -451,7 +519,10 @@ export type Intent =
   | AgainIntent
   | HelloIntent
   | MeasureIntent
-  | BranchIntent;
+  | BranchIntent
+  | CoachIntent
+  | ConfirmIntent
+  | ShowMeIntent;
 
 /** The keys of TableState, in one list (what the widget reads from its model). */
 export const TABLE_STATE_KEYS = [
@@ -470,6 +541,7 @@ export const TABLE_STATE_KEYS = [
   "panels",
   "size",
   "best",
+  "coach",
 ] as const satisfies readonly (keyof TableState)[];
 
 type MissingKey = Exclude<keyof TableState, (typeof TABLE_STATE_KEYS)[number]>;

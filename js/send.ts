@@ -15,4 +15,6 @@ export interface UiState {
   /** Where the keyboard focus goes once a control with this `data-focus` is drawn
    *  (the next sensible control after an action), tried in order. */
   focusNext: string[];
+  /** The coach's question last drawn (a new one takes the focus once). */
+  asked?: string;
 }

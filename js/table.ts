@@ -15,6 +15,7 @@ import type { Send, UiState } from "./send";
 import { gameOverBlock } from "./gameover";
 import { keyBlock } from "./key";
 import { statusLine, topBar } from "./topbar";
+import { coachBlock } from "./coach";
 
 /** Build the whole table for the current model state. */
 export function buildTable(
@@ -47,6 +48,8 @@ export function buildTable(
   }
   parts.push(topBar(model, send));
   parts.push(statusLine(model));
+  const coach = coachBlock(model, ui, send);
+  if (coach) parts.push(coach);
   if (model.view.finished) parts.push(gameOverBlock(model, ui, send));
   const note = model.mode === "replay" ? noteBlock(model) : null;
   const projector = model.size === "projector";

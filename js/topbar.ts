@@ -3,6 +3,7 @@
 import { h, roman } from "./dom";
 import type { TableState } from "./protocol";
 import type { Send } from "./send";
+import { coachControl } from "./coach";
 
 /** The status line: its own row, two lines high whatever it says (nothing moves). */
 export function statusLine(model: TableState): HTMLElement {
@@ -76,5 +77,6 @@ export function topBar(model: TableState, send: Send): HTMLElement {
       }),
       " show odds",
     ),
+    coachControl(model, send),
   );
 }

@@ -66,8 +66,6 @@ def test_the_coach_is_off_by_default_and_checked() -> None:
     w = play(players=2, human=0, bots=["random"], seed=1, bot_delay=0)
     human_turn(w, random.Random(1))
     assert w.verdicts == [] and coach_lines(w) == []
-    with pytest.raises(WidgetMessageError, match="not built yet"):
-        play(coach="before")
     with pytest.raises(WidgetMessageError, match="coach must be one of"):
         play(coach="loud")
     with pytest.raises(WidgetMessageError, match="coach_samples"):

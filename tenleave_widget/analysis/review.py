@@ -58,7 +58,7 @@ from ..engine.record import RecordSource, record_object
 from ..engine.rules import ROMAN
 from ..engine.turn import AFTER, BEFORE, Turn
 from .lookahead import DEFAULT_SAMPLES as LOOKAHEAD_SAMPLES
-from .lookahead import MAX_SAMPLES, evaluate_view
+from .lookahead import MAX_SAMPLES, Evaluation, evaluate_view
 from .odds import seat_odds
 from .stats import mean_half_width
 
@@ -81,6 +81,9 @@ __all__ = [
     "evaluation_table",
     "puzzles",
     "judge_decision",
+    "screen",
+    "screen_loss",
+    "ScreenLoss",
     "review",
     "review_steps",
     "saved_review",
@@ -602,6 +605,59 @@ def _evaluate(
         ref_sum += float(ev3["reference"]["expected_final_penalty"]) * batch
         rounds += 1
     return _Judged(screen, at[0], refined, mine, objective, ref_sum / len(refined[mine].costs))
+
+
+def screen(
+    k: int, view: Mapping[str, Any], *, samples: int | None = None, seed: int = 0,
+    objective: str = "margin",
+) -> Evaluation:
+    """The first stage of :func:`judge_decision` for decision ``k`` from the mover's
+    ``view`` (the *screen*: every decision valued on the same worlds, those the judging
+    of that decision screens on), before any turn is chosen, as an
+    :class:`~tenleave_widget.analysis.lookahead.Evaluation` to run in slices.
+    :func:`screen_loss` then tells what a turn would lose on it: the coach's "Are you
+    sure?" (:mod:`tenleave_widget.table.coach_check`)."""
+    budget = _check_budget(samples, seed, objective)
+    rng = random.Random(_turn_seed(seed, k))
+    return Evaluation(view, budget, rng.getrandbits(32), per_world=True)
+
+
+@dataclass(frozen=True)
+class ScreenLoss:
+    """What a turn loses on the screen (:func:`screen_loss`), in the objective's unit."""
+
+    played: Turn
+    best: Turn
+    loss: float
+    loss_ci95: tuple[float, float]
+    forced: bool
+
+
+def screen_loss(result: Mapping[str, Any], played: Turn,
+                objective: str = "margin") -> ScreenLoss:
+    """The loss of ``played`` against the best decision of a finished :func:`screen`
+    (``result``: its ``result()``), with its paired 95% interval; ``forced`` when no
+    decision was clearly worse than the best (the review then calls every move best).
+    A screen estimate: the review's verdict refines it on more worlds.
+
+    >>> from tenleave_widget import Game
+    >>> g = Game(2, seed=3)
+    >>> ev = screen(0, g.view(0), samples=4)
+    >>> while not ev.advance():
+    ...     pass
+    >>> s = screen_loss(ev.result(), Turn(0, "5", 0))
+    >>> s.loss >= 0 and s.best.seat == 0
+    True
+    """
+    values = _values(result, objective)
+    key = decision(played)
+    mine = next(v for v in values if v.turn == key)
+    top = min(values, key=lambda v: v.cost)
+    loss, half = _paired(mine, top)
+    if loss <= 0:
+        top, loss, half = mine, 0.0, 0.0
+    return ScreenLoss(played, top.turn, loss, (loss - half, loss + half),
+                      _forced(values, objective))
 
 
 def _may_be_best(v: _Value, best: _Value) -> bool:

@@ -42,14 +42,16 @@ from ..analysis.review import (
 )
 from ..engine.turn import Turn
 from . import tasks
+from .coach_check import CoachCheck
 
 __all__ = ["COACH_MODES", "Coach", "CoachRunner", "tally_words", "verdict_words"]
 
 log = logging.getLogger(__name__)
 
-COACH_MODES = ("off", "after")
-"""The coach's settings: ``"off"``, or ``"after"`` (each human decision judged once played).
-``"before"`` (the "Are you sure?" prompt) is not built yet."""
+COACH_MODES = ("off", "after", "before")
+"""The coach's settings: ``"off"``; ``"after"`` (each human decision judged once played);
+``"before"``: as ``"after"``, and *End turn* first asks "Are you sure?" when the turn
+loses more than a threshold (:mod:`.coach_check`)."""
 
 COACH_SEED = 0
 """The coach's review seed: the review's default, so that ``review(record)`` of a coached
@@ -77,16 +79,18 @@ def verdict_words(v: Mapping[str, Any]) -> str:
             f"({lo:.1f} to {hi:.1f}).")
 
 
-def tally_words(t: Mapping[str, Any]) -> str:
+def tally_words(t: Mapping[str, Any], lead: str = "So far") -> str:
     """A seat's running tally (:meth:`Coach.tally`) in words.
 
     >>> tally_words({"decisions": 3, "labels": {"best": 2, "good": 0, "inaccuracy": 1,
     ...              "mistake": 0, "blunder": 0}, "accuracy": 81.4})
     'So far: 3 decisions — 2 best, 1 inaccuracy; accuracy 81.'
     """
-    counts = ", ".join(f"{n} {lab}" for lab, n in t["labels"].items() if n)
+    plural = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+    counts = ", ".join(f"{n} {plural.get(lab, lab) if n > 1 else lab}"
+                       for lab, n in t["labels"].items() if n)
     n = t["decisions"]
-    text = f"So far: {n} decision{'s' if n != 1 else ''} — {counts}"
+    text = f"{lead}: {n} decision{'s' if n != 1 else ''} — {counts}"
     if t["accuracy"] is not None:
         text += f"; accuracy {t['accuracy']:.0f}"
     return text + "."
@@ -106,6 +110,8 @@ class Coach:
         """The same decisions as the review's :class:`TurnReview` (for the tallies)."""
         self.queue: list[Decision] = []
         """Decisions ended and not yet judged, oldest first."""
+        self.check = CoachCheck(self.samples, self.seed)
+        """``"before"``: the screen of the decision a human seat is thinking about."""
 
     @property
     def on(self) -> bool:

@@ -47,7 +47,8 @@ class Config:
     seed: int | None = None
     show_odds: bool = True
     coach: str = "off"
-    """The coach (:mod:`.coach`): ``"off"`` or ``"after"`` (play and hot-seat modes)."""
+    """The coach (:mod:`.coach`): ``"off"``, ``"after"`` or ``"before"`` (play and
+    hot-seat modes)."""
     coach_samples: int | None = None
     """The coach's budget: worlds per decision (``None``: the review's default)."""
 
@@ -127,10 +128,8 @@ def check_config(
     if not isinstance(show_odds, bool):
         raise WidgetMessageError(f"show_odds must be True or False, not {excerpt(show_odds)}")
     if coach not in COACH_MODES:
-        hint = (" (the 'Are you sure?' prompt is not built yet)" if coach == "before" else "")
         raise WidgetMessageError(
             f"coach must be one of {', '.join(map(repr, COACH_MODES))}, not {excerpt(coach)}"
-            + hint
         )
     if coach_samples is not None and (type(coach_samples) is not int or coach_samples < 1):
         raise WidgetMessageError(

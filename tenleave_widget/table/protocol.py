@@ -72,6 +72,9 @@ __all__ = [
     "CardChart",
     "FigureJSON",
     "BestMove",
+    "CoachAsk",
+    "CoachLook",
+    "CoachState",
     "Cover",
     "EndEvent",
     "FlippedCard",
@@ -222,6 +225,41 @@ class BestMove(TypedDict):
     text: str
 
 
+class CoachAsk(TypedDict):
+    """The coach's "Are you sure?" (``coach="before"``), shown before a turn ends: the
+    words a student reads (``text``) and the analyst's detail (``detail``)."""
+
+    text: str
+    detail: str
+
+
+class CoachLook(TypedDict):
+    """At game over, a decision worth a second look: the turn (0-based, as the JSON) and
+    its verdict in words."""
+
+    turn: int
+    text: str
+
+
+class CoachState(TypedDict):
+    """The coach at the table (:mod:`.coach_table`), as the seat on screen may see it."""
+
+    mode: Literal["off", "after", "before"]
+    control: bool
+    """The table may change the coach (play and hot-seat; not behind the cover)."""
+    ask: CoachAsk | None
+    """"Are you sure?": the turn chosen loses more than the coach's threshold."""
+    show: int | None
+    """The turn of the seat's latest verdict with a better move ("Show me"), or null."""
+    showing: int | None
+    """"Show me" is on: the position before this turn is on the table, the better move
+    drawn (``best``); null otherwise."""
+    summary: str
+    """At game over: the seat's tally in words, else ``""``."""
+    looks: list[CoachLook]
+    """At game over: the seat's decisions worth a second look (the largest losses)."""
+
+
 class TableState(TypedDict):
     """Everything the table shows: one seat's projection of the session (or the
     teacher's view when chosen in replay mode). Each key is a synced traitlet."""
@@ -243,7 +281,10 @@ class TableState(TypedDict):
     size: Literal["small", "medium", "large", "projector"]
     """The table's size (the size control); ``projector`` fits a 1280x720 screen."""
     best: BestMove | None
-    """Replay with a review: the best move to draw (see :class:`BestMove`), else null."""
+    """Replay with a review, or the coach's "Show me": the best move to draw (see
+    :class:`BestMove`), else null."""
+    coach: CoachState
+    """The coach (play and hot-seat modes): its setting, its questions, its summary."""
 
 
 SIZES = ("small", "medium", "large", "projector")
@@ -328,6 +369,30 @@ class BranchIntent(TypedDict):
     kind: Literal["branch"]
 
 
+class CoachIntent(TypedDict):
+    """The coach's control: ``"off"``, ``"after"`` or ``"before"``."""
+
+    kind: Literal["coach"]
+    mode: str
+
+
+class ConfirmIntent(TypedDict):
+    """The answer to the coach's "Are you sure?": ``"play"`` (play it anyway) or
+    ``"back"`` (take it back)."""
+
+    kind: Literal["confirm"]
+    answer: str
+
+
+class ShowMeIntent(TypedDict):
+    """"Show me": the position before ``turn`` with the better move drawn (a turn the
+    coach judged for the seat on screen, or the one it asks about); null: back to the
+    game."""
+
+    kind: Literal["showme"]
+    turn: int | None
+
+
 class HelloIntent(TypedDict):
     """Sent by a table when it is drawn: Python answers ``{"kind": "connected"}`` (a
     table reopened from a saved notebook gets no answer and says it is not connected)."""
@@ -338,7 +403,7 @@ class HelloIntent(TypedDict):
 Intent: TypeAlias = (
     PlayIntent | PeekIntent | RotateIntent | WakeIntent | EndIntent | ResetIntent | UndoIntent
     | UncoverIntent | GotoIntent | PerspectiveIntent | OddsIntent | SizeIntent | AgainIntent
-    | HelloIntent | MeasureIntent | BranchIntent
+    | HelloIntent | MeasureIntent | BranchIntent | CoachIntent | ConfirmIntent | ShowMeIntent
 )
 """A message from the browser (what a click sends)."""
 

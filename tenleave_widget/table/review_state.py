@@ -5,10 +5,10 @@ and ``live`` are the session's)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from ..analysis.review import Review, TurnReview, turn_text
-from ..engine.turn import AFTER
+from .coach_table import drawn_move
 from .narration import seat_name
 from .protocol import BestMove
 
@@ -50,14 +50,9 @@ class ReviewState:
             return None
         judged = self.judged(self.turn)
         assert judged is not None
-        best = judged.best
         # its rotation and its wake are drawn too; a peek (kept when the best is the
         # played turn) is not
-        when: Literal["before", "after"] | None = None
-        if best.rotate is not None:
-            when = "after" if best.extra == AFTER else "before"
-        return {"card": best.card, "queue": best.queue, "rotate": best.rotate,
-                "rotate_when": when, "wake": best.wake, "text": text.strip()}
+        return drawn_move(judged.best, text.strip())
 
     def best_text(self) -> str:
         """The best move of the position shown (replay, with "show the best move"), or ""."""

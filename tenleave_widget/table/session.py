@@ -30,6 +30,7 @@ from ..engine.errors import excerpt
 from ..engine.game import Game
 from ..engine.turn import Turn
 from .coach import Coach, tally_words, verdict_words
+from .coach_table import CoachTable
 from .config import Config
 from .history import build_history, public_view
 from .lookahead_panel import MEASURES, LookaheadFeed
@@ -54,7 +55,7 @@ from .review_state import ReviewState, review_words
 __all__ = ["Session", "build_history", "public_view"]
 
 
-class Session(ReviewState):
+class Session(ReviewState, CoachTable):
     """One table: the game's history, the position shown, the turn in progress and the
     viewing seat. Bots are moved from outside (:mod:`.bot_runner`): the session only says
     which seat a bot should move (:meth:`bot_to_move`) and applies its turn."""
@@ -110,12 +111,16 @@ class Session(ReviewState):
         return self.history[-1]
 
     def current(self) -> Game:
-        """The position shown: the live game, or the replay at the chosen turn."""
-        return self.history[self.mode.shown_index(self)]
+        """The position shown: the live game, or the replay at the chosen turn (or the
+        position before a turn the coach shows: :mod:`.coach_table`)."""
+        k = self.shown_turn()
+        return self.history[self.mode.shown_index(self) if k is None else k]
 
     def shown(self) -> Game:
         """The position on the table: :meth:`current` with the pending steps done."""
-        return self.preview if self.preview is not None else self.current()
+        if self.preview is not None and self.shown_turn() is None:
+            return self.preview
+        return self.current()
 
     def order_from(self, seat: int | None) -> list[int]:
         n = self.live.seats
@@ -143,8 +148,9 @@ class Session(ReviewState):
             self._step(intent)
             return False
         if intent["kind"] == "end":
-            self._end()
-            return True
+            return self._end()
+        if intent["kind"] in ("coach", "confirm", "showme"):
+            return self.coach_intent(dict(intent))
         if intent["kind"] == "undo":
             self._undo()
             return True
@@ -188,6 +194,7 @@ class Session(ReviewState):
         self.games += 1
         self.branch = None
         self.coach.forget_from(0)
+        self.coach_forget()
         self.history = build_history(game)
         self.turn = 0
         self.pending = []
@@ -216,6 +223,10 @@ class Session(ReviewState):
         g = self.live
         if g.finished:
             return "the game is over"
+        if self.asking is not None:
+            return "answer the coach first: play it anyway, or take it back"
+        if self.shown_turn() is not None:
+            return "the coach is showing an earlier turn: go back to the game first"
         if self.busy or g.to_move != self.seat or g.to_move not in self.humans:
             return f"it is not your turn: {seat_name(g.players, g.to_move or 0)} is to move"
         return None
@@ -260,15 +271,27 @@ class Session(ReviewState):
         else:
             self.say("")
 
-    def _end(self) -> None:
+    def _end(self) -> bool:
+        """*End turn*; False when the coach asks first (``coach="before"``)."""
         self._require_turn()
         seat = self.live.to_move
         assert seat is not None
         turn = Turn.from_steps(seat, list(self.pending))  # raises if there is no play yet
+        if self.coach_asks(turn):
+            return False
+        return self.end_turn()
+
+    def end_turn(self) -> bool:
+        """End the turn in progress as it stands (checked by :meth:`_end`)."""
+        seat = self.live.to_move
+        assert seat is not None
+        turn = Turn.from_steps(seat, list(self.pending))
         before = self.live
         self.apply(turn)
         self.coach.ended(before.turns_applied, before.view(seat), turn)
-        self.say("")
+        self.say(self.coach_note)
+        self.coach_note = ""
+        return True
 
     def _undo(self) -> None:
         refusal = self.mode.undo_refusal(self)
@@ -296,6 +319,8 @@ class Session(ReviewState):
         self.pending = []
         self.preview = None
         self.mode.after_turn(self)
+        if self.covered:
+            self.showing = None
 
     def bot_to_move(self) -> int | None:
         """The seat of the bot to move, or ``None`` (a human's turn, a replay, game over)."""
@@ -325,6 +350,7 @@ class Session(ReviewState):
         taken = self.live.turns[turn:]
         del self.history[turn + 1 :]
         self.coach.forget_from(turn)
+        self.coach_forget()
         self.turn = turn
         self.pending = []
         self.preview = None
@@ -356,6 +382,7 @@ class Session(ReviewState):
         self.turn = shown
         self.branch = None
         self.coach.forget_from(0)
+        self.coach_forget()
         self.pending = []
         self.preview = None
         self.say("")
@@ -397,7 +424,8 @@ class Session(ReviewState):
             "status": self.status(),
             "panels": self.panels.data(self),
             "size": self.size,  # type: ignore[typeddict-item]
-            "best": self.best_move(),
+            "best": self.coach_best() or self.best_move(),
+            "coach": self.coach_state(),
         }
 
     def narration(self) -> Narration:
@@ -447,6 +475,9 @@ class Session(ReviewState):
             if len(winners) == 1:
                 return f"Game over: {names} wins with {low}." + self.branch_text()
             return f"Game over: {names} share the win with {low}." + self.branch_text()
+        showing = self.coach_status()
+        if showing:
+            return showing
         mover = g.to_move
         assert mover is not None
         return self.mode.turn_status(self, mover) + self.best_text() + self.branch_text()

@@ -23,6 +23,7 @@ from ..engine.record import record_digest, save_record
 from ..programs.export import export_html
 from ..table.charts import as_figures
 from ..table.coach import CoachRunner
+from ..table.coach_check import CheckRunner
 from ..table.config import assign_seats, check_config, check_delay
 from ..table.lookahead_panel import Thinker
 from ..table.protocol import Mode, WidgetMessageError, parse_intent
@@ -79,6 +80,7 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         self.session.lookahead.enabled = True
         self._thinker = Thinker(self.session, self._refresh_panels)
         self._coach = CoachRunner(self.session.coach, self._coached)
+        self._check = CheckRunner(self.session.coach.check, self.session.coach_wants)
         self.review_panel: ReviewPanel | None = None
         """Replay mode: the game review's controls, evaluation graph and summary."""
         parts = [self.table]
@@ -261,6 +263,21 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
             raise WidgetMessageError(f"seat {excerpt(s)} is not a human seat of this table")
         return self.session.coach.tally(s)
 
+    @property
+    def coach_threshold(self) -> float:
+        """``coach="before"``: the loss (points of margin, on the review's screen) above
+        which *End turn* asks "Are you sure?"; by default 2, the review's upper bound of
+        an inaccuracy (a mistake or a blunder is asked about). May be changed."""
+        return self.session.coach.check.threshold
+
+    @coach_threshold.setter
+    def coach_threshold(self, points: float) -> None:
+        if isinstance(points, bool) or not isinstance(points, (int, float)) or not (
+                0 <= points < float("inf")):
+            raise WidgetMessageError(
+                f"coach_threshold must be a number of points >= 0, not {excerpt(points)}")
+        self.session.coach.check.threshold = float(points)
+
     def save(self, path: str | Path) -> None:
         """Save :meth:`record` as JSON."""
         save_record(self.record(), path)
@@ -360,6 +377,7 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         if self.review_panel is not None:
             self.review_panel.refresh()
         self._thinker.kick()
+        self._check.kick()
 
     def _coached(self, verdict: Mapping[str, Any]) -> None:
         """A verdict came in (on the loop): tell its seat, if on screen."""

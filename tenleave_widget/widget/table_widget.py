@@ -93,6 +93,7 @@ class TableWidget(anywidget.AnyWidget):
     panels = _synced(traitlets.Dict())
     size = _synced(traitlets.Unicode("medium"))
     best = _synced(traitlets.Dict(None, allow_none=True))
+    coach = _synced(traitlets.Dict())
 
     def __init__(self, **kwargs: Any) -> None:
         if not (STATIC / "table-widget.js").exists():

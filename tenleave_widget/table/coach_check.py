@@ -1,0 +1,175 @@
+"""The coach's "Are you sure?" (``coach="before"``): a turn checked before it ends.
+
+While a human seat thinks, its decision is *screened* from its view just before the turn
+— the first stage of the review's own judging (:func:`~tenleave_widget.analysis.review.screen`:
+every decision valued on the same worlds, with the review's seed for that turn, so the
+very worlds the verdict's screen plays). The screen runs in the background, in slices
+(:mod:`.tasks`), and never blocks the table. When the seat presses *End turn*, what its
+turn loses on the screen (:func:`~tenleave_widget.analysis.review.screen_loss`) is compared
+with the threshold, :data:`ASK_LOSS` by default (a loss above it is a *mistake* or a
+*blunder*): above it, the table asks first. The verdict that follows the turn (as with
+``coach="after"``) refines the loss on more worlds, so the two may differ a little.
+
+*Not ready yet?* The table never waits for the coach: a turn ended before its screen is
+done is played at once, and the seat is told the coach had no time to check it (its
+verdict still follows).
+
+>>> from tenleave_widget import Game
+>>> from tenleave_widget.engine.turn import Turn
+>>> g = Game(2, seed=3)
+>>> c = CoachCheck(samples=4)
+>>> job = c.want(0, 0, g.view(0))
+>>> for _ in job:
+...     pass
+>>> c.want(0, 0, g.view(0)) is None      # already screened
+True
+>>> loss = c.loss(0, 0, Turn(0, "5", 0))
+>>> loss is not None and loss.loss >= 0
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Generator
+from typing import Any
+
+from ..analysis.review import (
+    DEFAULT_SAMPLES,
+    THRESHOLDS,
+    ScreenLoss,
+    screen,
+    screen_loss,
+    turn_text,
+)
+from ..engine.turn import Turn
+from . import tasks
+from .protocol import CoachAsk
+
+__all__ = ["ASK_LOSS", "CheckRunner", "CoachCheck", "ask_words"]
+
+log = logging.getLogger(__name__)
+
+ASK_LOSS = THRESHOLDS["margin"][2]
+"""The default threshold of the question: the review's upper bound of an *inaccuracy*
+(2 points of margin): a turn that loses more on the screen is a mistake or a blunder."""
+
+SLICE_MS = 5.0
+"""The screen's slice: the background job pauses after this much evaluation."""
+
+
+def ask_words(s: ScreenLoss) -> CoachAsk:
+    """The question in a student's words, and the analyst's detail.
+
+    >>> s = ScreenLoss(Turn(0, "5", 0), Turn(0, "2", 1), 2.44, (1.9, 3.0), False)
+    >>> ask_words(s)["text"]
+    'Are you sure? 2 on queue 2 is better by 2.4 points.'
+    """
+    better = turn_text(s.best, words=True)
+    played = turn_text(s.played, words=True)
+    lo, hi = s.loss_ci95
+    return {
+        "text": f"Are you sure? {better} is better by {s.loss:.1f} points.",
+        "detail": (f"{played}: {s.loss:.2f} points of expected margin worse than {better} "
+                   f"(95% interval {lo:.2f} to {hi:.2f}), on the review's first screen of "
+                   "every move."),
+    }
+
+
+class CoachCheck:
+    """The screen of the decision a human seat is thinking about (one at a time), and
+    the threshold of the question. Pure: the controller runs :meth:`want`'s job."""
+
+    def __init__(self, samples: int | None = None, seed: int = 0,
+                 threshold: float = ASK_LOSS) -> None:
+        self.samples = DEFAULT_SAMPLES if samples is None else samples
+        self.seed = seed
+        self.threshold = threshold
+        self.key: tuple[int, int, Any] | None = None
+        """The decision screened or being screened: (turn, seat, its view)."""
+        self.result: dict[str, Any] | None = None
+        """The screen's figures once done."""
+
+    def want(self, k: int, seat: int, view: dict[str, Any]
+             ) -> Generator[None, None, None] | None:
+        """Screen decision ``k`` of ``seat`` (``view``: its view just before it): the
+        job to run in the background, or ``None`` when it is screened or under way."""
+        key = (k, seat, view)
+        if self.key == key:
+            return None
+        self.key, self.result = key, None
+        return self._job(key, view)
+
+    def _job(self, key: tuple[int, int, Any], view: dict[str, Any]
+             ) -> Generator[None, None, None]:
+        ev = screen(key[0], view, samples=self.samples, seed=self.seed)
+        while not ev.advance(SLICE_MS):
+            if self.key is not key:
+                return  # another decision is wanted now
+            yield
+        if self.key is key:
+            self.result = ev.result()
+
+    def loss(self, k: int, seat: int, turn: Turn) -> ScreenLoss | None:
+        """What ``turn`` (decision ``k`` of ``seat``) loses on the screen, or ``None``
+        when the screen is not done."""
+        if self.key is None or self.key[:2] != (k, seat) or self.result is None:
+            return None
+        return screen_loss(self.result, turn)
+
+    def asks(self, s: ScreenLoss) -> bool:
+        """Whether the table asks "Are you sure?" about a turn that loses ``s``: more
+        than the threshold, and clearly more than nothing (the low end of its 95%
+        interval above 0: the screen's few worlds do not raise a false alarm as often)."""
+        return not s.forced and s.loss > self.threshold and s.loss_ci95[0] > 0
+
+    def forget(self) -> None:
+        """Drop the screen (the line changed, or the coach was turned off)."""
+        self.key, self.result = None, None
+
+
+
+Wanted = tuple[int, int, dict[str, Any]]
+"""A decision to screen: (turn, seat, the seat's view just before it)."""
+
+
+class CheckRunner:
+    """Runs the screen of the decision ``wants()`` names (:meth:`CoachCheck.want`) as a
+    background job in a thread of its own (:func:`.tasks.run`: slices on the loop where
+    there are no threads) while a loop runs; without a running loop (a script), at once.
+    A screen no longer wanted stops at its next slice."""
+
+    def __init__(self, check: CoachCheck, wants: Callable[[], Wanted | None]) -> None:
+        self.check = check
+        self.wants = wants
+        self.task: tasks.Task[None] | None = None
+
+    def kick(self) -> None:
+        """Start screening the decision wanted now, unless it is screened or under way."""
+        wanted = self.wants()
+        if wanted is None:
+            return
+        job = self.check.want(*wanted)
+        if job is None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            for _ in job:
+                pass
+            return
+        if self.task is not None:
+            self.task.cancel()
+        task = self.task = tasks.run(loop, job, thread="tenleave-coach-check")
+        task.future.add_done_callback(lambda _f: self._done(task))
+
+    def _done(self, task: tasks.Task[None]) -> None:
+        if self.task is task:
+            self.task = None
+        if task.future.cancelled():
+            return
+        try:
+            task.wait()
+        except Exception:  # noqa: BLE001 - no check: the turn will pass unasked
+            log.exception("the coach could not check a decision")

@@ -1,0 +1,225 @@
+"""The coach asks before a bad move (issue 23, item 1, ``coach="before"``), its control on
+the table, "Show me" and the game-over summary (items 1's control, 3 and 4)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from tenleave_widget.analysis.review import (
+    Decision,
+    _evaluate,
+    _turn_seed,
+    _values,
+    judge_decision,
+    screen,
+)
+from tenleave_widget.engine.turn import Turn
+from tenleave_widget.widget import TenLeaveWidget, WidgetMessageError, hotseat, play
+
+SAMPLES = 3
+
+
+def asked_table(seed: int = 5) -> tuple[TenLeaveWidget, dict[str, Any]]:
+    """A table whose coach asks about the human's first turn (threshold 0: any move
+    clearly worse than the best is asked about): the table and the play that was asked."""
+    for card_pick in range(6):
+        w = play(players=2, human=0, bots=["greedy"], seed=seed, bot_delay=0,
+                 coach="before", coach_samples=SAMPLES)
+        w.coach_threshold = 0.0
+        o = w.table.offers
+        cards = o["play_cards"]
+        move = {"kind": "play", "card": cards[card_pick % len(cards)],
+                "queue": o["play_queues"][card_pick % len(o["play_queues"])]}
+        w.handle_intent(move)
+        w.handle_intent({"kind": "end"})
+        if w.table.coach["ask"] is not None:
+            return w, move
+    raise AssertionError("no move was asked about")
+
+
+def test_end_turn_asks_first_and_take_it_back_undoes_the_choice() -> None:
+    w, move = asked_table()
+    ask = w.table.coach["ask"]
+    assert ask["text"].startswith("Are you sure? ") and " is better by " in ask["text"]
+    assert ask["text"].endswith(" points.") and "interval" in ask["detail"]
+    assert w.game.turns_applied == 0 and w.table.pending  # the turn is held, not played
+    assert not w.table.offers["active"] and not w.table.offers["end"]
+    with pytest.raises(WidgetMessageError, match="answer the coach first"):
+        w.handle_intent({"kind": "end"})
+    with pytest.raises(WidgetMessageError, match="answer the coach first"):
+        w.handle_intent({"kind": "play", "card": move["card"], "queue": move["queue"]})
+    w.handle_intent({"kind": "confirm", "answer": "back"})
+    assert w.table.coach["ask"] is None and w.table.pending == [] and w.game.turns_applied == 0
+    assert move["card"] in w.table.view["hands"][0]["cards"]  # back in the hand
+    assert w.table.offers["active"] and "Taken back" in w.table.message["text"]
+    # the same move again: asked again; played anyway, then judged as in "after"
+    w.handle_intent(move)
+    w.handle_intent({"kind": "end"})
+    assert w.table.coach["ask"] == ask
+    w.handle_intent({"kind": "confirm", "answer": "play"})
+    assert w.table.coach["ask"] is None and w.game.turns_applied >= 2
+    assert w.record()["turns"][0]["play"] == [move["card"], move["queue"]]
+    assert [v["turn"] for v in w.verdicts] == [0]
+
+
+def test_the_answers_are_checked() -> None:
+    w = play(players=2, human=0, bots=["greedy"], seed=1, bot_delay=0, coach="before",
+             coach_samples=SAMPLES)
+    with pytest.raises(WidgetMessageError, match="has not asked anything"):
+        w.handle_intent({"kind": "confirm", "answer": "play"})
+    w2, _ = asked_table()
+    for bad in ("yes", "", "PLAY"):
+        with pytest.raises(WidgetMessageError, match="the answer must be"):
+            w2.handle_intent({"kind": "confirm", "answer": bad})
+    for forged in ({"kind": "confirm"}, {"kind": "confirm", "answer": 1},
+                   {"kind": "confirm", "answer": "play", "turn": 0},
+                   {"kind": "coach", "mode": None}, {"kind": "showme"},
+                   {"kind": "showme", "turn": "0"}):
+        with pytest.raises(WidgetMessageError):
+            w2.handle_intent(forged)
+    assert w2.table.coach["ask"] is not None and w2.game.turns_applied == 0  # unchanged
+    assert not w2.send_intent({"kind": "confirm", "answer": "maybe"})
+    assert w2.table.message["level"] == "error"
+
+
+def test_a_screen_not_ready_lets_the_turn_pass_and_says_so() -> None:
+    w = play(players=2, human=0, bots=["greedy"], seed=5, bot_delay=0, coach="before",
+             coach_samples=SAMPLES)
+    w.coach_threshold = 0.0
+    o = w.table.offers
+    w.handle_intent({"kind": "play", "card": o["play_cards"][0], "queue": 0})
+    w.session.coach.check.forget()  # as if the screen were still running
+    w.handle_intent({"kind": "end"})
+    assert w.game.turns_applied >= 1 and w.table.coach["ask"] is None
+    assert [v["turn"] for v in w.verdicts] == [0]  # the verdict still follows
+
+
+def test_the_screen_is_the_reviews_first_stage() -> None:
+    """The question's numbers come from the very worlds the verdict's screen plays."""
+    w = play(players=2, human=0, bots=["greedy"], seed=5, bot_delay=0)
+    view = w.game.view(0)
+    ev = screen(4, view, samples=SAMPLES, seed=0)
+    while not ev.advance():
+        pass
+    played = Turn.from_json({"seat": 0, "play": [w.table.offers["play_cards"][0], 0]})
+    judged = _evaluate(view, played, SAMPLES, _turn_seed(0, 4), "margin")
+    assert _values(ev.result(), "margin") == judged.screen
+    assert judge_decision(Decision(4, view, played), samples=SAMPLES).turn == 4
+
+
+def test_the_coach_control_changes_the_coach() -> None:
+    w = play(players=2, human=0, bots=["greedy"], seed=2, bot_delay=0, coach_samples=SAMPLES)
+    assert w.table.coach["mode"] == "off" and w.table.coach["control"]
+    for mode in ("after", "before", "off", "before"):
+        w.handle_intent({"kind": "coach", "mode": mode})
+        assert w.table.coach["mode"] == mode
+    with pytest.raises(WidgetMessageError, match="the coach must be one of"):
+        w.handle_intent({"kind": "coach", "mode": "loud"})
+    assert w.table.coach["mode"] == "before"
+    w.handle_intent({"kind": "coach", "mode": "after"})
+    o = w.table.offers
+    w.handle_intent({"kind": "play", "card": o["play_cards"][0], "queue": 0})
+    w.handle_intent({"kind": "end"})
+    assert [v["turn"] for v in w.verdicts] == [0]
+
+
+def test_a_replay_has_no_coach_control() -> None:
+    r = play(players=2, human=0, bots=["greedy"], seed=2, bot_delay=0)
+    from tenleave_widget.widget import replay_widget
+    rw = replay_widget(r.record())
+    assert rw.table.coach["control"] is False
+    with pytest.raises(WidgetMessageError, match="the coach is for play"):
+        rw.handle_intent({"kind": "coach", "mode": "after"})
+
+
+def test_show_me_draws_the_better_move_on_the_position_before_the_turn() -> None:
+    w, move = asked_table()
+    k = w.game.turns_applied
+    w.handle_intent({"kind": "showme", "turn": k})
+    c = w.table.coach
+    assert c["showing"] == k and c["ask"] is not None
+    best = w.table.best
+    assert best is not None and best["text"].startswith("The better move: ")
+    assert best["card"] in w.table.view["hands"][0]["cards"]  # before the turn: in hand
+    assert w.table.pending and "outlined" in w.table.status
+    w.handle_intent({"kind": "showme", "turn": None})
+    assert w.table.coach["showing"] is None and w.table.best is None
+    with pytest.raises(WidgetMessageError, match="no better move"):
+        w.handle_intent({"kind": "showme", "turn": k + 5})
+    w.handle_intent({"kind": "confirm", "answer": "play"})
+    # after the turn: the verdict's "Show me" moves the table back to the turn's position
+    v = w.verdicts[0]
+    if v["best"] != v["played"]:
+        assert w.table.coach["show"] == 0
+        w.handle_intent({"kind": "showme", "turn": 0})
+        assert w.table.view["turns_applied"] == 0 and not w.table.offers["active"]
+        assert w.table.best is not None and w.table.best["card"] == v["best"]["play"][0]
+        w.handle_intent({"kind": "showme", "turn": None})
+        assert w.table.view["turns_applied"] == w.game.turns_applied
+
+
+def play_out(w: TenLeaveWidget, rng: random.Random) -> None:
+    """The humans play random moves to the end (answering the coach: play it anyway)."""
+    while not w.game.finished:
+        if w.table.cover["shown"]:
+            w.handle_intent({"kind": "uncover"})
+        if w.table.coach["ask"] is not None:
+            w.handle_intent({"kind": "confirm", "answer": "play"})
+            continue
+        o = w.table.offers
+        w.handle_intent({"kind": "play", "card": rng.choice(o["play_cards"]),
+                         "queue": rng.choice(o["play_queues"])})
+        w.handle_intent({"kind": "end"})
+
+
+def test_game_over_summary_and_second_looks() -> None:
+    w = play(players=2, human=0, bots=["greedy"], seed=7, bot_delay=0, coach="after",
+             coach_samples=2)
+    play_out(w, random.Random(7))
+    c = w.table.coach
+    t = w.tally(0)
+    assert c["summary"].startswith(f"Your game: {t['decisions']} decisions")
+    worth = [v for v in w.verdicts if v["label"] in ("inaccuracy", "mistake", "blunder")
+             and v["best"] != v["played"]]
+    assert len(c["looks"]) == min(3, len(worth))
+    assert [x["turn"] for x in c["looks"]] == sorted(x["turn"] for x in c["looks"])
+    for look in c["looks"]:
+        assert look["text"].startswith(f"Turn {look['turn'] + 1}: ")
+        w.handle_intent({"kind": "showme", "turn": look["turn"]})
+        assert w.table.view["turns_applied"] == look["turn"]
+        assert w.table.best is not None and not w.table.view["finished"]
+    w.handle_intent({"kind": "showme", "turn": None})
+    assert w.table.view["finished"]
+
+
+def test_hotseat_the_question_and_the_summary_are_the_seats_own() -> None:
+    h = hotseat(players=2, seed=3, coach="before", coach_samples=2)
+    h.coach_threshold = 0.0
+    rng = random.Random(3)
+    asked = 0
+    while not h.game.finished:
+        if h.table.cover["shown"]:
+            c = h.table.coach
+            assert c["ask"] is None and c["show"] is None and c["summary"] == ""
+            assert not c["control"]
+            h.handle_intent({"kind": "uncover"})
+        if h.table.coach["ask"] is not None:
+            asked += 1
+            h.handle_intent({"kind": "confirm", "answer": "play"})
+            continue
+        o = h.table.offers
+        h.handle_intent({"kind": "play", "card": rng.choice(o["play_cards"]),
+                         "queue": rng.choice(o["play_queues"])})
+        h.handle_intent({"kind": "end"})
+    assert asked > 0
+    seat = h.perspective
+    assert seat is not None
+    looks = h.table.coach["looks"]
+    assert all(h.verdicts[[v["turn"] for v in h.verdicts].index(x["turn"])]["seat"] == seat
+               for x in looks)
+    other = [v["turn"] for v in h.verdicts if v["seat"] != seat]
+    with pytest.raises(WidgetMessageError, match="no better move"):
+        h.handle_intent({"kind": "showme", "turn": other[0]})
