@@ -19,7 +19,8 @@ LAYERS: list[set[str]] = [
     # no state (swat: the swat and daybreak rules on plain values, the one kernel)
     {"engine", "engine.errors", "engine.cards", "engine.rules", "engine.turn", "engine.swat"},
     {"engine.record"},  # the file format (no game in it)
-    {"engine.game"},  # state, legal turns, the executor, views
+    {"engine.view"},  # the seat view's types and the projection of a game's state onto them
+    {"engine.game"},  # state, legal turns, the executor
     # analysis/: pure functions of a seat view, built on the engine
     {"analysis", "analysis.stats", "analysis.worlds"},  # intervals; the uniform model
     {"analysis.odds"},  # the exact odds

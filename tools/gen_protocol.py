@@ -5,7 +5,7 @@ contract). Run from the repository root, after changing a TypedDict of the contr
     python tools/gen_protocol.py --check   # exit 1 if js/protocol.ts is stale (writes nothing)
 
 What it reads: the TypedDicts and type aliases reachable from ``TableState`` and ``Intent``
-in ``tenleave_widget.table.protocol`` (some defined in ``table/view_types.py`` and
+in ``tenleave_widget.table.protocol`` (some defined in ``engine/view.py`` and
 ``table/charts.py``, which it re-exports). Each TypedDict becomes an ``export interface``
 (its keys in order, ``NotRequired``/``total=False`` keys optional with ``?``), each
 module-level alias (``Name = Literal[...]`` or ``Name: TypeAlias = A | B``) an ``export
@@ -48,7 +48,7 @@ OUT = ROOT / "js" / "protocol.ts"
 COMMAND = "python tools/gen_protocol.py"
 # the modules whose definitions are written, in this order (each in its source order)
 MODULES = (
-    "tenleave_widget.table.view_types",
+    "tenleave_widget.engine.view",
     "tenleave_widget.table.charts",
     "tenleave_widget.table.protocol",
 )

@@ -82,6 +82,7 @@ from ..engine.errors import InvalidViewError, SetupError, TenLeaveError, excerpt
 from ..engine.game import Game
 from ..engine.rules import Rules
 from ..engine.turn import AFTER, BEFORE, Turn
+from ..engine.view import GameEvent
 from .odds import move_evaluation
 from .worlds import Hidden
 
@@ -192,7 +193,7 @@ class History(TypedDict):
     events (``Game.events(k)``, as a view's ``events`` lists them)."""
 
     token: str
-    turns: list[list[dict[str, Any]]]
+    turns: list[list[GameEvent]]
 
 
 MODEL = "softmax of the one-swat expected penalty"
@@ -414,7 +415,7 @@ def _decisions(view: View, seat: int | None, groups: list[_Group]
             else:
                 moments = [([], chosen, False)]
             for steps, what, plays_only in moments:
-                seen = (game.preview(steps) if steps else game).view(o)
+                seen: Mapping[str, Any] = (game.preview(steps) if steps else game).view(o)
                 template = {name: seen[name] for name in _VIEW_KEYS}
                 patch = [(q, i, int(c["key"])) for q, queue in enumerate(seen["queues"])
                          for i, c in enumerate(queue)
@@ -428,7 +429,7 @@ def _decisions(view: View, seat: int | None, groups: list[_Group]
         except TenLeaveError as e:
             raise InvalidViewError(f"the view's history is not a legal game at turn {k}: "
                                    f"{e}") from None
-    final = game.view(seat)
+    final: Mapping[str, Any] = game.view(seat)
     if any(final[key] != view[key] for key in final):
         raise InvalidViewError("the view's history does not lead to this view")
     return out, card_of

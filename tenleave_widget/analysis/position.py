@@ -24,6 +24,7 @@ To step through a game in a notebook, use the widget: ``tenleave_widget.replay_w
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, cast
 
 from ..engine.errors import RecordError, SetupError, excerpt
@@ -93,7 +94,7 @@ def position_infer(
 
 def position_view(
     record: RecordSource | Game, seat: int, turns: int | None = None, *, history: bool = False
-) -> dict[str, Any]:
+) -> Mapping[str, Any]:
     """Seat ``seat``'s view (``docs/view.md``) after the first ``turns`` turns of a record
     (a dict, or the path of a record file) or of a :class:`~tenleave_widget.Game` (all):
     the one record-or-game-to-view path of the odds and ``evaluate`` facades. ``history``

@@ -57,6 +57,7 @@ from ..engine.game import Game
 from ..engine.record import RecordSource, record_object
 from ..engine.rules import ROMAN
 from ..engine.turn import AFTER, BEFORE, Turn
+from ..engine.view import View
 from .lookahead import DEFAULT_SAMPLES as LOOKAHEAD_SAMPLES
 from .lookahead import MAX_SAMPLES, Evaluation, evaluate_view
 from .odds import seat_odds
@@ -804,7 +805,7 @@ class Decision:
     """
 
     turn: int
-    view: dict[str, Any]
+    view: View
     played: Turn
 
 

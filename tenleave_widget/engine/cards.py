@@ -12,14 +12,15 @@ hint illustration, ``"5"`` a plain 5.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from .errors import TenLeaveError, excerpt
 
 COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue", "purple")
 """Seat i plays ``COLOURS[i]``."""
 
-MARKED = "marked"
-PLAIN = "plain"
+MARKED: Final = "marked"
+PLAIN: Final = "plain"
 
 DEFAULT_DECK: tuple[str, ...] = ("1", "1", "2", "2", "3*", "3*", "4*", "4*", "5*", "5")
 """One colour's ten cards (RULES.md §1, variant ``deck``)."""

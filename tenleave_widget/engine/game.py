@@ -20,7 +20,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
-from .cards import COLOURS, MARKED, PLAIN, parse_card
+from .cards import parse_card
 from .errors import IllegalActionError, RecordError, SetupError, TenLeaveError, excerpt
 from .record import RECORD_FORMAT, Record, RecordSource, check_name, parse_record, record_object
 from .rules import (
@@ -31,14 +31,11 @@ from .rules import (
     Rules,
     queue_count,
 )
-from .swat import outcome as swat_outcome
 from .swat import swat
 from .turn import AFTER, BEFORE, Turn, parse_steps
+from .view import Event, GameEvent, View, events_json, knows, seat_view
 
 DEFAULT_NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli")
-VIEW_FORMAT = "tenleave-view/1"
-
-Event = tuple[Any, ...]
 _QueueSwat = tuple[int, tuple[int, ...], int, tuple[int, ...], int | None]
 """One queue in a swat event: (queue, flipped card ids, total, swatted ids, escaped id)."""
 
@@ -716,75 +713,17 @@ class Game:
 
     # ----------------------------------------------------------------- views
     def knows(self, seat: int | None, card_id: int) -> bool:
-        return seat is None or card_id // self._d == seat or bool(self._peeks[card_id] >> seat & 1)
+        """Whether ``seat`` (``None``: the teacher) knows card ``card_id``'s value."""
+        return knows(self, seat, card_id)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` knows (RULES.md §9) as JSON — see ``docs/view.md``. ``None`` gives
-        the teacher's omniscient view. No face-down value the seat does not know is in it.
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` knows (RULES.md §9) as JSON — see ``docs/view.md`` and
+        :func:`.view.seat_view`. ``None`` gives the teacher's omniscient view. No face-down
+        value the seat does not know is in it.
         """
-        if seat is not None and (type(seat) is not int or not 0 <= seat < self._n):
-            raise IllegalActionError(
-                f"seat {excerpt(seat)} does not exist (seats 0..{self._n - 1})"
-            )
-        d = self._d
-        notes = self._notes
-        marked = self._marked
-        vals = self._vals
+        return seat_view(self, seat)
 
-        def peekers(c: int) -> list[int]:
-            m = self._peeks[c]
-            return [s for s in range(self._n) if m >> s & 1]
-
-        queues = [
-            [
-                {
-                    "key": self._keys[c],
-                    "owner": c // d,
-                    "back": MARKED if marked[c] else PLAIN,
-                    "value": vals[c] if self.knows(seat, c) else None,
-                    "peeked_by": peekers(c),
-                }
-                for c in qq
-            ]
-            for qq in self._queues
-        ]
-        hands = []
-        for s in range(self._n):
-            h = self._hands[s]
-            ids = [s * d + j for j in range(d) if h >> j & 1]
-            nm = sum(1 for c in ids if marked[c])
-            hands.append(
-                {
-                    "size": len(ids),
-                    "marked": nm,
-                    "plain": len(ids) - nm,
-                    "cards": self._hand_list(h) if seat is None or seat == s else None,
-                }
-            )
-        return {
-            "format": VIEW_FORMAT,
-            "seat": seat,
-            "players": list(self.players),
-            "colours": list(COLOURS[: self._n]),
-            "first": self.first,
-            "rules": self.rules.full_json(),
-            "queue_capacity": _CAP,
-            "turns_applied": len(self._turns),
-            "to_move": self.to_move,
-            "finished": self._finished,
-            "token": self.token,
-            "token_positions": list(self._tokpos),
-            "queues": queues,
-            "hands": hands,
-            "dealt": [sorted(self._dealt) for _ in range(self._n)],
-            "swatted": [sorted(notes[c] for c in pile) for pile in self._swatted],
-            "safe": [{"owner": c // d, "card": notes[c]} for c in self._safe],
-            "penalty": list(self._penalty),
-            "winners": self.winners,
-            "events": self._events_json(self._events[-1] if self._events else []),
-        }
-
-    def daybreak_views(self, seats: Sequence[int | None]) -> list[list[dict[str, Any]]]:
+    def daybreak_views(self, seats: Sequence[int | None]) -> list[list[View]]:
         """Daybreak from this position, pass by pass, on a copy (this game is unchanged):
         before each pass, its token revealed, the :meth:`view` of each of ``seats``
         (``None``: the teacher's). The passes are those the engine's own daybreak makes
@@ -800,62 +739,18 @@ class Game:
         for seat in seats:
             self.view(seat)  # an unknown seat is refused before any work
         g = self.copy()
-        out: list[list[dict[str, Any]]] = []
+        out: list[list[View]] = []
         try:
             g._daybreak([], lambda: out.append([g.view(seat) for seat in seats]))
         except _TokenShortage:
             raise IllegalActionError(_NO_TOKENS) from None
         return out
 
-    def _events_json(self, events: list[Event]) -> list[dict[str, Any]]:
-        d = self._d
-
-        def card(c: int) -> dict[str, Any]:
-            return {"key": self._keys[c], "owner": c // d, "card": self._notes[c]}
-
-        out: list[dict[str, Any]] = []
-        for e in events:
-            kind = e[0]
-            if kind == "peek":
-                out.append({"kind": "peek", "seat": e[1], "queue": e[2], "position": e[3],
-                            "key": self._keys[e[4]]})
-            elif kind == "rotate":
-                out.append({"kind": "rotate", "seat": e[1], "queue": e[2]})
-            elif kind == "wake":
-                out.append({"kind": "wake", "seat": e[1]})
-            elif kind == "play":
-                c = e[3]
-                out.append({"kind": "play", "seat": e[1], "queue": e[2],
-                            "back": MARKED if self._marked[c] else PLAIN, "key": self._keys[c]})
-            elif kind == "swat":
-                qs = []
-                for q, flipped, total, sw, single in e[2]:
-                    if single is not None:
-                        outcome = "single"
-                    elif not flipped:
-                        outcome = "empty"
-                    else:
-                        outcome = swat_outcome(total)
-                    qs.append({
-                        "queue": q,
-                        "flipped": [card(c) for c in flipped],
-                        "total": total,
-                        "outcome": outcome,
-                        "swatted": [self._keys[c] for c in sw],
-                        "single": card(single) if single is not None else None,
-                    })
-                out.append({"kind": "swat", "reason": e[1], "queues": qs})
-            elif kind == "token":
-                out.append({"kind": "token", "token": e[1]})
-            elif kind == "end":
-                out.append({"kind": "end", "winners": e[1]})
-        return out
-
-    def events(self, turn: int | None = None) -> list[dict[str, Any]]:
+    def events(self, turn: int | None = None) -> list[GameEvent]:
         """The public events of one turn (default: the last), as in a view's ``events``."""
         if not self._events:
             return []
-        return self._events_json(self._events[-1 if turn is None else turn])
+        return events_json(self, self._events[-1 if turn is None else turn])
 
     # --------------------------------------------------------------- records
     def to_record(self, notes: dict[int, str] | None = None) -> Record:

@@ -157,14 +157,6 @@ class Rules:
             out["daybreak_token_change"] = False
         return out
 
-    def full_json(self) -> dict[str, Any]:
-        """Every option, defaults included (for views)."""
-        return {
-            "deck": list(self.deck),
-            "tokens": {k: list(v) for k, v in self.tokens.items()},
-            "daybreak_token_change": self.daybreak_token_change,
-        }
-
     def check_defense(self, defense: object) -> list[str]:
         """Check a reveal order of tokens (a record's ``defense``): a list of 1 to
         :data:`MAX_DEFENSE` known token ids, never the same twice in a row. Raises

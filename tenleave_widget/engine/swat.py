@@ -39,6 +39,7 @@ the engine and those copies against this module.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from typing import Literal
 
 from .rules import TARGET
 
@@ -101,7 +102,7 @@ def swat(queue: Sequence[int], positions: Sequence[int], value: Sequence[int] = 
     return (k, total, tuple(over))
 
 
-def outcome(total: int) -> str:
+def outcome(total: int) -> Literal["under", "exact", "over"]:
     """``"under"``, ``"exact"`` or ``"over"``: how a swat's total compares with 10.
 
     >>> [outcome(t) for t in (7, 10, 13)]

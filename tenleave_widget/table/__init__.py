@@ -7,6 +7,6 @@ machine), :mod:`.modes` (play / hot-seat / replay), :mod:`.offers` (what may be 
 :mod:`.narration` and :mod:`.words` (turns, swats and errors in words), :mod:`.config`
 (the one check of a set-up), :mod:`.history` (a game's positions), :mod:`.charts` and
 :mod:`.panels` (the odds panels' data), :mod:`.lookahead_panel` (the moves' whole-game
-values, computed in the background), :mod:`.review_state` (what a table shows of a
-review) and :mod:`.view_types` (the seat view's types).
+values, computed in the background) and :mod:`.review_state` (what a table shows of a
+review). The seat view's types are the engine's (:mod:`tenleave_widget.engine.view`).
 """

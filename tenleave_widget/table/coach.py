@@ -41,6 +41,7 @@ from ..analysis.review import (
     turn_text,
 )
 from ..engine.turn import Turn
+from ..engine.view import View
 from . import tasks
 from .coach_check import CoachCheck
 
@@ -117,7 +118,7 @@ class Coach:
     def on(self) -> bool:
         return self.mode != "off"
 
-    def ended(self, k: int, view: dict[str, Any], turn: Turn) -> None:
+    def ended(self, k: int, view: View, turn: Turn) -> None:
         """A human seat ended turn ``k`` (``view``: its view just before it): the review's
         unit of work (:class:`~tenleave_widget.analysis.review.Decision`)."""
         if self.on:

@@ -44,6 +44,7 @@ from ..analysis.review import (
     turn_text,
 )
 from ..engine.turn import Turn
+from ..engine.view import View
 from . import tasks
 from .protocol import CoachAsk
 
@@ -91,7 +92,7 @@ class CoachCheck:
         self.result: dict[str, Any] | None = None
         """The screen's figures once done."""
 
-    def want(self, k: int, seat: int, view: dict[str, Any]
+    def want(self, k: int, seat: int, view: View
              ) -> Generator[None, None, None] | None:
         """Screen decision ``k`` of ``seat`` (``view``: its view just before it): the
         job to run in the background, or ``None`` when it is screened or under way."""
@@ -101,7 +102,7 @@ class CoachCheck:
         self.key, self.result = key, None
         return self._job(key, view)
 
-    def _job(self, key: tuple[int, int, Any], view: dict[str, Any]
+    def _job(self, key: tuple[int, int, Any], view: View
              ) -> Generator[None, None, None]:
         ev = screen(key[0], view, samples=self.samples, seed=self.seed)
         while not ev.advance(SLICE_MS):
@@ -130,7 +131,7 @@ class CoachCheck:
 
 
 
-Wanted = tuple[int, int, dict[str, Any]]
+Wanted = tuple[int, int, View]
 """A decision to screen: (turn, seat, the seat's view just before it)."""
 
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..analysis.review import LABELS, ScreenLoss, turn_text
 from ..engine.turn import AFTER, Turn
+from ..engine.view import View
 from .coach import COACH_MODES, Coach, tally_words
 from .coach_check import ask_words
 from .offers import final_steps
@@ -165,7 +166,7 @@ class CoachTable:
     coach_note: str = ""
     """Said after a turn the coach could not check in time (``before``)."""
 
-    def coach_wants(self) -> tuple[int, int, dict[str, Any]] | None:
+    def coach_wants(self) -> tuple[int, int, View] | None:
         """``before``: the decision to screen now — (turn, seat, its view) of the human
         seat to move at the live position — or ``None``."""
         g = self.live

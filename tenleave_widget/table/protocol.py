@@ -35,17 +35,7 @@ from typing import (
 )
 
 from ..engine.errors import IntentError, excerpt, json_kind
-from .charts import (  # the panel data is part of the contract (js/protocol.ts)
-    CardChart,
-    FigureJSON,
-    MoveChart,
-    MovesChart,
-    OutcomeChart,
-    PanelData,
-    PanelFigure,
-    TimelineChart,
-)
-from .view_types import (
+from ..engine.view import (  # the seat view is part of the contract too
     Back,
     EndEvent,
     FlippedCard,
@@ -62,6 +52,16 @@ from .view_types import (
     View,
     ViewRules,
     WakeEvent,
+)
+from .charts import (  # the panel data is part of the contract (js/protocol.ts)
+    CardChart,
+    FigureJSON,
+    MoveChart,
+    MovesChart,
+    OutcomeChart,
+    PanelData,
+    PanelFigure,
+    TimelineChart,
 )
 
 __all__ = [

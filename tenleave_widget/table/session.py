@@ -46,7 +46,6 @@ from .protocol import (
     Narration,
     StepIntent,
     TableState,
-    View,
     WidgetMessageError,
 )
 from .redeal import redeal
@@ -400,7 +399,7 @@ class Session(ReviewState, CoachTable):
     def state(self) -> TableState:
         """What the table shows now: the viewing seat's projection of the session."""
         shown = self.shown()
-        view = cast(View, shown.view(self.seat))
+        view = shown.view(self.seat)
         cover: Cover = {"shown": False, "seat": None, "text": ""}
         if self.covered:
             view = public_view(view)
