@@ -4,6 +4,7 @@
 
 import { h } from "./dom";
 import { PanelsView } from "./panels/panels";
+import { lessonKey } from "./lesson";
 import { buildTable } from "./table";
 import type { Intent, TableState } from "./protocol";
 import type { UiState } from "./send";
@@ -196,6 +197,11 @@ export function mountTable(el: HTMLElement, source: TableSource): () => void {
     }
     const state = source.get();
     if (state.mode !== "replay") return;
+    if (!ev.ctrlKey && !ev.metaKey && !ev.altKey && lessonKey(ev.key, state, send)) {
+      ev.preventDefault();
+      ev.stopPropagation();
+      return;
+    }
     const move = REPLAY_KEYS[ev.key];
     if (!move) return;
     ev.preventDefault();

@@ -306,6 +306,25 @@ export interface ReplayState {
   note_turn: number | null;
 }
 
+/**
+ * Replay of a record with a `lesson` (RULES.md §8; `.lesson`): the moment on
+ * the table. `index` counts from 0 (`None`: not started), `turn` is the turns
+ * played before its question, `view` whose view it is asked from, in words;
+ * `question` and `answer` only where that view may read them (the answer once
+ * `revealed`); `here`: the table shows the moment's position and view.
+ */
+export interface LessonState {
+  title: string;
+  index: number | null;
+  total: number;
+  turn: number | null;
+  view: string;
+  question: string;
+  answer: string;
+  revealed: boolean;
+  here: boolean;
+}
+
 export interface Cover {
   shown: boolean;
   seat: number | null;
@@ -394,6 +413,8 @@ export interface TableState {
   best: BestMove | null;
   /** The coach (play and hot-seat modes): its setting, its questions, its summary. */
   coach: CoachState;
+  /** Replay of a record with a lesson: the question on the table, else null. */
+  lesson: LessonState | null;
 }
 
 export interface PlayIntent {
@@ -494,6 +515,18 @@ export interface ShowMeIntent {
   turn: number | null;
 }
 
+/** Replay with a lesson: put moment `index` (from 0) on the table. */
+export interface MomentIntent {
+  kind: "moment";
+  index: number;
+}
+
+/** Replay with a lesson: show (past the turn) or hide the current moment's answer. */
+export interface RevealIntent {
+  kind: "reveal";
+  show: boolean;
+}
+
 /**
  * Sent by a table when it is drawn: Python answers `{"kind": "connected"}` (a
  * table reopened from a saved notebook gets no answer and says it is not connected).
@@ -522,7 +555,9 @@ export type Intent =
   | BranchIntent
   | CoachIntent
   | ConfirmIntent
-  | ShowMeIntent;
+  | ShowMeIntent
+  | MomentIntent
+  | RevealIntent;
 
 /** The keys of TableState, in one list (what the widget reads from its model). */
 export const TABLE_STATE_KEYS = [
@@ -542,6 +577,7 @@ export const TABLE_STATE_KEYS = [
   "size",
   "best",
   "coach",
+  "lesson",
 ] as const satisfies readonly (keyof TableState)[];
 
 type MissingKey = Exclude<keyof TableState, (typeof TABLE_STATE_KEYS)[number]>;

@@ -14,6 +14,7 @@ import { seatsBlock } from "./seats";
 import type { Send, UiState } from "./send";
 import { gameOverBlock } from "./gameover";
 import { keyBlock } from "./key";
+import { lessonBlock } from "./lesson";
 import { statusLine, topBar } from "./topbar";
 import { coachBlock } from "./coach";
 
@@ -54,6 +55,8 @@ export function buildTable(
   const note = model.mode === "replay" ? noteBlock(model) : null;
   const projector = model.size === "projector";
   if (model.mode === "replay") parts.push(replayBlock(model, send));
+  const lesson = lessonBlock(model, send);
+  if (lesson) parts.push(lesson);
   if (note && !projector) parts.push(note);
   parts.push(queuesBlock(model, ui, send));
   parts.push(keyBlock(model));

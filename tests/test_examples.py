@@ -155,95 +155,78 @@ def test_analysis_notebook_runs_on_a_dask_cluster_with_progress_bars_and_charts(
     assert alive == [], f"processes outlived the kernel: {alive}"
 
 
-def test_classroom_notebook_steps_through_every_game() -> None:
+def test_classroom_notebook_runs_each_games_lesson() -> None:
     nb = read("classroom.ipynb")
-    check = nbformat.v4.new_code_cell("print(w.turn, w.game.turns_applied, w.game.finished)")
+    check = nbformat.v4.new_code_cell(
+        "print([(t.moment_number, t.turn) for t in (two, three, four, five)])\n"
+        "five.next_moment(); five.reveal()\n"
+        "print(five.moment_number, five.turn, mine.lesson['title'])")
     nb.cells.append(check)
     client(nb).execute()
-    assert text_of(nb.cells[-1]).split() == ["50", "50", "True"]  # the 5-seat game's end
+    lines = text_of(nb.cells[-1]).splitlines()
+    firsts = [json.loads((EXAMPLES / "games" / f"game-{n}-seats.json").read_text(
+        encoding="utf-8"))["lesson"]["moments"][0]["turn"] for n in (2, 3, 4, 5)]
+    assert lines[0] == repr([(1, t) for t in firsts])  # each table at its first question
+    second = json.loads((EXAMPLES / "games" / "game-5-seats.json").read_text(
+        encoding="utf-8"))["lesson"]["moments"][1]["turn"]
+    assert lines[1] == f"2 {second + 1} My first lesson"  # the answer plays the turn
     tables = [o for c in nb.cells for o in c.get("outputs", [])
               if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
-    assert len(tables) == 4  # one table per game, shown once
+    assert len(tables) == 5  # one table per game, shown once, and the teacher's own
 
 
-WIDGET = re.compile(r'^w = replay_widget\(GAMES / "(?P<name>[^"]+)", show_odds=False\)$')
-GOTO = re.compile(r"^w\.goto\((?P<turn>\d+)\)(  # .*)?$")
-PERSPECTIVE = re.compile(r"^w\.set_perspective\((?P<seat>None|\d+)\)(  # .*)?$")
+NAMES = {"two": 2, "three": 3, "four": 4, "five": 5}
+TABLE = re.compile(r'^(?P<var>\w+) = replay_widget\(GAMES / "game-(?P<n>\d)-seats\.json", '
+                   r"show_odds=False\)$")
+MOVE = re.compile(r"^(?P<var>\w+)\.moment\((?P<k>\d+)\)  # the (?P<n>\d)-player table above")
 
 
-def classroom_steps() -> list[tuple[str, str, int, int | None]]:
-    """For each code cell of the classroom notebook after the first: (the markdown just
-    before it, the game's file, the turn shown, the perspective), by reading its code."""
+def test_classroom_binds_each_games_table_to_its_own_name() -> None:
+    # Every cell names the table it moves, and each table is made and shown once: a cell
+    # run again moves its own table, never the last one made (issue 22).
     nb = read("classroom.ipynb")
-    steps: list[tuple[str, str, int, int | None]] = []
-    game, turn, seat, text = "", 0, None, ""
+    made: list[str] = []
+    moved: list[str] = []
     for cell in nb.cells:
-        if cell.cell_type == "markdown":
-            text = cell.source
+        if cell.cell_type != "code" or "import" in cell.source or "my_lesson" in cell.source:
             continue
         lines = cell.source.splitlines()
-        if "import" in cell.source:
-            continue
-        for line in lines:
-            if m := WIDGET.match(line):
-                game, turn, seat = m["name"], 0, None
-            elif m := GOTO.match(line):
-                turn = int(m["turn"])
-            elif m := PERSPECTIVE.match(line):
-                seat = None if m["seat"] == "None" else int(m["seat"])
-            else:
-                assert line == "w" and WIDGET.match(lines[0]), (
-                    f"a cell may only make and show a game's table once, or move it: {line!r}"
-                )
-        steps.append((text, game, turn, seat))
-    return steps
-
-
-def test_classroom_shows_each_table_once_and_moves_it() -> None:
-    # a widget shown twice is one table shown twice: every earlier output would follow
-    # the latest cell. So each game's table is shown by the cell that makes it, only.
-    steps = classroom_steps()
-    games = [g for _, g, _, _ in steps]
-    assert sorted(set(games)) == [f"game-{n}-seats.json" for n in (2, 3, 4, 5)]
-    for text, game, turn, _ in steps:
-        record = json.loads((EXAMPLES / "games" / game).read_text(encoding="utf-8"))
-        assert 0 <= turn <= len(record["turns"])
-        if text.startswith("### Turn "):
-            number = int(text.split()[2])
-            assert turn == number - 1, f"{text[:40]!r}: the table must stop before the turn"
-            assert "the table above moves to just before turn" in text
+        if m := TABLE.match(lines[0]):
+            assert NAMES[m["var"]] == int(m["n"]) and lines[1:] == [m["var"]]
+            made.append(m["var"])
         else:
-            assert "table" in text, text[:60]
+            assert len(lines) == 1 and (m := MOVE.match(lines[0])), lines
+            assert NAMES[m["var"]] == int(m["n"]) and m["var"] in made
+            moved.append(m["var"])
+    assert made == moved == list(NAMES)
+    assert " w " not in json.dumps([c.source for c in nb.cells])
 
 
-def test_classroom_peek_is_shown_after_the_peek_from_the_peekers_view() -> None:
+def test_the_lessons_peek_is_asked_from_the_peekers_view_and_answered_after_it() -> None:
     from tenleave_widget import Game
 
-    steps = classroom_steps()
-    heads = [i for i, (text, *_) in enumerate(steps)
-             if text.startswith("### Turn ") and "a peek that changes a decision" in text]
-    assert len(heads) == 1
-    at = heads[0]
-    _, game, before, seat = steps[at]
-    path = EXAMPLES / "games" / game
-    raw = json.loads(path.read_text(encoding="utf-8"))["turns"][before]
-    assert "peek" in raw and seat == raw["seat"]  # the peeker's view, before the peek
-    q, i = raw["peek"]
-    key = Game.from_record(path, turns=before).view(None)["queues"][q][i]["key"]
-    value = Game.from_record(path, turns=before).view(None)["queues"][q][i]["value"]
+    found = 0
+    for n in (2, 3, 4, 5):
+        path = EXAMPLES / "games" / f"game-{n}-seats.json"
+        rec = json.loads(path.read_text(encoding="utf-8"))
+        for m in rec["lesson"]["moments"]:
+            raw = rec["turns"][m["turn"]] if m["turn"] < len(rec["turns"]) else {}
+            if "peek" not in raw or "perspective" not in m:
+                continue
+            found += 1
+            seat = m["perspective"]
+            assert seat == raw["seat"]  # the peeker's view, before the peek
+            q, i = raw["peek"]
+            card = Game.from_record(rec, turns=m["turn"]).view(None)["queues"][q][i]
+            before = Game.from_record(rec, turns=m["turn"]).view(seat)
+            after = Game.from_record(rec, turns=m["turn"] + 1).view(seat)
 
-    def shown(turns: int) -> int | None:
-        cards = [c for cs in Game.from_record(path, turns=turns).view(seat)["queues"]
-                 for c in cs if c["key"] == key]
-        assert len(cards) == 1
-        return cards[0]["value"]  # type: ignore[no-any-return]
+            def value(view: dict[str, Any], key: int = card["key"]) -> Any:
+                return next(c["value"] for cs in view["queues"] for c in cs if c["key"] == key)
 
-    assert shown(before) is None  # not known before the peek
-    text, game2, after, seat2 = steps[at + 1]  # the next cell: past the peek
-    assert (game2, seat2) == (game, seat) and after > before
-    assert shown(after) == value, "the peeker's view must show the peeked value"
-    assert f"**{value}**" in text
-    assert steps[at + 2][3] is None  # then back to the teacher's view, with the note
+            assert value(before) is None and value(after) == card["value"]
+            assert f"its value, {card['value']}:" in m["answer"]
+    assert found == 1  # the peek is taught once
 
 
 def test_classroom_notebook_is_generated_from_the_games() -> None:

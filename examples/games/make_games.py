@@ -1,6 +1,7 @@
 """Make the annotated sample games of ``examples/games/`` (deterministic).
 
-    python examples/games/make_games.py            # write the records and classroom.ipynb
+    python examples/games/make_games.py            # write the records (with their lessons,
+                                                   # lessons.py) and classroom.ipynb
     python examples/games/make_games.py --review   # review the games again, then write them
     python examples/games/make_games.py --search 300   # search seeds 0..299, print the best
 
@@ -32,6 +33,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from lessons import lesson_of  # noqa: E402
 from situations import SITUATIONS, best_plays, find_situations, rotate_saves  # noqa: E402
 
 from tenleave_widget import Game, Turn, save_record  # noqa: E402
@@ -455,6 +457,8 @@ def build(players: int) -> dict[str, Any]:
     rec = play(players, SEEDS[players]).to_record()
     notes = Annotator(rec, reviewed(players)).annotate()
     rec["notes"] = {str(k): v for k, v in notes.items()}
+    games = [play(n, SEEDS[n]).to_record() for n in SEEDS]  # the lessons share the situations
+    rec["lesson"] = lesson_of(games, list(SEEDS).index(players))
     return rec
 
 

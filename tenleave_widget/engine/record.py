@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from .errors import RecordError, SetupError, excerpt, json_kind, one_line
+from .lesson import MAX_MOMENTS, MAX_TEXT_LENGTH, Lesson, check_lesson
 from .rules import (
     DECK_SIZE,
     MAX_DEFENSE,
@@ -71,8 +72,9 @@ RecordSource = Record | str | os.PathLike[str]
 
 MAX_NAME_LENGTH = 40
 """The longest player name, in characters (Unicode scalar values)."""
-MAX_NOTE_LENGTH = 4000
-"""The longest note, in characters (the sample games' longest is 1,337)."""
+MAX_NOTE_LENGTH = MAX_TEXT_LENGTH
+"""The longest note (and lesson question or answer), in characters: 4,000 (the sample
+games' longest note is 1,337)."""
 MAX_TURNS = MAX_SEATS * DECK_SIZE
 """The most turns a game has (5 seats of 10 cards): notes are keyed 0..``MAX_TURNS - 1``."""
 
@@ -89,6 +91,8 @@ class RecordHead:
     notes: dict[int, str] = field(default_factory=dict)
     branch: dict[str, Any] | None = None
     """Where the game branched from (``{"from": digest, "turn": N}``), if it did."""
+    lesson: Lesson | None = None
+    """The teacher's questions (:mod:`~.lesson`), if the record has a lesson."""
 
 
 RECORD_SIZE_LIMIT = 10 * 1024 * 1024
@@ -102,6 +106,8 @@ LIMITS: dict[str, int] = {
     "variant tokens": MAX_TOKENS,
     "token id (characters)": MAX_TOKEN_ID_LENGTH,
     "defense (tokens listed)": MAX_DEFENSE,
+    "lesson moments": MAX_MOMENTS,
+    "lesson question or answer (characters)": MAX_TEXT_LENGTH,
 }
 """Every bound of a record, in one place (the README and RULES.md §8 list them)."""
 
@@ -304,7 +310,9 @@ def parse_record(obj: Any) -> RecordHead:
         raise RecordError("'turns' must be a list")
     notes = check_notes(obj.get("notes", {}))
     branch = check_branch(obj["branch"], len(turns)) if "branch" in obj else None
-    return RecordHead(list(players), first, rules, defense, turns, notes, branch)
+    # moments are bounded like notes (a record cut short keeps its lesson: fit_lesson)
+    lesson = check_lesson(obj["lesson"], MAX_TURNS, len(players)) if "lesson" in obj else None
+    return RecordHead(list(players), first, rules, defense, turns, notes, branch, lesson)
 
 
 MAX_BRANCH_FROM = 80
@@ -368,17 +376,16 @@ def _dumps(record: dict[str, Any]) -> str:
         return json.dumps(v, allow_nan=False, **kw)
 
     turns = record.get("turns", [])
-    head = {k: v for k, v in record.items() if k not in ("turns", "notes")}
+    head = {k: v for k, v in record.items() if k not in ("turns", "notes", "lesson")}
     lines = ["{"]
     for k, v in head.items():
         lines.append(f"  {dump(k)}: {dump(v)},")
     lines.append('  "turns": [')
     lines.append(",\n".join(f"    {dump(t)}" for t in turns))
-    if "notes" in record:
-        lines.append("  ],")
-        lines.append(f'  "notes": {dump(record["notes"], indent=4, ensure_ascii=False)}')
-    else:
-        lines.append("  ]")
+    tail = [f"  {dump(k)}: {dump(record[k], indent=4, ensure_ascii=False)}"
+            for k in ("notes", "lesson") if k in record]  # long texts: one field a line
+    lines.append("  ]" + ("," if tail else ""))
+    lines.append(",\n".join(tail))
     lines.append("}")
     return "\n".join(line for line in lines if line) + "\n"
 

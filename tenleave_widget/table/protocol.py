@@ -81,6 +81,7 @@ __all__ = [
     "GameEvent",
     "Hand",
     "Intent",
+    "LessonState",
     "Message",
     "MoveChart",
     "MovesChart",
@@ -204,6 +205,24 @@ class ReplayState(TypedDict):
     note_turn: int | None
 
 
+class LessonState(TypedDict):
+    """Replay of a record with a ``lesson`` (RULES.md §8; :mod:`.lesson`): the moment on
+    the table. ``index`` counts from 0 (``None``: not started), ``turn`` is the turns
+    played before its question, ``view`` whose view it is asked from, in words;
+    ``question`` and ``answer`` only where that view may read them (the answer once
+    ``revealed``); ``here``: the table shows the moment's position and view."""
+
+    title: str
+    index: int | None
+    total: int
+    turn: int | None
+    view: str
+    question: str
+    answer: str
+    revealed: bool
+    here: bool
+
+
 class Cover(TypedDict):
     shown: bool
     seat: int | None
@@ -285,6 +304,8 @@ class TableState(TypedDict):
     :class:`BestMove`), else null."""
     coach: CoachState
     """The coach (play and hot-seat modes): its setting, its questions, its summary."""
+    lesson: LessonState | None
+    """Replay of a record with a lesson: the question on the table, else null."""
 
 
 SIZES = ("small", "medium", "large", "projector")
@@ -393,6 +414,20 @@ class ShowMeIntent(TypedDict):
     turn: int | None
 
 
+class MomentIntent(TypedDict):
+    """Replay with a lesson: put moment ``index`` (from 0) on the table."""
+
+    kind: Literal["moment"]
+    index: int
+
+
+class RevealIntent(TypedDict):
+    """Replay with a lesson: show (past the turn) or hide the current moment's answer."""
+
+    kind: Literal["reveal"]
+    show: bool
+
+
 class HelloIntent(TypedDict):
     """Sent by a table when it is drawn: Python answers ``{"kind": "connected"}`` (a
     table reopened from a saved notebook gets no answer and says it is not connected)."""
@@ -404,6 +439,7 @@ Intent: TypeAlias = (
     PlayIntent | PeekIntent | RotateIntent | WakeIntent | EndIntent | ResetIntent | UndoIntent
     | UncoverIntent | GotoIntent | PerspectiveIntent | OddsIntent | SizeIntent | AgainIntent
     | HelloIntent | MeasureIntent | BranchIntent | CoachIntent | ConfirmIntent | ShowMeIntent
+    | MomentIntent | RevealIntent
 )
 """A message from the browser (what a click sends)."""
 

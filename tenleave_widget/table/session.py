@@ -33,6 +33,7 @@ from .coach import Coach, tally_words, verdict_words
 from .coach_table import CoachTable
 from .config import Config
 from .history import build_history, public_view
+from .lesson import LessonRun
 from .lookahead_panel import MEASURES, LookaheadFeed
 from .modes import MODES
 from .narration import and_list, describe_turn, seat_name, step_text, token_before
@@ -102,6 +103,8 @@ class Session(ReviewState, CoachTable):
         self.branch: dict[str, Any] | None = None
         """The record's ``branch`` (RULES.md §8): the game was played on from turn
         ``branch["turn"]`` of the game ``branch["from"]``; ``None`` for a whole game."""
+        self.lesson = LessonRun()
+        """The record's lesson (replay) and the moment on the table (:mod:`.lesson`)."""
 
     # -------------------------------------------------------------- positions
     @property
@@ -177,6 +180,10 @@ class Session(ReviewState, CoachTable):
         elif intent["kind"] == "again":
             self._again()
             return True
+        elif intent["kind"] == "moment":
+            self.lesson.go(self, intent["index"])
+        elif intent["kind"] == "reveal":
+            self.lesson.reveal(self, intent["show"])
         return False
 
     def _again(self) -> None:
@@ -380,6 +387,7 @@ class Session(ReviewState, CoachTable):
         self.history = history
         self.turn = shown
         self.branch = None
+        self.lesson.load(None)
         self.coach.forget_from(0)
         self.coach_forget()
         self.pending = []
@@ -425,6 +433,7 @@ class Session(ReviewState, CoachTable):
             "size": self.size,  # type: ignore[typeddict-item]
             "best": self.coach_best() or self.best_move(),
             "coach": self.coach_state(),
+            "lesson": self.lesson.state(self),
         }
 
     def narration(self) -> Narration:

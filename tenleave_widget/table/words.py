@@ -98,6 +98,9 @@ PLAIN: list[tuple[str, Callable[[re.Match[str]], str]]] = [
      lambda m: "The game is over at this turn: go back to an earlier turn to play on from it."),
     (r"play on from here is for a replay.*",
      lambda m: "Play on from here is for a replay of a game."),
+    (r"this table has no lesson.*", lambda m: "This table has no lesson."),
+    (r"no question is on the table: press Next moment first",
+     lambda m: "No question is on the table yet: press Next moment first."),
 ]
 
 

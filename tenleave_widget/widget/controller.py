@@ -19,7 +19,8 @@ import ipywidgets
 from ..analysis.review import Review, attach_review
 from ..engine.errors import TenLeaveError, excerpt, one_line
 from ..engine.game import Game
-from ..engine.record import record_digest, save_record
+from ..engine.lesson import fit_lesson
+from ..engine.record import parse_record, record_digest, record_object, save_record
 from ..programs.export import export_html
 from ..table.charts import as_figures
 from ..table.coach import CoachRunner
@@ -31,6 +32,7 @@ from ..table.redeal import redeal as redeal_hidden
 from ..table.session import Session
 from ..table.words import plain_words
 from .bot_runner import BotFailure, BotRunner
+from .lesson_controls import LessonControls
 from .review_panel import ReviewPanel
 from .table_widget import TableWidget
 
@@ -45,12 +47,13 @@ MAX_BRANCHES = 3
 """The most *Play on from here* tables shown below a replay (the oldest goes first)."""
 
 
-class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
+class TenLeaveWidget(LessonControls, ipywidgets.VBox):  # type: ignore[misc]
     """The table and its odds panels for one game, in play, hot-seat or replay mode.
 
     Build it with :func:`play`, :func:`hotseat` or :func:`replay_widget`. Scripting API:
     :meth:`load`, :meth:`save`, :meth:`goto`, :attr:`game`, :attr:`turn`,
-    :meth:`set_perspective`, :meth:`handle_intent` (what a browser click sends).
+    :meth:`set_perspective`, :meth:`handle_intent` (what a browser click sends); a
+    lesson: :meth:`next_moment`, :meth:`reveal` (:class:`~.lesson_controls.LessonControls`).
     """
 
     def __init__(
@@ -171,7 +174,11 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
 
         Everything is checked before anything changes: on an error (an invalid record,
         other players, a bad ``turn``) the widget is exactly as it was."""
-        self.session.load(Game.from_record(record), turn)
+        record = record_object(record)  # read once
+        lesson = parse_record(record).lesson if self.mode == "replay" else None
+        game = Game.from_record(record)
+        self.session.load(game, turn)
+        self.session.lesson.load(fit_lesson(lesson, game.turns_applied))
         if self.review_panel is not None:
             self.review_panel.set_review(None)
         self._refresh()
@@ -183,6 +190,8 @@ class TenLeaveWidget(ipywidgets.VBox):  # type: ignore[misc]
         rec = dict(self.session.live.to_record())
         if self.session.branch is not None:
             rec["branch"] = dict(self.session.branch)
+        if self.lesson is not None:
+            rec["lesson"] = self.lesson
         r = self.session.review
         return attach_review(rec, r) if r is not None else rec
 

@@ -7,9 +7,11 @@ one check (:func:`~.config.check_config`) names a bad argument.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..analysis.review import saved_review
 from ..engine.game import Game
+from ..engine.lesson import fit_lesson
 from ..engine.record import RecordSource, parse_record, record_object
 from ..table.config import assign_seats, new_game
 from ..table.protocol import Mode, WidgetMessageError
@@ -65,22 +67,28 @@ def hotseat(
 
 
 def replay_widget(
-    record: RecordSource, *, seat: int | None = None, turn: int = 0, show_odds: bool = True
+    record: RecordSource, *, seat: int | None = None, turn: int = 0, show_odds: bool = True,
+    lesson: Any = None,
 ) -> TenLeaveWidget:
     """A record (a dict, or the path of a record file) in replay mode: step through its
     turns, from the teacher's view (``seat=None``, everything shown) or one seat's view.
     A review saved with the record is shown once checked against it (an invalid one is a
     :class:`~tenleave_widget.RecordError`). A game played on from another's position
-    (its record's ``branch``, RULES.md §8) says so in the status line."""
+    (its record's ``branch``, RULES.md §8) says so in the status line. The record's
+    ``lesson`` (RULES.md §8), or ``lesson`` given here instead, is shown on the table:
+    *Next moment* puts its first question there (``w.next_moment()``)."""
     record = record_object(record)  # read once: the game and its saved review agree
     game = Game.from_record(record)
     if turn is None:  # None is "the last turn" for TenLeaveWidget, not an argument here
         raise WidgetMessageError(f"turn must be an integer 0..{game.turns_applied}, not None")
     saved = saved_review(record)  # a review saved with the record (checked against it)
     w = TenLeaveWidget(game, mode="replay", perspective=seat, turn=turn, show_odds=show_odds)
-    w.session.branch = parse_record(record).branch  # checked by Game.from_record above
-    if w.session.branch is not None:
-        w._refresh()  # the status line names the branch
+    head = parse_record(record)  # checked by Game.from_record above
+    w.session.branch = head.branch  # the status line names the branch
+    if lesson is not None:
+        w.set_lesson(lesson)  # checked against this game: a wrong turn is an error
+    w.session.lesson.load(w.session.lesson.lesson or fit_lesson(head.lesson, game.turns_applied))
+    w._refresh()
     if saved is not None and w.review_panel is not None:
         w.review_panel.set_review(saved)
     return w

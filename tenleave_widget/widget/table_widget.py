@@ -94,6 +94,7 @@ class TableWidget(anywidget.AnyWidget):
     size = _synced(traitlets.Unicode("medium"))
     best = _synced(traitlets.Dict(None, allow_none=True))
     coach = _synced(traitlets.Dict())
+    lesson = _synced(traitlets.Dict(None, allow_none=True))
 
     def __init__(self, **kwargs: Any) -> None:
         if not (STATIC / "table-widget.js").exists():

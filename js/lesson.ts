@@ -1,0 +1,71 @@
+// The lesson on a replay table (RULES.md §8, tenleave_widget/table/lesson.py): the question
+// of the moment on the table, Previous / Next moment, and the answer shown on demand. The
+// table moves to each moment's position and view; the page never scrolls away.
+
+import { button, h } from "./dom";
+import type { TableState } from "./protocol";
+import type { Send } from "./send";
+import "./lesson.css";
+
+/** The lesson's keys: PageDown / N next moment, PageUp / P previous, A the answer
+ *  (PageDown and PageUp are what a presenter's remote sends). */
+export function lessonKey(key: string, model: TableState, send: Send): boolean {
+  const l = model.lesson;
+  if (!l || model.mode !== "replay") return false;
+  const k = key.length === 1 ? key.toLowerCase() : key;
+  if (k === "PageDown" || k === "n") {
+    const next = l.index === null ? 0 : l.index + 1;
+    if (next < l.total) send({ kind: "moment", index: next });
+    return true;
+  }
+  if (k === "PageUp" || k === "p") {
+    if (l.index !== null && l.index > 0) send({ kind: "moment", index: l.index - 1 });
+    return true;
+  }
+  if (k === "a" && l.index !== null) {
+    send({ kind: "reveal", show: !l.revealed });
+    return true;
+  }
+  return false;
+}
+
+/** The lesson block: under the replay bar, above the queues. */
+export function lessonBlock(model: TableState, send: Send): HTMLElement | null {
+  const l = model.lesson;
+  if (!l || model.mode !== "replay") return null;
+  const i = l.index;
+  const first = i === null;
+  const where =
+    i === null
+      ? `${l.total} question${l.total === 1 ? "" : "s"} — press Next moment (or Page Down) to begin.`
+      : `Question ${i + 1} of ${l.total} · before turn ${(l.turn ?? 0) + 1} · ${l.view}`;
+  const prev = button("lesson-prev", "◀ Previous moment", () => i !== null && i > 0 && send({ kind: "moment", index: i - 1 }),
+    "tl-lessonbtn", "Previous moment (Page Up)");
+  prev.disabled = first || i === 0;
+  const next = button("lesson-next", first ? "Start the lesson ▶" : "Next moment ▶",
+    () => send({ kind: "moment", index: i === null ? 0 : i + 1 }), "tl-lessonbtn tl-lessonnext", "Next moment (Page Down)");
+  next.disabled = i !== null && i + 1 >= l.total;
+  const reveal = first
+    ? null
+    : button("lesson-answer", l.revealed ? "Hide the answer" : "Show the answer",
+        () => send({ kind: "reveal", show: !l.revealed }), "tl-lessonbtn",
+        l.revealed ? "Hide the answer (A)" : "Show the answer: the table plays the turn (A)");
+  const back =
+    !first && !l.here
+      ? button("lesson-back", "Back to the question", () => send({ kind: "moment", index: i }), "tl-lessonbtn",
+          `Back to question ${i + 1}`)
+      : null;
+  return h(
+    "section",
+    { class: "tl-lesson", "data-testid": "lesson", "aria-label": "Lesson", "data-moment": i === null ? "" : String(i) },
+    h(
+      "div",
+      { class: "tl-lessonbar" },
+      h("strong", { class: "tl-lessontitle" }, l.title || "Lesson"),
+      h("span", { class: "tl-lessonwhere", "data-testid": "lesson-where" }, where),
+      prev, next, reveal, back,
+    ),
+    first ? null : h("p", { class: "tl-question", "data-testid": "question", "aria-live": "polite" }, l.question),
+    l.answer ? h("p", { class: "tl-answer", "data-testid": "answer" }, h("strong", null, "Answer: "), l.answer) : null,
+  );
+}
