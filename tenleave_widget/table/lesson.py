@@ -31,16 +31,31 @@ False
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from ..engine.game import Game
 from ..engine.lesson import Lesson, Moment
+from .config import Config
+from .modes import ModePolicy
 from .narration import seat_name
 from .protocol import LessonState, WidgetMessageError
 
-if TYPE_CHECKING:
-    from .session import Session
+__all__ = ["LessonRun", "LessonSession"]
 
-__all__ = ["LessonRun"]
+
+class LessonSession(Protocol):
+    """What the lesson reads and changes of a session (:class:`~.session.Session` is one)."""
+
+    config: Config
+    mode: ModePolicy
+    history: list[Game]
+    turn: int
+    seat: int | None
+
+    @property
+    def live(self) -> Game: ...
+
+    def say(self, text: str, level: str = "info") -> None: ...
 
 
 class LessonRun:
@@ -64,14 +79,14 @@ class LessonRun:
     def moments(self) -> list[Moment]:
         return self.lesson["moments"] if self.lesson is not None else []
 
-    def view_of(self, session: Session, moment: Moment) -> int | None:
+    def view_of(self, session: LessonSession, moment: Moment) -> int | None:
         """The seat whose view ``moment`` is asked from (``None``: the teacher's)."""
         if "perspective" in moment:
             return moment["perspective"]
         return session.config.perspective
 
     # ---------------------------------------------------------------- intents
-    def go(self, session: Session, index: object) -> None:
+    def go(self, session: LessonSession, index: object) -> None:
         """Put moment ``index`` (0-based) on the table: its position, its view, the
         answer hidden."""
         if session.mode.live or not self.moments:
@@ -87,7 +102,7 @@ class LessonRun:
         self.revealed = False
         session.say("")
 
-    def reveal(self, session: Session, show: bool) -> None:
+    def reveal(self, session: LessonSession, show: bool) -> None:
         """Show the current moment's answer (the table steps past its turn, when there is
         one), or hide it again (the table goes back to the question's position)."""
         if self.index is None:
@@ -100,7 +115,7 @@ class LessonRun:
         session.say("")
 
     # ------------------------------------------------------------------ state
-    def state(self, session: Session) -> LessonState | None:
+    def state(self, session: LessonSession) -> LessonState | None:
         """What the table shows of the lesson (``None``: no lesson)."""
         if self.lesson is None or session.mode.live:
             return None
