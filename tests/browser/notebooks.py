@@ -19,6 +19,12 @@ COACHED = [
     " coach_samples=4)\nw",
 ]
 
+COACH_BEFORE = [  # the coach asks about every move clearly worse than the best (threshold 0)
+    "import tenleave_widget.widget as tw",
+    "cb = tw.play(players=2, human=0, bots=['greedy'], seed=7, bot_delay=0, coach='before',"
+    " coach_samples=2)\ncb.coach_threshold = 0.0\ncb",
+]
+
 REPLAY = [
     "import tenleave_widget.widget as tw",
     "r = tw.replay_widget('game.json', seat=None)\nr",
@@ -78,7 +84,7 @@ def write_notebooks(folder: Path) -> list[Path]:
                         ("keys.ipynb", KEYS), ("saved.ipynb", SAVED),
                         ("projector.ipynb", PROJECTOR), ("lookahead.ipynb", LOOK),
                         ("hotseat.ipynb", HOTSEAT), ("over.ipynb", OVER),
-                        ("coached.ipynb", COACHED)):
+                        ("coached.ipynb", COACHED), ("asked.ipynb", COACH_BEFORE)):
         p = folder / name
         nbformat.write(_notebook(cells), p)
         paths.append(p)
