@@ -199,6 +199,44 @@ export interface TimelineChart {
   viewer: number | null;
 }
 
+/**
+ * A card the seat cannot see (a face-down table card, or one of an opponent's unseen
+ * hand cards of one back: `size` of them), its chance of each value (`"3"` -> p) by
+ * the rules alone and as the players' choices suggest (`.suggest_panel`).
+ */
+export interface SuggestCard {
+  label: string;
+  owner: number;
+  back: string;
+  /** The table card's key (the turn that played it); `None` for a hand. */
+  key: number | null;
+  size: number;
+  uniform: Record<string, number>;
+  inferred: Record<string, number>;
+}
+
+/**
+ * *What their plays suggest* (`.suggest_panel`): its controls' settings, and
+ * what it shows once read (`state`: `"off"` not computed here, `"reading"` under
+ * way, `"ready"`, or `"quiet"`: only `message`).
+ */
+export interface SuggestChart {
+  /** How carefully the opponents are taken to play (the rationality control). */
+  level: "random" | "careful" | "fitted";
+  /** What the queue odds (the outcome panel) are read from (the switch). */
+  odds_model: "uniform" | "inferred";
+  state: "off" | "reading" | "ready" | "quiet";
+  cards: SuggestCard[];
+  /** The biggest change and the choice behind it, in plain words ('' when none). */
+  reason: string;
+  /**
+   * For an analyst (under a disclosure): the model, each opponent's beta, how the
+   * worlds were weighed.
+   */
+  details: string;
+  message: string;
+}
+
 /** A Plotly figure as JSON: what `go.Figure.to_plotly_json()` gives. */
 export interface FigureJSON {
   data: Record<string, unknown>[];
@@ -227,6 +265,7 @@ export interface PanelData {
   cards: CardChart[];
   moves: MovesChart;
   timeline: TimelineChart;
+  suggest: SuggestChart;
   /** The panels as Plotly figures (`panel_figures`), what the table draws. */
   figures: Record<string, PanelFigure>;
 }
@@ -480,6 +519,24 @@ export interface MeasureIntent {
   measure: string;
 }
 
+/**
+ * *What their plays suggest*: how carefully the opponents are taken to play,
+ * `"random"`, `"careful"` or `"fitted"` (learnt from their plays).
+ */
+export interface RationalityIntent {
+  kind: "rationality";
+  level: string;
+}
+
+/**
+ * The queue odds read from the rules alone (`"uniform"`) or from the players'
+ * choices too (`"inferred"`).
+ */
+export interface OddsModelIntent {
+  kind: "odds_model";
+  model: string;
+}
+
 /** Play again: a new game with the same players (the game must be over). */
 export interface AgainIntent {
   kind: "again";
@@ -557,7 +614,9 @@ export type Intent =
   | ConfirmIntent
   | ShowMeIntent
   | MomentIntent
-  | RevealIntent;
+  | RevealIntent
+  | RationalityIntent
+  | OddsModelIntent;
 
 /** The keys of TableState, in one list (what the widget reads from its model). */
 export const TABLE_STATE_KEYS = [

@@ -303,6 +303,13 @@ FORGED: list[Any] = [
     {"kind": "play", "card": "1", "queue": 0, None: 1, (1, 2): 3},
     {"kind": "play", "card": "1", "queue": 1.5},
     {"kind": "play", "card": "1", "queue": float("nan")},
+    {"kind": "rationality", "level": "x" * 1_000_000},  # what their plays suggest (issue 19)
+    {"kind": "rationality", "level": "omniscient"},
+    {"kind": "rationality", "level": 4.0},
+    {"kind": "rationality"},
+    {"kind": "odds_model", "model": "truth"},
+    {"kind": "odds_model", "model": ["inferred"] * 100_000},
+    {"kind": "odds_model", "model": "inferred", "seat": 1},
     deep(3000),
     deep_dict(3000),
     "x" * 10_000_000,

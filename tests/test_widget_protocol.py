@@ -257,7 +257,7 @@ def test_a_session_state_has_the_protocols_keys() -> None:
 def test_every_intent_kind_is_checked_in_one_place(kind: str) -> None:
     example = {"card": "1", "queue": 0, "position": 0, "turn": 0, "seat": None, "show": True,
                "size": "large", "measure": "game", "mode": "after", "answer": "play",
-               "index": 0}
+               "index": 0, "level": "careful", "model": "inferred"}
     intent = {"kind": kind, **{f: example[f] for f in INTENTS[kind]}}
     assert parse_intent(intent) == intent
     with pytest.raises(protocol.WidgetMessageError):

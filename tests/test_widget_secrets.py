@@ -168,12 +168,18 @@ def test_replay_in_a_seats_view_leaks_nothing(case: int) -> None:
     for w in (a, b):  # the whole-game values of the moves panel too, ranked by them
         w.session.lookahead.budget = 6
         w.send_intent({"kind": "measure", "measure": "game"})
+        # what their plays suggest, and the queue odds read from them (issue 19)
+        w.send_intent({"kind": "rationality", "level": ("careful", "fitted")[case % 2]})
+        w.send_intent({"kind": "odds_model", "model": "inferred"})
     for t in sorted({last, *rng.sample(range(last + 1), min(5, last + 1))}):
         a.goto(t)
         b.goto(t)
         think(a, b)
         check_view_is_the_seats(a.table.view, a.game, seat)
         assert a.table.panels["figures"]["timeline"]  # the figures' JSON is compared too
+        if not a.game.finished:
+            assert a.table.panels["suggest"]["state"] == "ready"
+            assert a.table.panels["figures"]["suggest"]["alt"]
         assert widget_state(a) == widget_state(b)
     assert log_a == log_b
 
@@ -219,9 +225,15 @@ def test_play_in_a_seats_view_leaks_nothing(case: int) -> None:
         {"kind": "measure", "measure": "everything"},  # refused
         {"kind": "odds", "show": False},
         {"kind": "odds", "show": True},
+        {"kind": "rationality", "level": "careful"},  # what their plays suggest (issue 19)
+        {"kind": "rationality", "level": "clairvoyant"},  # refused
+        {"kind": "odds_model", "model": "inferred"},
+        {"kind": "odds_model", "model": "truth"},  # refused
+        {"kind": "rationality", "level": "random"},
         {"kind": "reset"},
     ]
-    assert set(a.table.panels["figures"]) == {"outcome", "moves", "cards", "timeline"}
+    assert set(a.table.panels["figures"]) == {"outcome", "moves", "cards", "suggest",
+                                              "timeline"}
     for intent in intents:
         assert a.send_intent(intent) == b.send_intent(intent), intent
         assert widget_state(a) == widget_state(b), intent
@@ -458,6 +470,14 @@ def test_the_twin_comparison_covers_every_synced_key() -> None:
     # and the table's reference to the kernel's one plotly.js runtime widget (the same
     # widget for every table: its id is compared, the runtime is in the tree)
     runtime = {"_plotly"}
+    # the panels' data is compared whole: every key of PanelData (what their plays suggest
+    # included, filled in: issue 19) is in the compared state
+    from tenleave_widget.table.charts import PanelData
+
+    tables["play"].think()
+    panels = tables["play"].table.panels
+    assert set(panels) == set(get_type_hints(PanelData))
+    assert panels["suggest"]["state"] == "ready" and "suggest" in panels["figures"]
     for name, w in tables.items():
         assert set(w.table.keys) == protocol | own | runtime, name
         state = widget_state(w)

@@ -10,13 +10,14 @@ import { h } from "../dom";
 import type { Send } from "../send";
 import { movesControls } from "./moves";
 import { drawFigure, purge, readTheme, resize } from "./plot";
+import { oddsModelControls, suggestControls } from "./suggest";
 import type { Theme } from "./plot";
 import type { PanelData, PanelFigure } from "./types";
 
 export type { PanelData } from "./types";
 
 /** The figures in the order they are drawn (charts.FIGURE_KEYS). */
-export const FIGURE_KEYS = ["outcome", "moves", "cards", "timeline", "review"] as const;
+export const FIGURE_KEYS = ["outcome", "moves", "cards", "suggest", "timeline", "review"] as const;
 
 interface Slot {
   section: HTMLElement;
@@ -95,12 +96,20 @@ export class PanelsView {
       if (this.grid.children[i] !== slot.section) this.grid.insertBefore(slot.section, this.grid.children[i] ?? null);
       slot.heading.textContent = figure.name;
       slot.alt.textContent = figure.alt;
-      slot.controls.replaceChildren(...(key === "moves" ? movesControls(data.moves, this.send) : []));
+      slot.controls.replaceChildren(...this.controls(key, data));
       this.draw(key, slot, figure);
     });
     if (focusKey) this.grid.querySelector<HTMLElement>(`[data-focus="${focusKey}"]`)?.focus({ preventScroll: true });
     this.revision += 1;
     this.element.dataset["revision"] = String(this.revision);
+  }
+
+  /** What a panel shows below its chart besides the figure (switches, words). */
+  private controls(key: string, data: PanelData): HTMLElement[] {
+    if (key === "moves") return movesControls(data.moves, this.send);
+    if (key === "suggest") return suggestControls(data.suggest, this.send);
+    if (key === "outcome") return oddsModelControls(data.suggest, this.send);
+    return [];
   }
 
   private drawWaiting(): void {

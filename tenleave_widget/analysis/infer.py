@@ -699,6 +699,10 @@ class _Posterior:
     decisions: list[_Decision]
     priors: dict[int, _Prior]
     opponents: list[int]
+    hidden: Hidden
+    card_of: dict[int, str]
+    """Every played card's notation in one world consistent with the view (the base that
+    each weighed world patches; :mod:`.evidence` weighs the same worlds again)."""
 
 
 def _posterior(view: View, beta: Beta, seed: int, samples: int) -> _Posterior:
@@ -719,7 +723,7 @@ def _posterior(view: View, beta: Beta, seed: int, samples: int) -> _Posterior:
     comps = _components(seat, n, groups, decisions, owner_of)
     for i, c in enumerate(comps):
         _weigh(c, hidden, priors, card_of, seed, i, samples)
-    return _Posterior(seat, groups, comps, decisions, priors, opponents)
+    return _Posterior(seat, groups, comps, decisions, priors, opponents, hidden, card_of)
 
 
 def _fits(post: _Posterior) -> list[OpponentFit]:

@@ -54,6 +54,8 @@ __all__ = [
     "OutcomeChart",
     "PanelData",
     "PanelFigure",
+    "SuggestCard",
+    "SuggestChart",
     "TimelineChart",
     "TimelinePoint",
     "as_figures",
@@ -65,6 +67,7 @@ __all__ = [
     "outcome_figure",
     "panel_data",
     "panel_figures",
+    "quiet_suggest",
     "review_figure",
     "timeline_figure",
 ]
@@ -145,6 +148,40 @@ class TimelineChart(TypedDict):
     viewer: int | None
 
 
+class SuggestCard(TypedDict):
+    """A card the seat cannot see (a face-down table card, or one of an opponent's unseen
+    hand cards of one back: ``size`` of them), its chance of each value (``"3"`` -> p) by
+    the rules alone and as the players' choices suggest (:mod:`.suggest_panel`)."""
+
+    label: str
+    owner: int
+    back: str
+    key: int | None
+    """The table card's key (the turn that played it); ``None`` for a hand."""
+    size: int
+    uniform: dict[str, float]
+    inferred: dict[str, float]
+
+
+class SuggestChart(TypedDict):
+    """*What their plays suggest* (:mod:`.suggest_panel`): its controls' settings, and
+    what it shows once read (``state``: ``"off"`` not computed here, ``"reading"`` under
+    way, ``"ready"``, or ``"quiet"``: only ``message``)."""
+
+    level: Literal["random", "careful", "fitted"]
+    """How carefully the opponents are taken to play (the rationality control)."""
+    odds_model: Literal["uniform", "inferred"]
+    """What the queue odds (the outcome panel) are read from (the switch)."""
+    state: Literal["off", "reading", "ready", "quiet"]
+    cards: list[SuggestCard]
+    reason: str
+    """The biggest change and the choice behind it, in plain words ('' when none)."""
+    details: str
+    """For an analyst (under a disclosure): the model, each opponent's beta, how the
+    worlds were weighed."""
+    message: str
+
+
 class FigureJSON(TypedDict):
     """A Plotly figure as JSON: what ``go.Figure.to_plotly_json()`` gives."""
 
@@ -174,6 +211,7 @@ class PanelData(TypedDict):
     cards: list[CardChart]
     moves: MovesChart
     timeline: TimelineChart
+    suggest: SuggestChart
     figures: dict[str, PanelFigure]
     """The panels as Plotly figures (:func:`panel_figures`), what the table draws."""
 
@@ -325,10 +363,23 @@ def panel_data(
         "moves": {"seat": None if finished else mover, "moves": moves, "empty": empty,
                   "measure": "swat", "worlds": 0, "target": 0},
         "timeline": _timeline(view, timeline, None if finished else expected_now),
+        "suggest": quiet_suggest(),
         "figures": {},
     }
     data["figures"] = panel_figures(data)
     return data
+
+
+def quiet_suggest(state: Literal["off", "quiet"] = "off", message: str = "",
+                  level: Literal["random", "careful", "fitted"] = "fitted",
+                  odds_model: Literal["uniform", "inferred"] = "uniform") -> SuggestChart:
+    """*What their plays suggest* showing nothing (not computed here, or only a message).
+
+    >>> quiet_suggest()["state"]
+    'off'
+    """
+    return {"level": level, "odds_model": odds_model, "state": state, "cards": [],
+            "reason": "", "details": "", "message": message}
 
 
 def hidden_panels(players: Sequence[str], colours: Sequence[str], message: str) -> PanelData:
@@ -344,6 +395,7 @@ def hidden_panels(players: Sequence[str], colours: Sequence[str], message: str) 
                   "worlds": 0, "target": 0},
         "timeline": {"turns": [], "penalty": [[] for _ in players], "expected": [],
                      "viewer": None},
+        "suggest": quiet_suggest(),
         "figures": {},
     }
 
@@ -368,7 +420,7 @@ SEAT_DASHES = ("solid", "dash", "dot", "dashdot", "longdash")
 REVIEW_SYMBOLS = {"best": "circle", "good": "circle-open", "inaccuracy": "diamond",
                   "mistake": "square", "blunder": "x"}
 MOVES_SHOWN = 8
-FIGURE_KEYS = ("outcome", "moves", "cards", "timeline", "review")
+FIGURE_KEYS = ("outcome", "moves", "cards", "suggest", "timeline", "review")
 """The panels' figures, in the order they are drawn (each present only when it applies)."""
 
 

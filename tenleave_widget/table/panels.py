@@ -32,6 +32,7 @@ from .charts import (
     review_figure,
 )
 from .lookahead_panel import LookaheadSession
+from .suggest_panel import SuggestSession
 
 if TYPE_CHECKING:
     from ..analysis.review import Review
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 __all__ = ["COLOUR_HEX", "PanelFeed", "PanelSession"]
 
 
-class PanelSession(LookaheadSession, Protocol):
+class PanelSession(LookaheadSession, SuggestSession, Protocol):
     """What the panels read of a session (:class:`~.session.Session` is one; a
     ``Protocol``, so that this module does not import the session, which imports it)."""
 
@@ -93,7 +94,7 @@ class PanelFeed:
         seat = session.seat
         shown = session.shown()
         view = shown.view(seat)
-        odds: dict[str, Any] = dict(seat_odds(view))
+        odds: dict[str, Any] = session.suggest.odds(session, dict(seat_odds(view)))
         empty = ""
         if any(s["kind"] == "play" for s in session.pending):
             odds.pop("moves", None)
@@ -116,4 +117,5 @@ class PanelFeed:
         if data["state"] == "live":
             data["moves"] = session.lookahead.annotate(session, data["moves"])
             data["figures"]["moves"] = moves_figure(data["moves"], data["players"])
+        session.suggest.annotate(session, data)
         return data

@@ -61,6 +61,8 @@ from .charts import (  # the panel data is part of the contract (js/protocol.ts)
     OutcomeChart,
     PanelData,
     PanelFigure,
+    SuggestCard,
+    SuggestChart,
     TimelineChart,
 )
 
@@ -96,6 +98,8 @@ __all__ = [
     "RotateEvent",
     "SIZES",
     "ReplayState",
+    "SuggestCard",
+    "SuggestChart",
     "SwatCard",
     "SwatEvent",
     "SwatQueue",
@@ -378,6 +382,22 @@ class MeasureIntent(TypedDict):
     measure: str
 
 
+class RationalityIntent(TypedDict):
+    """*What their plays suggest*: how carefully the opponents are taken to play,
+    ``"random"``, ``"careful"`` or ``"fitted"`` (learnt from their plays)."""
+
+    kind: Literal["rationality"]
+    level: str
+
+
+class OddsModelIntent(TypedDict):
+    """The queue odds read from the rules alone (``"uniform"``) or from the players'
+    choices too (``"inferred"``)."""
+
+    kind: Literal["odds_model"]
+    model: str
+
+
 class AgainIntent(TypedDict):
     """Play again: a new game with the same players (the game must be over)."""
 
@@ -439,7 +459,7 @@ Intent: TypeAlias = (
     PlayIntent | PeekIntent | RotateIntent | WakeIntent | EndIntent | ResetIntent | UndoIntent
     | UncoverIntent | GotoIntent | PerspectiveIntent | OddsIntent | SizeIntent | AgainIntent
     | HelloIntent | MeasureIntent | BranchIntent | CoachIntent | ConfirmIntent | ShowMeIntent
-    | MomentIntent | RevealIntent
+    | MomentIntent | RevealIntent | RationalityIntent | OddsModelIntent
 )
 """A message from the browser (what a click sends)."""
 

@@ -51,6 +51,7 @@ from .protocol import (
 )
 from .redeal import redeal
 from .review_state import ReviewState, review_words
+from .suggest_panel import SuggestFeed
 
 __all__ = ["Session", "build_history", "public_view"]
 
@@ -92,6 +93,8 @@ class Session(ReviewState, CoachTable):
         self.panels = PanelFeed()
         self.lookahead = LookaheadFeed()
         """The moves' whole-game values, computed in slices (:mod:`.lookahead_panel`)."""
+        self.suggest = SuggestFeed()
+        """*What their plays suggest* and its controls (:mod:`.suggest_panel`)."""
         self.measure = "swat"
         """What ranks the moves panel: one swat ahead, or the whole game (the switch)."""
         self.size = "medium"
@@ -177,6 +180,10 @@ class Session(ReviewState, CoachTable):
             if intent["measure"] not in MEASURES:
                 raise WidgetMessageError(f"measure must be one of {', '.join(MEASURES)}")
             self.measure = intent["measure"]
+        elif intent["kind"] == "rationality":
+            self.suggest.set_level(intent["level"])
+        elif intent["kind"] == "odds_model":
+            self.suggest.set_odds_model(intent["model"])
         elif intent["kind"] == "again":
             self._again()
             return True

@@ -30,6 +30,7 @@ from ..table.lookahead_panel import Thinker
 from ..table.protocol import Mode, WidgetMessageError, parse_intent
 from ..table.redeal import redeal as redeal_hidden
 from ..table.session import Session
+from ..table.suggest_panel import Reader
 from ..table.words import plain_words
 from .bot_runner import BotFailure, BotRunner
 from .lesson_controls import LessonControls
@@ -82,6 +83,8 @@ class TenLeaveWidget(LessonControls, ipywidgets.VBox):  # type: ignore[misc]
         self._bots = BotRunner(self.session, config.bot_delay, config.seed, self._refresh)
         self.session.lookahead.enabled = True
         self._thinker = Thinker(self.session, self._refresh_panels)
+        self.session.suggest.enabled = True
+        self._reader = Reader(self.session, self._refresh_panels)
         self._coach = CoachRunner(self.session.coach, self._coached)
         self._check = CheckRunner(self.session.coach.check, self.session.coach_wants)
         self.review_panel: ReviewPanel | None = None
@@ -387,6 +390,7 @@ class TenLeaveWidget(LessonControls, ipywidgets.VBox):  # type: ignore[misc]
             self.review_panel.refresh()
         self._thinker.kick()
         self._check.kick()
+        self._reader.kick()
 
     def _coached(self, verdict: Mapping[str, Any]) -> None:
         """A verdict came in (on the loop): tell its seat, if on screen."""
@@ -405,4 +409,5 @@ class TenLeaveWidget(LessonControls, ipywidgets.VBox):  # type: ignore[misc]
         while not feed.advance(self.session, ms if ms is not None else 1000.0):
             if ms is not None:
                 break
+        self.session.suggest.advance(self.session)  # and what their plays suggest
         self._refresh_panels()
