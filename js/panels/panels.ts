@@ -26,17 +26,22 @@ interface Slot {
   plot: HTMLElement;
   alt: HTMLElement;
   figure: PanelFigure | null;
+  /** The figure and theme last drawn (the same again is not redrawn). */
+  drawn: string;
   clicks: boolean;
 }
 
 export class PanelsView {
-  /** `.tl-panels`: its `data-revision` counts the states drawn (a benchmark waits on it). */
+  /** `.tl-panels`: its `data-revision` counts the states drawn, set once plotly.js has
+   *  drawn every chart of a state (a benchmark and the tests wait on it). */
   readonly element: HTMLElement;
   private readonly heading: HTMLElement;
   private readonly message: HTMLElement;
   private readonly grid: HTMLElement;
   private readonly slots = new Map<string, Slot>();
   private readonly resizer: ResizeObserver | null;
+  /** The width each chart was last drawn at (the ResizeObserver's last report). */
+  private readonly widths = new WeakMap<Element, number>();
   private readonly themeWatch: MutationObserver | null;
   private revision = 0;
   private theme: Theme | null = null;
@@ -52,7 +57,17 @@ export class PanelsView {
     this.resizer =
       typeof ResizeObserver === "undefined"
         ? null
-        : new ResizeObserver((entries) => entries.forEach((e) => resize(e.target as HTMLElement)));
+        : new ResizeObserver((entries) =>
+            entries.forEach((e) => {
+              // only a new width: a chart's own height changes with its figure (a relayout
+              // there would draw every new state twice)
+              const el = e.target as HTMLElement;
+              const width = Math.round(e.contentRect.width);
+              if (this.widths.get(el) === width) return;
+              this.widths.set(el, width);
+              resize(el);
+            }),
+          );
     // JupyterLab's theme switch changes these attributes of <body>: redraw in its colours
     this.themeWatch =
       typeof MutationObserver === "undefined"
@@ -89,6 +104,7 @@ export class PanelsView {
     this.theme = readTheme(this.element);
     const focused = document.activeElement;
     const focusKey = focused instanceof HTMLElement && this.grid.contains(focused) ? focused.getAttribute("data-focus") : null;
+    const draws: Promise<unknown>[] = [];
     keys.forEach((key, i) => {
       const figure = data.figures[key];
       if (!figure) return;
@@ -97,11 +113,16 @@ export class PanelsView {
       slot.heading.textContent = figure.name;
       slot.alt.textContent = figure.alt;
       slot.controls.replaceChildren(...this.controls(key, data));
-      this.draw(key, slot, figure);
+      draws.push(this.draw(key, slot, figure));
     });
     if (focusKey) this.grid.querySelector<HTMLElement>(`[data-focus="${focusKey}"]`)?.focus({ preventScroll: true });
     this.revision += 1;
-    this.element.dataset["revision"] = String(this.revision);
+    const revision = this.revision;
+    // drawn: every chart's Plotly.react settled (at once when plotly.js is in the page; a
+    // newer state's charts replace a state still waiting for it, and mark it drawn instead)
+    void Promise.allSettled(draws).then(() => {
+      if (revision === this.revision) this.element.dataset["revision"] = String(revision);
+    });
   }
 
   /** What a panel shows below its chart besides the figure (switches, words). */
@@ -138,16 +159,21 @@ export class PanelsView {
     const id = `tl-panel-title-${key}-${Math.random().toString(36).slice(2, 9)}`;
     const heading = h("h3", { class: "tl-panel-title", id });
     const section = h("section", { class: `tl-panel tl-panel-${key}`, "data-figure": key, "aria-labelledby": id }, heading, plot, controls, alt);
-    const slot: Slot = { section, heading, controls, plot, alt, figure: null, clicks: false };
+    const slot: Slot = { section, heading, controls, plot, alt, figure: null, drawn: "", clicks: false };
     this.slots.set(key, slot);
     this.resizer?.observe(plot);
     return slot;
   }
 
-  private draw(key: string, slot: Slot, figure: PanelFigure): void {
+  private draw(key: string, slot: Slot, figure: PanelFigure): Promise<unknown> {
     slot.figure = figure;
     const theme = this.theme ?? readTheme(this.element);
-    void drawFigure(slot.plot, key, figure.figure, theme).then((el) => {
+    // a state often leaves a chart as it was (the timeline on a preview): Plotly.react
+    // would still recompute and redraw all of it (its arrays are new objects)
+    const drawn = JSON.stringify([figure.figure, theme]);
+    if (drawn === slot.drawn) return Promise.resolve();
+    slot.drawn = drawn;
+    return drawFigure(slot.plot, key, figure.figure, theme).then((el) => {
       if (key !== "review" || slot.clicks || !this.send) return;
       slot.clicks = true;
       const send = this.send;
@@ -155,6 +181,9 @@ export class PanelsView {
         const turn = event.points[0]?.customdata;
         if (typeof turn === "number") send({ kind: "goto", turn });
       });
+    }, (error: unknown) => {
+      slot.drawn = ""; // not drawn: the same figure is tried again next time
+      throw error;
     });
   }
 
@@ -164,7 +193,7 @@ export class PanelsView {
     const theme = readTheme(this.element);
     if (this.theme && JSON.stringify(theme) === JSON.stringify(this.theme)) return;
     this.theme = theme;
-    for (const [key, slot] of this.slots) if (slot.figure) this.draw(key, slot, slot.figure);
+    for (const [key, slot] of this.slots) if (slot.figure) void this.draw(key, slot, slot.figure);
   }
 }
 
