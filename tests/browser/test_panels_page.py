@@ -84,9 +84,19 @@ def test_panels_explain_themselves(page: Any) -> None:
         over = page.evaluate("() => document.documentElement.scrollWidth"
                              " - document.documentElement.clientWidth")
         assert over <= 0, f"clipped at {width} px"
+        # the left margins are set in Python (no automargin): every tick label fits in them
+        cut = page.evaluate(LABELS_CUT)
+        assert cut == [], f"tick labels cut at {width} px: {cut}"
     page.screenshot(path=str(artifact("panels-380.png")), full_page=True)
     assert page.errors == []
 
+
+LABELS_CUT = """() => [...document.querySelectorAll('.js-plotly-plot')].flatMap(plot => {
+    const left = plot.querySelector('svg.main-svg').getBoundingClientRect().left;
+    return [...plot.querySelectorAll('.ytick text, .y2tick text')]
+        .filter(t => t.getBoundingClientRect().left < left - 0.5)
+        .map(t => t.textContent);
+})"""
 
 TITLE_FILL = ("el => getComputedStyle(el.querySelector('.js-plotly-plot .xtick text')).fill")
 
