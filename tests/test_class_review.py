@@ -9,7 +9,14 @@ from typing import Any
 
 import pytest
 
-from tenleave_widget.analysis.review import LABELS, attach_review, review
+from tenleave_widget.analysis.review import (
+    LABELS,
+    THRESHOLDS,
+    attach_review,
+    decision,
+    review,
+    turn_text,
+)
 from tenleave_widget.engine.record import load_record
 from tenleave_widget.engine.turn import Turn
 from tenleave_widget.programs.class_review import (
@@ -122,15 +129,57 @@ def test_kinds_count_unforced_decisions(serial: ClassReview) -> None:
         assert mean == pytest.approx(sum(t.loss for t in unforced))
 
 
-def test_positions_are_the_largest_losses_once(serial: ClassReview) -> None:
+def test_positions_are_the_largest_losses_then_the_clearest_bests_once(
+        serial: ClassReview) -> None:
     twice = ClassReview([serial.games[0], serial.games[0], serial.games[1]])
-    pos = twice.positions(limit=1000)
+    pos = twice.positions(limit=1000, bests=0)
     keys = [(q["file"], q["turn"]) for q in pos]
     assert len(keys) == len(set(keys))
     losses = [q["loss"] for q in pos]
     assert losses == sorted(losses, reverse=True) and all(x > 0 for x in losses)
     every = [t.loss for g in serial.games for t in g.review.turns if not t.forced and t.loss > 0]
     assert sorted(losses) == sorted(every)
+    # the clearest bests: one move beat the next by the mistake bound, found or not
+    bound = THRESHOLDS["margin"][2]
+    clear = [t for g in serial.games for t in g.review.turns if not t.forced and t.gap >= bound]
+    assert clear, "the samples have clear positions at this budget"
+    both = twice.positions(limit=3, bests=1000)
+    assert [q["why"][0] for q in both[:3]] == ["largest loss"] * 3
+    rest = both[3:]
+    assert all(q["why"] == ["clearest best"] for q in rest)
+    assert [q["gap"] for q in rest] == sorted((q["gap"] for q in rest), reverse=True)
+    listed = {(q["game"], q["turn"]) for q in both}
+    assert all(q["gap"] >= bound for q in rest) and len(listed) == len(both)
+    # every clear position is listed once, marked as such even when it was a large loss
+    assert sum("clearest best" in q["why"] for q in both) == len(clear)
+    for q in both:
+        t = twice.games[q["game"]].review.turns[q["turn"]]
+        assert q["found"] == (decision(t.played) == decision(t.best))
+        assert q["best_text"] == turn_text(t.best, words=True)
+
+
+def test_the_practice_set_is_the_positions_as_puzzles_easiest_first(
+        serial: ClassReview, tmp_path: Path) -> None:
+    practice = serial.practice(limit=4, bests=3)
+    pos = serial.positions(limit=4, bests=3)
+    assert len(practice) == len(pos)
+    assert {(z.turn, z.seat, z.loss) for z in practice} == {
+        (q["turn"], q["seat"], q["loss"]) for q in pos}
+    gaps = [z.gap for z in practice]
+    assert gaps == sorted(gaps, reverse=True)  # the clearer the best, the easier
+    for z in practice:
+        assert len(z.record["turns"]) == z.turn and "notes" not in z.record
+    easiest = practice[0]  # the best move is judged best, another against it
+    assert easiest.judge(easiest.best, samples=1)["best"] is True
+    # a record given as a path is read again, and must be the game reviewed
+    moved = tmp_path / "two.json"
+    shutil.copy(TWO, moved)
+    c = review_many([str(moved)], workers=1, **BUDGET)
+    assert c.practice()
+    rec = load_record(THREE)
+    moved.write_text(json.dumps(rec))
+    with pytest.raises(ValueError, match="changed after"):
+        c.practice()
 
 
 def test_bad_arguments_are_typed_errors() -> None:
@@ -158,8 +207,10 @@ def test_cli_many_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert set(obj) == {"games", "players", "kinds", "positions"}
     assert [g["file"] for g in obj["games"]] == record_files([folder])[:2]
     text = page.read_text()
-    assert "Ana" in text and "<script" not in text and "http" not in text.replace(
-        "http-equiv", "")
+    # one page: its charts' figures as JSON and plotly.js inline, nothing to fetch
+    # (tests/browser/test_class_report_page.py opens it offline and counts the requests)
+    assert "Ana" in text and "<script src" not in text and "default-src 'none'" in text
+    assert text.count("<script") == 2
 
 
 def test_cli_one_record_keeps_its_object(capsys: pytest.CaptureFixture[str]) -> None:

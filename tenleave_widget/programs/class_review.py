@@ -27,9 +27,6 @@ record alone.
 
 from __future__ import annotations
 
-import html
-import json
-import math
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -39,26 +36,35 @@ from typing import Any
 
 from ..analysis.review import (
     LABELS,
+    THRESHOLDS,
     Decision,
+    Puzzle,
     Review,
     TurnReview,
     _check_budget,
     assemble_review,
+    decision,
     decisions,
     judge_decision,
+    puzzles,
     saved_review,
+    turn_text,
 )
 from ..analysis.stats import mean_ci
 from ..engine.cards import card_value
-from ..engine.errors import TenLeaveError, one_line
+from ..engine.errors import RecordError, TenLeaveError, one_line
 from ..engine.record import RecordSource, record_digest, record_object
 from ..engine.turn import Turn
+from .class_report import page
 from .pool import Runner, Task
 
 __all__ = ["ClassReview", "GameResult", "kinds_of", "record_files", "review_many"]
 
 POSITIONS = 10
-"""How many positions worth discussing the report lists (the largest losses)."""
+"""How many of the largest losses the positions worth discussing list."""
+
+BESTS = 5
+"""How many clearest bests (one move clearly best, found or not) they add."""
 
 WINDOW = 4
 """Decisions in flight per worker (a worker never waits for the next one)."""
@@ -90,6 +96,14 @@ class GameResult:
     reused: bool
     kinds: list[list[str]]
     digest: str = ""
+    source: RecordSource | None = None
+    """The record as given (a path is read again for :meth:`ClassReview.practice`)."""
+
+    def record(self) -> dict[str, Any]:
+        """The game's record (a path read again, and checked to be the game reviewed)."""
+        if self.source is None:
+            raise RecordError(f"{self.file}: the record is not kept")
+        return _reread(self.file, self.source, self.digest)
 
     def to_json(self) -> dict[str, Any]:
         return {"file": self.file, **self.review.to_json()}
@@ -162,27 +176,77 @@ class ClassReview:
                             "ci95": list(m[1:])})
         return out
 
-    def positions(self, limit: int = POSITIONS) -> list[dict[str, Any]]:
+    def positions(self, limit: int = POSITIONS, bests: int = BESTS) -> list[dict[str, Any]]:
         """The positions worth discussing: the ``limit`` largest losses of unforced
-        decisions, largest first, one per position (a game given twice is listed
-        once)."""
-        seen: set[str] = set()
-        out = []
-        rows = [(t.loss, i, t) for i, g in enumerate(self.games) for t in g.review.turns
-                if not t.forced and t.loss > 0]
-        for _, i, t in sorted(rows, key=lambda x: (-x[0], x[1], x[2].turn)):
+        decisions (largest first), then the ``bests`` clearest bests not among them —
+        decisions where one move beat the next best by at least the mistake bound (the
+        review's ``gap``, as its puzzles), clearest first, found or not. One entry per
+        position (a game given twice is listed once): ``file``, ``game`` (its index in
+        :attr:`games`), ``turn`` (from 0), ``seat``, ``player``, ``loss``, ``label``,
+        ``played``, ``best`` (record turn objects), ``gap``, ``found`` (the move played
+        was the best decision), ``why`` (``"largest loss"``, ``"clearest best"`` or both)
+        and, in words, ``played_text`` and ``best_text``."""
+        bound = THRESHOLDS[self._objective()][2]
+        rows = [(i, t) for i, g in enumerate(self.games) for t in g.review.turns
+                if not t.forced]
+        losses = sorted((r for r in rows if r[1].loss > 0),
+                        key=lambda r: (-r[1].loss, r[0], r[1].turn))
+        clear = sorted((r for r in rows if r[1].gap >= bound),
+                       key=lambda r: (-r[1].gap, r[0], r[1].turn))
+        out: dict[str, dict[str, Any]] = {}
+        for rows_of, why, most in ((losses, "largest loss", limit),
+                                   (clear, "clearest best", bests)):
+            taken = 0
+            for i, t in rows_of:
+                if taken == most:
+                    break
+                g = self.games[i]
+                sig = f"{g.digest or i}:{t.turn}"
+                if sig in out:  # a game given twice, or a large loss that was clear too
+                    if why not in out[sig]["why"]:
+                        out[sig]["why"].append(why)
+                    continue
+                taken += 1
+                out[sig] = {
+                    "file": g.file, "game": i, "turn": t.turn, "seat": t.seat,
+                    "player": g.review.players[t.seat], "loss": t.loss, "label": t.label,
+                    "played": t.played.to_json(), "best": t.best.to_json(), "gap": t.gap,
+                    "found": decision(t.played) == decision(t.best), "why": [why],
+                    "played_text": turn_text(t.played, words=True),
+                    "best_text": turn_text(t.best, words=True),
+                }
+        return list(out.values())
+
+    def practice(self, limit: int = POSITIONS, bests: int = BESTS) -> list[Puzzle]:
+        """The positions worth discussing (:meth:`positions`) as puzzles a student plays
+        as the seat to move and is judged on (:class:`~tenleave_widget.analysis.review.
+        Puzzle`: the game so far, notes left out, and :meth:`Puzzle.judge`), easiest
+        first: the larger a position's ``gap`` (how much the best move beat the next
+        best), the easier the best move is to see; on a tie, one the class found before
+        one it missed. A record given as a path is read again (and must be the one
+        reviewed)."""
+        out: list[tuple[float, bool, int, Puzzle]] = []
+        by_game: dict[int, list[dict[str, Any]]] = {}
+        for q in self.positions(limit, bests):
+            by_game.setdefault(q["game"], []).append(q)
+        for i, qs in by_game.items():
             g = self.games[i]
-            sig = f"{g.digest or i}:{t.turn}"
-            if sig in seen:
-                continue
-            seen.add(sig)
-            out.append({"file": g.file, "turn": t.turn, "seat": t.seat,
-                        "player": g.review.players[t.seat], "loss": t.loss,
-                        "label": t.label, "played": t.played.to_json(),
-                        "best": t.best.to_json()})
-            if len(out) == limit:
-                break
-        return out
+            turns = {q["turn"]: q for q in qs}
+            for z in puzzles(g.record(), g.review, min_gap=0.0):
+                if z.turn in turns:
+                    out.append((-z.gap, not turns[z.turn]["found"], len(out), z))
+        return [z for *_, z in sorted(out, key=lambda x: x[:3])]
+
+    def summary(self) -> dict[str, Any]:
+        """The report's data as plain values: ``games`` and ``decisions`` (how many),
+        ``players``, ``kinds``, ``positions`` and ``failures`` (see the methods)."""
+        return {"games": len(self.games), "decisions": sum(len(g.review.turns)
+                                                           for g in self.games),
+                "players": self.players(), "kinds": self.kinds(),
+                "positions": self.positions(), "failures": list(self.failures)}
+
+    def _objective(self) -> str:
+        return self.games[0].review.objective if self.games else "margin"
 
     def to_json(self) -> dict[str, Any]:
         """The ``tenleave review --json`` object of a batch (one record: its review's)."""
@@ -206,15 +270,18 @@ class ClassReview:
         for k in self.kinds():
             lines.append(f"{k['kind']:<18}  {k['decisions']:>9}  {k['mean_loss']:.2f} "
                          f"[{k['ci95'][0]:.2f}, {k['ci95'][1]:.2f}]")
-        lines += ["", "positions worth discussing (turns numbered from 0)"]
+        lines += ["", "positions worth discussing (turns counted from 1)"]
         for q in self.positions():
-            lines.append(f"{q['file']} turn {q['turn']}: {q['player']} lost "
-                         f"{q['loss']:.2f} ({q['label']})")
+            found = "found" if q["found"] else "missed"
+            lines.append(f"{q['file']} turn {q['turn'] + 1}: {q['player']} played "
+                         f"{q['played_text']}, lost {q['loss']:.2f} ({q['label']}); best "
+                         f"{q['best_text']}, {found} ({', '.join(q['why'])})")
         return "\n".join(lines)
 
     def html(self) -> str:
-        """One self-contained page (inline CSS bars, no script, no network request)."""
-        return _page(self)
+        """The report as one self-contained offline page: Plotly charts drawn by the
+        inlined plotly.js, and the tables (:func:`.class_report.page`)."""
+        return page(self.summary())
 
 
 def _accuracy(t: TurnReview, objective: str) -> float:
@@ -248,12 +315,27 @@ def record_files(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
 
 @dataclass
 class _Pending:
+    """A game being reviewed: what it needs besides its record, which is read again
+    when its decisions are handed out and when it is assembled (so that memory holds
+    the records of the games in flight only, not of the whole batch)."""
+
     file: str
-    record: dict[str, Any]
-    decisions: int  # how many (their views are made again as they are judged)
+    source: RecordSource
+    decisions: int
     kinds: list[list[str]]
     digest: str
     judged: dict[int, TurnReview] = field(default_factory=dict)
+
+    def record(self) -> dict[str, Any]:
+        return _reread(self.file, self.source, self.digest)
+
+
+def _reread(file: str, source: RecordSource, digest: str) -> dict[str, Any]:
+    """The record of ``source`` again, checked to be the game reviewed."""
+    obj = record_object(source)
+    if digest and record_digest(obj) != digest:
+        raise RecordError(f"{file}: the record changed after it was read for the review")
+    return obj
 
 
 def _judge(job: tuple[int, Decision, int, int, str]) -> tuple[int, TurnReview]:
@@ -279,13 +361,18 @@ def review_many(
     Each record's review is the one :func:`~tenleave_widget.analysis.review.review` gives
     with the same ``samples``, ``seed`` and ``objective`` — or the review saved in the
     record (reused, not recomputed) when it has a valid one of that objective (an invalid
-one is ignored: the game is reviewed again). A record that fails
-    to load is one line in :attr:`ClassReview.failures` (naming it) and the others go on.
+    one is ignored: the game is reviewed again). A record that fails to load is one line
+    in :attr:`ClassReview.failures` (naming it) and the others go on.
     Where the decisions are judged: ``workers`` local processes (default: every core; 1:
     this process), or a Dask cluster (``scheduler`` address or ``client``); the results
     are identical whatever runs them. ``progress``: a progress bar over decisions (tqdm)
     or a function called with (decisions done, decisions in all). Ctrl-C stops the work
     and its processes.
+
+    Memory: a record is read when its game is listed, when its decisions are handed out
+    and when its review is assembled (a path is read again each time; a record object is
+    referred to, not copied), so a batch holds the reviews and the records in flight,
+    never every record at once.
     """
     budget = _check_budget(samples, seed, objective)
     where = Runner(workers, scheduler, client, preload=[__name__])  # checked here
@@ -308,24 +395,30 @@ one is ignored: the game is reviewed again). A record that fails
             continue
         kinds = [kinds_of(d.view, d.played) for d in ds]
         if saved is not None and saved.objective == objective:
-            done.append(GameResult(name, saved, True, kinds, record_digest(obj)))
+            done.append(GameResult(name, saved, True, kinds, record_digest(obj), src))
         else:
-            done.append(_Pending(name, obj, len(ds), kinds, record_digest(obj)))
+            done.append(_Pending(name, src, len(ds), kinds, record_digest(obj)))
+        del obj, ds
     # made as they are handed out, so that only the decisions in flight hold a view
     jobs = ((gi, d, budget, seed, objective) for gi, p in enumerate(done)
-            if isinstance(p, _Pending) for d in decisions(p.record))
+            if isinstance(p, _Pending) for d in decisions(p.record()))
     total = sum(p.decisions for p in done if isinstance(p, _Pending))
+
+    def assemble(gi: int) -> None:
+        p = done[gi]
+        assert isinstance(p, _Pending)
+        judged = [p.judged[k] for k in range(p.decisions)]
+        r = assemble_review(p.record(), judged, samples=budget, seed=seed,
+                            objective=objective)
+        done[gi] = GameResult(p.file, r, False, p.kinds, p.digest, p.source)
+
+    for gi, p in enumerate(done):  # a game without a decision
+        if isinstance(p, _Pending) and not p.decisions:
+            assemble(gi)
     where.most = total  # no more processes than decisions
-    backend, used = _run(jobs, total, done, where, progress)
-    games = []
-    for p in done:
-        if isinstance(p, _Pending):
-            judged = [p.judged[k] for k in range(p.decisions)]
-            r = assemble_review(p.record, judged, samples=budget, seed=seed,
-                                objective=objective)
-            games.append(GameResult(p.file, r, False, p.kinds, p.digest))
-        else:
-            games.append(p)
+    backend, used = _run(jobs, total, done, where, progress, assemble)
+    games = [g for g in done if isinstance(g, GameResult)]
+    assert len(games) == len(done), "every game is assembled"
     return ClassReview(games, failures, backend, used, time.perf_counter() - t0, total)
 
 
@@ -335,6 +428,7 @@ def _run(
     done: list[GameResult | _Pending],
     where: Runner,
     progress: bool | Callable[[int, int], None],
+    assemble: Callable[[int], None],
 ) -> tuple[str, int]:
     bar: Any = None
     count = [0]
@@ -344,6 +438,8 @@ def _run(
         p = done[gi]
         assert isinstance(p, _Pending)
         p.judged[t.turn] = t
+        if len(p.judged) == p.decisions:  # its last decision: the game's review now
+            assemble(gi)
         count[0] += 1
         if bar is not None:
             bar.update(1)
@@ -365,73 +461,3 @@ def _run(
             if bar is not None:
                 bar.close()
     return where.backend, where.workers
-
-
-# ------------------------------------------------------------------ the page
-
-
-def _bar(value: float | None, top: float, colour: str) -> str:
-    if value is None or top <= 0 or not math.isfinite(value):
-        return ""
-    w = max(0.0, min(100.0, 100.0 * value / top))
-    return (f'<span class="bar" style="width:{w:.1f}%;background:{colour}" '
-            'aria-hidden="true"></span>')
-
-
-def _page(c: ClassReview) -> str:
-    e = html.escape
-    players, kinds, positions = c.players(), c.kinds(), c.positions()
-    rows = []
-    for p in players:
-        rows.append(
-            f"<tr><td>{e(p['name'])}</td><td>{p['games']}</td><td>{p['decisions']}</td>"
-            f"<td>{_num(p['accuracy'], 0)} {_ci_text(p['accuracy_ci95'], 0)}"
-            f"{_bar(p['accuracy'], 100, '#2a7')}</td>"
-            f"<td>{_num(p['mean_loss'], 2)} {_ci_text(p['mean_loss_ci95'], 2)}</td>"
-            f"<td>{' '.join(f'{k}: {v}' for k, v in p['labels'].items() if v)}</td>"
-            f"<td>{p['luck']:+.1f}</td><td>{p['luck_adjusted']:.1f}</td>"
-            f"<td>{' → '.join(_num(a, 0) for a in p['trend'])}</td></tr>")
-    top = max([k["mean_loss"] for k in kinds] or [1.0])
-    krows = [f"<tr><td>{e(k['kind'])}</td><td>{k['decisions']}</td>"
-             f"<td>{k['mean_loss']:.2f} {_ci_text(k['ci95'], 2)}"
-             f"{_bar(k['mean_loss'], top, '#d63')}</td></tr>" for k in kinds]
-    prow = [f"<tr><td>{e(q['file'])}</td><td>{q['turn'] + 1}</td><td>{e(q['player'])}</td>"
-            f"<td>{q['loss']:.2f} ({e(q['label'])})</td>"
-            f"<td>{e(json.dumps(q['played']))}</td><td>{e(json.dumps(q['best']))}</td></tr>"
-            for q in positions]
-    fails = "".join(f"<li>{e(f)}</li>" for f in c.failures)
-    return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>10 to Leave: the class's games reviewed</title>
-<style>
-body {{ font-family: system-ui, sans-serif; margin: 2em; color: #222; background: #fff; }}
-table {{ border-collapse: collapse; margin-bottom: 2em; }}
-th, td {{ border-bottom: 1px solid #ccc; padding: .3em .6em; text-align: left; }}
-.bar {{ display: block; height: .6em; margin-top: .2em; border-radius: 2px; }}
-@media (prefers-color-scheme: dark) {{ body {{ color: #eee; background: #111; }} }}
-</style></head><body>
-<h1>The class's games reviewed</h1>
-<p>{len(c.games)} games, {sum(len(g.review.turns) for g in c.games)} decisions. A loss is
-how many points of final margin a move gave away against the best move, judged from what
-the player could see. Accuracy is 100 for the best move.</p>
-{f'<p>Not reviewed:</p><ul>{fails}</ul>' if fails else ''}
-<h2>Players</h2>
-<table><thead><tr><th>Player</th><th>Games</th><th>Decisions</th><th>Accuracy</th>
-<th>Mean loss</th><th>Labels</th><th>Luck</th><th>Penalty with average luck</th>
-<th>Accuracy game by game</th></tr></thead><tbody>{''.join(rows)}</tbody></table>
-<h2>Kinds of decision</h2>
-<table><thead><tr><th>Kind</th><th>Decisions</th><th>Mean loss</th></tr></thead>
-<tbody>{''.join(krows)}</tbody></table>
-<h2>Positions worth discussing</h2>
-<table><thead><tr><th>Game</th><th>Turn</th><th>Player</th><th>Loss</th><th>Played</th>
-<th>Best</th></tr></thead><tbody>{''.join(prow)}</tbody></table>
-</body></html>
-"""
-
-
-def _ci_text(ci: Sequence[float | None], digits: int) -> str:
-    lo, hi = ci
-    if lo is None or hi is None:
-        return ""
-    return f"[{lo:.{digits}f}, {hi:.{digits}f}]"
