@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -95,6 +95,11 @@ class TenLeaveWidget(LessonControls, ipywidgets.VBox):  # type: ignore[misc]
             parts.append(self.review_panel)  # after the odds: theirs is the first figure
         self._own: tuple[ipywidgets.Widget, ...] = tuple(parts)
         self.branches: list[TenLeaveWidget] = []
+        self.original: TenLeaveWidget | None = None
+        """A branch's replay: the original game's, below it (``replay_widget(...,
+        original=...)``, :mod:`.branch_view`)."""
+        self.followers: list[Callable[[], None]] = []
+        """Called after every refresh (the original's replay steps with the branch's)."""
         """Replay mode: the tables opened by *Play on from here* (shown below the replay)."""
         super().__init__(parts)
         self.table.on_msg(self._on_table_msg)
@@ -391,6 +396,8 @@ class TenLeaveWidget(LessonControls, ipywidgets.VBox):  # type: ignore[misc]
         self._thinker.kick()
         self._check.kick()
         self._reader.kick()
+        for follow in self.followers:
+            follow()
 
     def _coached(self, verdict: Mapping[str, Any]) -> None:
         """A verdict came in (on the loop): tell its seat, if on screen."""

@@ -15,6 +15,7 @@ from ..engine.lesson import fit_lesson
 from ..engine.record import RecordSource, parse_record, record_object
 from ..table.config import assign_seats, new_game
 from ..table.protocol import Mode, WidgetMessageError
+from .branch_view import show_original
 from .controller import TenLeaveWidget
 
 __all__ = ["hotseat", "play", "replay_widget"]
@@ -68,7 +69,7 @@ def hotseat(
 
 def replay_widget(
     record: RecordSource, *, seat: int | None = None, turn: int = 0, show_odds: bool = True,
-    lesson: Any = None,
+    lesson: Any = None, original: RecordSource | None = None,
 ) -> TenLeaveWidget:
     """A record (a dict, or the path of a record file) in replay mode: step through its
     turns, from the teacher's view (``seat=None``, everything shown) or one seat's view.
@@ -76,7 +77,9 @@ def replay_widget(
     :class:`~tenleave_widget.RecordError`). A game played on from another's position
     (its record's ``branch``, RULES.md §8) says so in the status line. The record's
     ``lesson`` (RULES.md §8), or ``lesson`` given here instead, is shown on the table:
-    *Next moment* puts its first question there (``w.next_moment()``)."""
+    *Next moment* puts its first question there (``w.next_moment()``). ``original``: for
+    a branch, the record of the game it was played on from, shown below it and stepped
+    with it (:mod:`.branch_view`; ``w.original``)."""
     record = record_object(record)  # read once: the game and its saved review agree
     game = Game.from_record(record)
     if turn is None:  # None is "the last turn" for TenLeaveWidget, not an argument here
@@ -91,4 +94,6 @@ def replay_widget(
     w._refresh()
     if saved is not None and w.review_panel is not None:
         w.review_panel.set_review(saved)
+    if original is not None:
+        show_original(w, original)
     return w
