@@ -7,6 +7,11 @@ greedy, as in ``play(bots=["lookahead", "greedy"])``):
 * **the moves panel's evaluation**: it runs in the worker thread (the :class:`Thinker`);
   a heartbeat task on the loop (``asyncio.sleep(0.001)`` in a loop) measures how late the
   loop answers meanwhile (the panels' data is rebuilt on the loop after each chunk);
+* **what their plays suggest** (issue 19): the panel's reading (the chances, the biggest
+  change, and the queue odds read from their plays: the switch on) runs in the worker
+  thread (the :class:`Reader`); the loop's lateness meanwhile, against the reading's own
+  duration run on the loop (how long the loop would be blocked without the thread), over
+  the human's positions of whole games against two greedy bots;
 * **a lookahead bot's decision**: in the widget it runs in a worker thread; a heartbeat
   task on the loop (``asyncio.sleep(0.001)`` in a loop) measures how late the loop answers
   while the bot thinks, against the decision's own duration run on the loop (how long
@@ -50,6 +55,18 @@ async def heartbeat(lateness: list[float], stop: asyncio.Event) -> None:
         lateness.append((time.perf_counter() - t) * 1000 - 1.0)
 
 
+class Heartbeat:
+    """A heartbeat task on the running loop until :meth:`stop`."""
+
+    def __init__(self, lateness: list[float]) -> None:
+        self.event = asyncio.Event()
+        self.task = asyncio.create_task(heartbeat(lateness, self.event))
+
+    async def stop(self) -> None:
+        self.event.set()
+        await self.task
+
+
 async def panel_blocking(games: int) -> list[float]:
     """The loop's lateness while the moves panel's evaluation runs (the Thinker, in the
     worker thread), over the human's positions of whole games."""
@@ -67,11 +84,50 @@ async def panel_blocking(games: int) -> list[float]:
                 await asyncio.sleep(0.005)
             stop.set()
             await beat
-            best = engine_decide(make_bot("greedy", seed=seed), w.game, 0)
-            w.session.apply(best)
-            w._bots.start()
-            w._refresh()
+            human_plays(w, seed)
     return lateness
+
+
+def human_plays(w: TenLeaveWidget, seed: int) -> None:
+    """The human (seat 0) plays greedy's choice; the bots answer."""
+    w.session.apply(engine_decide(make_bot("greedy", seed=seed), w.game, 0))
+    w._bots.start()
+    w._refresh()
+
+
+async def suggest_blocking(games: int) -> dict[str, list[float]]:
+    """The panel's readings: on the loop (the block it would be) and in the worker thread
+    (the loop's lateness meanwhile)."""
+    own: list[float] = []
+    lateness: list[float] = []
+    for seed in range(games):
+        w = TenLeaveWidget(Game(3, seed=seed), humans=[0], bots={1: "greedy", 2: "greedy"},
+                           bot_delay=0, seed=seed)
+        w.session.lookahead.enabled = False  # the reading alone
+        feed = w.session.suggest
+        feed.odds_model = "inferred"
+        while not w.game.finished:
+            while w.session.bot_to_move() is not None:  # the bots' answers first
+                await asyncio.sleep(0.005)
+            target = feed.target(w.session)
+            if isinstance(target, tuple):
+                key, view, s = target
+                t = time.perf_counter()
+                job = feed.job(view, s, True)
+                while True:
+                    try:
+                        next(job)
+                    except StopIteration:
+                        break
+                own.append((time.perf_counter() - t) * 1000)
+                feed.readings.clear()
+                beat = Heartbeat(lateness)
+                w._reader.kick()
+                while feed.chunk is not None or key not in feed.readings:
+                    await asyncio.sleep(0.001)
+                await beat.stop()
+            human_plays(w, seed)
+    return {"reading_on_loop": own, "loop_lateness_while_panel_reads": lateness}
 
 
 async def bot_blocking(games: int) -> dict[str, list[float]]:
@@ -103,11 +159,17 @@ async def bot_blocking(games: int) -> dict[str, list[float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--only", choices=["panel", "suggest", "bot"], default=None,
+                        help="one measurement only")
     args = parser.parse_args()
-    panel = asyncio.run(panel_blocking(args.games))
-    bot = asyncio.run(bot_blocking(args.games))
-    result = {"loop_lateness_while_panel_thinks": summary(panel),
-              **{k: summary(v) for k, v in bot.items()}}
+    result: dict[str, dict[str, float]] = {}
+    if args.only in (None, "panel"):
+        result["loop_lateness_while_panel_thinks"] = summary(
+            asyncio.run(panel_blocking(args.games)))
+    if args.only in (None, "suggest"):
+        result.update({k: summary(v) for k, v in asyncio.run(suggest_blocking(args.games)).items()})
+    if args.only in (None, "bot"):
+        result.update({k: summary(v) for k, v in asyncio.run(bot_blocking(args.games)).items()})
     for name, s in result.items():
         print(f"{name:36s} n={s['n']:5d}  median {s['median']:7.2f} ms  p99 {s['p99']:7.2f} ms"
               f"  max {s['max']:7.2f} ms")

@@ -17,7 +17,7 @@ whose chances moved most is starred. The text alternative holds the same numbers
 ★ queue 1 · II · Ben (?✱): by the rules alone 3 40%, 4 40%, 5 20%;
 as their plays suggest 3 95%, 4 5%, 5 0%.
 >>> [t["name"] for t in f["figure"]["data"]], f["figure"]["data"][0]["x"]
-(['a 3', 'a 4', 'a 5'], [0.4, 0.95])
+(['3', '4', '5'], [0.4, 0.95])
 """
 
 from __future__ import annotations
@@ -27,16 +27,23 @@ from typing import Any
 
 from .charts import PanelFigure, SuggestCard, _layout, _note, _words_figure, percent
 
-__all__ = ["ROWS", "VALUE_COLOURS", "suggest_figure", "suggest_title", "words_figure"]
+__all__ = ["LEFT", "ROWS", "TICKS", "VALUE_COLOURS", "suggest_figure", "suggest_title",
+           "words_figure"]
 
 ROWS = ("by the rules alone", "as their plays suggest")
-"""The two bars of a card, top first."""
+"""The two bars of a card, top first (in the text alternative and the hover texts)."""
+
+TICKS = ("rules alone", "their plays")
+"""The two bars' names beside them (short: the chart is a side panel's width)."""
+
+LEFT = 72
+"""The left margin (px) that holds the bars' names; each card's name starts there too."""
 
 VALUE_COLOURS = {1: "#fff3b0", 2: "#fdc86a", 3: "#f48c3a", 4: "#d1452b", 5: "#8c1d18"}
 """A card value's colour: light (a small penalty) to dark (a big one), light enough for
 black text up to 3 and dark enough for white text from 4."""
 
-UNIT = 17
+UNIT = 19
 """Pixels per bar (a card takes three: its two bars and a gap for its name)."""
 
 
@@ -75,27 +82,27 @@ def suggest_figure(cards: Sequence[SuggestCard], viewer: str, star: int | None =
         xs = [float(d.get(str(v), 0.0)) for c in cards for d in (c["uniform"], c["inferred"])]
         dark = v >= 4
         data.append({
-            "type": "bar", "orientation": "h", "name": f"a {v}", "y": ys, "x": xs,
+            "type": "bar", "orientation": "h", "name": str(v), "y": ys, "x": xs,
             "marker": {"color": VALUE_COLOURS.get(v, "#888888"), "line": {"width": 1}},
-            "text": [str(v) if x >= 0.09 else "" for x in xs], "textposition": "inside",
-            "insidetextanchor": "middle",
-            "insidetextfont": {"color": "#ffffff" if dark else "#000000"},
+            "text": [str(v) if x >= 0.07 else "" for x in xs], "textposition": "inside",
+            "insidetextanchor": "middle", "textangle": 0, "constraintext": "none",
+            "insidetextfont": {"color": "#ffffff" if dark else "#000000", "size": 11},
             "hovertext": [f"{labels[y // 3]}, {ROWS[y % 3]}: a {v} in {percent(x)}"
                           for y, x in zip(ys, xs, strict=True)],
-            "hoverinfo": "text", "showlegend": True,
+            "hoverinfo": "text", "showlegend": False,  # the values are written on the bars
         })
-    names = [_note(label, xref="paper", yref="y", x=0, xanchor="left", y=3 * j - 0.62,
-                   yanchor="middle", font={"size": 12}) for j, label in enumerate(labels)]
-    height = 96 + UNIT * (3 * len(cards))
+    names = [_note(label, xref="paper", yref="y", x=0, xanchor="left", xshift=-LEFT + 4,
+                   y=3 * j - 1.0, yanchor="middle", font={"size": 12})
+             for j, label in enumerate(labels)]
+    height = 70 + UNIT * (3 * len(cards) + 1)
     layout = _layout(
-        title, height, barmode="stack", showlegend=True, bargap=0.18,
-        legend={"orientation": "h", "x": 0, "y": 1.0, "yanchor": "bottom",
-                "title": {"text": "value:"}, "font": {"size": 11}, "traceorder": "normal"},
-        margin={"l": 10, "r": 14, "t": 80, "b": 36, "pad": 2},
-        xaxis={"range": [0, 1], "tickformat": ".0%", "fixedrange": True},
-        yaxis={"autorange": False, "range": [3 * len(cards) - 1.5, -1.1],
-               "tickvals": ys, "ticktext": [ROWS[y % 3] for y in ys],
-               "automargin": True, "fixedrange": True, "tickfont": {"size": 11}},
+        title, height, barmode="stack", bargap=0.18,
+        margin={"l": LEFT, "r": 14, "t": 40, "b": 36, "pad": 2},
+        xaxis={"range": [0, 1], "tickformat": ".0%", "fixedrange": True, "showgrid": False,
+               "zeroline": False, "tickvals": [0, 0.25, 0.5, 0.75, 1]},
+        yaxis={"autorange": False, "range": [3 * len(cards) - 1.5, -1.75],
+               "tickvals": ys, "ticktext": [TICKS[y % 3] for y in ys],
+               "automargin": False, "fixedrange": True, "tickfont": {"size": 10}},
         annotations=names,
     )
     alt = " ".join(f"{label}: {ROWS[0]} {_dist(c['uniform'])}; {ROWS[1]} "

@@ -68,6 +68,11 @@ LOOK = [
     "\nlook",
 ]
 
+SUGGEST = [  # what their plays suggest: two greedy bots, whose plays say much (issue 19)
+    "import tenleave_widget.widget as tw",
+    "sg = tw.play(players=3, human=0, bots=['greedy', 'greedy'], seed=7, bot_delay=0.05)\nsg",
+]
+
 
 def _notebook(cells: list[str]) -> nbformat.NotebookNode:
     nb = nbformat.v4.new_notebook()
@@ -84,7 +89,8 @@ def write_notebooks(folder: Path) -> list[Path]:
                         ("keys.ipynb", KEYS), ("saved.ipynb", SAVED),
                         ("projector.ipynb", PROJECTOR), ("lookahead.ipynb", LOOK),
                         ("hotseat.ipynb", HOTSEAT), ("over.ipynb", OVER),
-                        ("coached.ipynb", COACHED), ("asked.ipynb", COACH_BEFORE)):
+                        ("coached.ipynb", COACHED), ("asked.ipynb", COACH_BEFORE),
+                        ("suggest.ipynb", SUGGEST)):
         p = folder / name
         nbformat.write(_notebook(cells), p)
         paths.append(p)
