@@ -14,6 +14,9 @@ Instruction count of one 3-seat game (steady where wall-clock time is not)::
     valgrind --tool=callgrind .venv/bin/python benchmarks/bench_engine.py --fixed-games 300
     valgrind --tool=callgrind .venv/bin/python benchmarks/bench_engine.py --fixed-games 0
     # (difference of the two "Collected" totals) / 300
+
+(``--fixed-path checked`` plays them on the checked path; ``bench_compare.py --callgrind``
+runs all four for two trees in one go and prints the ratio.)
 """
 
 from __future__ import annotations
@@ -61,13 +64,16 @@ def main() -> None:
         "valgrind --tool=callgrind with N and with 0: the difference / N is the "
         "instruction count of one game, steady on a noisy machine)",
     )
+    ap.add_argument("--fixed-path", choices=("self-play", "checked"), default="self-play",
+                    help="the path --fixed-games plays on")
     args = ap.parse_args()
     if args.fixed_games is not None:
         rng = random.Random(1)
+        turn = fast_turn if args.fixed_path == "self-play" else checked_turn
         for n in range(args.fixed_games):
             g = Game(3, seed=n)
             while not g.finished:
-                fast_turn(g, rng)
+                turn(g, rng)
         return
     print(f"{'seats':>5} {'self-play games/s':>18} {'checked games/s':>16} {'ratio':>6}")
     for seats in (2, 3, 4, 5):

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
         SetupError,
         TenLeaveError,
     )
-    from .engine.game import Game, LegalTurns
+    from .engine.game import Game
+    from .engine.legal import LegalTurns
     from .engine.record import (
         RECORD_FORMAT,
         load_record,
@@ -65,7 +66,7 @@ _SOURCES = {
         ".engine.errors",
     ),
     "Game": ".engine.game",
-    "LegalTurns": ".engine.game",
+    "LegalTurns": ".engine.legal",
     **dict.fromkeys(
         ("RECORD_FORMAT", "load_record", "loads_record", "parse_record", "save_record"),
         ".engine.record",

@@ -1,4 +1,6 @@
-"""The game: state, legal turns, apply/undo, swats, daybreak and scoring (RULES.md §2–7).
+"""The game: state, apply/undo (the one executor of a turn), swats, daybreak and scoring
+(RULES.md §2–7). Its legal turns are :mod:`.legal`'s arithmetic, its seat views
+:mod:`.view`'s projection.
 
 >>> g = Game(["Ana", "Ben", "Cy"], seed=7)
 >>> g.to_move, len(g.legal_turns) > 0
@@ -17,11 +19,11 @@ so a game always round-trips to a ``tenleave-record/1`` record.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from .cards import parse_card
 from .errors import IllegalActionError, RecordError, SetupError, TenLeaveError, excerpt
+from .legal import FILL_WEIGHTS, LegalTurns, Shape, tables_for, turn_at
 from .record import RECORD_FORMAT, Record, RecordSource, check_name, parse_record, record_object
 from .rules import (
     DEFAULT_RULES,
@@ -41,94 +43,9 @@ _QueueSwat = tuple[int, tuple[int, ...], int, tuple[int, ...], int | None]
 
 _SEATS = f"{MIN_SEATS} to {MAX_SEATS}"
 _CAP = QUEUE_CAPACITY
-_FILL_WEIGHTS = tuple((_CAP + 1) ** q for q in range(queue_count(MAX_SEATS)))
-"""Queue ``q`` adds ``_FILL_WEIGHTS[q]`` per card to ``Game._fill`` (sizes in base CAP+1)."""
 
 
 _NO_TOKENS = "the record's 'defense' list has no more tokens to reveal"
-
-
-class _Tables:
-    """Per (seats, deck) constants: card ids are ``seat * d + index in the dealt list``."""
-
-    def __init__(self, n: int, dealt: tuple[str, ...]) -> None:
-        self.dealt = dealt
-        self.d = len(dealt)
-        self.vals: list[int] = []
-        self.marked: list[bool] = []
-        self.notes: list[str] = []
-        for _ in range(n):
-            for c in dealt:
-                v, m = parse_card(c)
-                self.vals.append(v)
-                self.marked.append(m)
-                self.notes.append(c)
-        self.note_masks: dict[str, int] = {}
-        for j, c in enumerate(dealt):
-            self.note_masks[c] = self.note_masks.get(c, 0) | (1 << j)
-        self.distinct_order = sorted(self.note_masks)
-        self.distinct: dict[int, list[str]] = {}  # hand mask -> distinct notations
-        self.hands: dict[int, list[str]] = {}  # hand mask -> sorted notations
-        # Game._fill -> distinct cards in hand -> _Shape (see Game.random_turn)
-        nq = queue_count(n)
-        self.shapes: list[list[_Shape | None]] = [
-            [None] * (self.d + 1) for _ in range((_CAP + 1) ** nq)
-        ]
-
-
-_TABLES: dict[tuple[int, tuple[str, ...]], _Tables] = {}  # by (seats, deck)
-
-
-class _Shape(NamedTuple):
-    """What :meth:`Game.random_turn` needs for one (distinct cards in hand, queue sizes):
-    the ends of the six groups of :class:`LegalTurns` and the lookup lists inside them."""
-
-    total: int
-    plays_end: int
-    wakes_end: int
-    peeks_end: int
-    rotates_end: int
-    peeks_after_end: int
-    plays_at: tuple[tuple[int, int], ...]  # (card index, queue) of each plain play, in order
-    positions: tuple[tuple[int, int], ...]  # (queue, position) of every card on the table
-    after_positions: tuple[tuple[tuple[int, int], ...], ...]  # the same after playing to queue q
-    rot: tuple[int, ...]  # the queues that can be rotated before the play
-    after_rot: tuple[tuple[int, int], ...]  # (play queue, rotated queue) for rotating after
-
-    @staticmethod
-    def of(nc: int, fill: int, nq: int) -> _Shape:
-        sizes = [fill // _FILL_WEIGHTS[q] % (_CAP + 1) for q in range(nq)]
-
-        def positions(zs: Sequence[int]) -> tuple[tuple[int, int], ...]:
-            return tuple((q, p) for q in range(nq) for p in range(zs[q]))
-
-        room = tuple(q for q in range(nq) if sizes[q] < _CAP)
-        rot = tuple(q for q in range(nq) if sizes[q] >= 2)
-        after_rot = tuple(
-            (q, r) for q in room for r in range(nq) if sizes[r] + (r == q) >= 2
-        )
-        after_positions = tuple(
-            positions([z + (r == q) for r, z in enumerate(sizes)]) for q in range(nq)
-        )
-        table = sum(sizes)
-        plays = nc * len(room)
-        a = plays
-        b = a + (nc * nq if min(sizes) >= 2 else 0)
-        c = b + table * plays
-        d = c + len(rot) * plays
-        e = d + plays * (table + 1)
-        total = e + nc * len(after_rot)
-        plays_at = tuple((ci, q) for ci in range(nc) for q in room)
-        return _Shape(
-            total, a, b, c, d, e, plays_at, positions(sizes), after_positions, rot, after_rot
-        )
-
-
-def _tables_for(n: int, rules: Rules) -> _Tables:
-    t = _TABLES.get((n, rules.deck))  # the dealt cards depend on the deck and seats only
-    if t is None:
-        t = _TABLES[(n, rules.deck)] = _Tables(n, rules.dealt(n))
-    return t
 
 
 class _TokenShortage(Exception):
@@ -176,7 +93,7 @@ class Game:
         self.notes: dict[int, str] = dict(notes or {})
         self._n = n
         self._nq = queue_count(n)
-        tables = _tables_for(n, self.rules)
+        tables = tables_for(n, self.rules)
         self._tables = tables
         self._dealt = tables.dealt
         self._d = tables.d
@@ -184,7 +101,6 @@ class Game:
         self._marked = tables.marked
         self._notes = tables.notes
         self._note_masks = tables.note_masks
-        self._distinct = tables.distinct_order
         self._token_ids = list(self.rules.tokens)
         self._rng = random.Random(seed)
         if defense is not None:
@@ -198,7 +114,7 @@ class Game:
         n, d = self._n, self._d
         self._hands = [(1 << d) - 1] * n
         self._queues: list[list[int]] = [[] for _ in range(self._nq)]
-        self._fill = 0  # the queue sizes as one number (see _FILL_WEIGHTS)
+        self._fill = 0  # the queue sizes as one number (see FILL_WEIGHTS)
         self._peeks = [0] * (n * d)
         self._keys = [-1] * (n * d)
         self._swatted: list[list[int]] = [[] for _ in range(n)]
@@ -283,14 +199,6 @@ class Game:
             got = sorted(self._notes[j] for j in range(self._d) if mask >> j & 1)
             self._tables.hands[mask] = got
         return list(got)
-
-    def _distinct_in_hand(self, seat: int) -> list[str]:
-        h = self._hands[seat]
-        got = self._tables.distinct.get(h)
-        if got is None:
-            masks = self._note_masks
-            got = self._tables.distinct[h] = [c for c in self._distinct if h & masks[c]]
-        return got
 
     # ------------------------------------------------------------ validation
     def _check(self, t: Turn, partial: bool = False) -> Turn:
@@ -418,47 +326,24 @@ class Game:
         shape = tables.shapes[self._fill][len(cards)]
         if shape is None:
             return self.legal_turns.sample(rng)
-        return self._turn_at(cards, shape, rng.randrange(shape.total))
+        return turn_at(self._to_move, self._nq, cards, shape, rng.randrange(shape.total))
 
-    def _turn_space(self) -> tuple[list[str], _Shape]:
-        """The distinct cards in the hand of the seat to move, and the shape of its list of
-        legal turns (cached per cards and queue sizes)."""
-        tables = self._tables
-        cards = tables.distinct.get(self._hands[self._to_move])
-        if cards is None:
-            cards = self._distinct_in_hand(self._to_move)
-        shapes = tables.shapes[self._fill]
-        shape = shapes[len(cards)]
-        if shape is None:
-            shape = shapes[len(cards)] = _Shape.of(len(cards), self._fill, self._nq)
-        return cards, shape
-
-    def _turn_at(self, cards: list[str], shape: _Shape, i: int) -> Turn:
-        """Turn ``i`` (``0 <= i < shape.total``) of the legal-turn list (order: see
-        :class:`LegalTurns`)."""
+    def _turn_space(self) -> tuple[int, int, list[str], Shape] | None:
+        """What :class:`.legal.LegalTurns` indexes: the seat to move, the number of queues,
+        the distinct cards in its hand and the shape of its list of legal turns
+        (:meth:`.legal.Tables.turn_space`); ``None`` once the game is over."""
+        if self._finished:
+            return None
         s = self._to_move
-        _, a, b, c, d, e, plays_at, positions, after_positions, rot, after_rot = shape
-        if i < a:
-            ci, q = plays_at[i]
-            return _new_turn(Turn, (s, cards[ci], q, None, None, False, BEFORE))
-        if i < b:
-            ci, q = divmod(i - a, self._nq)
-            return _new_turn(Turn, (s, cards[ci], q, None, None, True, BEFORE))
-        if i < c:
-            pos, rest = divmod(i - b, a)
-            ci, q = plays_at[rest]
-            return _new_turn(Turn, (s, cards[ci], q, positions[pos], None, False, BEFORE))
-        if i < d:
-            ri, rest = divmod(i - c, a)
-            ci, q = plays_at[rest]
-            return _new_turn(Turn, (s, cards[ci], q, None, rot[ri], False, BEFORE))
-        if i < e:
-            rest, pos = divmod(i - d, len(positions) + 1)
-            ci, q = plays_at[rest]
-            return _new_turn(Turn, (s, cards[ci], q, after_positions[q][pos], None, False, AFTER))
-        ci, j = divmod(i - e, len(after_rot))
-        q, r = after_rot[j]
-        return _new_turn(Turn, (s, cards[ci], q, None, r, False, AFTER))
+        tables = self._tables
+        # the caches read inline (each LegalTurns starts here), as in random_turn
+        cards = tables.distinct.get(self._hands[s])
+        if cards is not None:
+            shape = tables.shapes[self._fill][len(cards)]
+            if shape is not None:
+                return s, self._nq, cards, shape
+        cards, shape = tables.turn_space(self._hands[s], self._fill, self._nq)
+        return s, self._nq, cards, shape
 
     def undo(self) -> Turn:
         """Take back the last turn, restoring the exact previous state; return it."""
@@ -539,7 +424,7 @@ class Game:
             c = s * self._d + bit.bit_length() - 1
             self._keys[c] = len(self._turns)
             self._left -= 1
-            self._fill += _FILL_WEIGHTS[q]
+            self._fill += FILL_WEIGHTS[q]
             play = ("play", s, q, c)
             if extra == AFTER:
                 queues[q].append(c)
@@ -619,7 +504,7 @@ class Game:
         else:
             flipped = tuple(cards[:k])
             del cards[:k]
-        self._fill -= k * _FILL_WEIGHTS[q]
+        self._fill -= k * FILL_WEIGHTS[q]
         if not hit:
             self._safe.extend(flipped)
             return (q, flipped, total, (), None)
@@ -659,7 +544,7 @@ class Game:
             for q in range(self._nq):
                 if len(queues[q]) == 1:
                     c = queues[q].pop()
-                    self._fill -= _FILL_WEIGHTS[q]
+                    self._fill -= FILL_WEIGHTS[q]
                     self._safe.append(c)
                     res.append((q, (), 0, (), c))
                 else:
@@ -847,7 +732,6 @@ _FIELDS: tuple[tuple[str, str, str | None], ...] = (
     ("_marked", _SHARED, None),
     ("_notes", _SHARED, None),
     ("_note_masks", _SHARED, None),
-    ("_distinct", _SHARED, None),
     ("_token_ids", _SHARED, None),
     # the position (set by _reset)
     ("_turns", _LIST, "_turns"),
@@ -869,60 +753,3 @@ _FIELDS: tuple[tuple[str, str, str | None], ...] = (
 _COPY_LIST = tuple(name for name, how, _ in _FIELDS if how == _LIST)
 _COPY_NESTED = tuple(name for name, how, _ in _FIELDS if how == _NESTED)
 _COMPARED = tuple(key for _, _, key in _FIELDS if key is not None)
-
-
-_new_turn = tuple.__new__
-
-
-class LegalTurns:
-    """The legal turns of the seat to move, computed lazily (like python-chess's
-    ``board.legal_moves``): ``len`` and indexing are arithmetic, ``in`` checks one turn.
-
-    Order: plain plays; wakes; peek then play; rotate then play; play then peek;
-    play then rotate. Peeking a card before or after the play are distinct turns.
-    """
-
-    __slots__ = ("_g", "_cards", "_shape", "_n")
-
-    def __init__(self, game: Game) -> None:
-        self._g = game
-        if game._finished:
-            self._n = 0
-            return
-        self._cards, self._shape = game._turn_space()
-        self._n = self._shape.total
-
-    def __len__(self) -> int:
-        return self._n
-
-    def __bool__(self) -> bool:
-        return len(self) > 0
-
-    def __contains__(self, turn: object) -> bool:
-        if not isinstance(turn, Turn):
-            return False
-        try:
-            return self._g._check(turn) == turn
-        except TenLeaveError:
-            return False
-
-    def sample(self, rng: random.Random) -> Turn:
-        """A uniformly random legal turn: ``self[rng.randrange(len(self))]``."""
-        if not self._n:
-            raise IndexError("no legal turn")
-        return self[rng.randrange(self._n)]
-
-    def __getitem__(self, i: int) -> Turn:
-        n = self._n
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError("legal turn index out of range")
-        return self._g._turn_at(self._cards, self._shape, i)
-
-    def __iter__(self) -> Iterator[Turn]:
-        for i in range(len(self)):
-            yield self[i]
-
-    def __repr__(self) -> str:
-        return f"<LegalTurns {len(self)} turns for seat {self._g.to_move}>"

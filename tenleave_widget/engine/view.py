@@ -172,7 +172,7 @@ class View(TypedDict):
 
 class ViewSource(Protocol):
     """What the projection reads of a game: engine/game.py's ``Game``, whose state it is
-    (card ids are ``seat * d + index in the dealt list``; see ``_Tables`` there). Read
+    (card ids are ``seat * d + index in the dealt list``; see :class:`.legal.Tables`). Read
     only: a view never changes the game."""
 
     @property

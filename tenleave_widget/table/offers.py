@@ -1,6 +1,6 @@
 """What the seat on screen may do now: the cards and queues it may play, the cards it may
 peek at, the queues it may rotate, wake, end, reset, undo. Each step offered is the next
-step of a legal turn of the engine (:class:`~tenleave_widget.engine.game.LegalTurns`) that
+step of a legal turn of the engine (:class:`~tenleave_widget.engine.legal.LegalTurns`) that
 starts with the steps taken so far, so the browser offers only legal clicks; Python still
 checks every intent. It reads a session through :class:`OffersSession`.
 
