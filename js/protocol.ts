@@ -251,6 +251,8 @@ export interface PanelFigure {
   name: string;
   alt: string;
   figure: FigureJSON;
+  /** Words shown under the chart (the plain words' verdict: `.plain_panels`). */
+  caption?: string;
 }
 
 /** Everything the panels draw (`PanelData` in `js/panels/types.ts`). */
@@ -268,6 +270,11 @@ export interface PanelData {
   suggest: SuggestChart;
   /** The panels as Plotly figures (`panel_figures`), what the table draws. */
   figures: Record<string, PanelFigure>;
+  /**
+   * The figures' words are the analyst's (the *Details* switch); else plain words
+   * (`.plain_panels`).
+   */
+  details: boolean;
 }
 
 export type Mode = "play" | "hotseat" | "replay";
@@ -572,6 +579,12 @@ export interface ShowMeIntent {
   turn: number | null;
 }
 
+/** The panels' *Details* switch: the analyst's words and figures, or plain words. */
+export interface DetailsIntent {
+  kind: "details";
+  show: boolean;
+}
+
 /** Replay with a lesson: put moment `index` (from 0) on the table. */
 export interface MomentIntent {
   kind: "moment";
@@ -616,7 +629,8 @@ export type Intent =
   | MomentIntent
   | RevealIntent
   | RationalityIntent
-  | OddsModelIntent;
+  | OddsModelIntent
+  | DetailsIntent;
 
 /** The keys of TableState, in one list (what the widget reads from its model). */
 export const TABLE_STATE_KEYS = [

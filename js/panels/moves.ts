@@ -26,17 +26,22 @@ function measureSwitch(moves: MovesChart, send: Send): HTMLElement {
   );
 }
 
-function progressWords(moves: MovesChart): string {
+function progressWords(moves: MovesChart, details: boolean): string {
   if (moves.target === 0) return "";
+  if (!details) {
+    // plain words (tenleave_widget/table/plain_panels.py)
+    if (moves.worlds >= moves.target) return `Whole game: ${moves.worlds} games played out to the end from here.`;
+    return `Whole game: thinking… ${moves.worlds} of ${moves.target} games played out.`;
+  }
   if (moves.worlds >= moves.target) return `Whole game: ${moves.worlds} sampled worlds played out to the end.`;
   return `Whole game: thinking… ${moves.worlds} of ${moves.target} worlds.`;
 }
 
 /** The controls above the moves' figure (none in an export: no whole-game values there). */
-export function movesControls(moves: MovesChart, send?: Send): HTMLElement[] {
+export function movesControls(moves: MovesChart, send?: Send, details = true): HTMLElement[] {
   if (moves.target === 0) return [];
   return [
     ...(send && moves.moves.length > 0 ? [measureSwitch(moves, send)] : []),
-    h("p", { class: "tl-moves-progress", "data-worlds": String(moves.worlds), "data-target": String(moves.target) }, progressWords(moves)),
+    h("p", { class: "tl-moves-progress", "data-worlds": String(moves.worlds), "data-target": String(moves.target) }, progressWords(moves, details)),
   ];
 }

@@ -8,6 +8,7 @@
 import "./panels.css";
 import { h } from "../dom";
 import type { Send } from "../send";
+import { detailsSwitch } from "./details";
 import { movesControls } from "./moves";
 import { drawFigure, purge, readTheme, resize } from "./plot";
 import { oddsModelControls, suggestControls } from "./suggest";
@@ -25,6 +26,7 @@ interface Slot {
   controls: HTMLElement;
   plot: HTMLElement;
   alt: HTMLElement;
+  caption: HTMLElement;
   figure: PanelFigure | null;
   /** The figure and theme last drawn (the same again is not redrawn). */
   drawn: string;
@@ -37,6 +39,7 @@ export class PanelsView {
   readonly element: HTMLElement;
   private readonly heading: HTMLElement;
   private readonly message: HTMLElement;
+  private readonly switches: HTMLElement;
   private readonly grid: HTMLElement;
   private readonly slots = new Map<string, Slot>();
   private readonly resizer: ResizeObserver | null;
@@ -53,7 +56,8 @@ export class PanelsView {
     this.heading = h("h2", { class: "tl-panels-title" });
     this.message = h("p", { class: "tl-panels-message" });
     this.grid = h("div", { class: "tl-panel-grid" });
-    this.element = h("div", { class: "tl-panels" }, this.heading, this.message, this.grid);
+    this.switches = h("div", { class: "tl-panels-switches" });
+    this.element = h("div", { class: "tl-panels" }, this.heading, this.switches, this.message, this.grid);
     this.resizer =
       typeof ResizeObserver === "undefined"
         ? null
@@ -92,6 +96,7 @@ export class PanelsView {
     this.heading.textContent = data.title;
     this.message.textContent = data.message;
     this.message.hidden = data.message === "";
+    this.switches.replaceChildren(...(this.send && data.state !== "hidden" ? [detailsSwitch(data.details, this.send)] : []));
     const keys = FIGURE_KEYS.filter((key) => data.figures[key] !== undefined);
     for (const [key, slot] of this.slots) {
       if (!keys.includes(key as (typeof FIGURE_KEYS)[number])) {
@@ -112,6 +117,8 @@ export class PanelsView {
       if (this.grid.children[i] !== slot.section) this.grid.insertBefore(slot.section, this.grid.children[i] ?? null);
       slot.heading.textContent = figure.name;
       slot.alt.textContent = figure.alt;
+      slot.caption.textContent = figure.caption ?? "";
+      slot.caption.hidden = !figure.caption;
       slot.controls.replaceChildren(...this.controls(key, data));
       draws.push(this.draw(key, slot, figure));
     });
@@ -127,7 +134,7 @@ export class PanelsView {
 
   /** What a panel shows below its chart besides the figure (switches, words). */
   private controls(key: string, data: PanelData): HTMLElement[] {
-    if (key === "moves") return movesControls(data.moves, this.send);
+    if (key === "moves") return movesControls(data.moves, this.send, data.details);
     if (key === "suggest") return suggestControls(data.suggest, this.send);
     if (key === "outcome") return oddsModelControls(data.suggest, this.send);
     return [];
@@ -158,8 +165,10 @@ export class PanelsView {
     const controls = h("div", { class: "tl-panel-controls" });
     const id = `tl-panel-title-${key}-${Math.random().toString(36).slice(2, 9)}`;
     const heading = h("h3", { class: "tl-panel-title", id });
-    const section = h("section", { class: `tl-panel tl-panel-${key}`, "data-figure": key, "aria-labelledby": id }, heading, plot, controls, alt);
-    const slot: Slot = { section, heading, controls, plot, alt, figure: null, drawn: "", clicks: false };
+    // the caption is read on the page (aria-hidden is on the chart only), so the alt need not repeat it
+    const caption = h("p", { class: "tl-panel-caption", "data-testid": `caption-${key}` });
+    const section = h("section", { class: `tl-panel tl-panel-${key}`, "data-figure": key, "aria-labelledby": id }, heading, plot, caption, controls, alt);
+    const slot: Slot = { section, heading, controls, plot, alt, caption, figure: null, drawn: "", clicks: false };
     this.slots.set(key, slot);
     this.resizer?.observe(plot);
     return slot;

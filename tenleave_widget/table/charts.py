@@ -189,13 +189,18 @@ class FigureJSON(TypedDict):
     layout: dict[str, Any]
 
 
-class PanelFigure(TypedDict):
-    """One panel as a Plotly figure, with its accessible name and a text alternative
-    holding the same numbers (read by a screen reader instead of the chart)."""
-
+class _Figure(TypedDict):
     name: str
     alt: str
     figure: FigureJSON
+
+
+class PanelFigure(_Figure, total=False):
+    """One panel as a Plotly figure, with its accessible name and a text alternative
+    holding the same numbers (read by a screen reader instead of the chart)."""
+
+    caption: str
+    """Words shown under the chart (the plain words' verdict: :mod:`.plain_panels`)."""
 
 
 class PanelData(TypedDict):
@@ -214,6 +219,9 @@ class PanelData(TypedDict):
     suggest: SuggestChart
     figures: dict[str, PanelFigure]
     """The panels as Plotly figures (:func:`panel_figures`), what the table draws."""
+    details: bool
+    """The figures' words are the analyst's (the *Details* switch); else plain words
+    (:mod:`.plain_panels`)."""
 
 
 @dataclass(frozen=True)
@@ -365,6 +373,7 @@ def panel_data(
         "timeline": _timeline(view, timeline, None if finished else expected_now),
         "suggest": quiet_suggest(),
         "figures": {},
+        "details": True,
     }
     data["figures"] = panel_figures(data)
     return data
@@ -397,6 +406,7 @@ def hidden_panels(players: Sequence[str], colours: Sequence[str], message: str) 
                      "viewer": None},
         "suggest": quiet_suggest(),
         "figures": {},
+        "details": False,
     }
 
 

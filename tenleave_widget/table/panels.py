@@ -32,6 +32,7 @@ from .charts import (
     review_figure,
 )
 from .lookahead_panel import LookaheadSession
+from .plain_panels import plain_figures
 from .suggest_panel import SuggestSession
 
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ class PanelSession(LookaheadSession, SuggestSession, Protocol):
     review: Review | None
     turn: int
     history: list[Game]
+    details: bool
 
     @property
     def live(self) -> Game: ...
@@ -82,6 +84,9 @@ class PanelFeed:
             colours = session.live.view(None)["colours"]
             data["figures"]["review"] = review_figure(session.review, session.seat, colours,
                                                       session.turn)
+        data["details"] = session.details
+        if not session.details:  # plain words by default (the Details switch: the analyst's)
+            data["figures"] = plain_figures(data)
         return data
 
     def _odds(self, session: PanelSession) -> PanelData:

@@ -434,6 +434,13 @@ class ShowMeIntent(TypedDict):
     turn: int | None
 
 
+class DetailsIntent(TypedDict):
+    """The panels' *Details* switch: the analyst's words and figures, or plain words."""
+
+    kind: Literal["details"]
+    show: bool
+
+
 class MomentIntent(TypedDict):
     """Replay with a lesson: put moment ``index`` (from 0) on the table."""
 
@@ -459,7 +466,7 @@ Intent: TypeAlias = (
     PlayIntent | PeekIntent | RotateIntent | WakeIntent | EndIntent | ResetIntent | UndoIntent
     | UncoverIntent | GotoIntent | PerspectiveIntent | OddsIntent | SizeIntent | AgainIntent
     | HelloIntent | MeasureIntent | BranchIntent | CoachIntent | ConfirmIntent | ShowMeIntent
-    | MomentIntent | RevealIntent | RationalityIntent | OddsModelIntent
+    | MomentIntent | RevealIntent | RationalityIntent | OddsModelIntent | DetailsIntent
 )
 """A message from the browser (what a click sends)."""
 

@@ -39,6 +39,7 @@ from .modes import MODES
 from .narration import and_list, describe_turn, seat_name, step_text, token_before
 from .offers import final_steps, offers
 from .panels import PanelFeed
+from .plain_panels import plain_review_words
 from .protocol import (
     SIZES,
     Cover,
@@ -106,6 +107,8 @@ class Session(ReviewState, CoachTable):
         self.branch: dict[str, Any] | None = None
         """The record's ``branch`` (RULES.md §8): the game was played on from turn
         ``branch["turn"]`` of the game ``branch["from"]``; ``None`` for a whole game."""
+        self.details = False
+        """The panels' *Details* switch (a UI preference): the analyst's words, not plain."""
         self.lesson = LessonRun()
         """The record's lesson (replay) and the moment on the table (:mod:`.lesson`)."""
 
@@ -191,6 +194,8 @@ class Session(ReviewState, CoachTable):
             self.lesson.go(self, intent["index"])
         elif intent["kind"] == "reveal":
             self.lesson.reveal(self, intent["show"])
+        elif intent["kind"] == "details":
+            self.details = intent["show"]
         return False
 
     def _again(self) -> None:
@@ -463,7 +468,9 @@ class Session(ReviewState, CoachTable):
             judged = self.judged(i)
             if judged is not None:
                 objective = self.review.objective if self.review else "margin"
-                words["lines"] = [*words["lines"], review_words(judged, objective)]
+                said = review_words(judged, objective)
+                said = said if self.details else plain_review_words(said)
+                words["lines"] = [*words["lines"], said]
             verdict = self.coach.of_turn(i)
             if verdict is not None and verdict["seat"] == viewer:  # to that seat only
                 words["lines"] = [*words["lines"], verdict_words(verdict)]

@@ -80,8 +80,8 @@ def test_whole_game_values_fill_in_and_the_switch_ranks_by_them(
         plot = moves_plot(page)
         assert plot["type"] == "bar" and len(plot["x"]) > 0  # one swat ahead: bars
         first = plot["hover"][0]
-        assert "whole game: margin" in first and "[" in first  # the value and its interval
-        assert "whole game: margin" in plot["alt"]
+        assert "whole game: about" in first and "than the others" in first  # plain words
+        assert "whole game: about" in plot["alt"] and "[" not in plot["alt"]
         # the values are the kernel's (the panel data synced)
         synced = kernel.eval("look.panels['moves']['moves'][0]['margin']")
         assert synced is not None
@@ -94,8 +94,18 @@ def test_whole_game_values_fill_in_and_the_switch_ranks_by_them(
         got = margins(page)
         assert got == sorted(got)
         plot = moves_plot(page)
-        assert plot["y"][0].endswith("★") and "(★ best for the game)" in plot["alt"]
-        assert plot["name"].endswith("value over the whole game")
+        assert plot["y"][0].endswith("★") and "(★ best)" in plot["alt"]  # plain words
+        assert plot["name"].endswith("best for the whole game")
+        assert plot["alt"].startswith("Whole game:") and "margin" not in plot["alt"]
+        # the Details switch: the analyst's words and the interval bars, then back
+        page.click(".tl-root [data-testid=details]")
+        page.wait_for_function(
+            f"() => document.querySelector('{MOVES_PLOT}')?.data[0].error_x !== undefined")
+        assert kernel.eval("look.session.details") is True
+        assert moves_plot(page)["name"].endswith("value over the whole game")
+        page.click(".tl-root [data-testid=details]")
+        page.wait_for_function(
+            f"() => document.querySelector('{MOVES_PLOT}')?.data[0].error_x === undefined")
         panel = page.locator(".tl-root .tl-panel-moves")
         panel.scroll_into_view_if_needed()
         page.wait_for_timeout(300)
@@ -112,7 +122,7 @@ def test_whole_game_values_fill_in_and_the_switch_ranks_by_them(
         page.wait_for_selector(".tl-root .tl-measure-on[data-measure=swat]")
         page.wait_for_function(
             f"() => document.querySelector('{MOVES_PLOT}')?.data[0].type === 'bar'")
-        assert "(★ lowest)" in moves_plot(page)["alt"]
+        assert "(★ safest)" in moves_plot(page)["alt"]
         choose_theme(page, "JupyterLab Light", light=True)
         assert errors == []
     finally:

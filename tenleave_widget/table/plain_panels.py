@@ -1,0 +1,274 @@
+"""The panels in plain words: what a 12-year-old reads by default.
+
+The odds panels (:mod:`.charts`) speak the analyst's language: expected values, margins,
+95% intervals, sampled worlds. That is the *details* view (the panels' *Details* switch,
+``PanelData.details``). By default the table shows the same figures with their words
+rewritten here — titles, axis titles, hover texts and the text alternatives — with no
+"margin", no interval brackets and no notation: "If SleepKid woke now, queue 1 would end
+under 10 94% of the time"; "Best for the whole game: 5 on queue 1 — about 3 points
+better than the next". The interval bars are left out (the details show them). When the
+one-swat and the whole-game rankings disagree, one sentence says why.
+
+``tests/test_plain_words.py`` reads every text of every panel the widget produces, over
+many positions and every panel state, for a list of banned words (:data:`JARGON`).
+
+>>> plain_points(3.94), plain_points(-1.2), plain_points(0.01)
+('about 3.9 points more than the others', 'about 1.2 points fewer than the others', \
+'about the same as the others')
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from .charts import (
+    OUTCOME_PARTS,
+    MoveChart,
+    MovesChart,
+    PanelData,
+    PanelFigure,
+    _wrap,
+)
+
+__all__ = ["JARGON", "disagreement", "plain_figures", "plain_points", "plain_review_words"]
+
+JARGON = re.compile(
+    r"\bmargins?\b|\bintervals?\b|\[|\]|\bP\(|\bsampled\b|\bworlds?\b|\bexpected\b|±"
+    r"|95% (?:interval|confidence)|\bCI\b|\bestimat\w*|\bvariance\b|\bdistribution\b"
+    r"|\bprobabilit\w*|\bposterior\b"
+    r"|\bEV\b|\bobjective\b|\bstandard error\b",
+    re.I,
+)
+"""Words a 12-year-old should not meet in the default panel texts."""
+
+
+def plain_points(margin: float) -> str:
+    """A whole-game margin (the mover's final penalty minus the others' average) in words."""
+    if abs(margin) < 0.05:
+        return "about the same as the others"
+    more = "more" if margin > 0 else "fewer"
+    return f"about {abs(margin):.1f} points {more} than the others"
+
+
+def _card(label: str) -> str:
+    """The card of a move's label (``"5* on queue 2"`` -> ``"5*"``), or ``""``."""
+    return label.split(" on queue ")[0] if " on queue " in label else ""
+
+
+def _value(card: str) -> int:
+    return int(card[0]) if card[:1].isdigit() else 0
+
+
+def _best(rows: Sequence[MoveChart], key: str) -> MoveChart | None:
+    found = [r for r in rows if r.get(key) is not None]
+    return min(found, key=lambda r: (r[key], r["label"]), default=None)  # type: ignore[literal-required]
+
+
+def headline(moves: MovesChart) -> str:
+    """``"Best for the whole game: 5 on queue 1 — about 3 points better than the next."``
+    (or the safest move for the next swat), once the values are there."""
+    rows = moves["moves"]
+    if not rows:
+        return ""
+    game = moves["measure"] == "game" and all(r["margin"] is not None for r in rows)
+    key = "margin" if game else "expected_penalty"
+    ranked = sorted(rows, key=lambda r: (r[key], r["label"]))  # type: ignore[literal-required]
+    first = ranked[0]
+    what = "Best for the whole game" if game else "Safest for the next swat"
+    if len(ranked) == 1:
+        return f"{what}: {first['label']} (the only move)."
+    gap = ranked[1][key] - first[key]  # type: ignore[literal-required]
+    if gap < 0.05:
+        return f"{what}: {first['label']}, about as good as {ranked[1]['label']}."
+    return f"{what}: {first['label']} — about {gap:.1f} points better than the next."
+
+
+def disagreement(moves: MovesChart) -> str:
+    """One sentence when the safest move for the next swat is not the best for the whole
+    game (both known), saying why; else ``""``.
+
+    >>> def row(label, p, m):
+    ...     return {"label": label, "expected_penalty": p, "margin": m}
+    >>> said = disagreement({"moves": [row("1 on queue 1", 0.2, 2.0),
+    ...                                row("5* on queue 2", 1.5, -1.0)]})
+    >>> import textwrap
+    >>> print(textwrap.fill(said, 84))
+    1 on queue 1 is safest for the next swat, but it keeps your 5* for a worse moment:
+    5* on queue 2 is better for the whole game.
+    """
+    rows = moves["moves"]
+    if not rows or any(r["margin"] is None for r in rows):
+        return ""
+    swat = _best(rows, "expected_penalty")
+    game = _best(rows, "margin")
+    assert swat is not None and game is not None
+    if swat["label"] == game["label"] or (swat["margin"] or 0.0) <= (game["margin"] or 0.0) + 0.05:
+        return ""
+    a, b = _card(swat["label"]), _card(game["label"])
+    if b and a and _value(b) > _value(a):
+        why = f"it keeps your {b} for a worse moment"
+    elif b and a and _value(b) < _value(a):
+        why = f"it spends your {a} now, when it could stay safe for later"
+    elif a and a == b:
+        why = "the later swats are kinder on the other queue"
+    else:
+        why = "the next swat is not the whole game"
+    return (f"{swat['label']} is safest for the next swat, but {why}: {game['label']} is "
+            "better for the whole game.")
+
+
+def _move_words(m: MoveChart, lookahead: bool) -> str:
+    words = [f"if SleepKid woke right after, about {m['expected_penalty']:.1f} points"]
+    if lookahead:
+        words.append("whole game: thinking…" if m["margin"] is None
+                     else f"whole game: {plain_points(m['margin'])} at the end")
+    return "; ".join(words)
+
+
+def _moves(fig: PanelFigure, moves: MovesChart, players: Sequence[str]) -> PanelFigure:
+    out = copy.deepcopy(fig)
+    who = "" if moves["seat"] is None else str(players[moves["seat"]])
+    game = moves["measure"] == "game"
+    what = "best for the whole game" if game else "points from the next swat"
+    title = f"{who}'s moves: {what}" if who else f"Moves: {what}"
+    out["name"] = title
+    layout = out["figure"]["layout"]
+    layout["title"]["text"] = _wrap(title, 36)
+    if not moves["moves"]:
+        return out
+    lookahead = moves["target"] > 0
+    shown = moves["moves"][: len(out["figure"]["data"][0]["y"])]
+    trace = out["figure"]["data"][0]
+    trace["hovertext"] = [f"{m['label']}: {_move_words(m, lookahead)}" for m in shown]
+    trace.pop("error_x", None)  # the interval bars: in the details
+    if game:
+        trace["name"] = "points more than the others at the end"
+        trace["text"] = ["…" if m["margin"] is None else f"{m['margin']:+.1f}".replace("-", "−")
+                         for m in shown]
+        layout["xaxis"]["title"]["text"] = "points vs the others (lower wins)"
+    else:
+        trace["name"] = "the next swat"
+        layout["xaxis"]["title"]["text"] = "points from the next swat"
+    for note in layout.get("annotations", []):  # "… and 3 more, each worse for the game"
+        note["text"] = re.sub(r", each .*", ".", note["text"])
+    said = [s for s in (headline(moves), disagreement(moves)) if s]
+    if said:
+        out["caption"] = " ".join(said)  # under the chart, as words that wrap
+    progress = _progress(moves)
+    mark = "★ best" if game else "★ safest"
+    out["alt"] = " ".join(s for s in (progress, *said) if s) + " " + " ".join(
+        f"{m['label']}{f' ({mark})' if m['best'] else ''}: {_move_words(m, lookahead)}."
+        for m in moves["moves"])
+    out["alt"] = out["alt"].strip()
+    return out
+
+
+def _progress(moves: MovesChart) -> str:
+    if moves["target"] == 0:
+        return ""
+    if moves["worlds"] >= moves["target"]:
+        return f"Whole game: {moves['worlds']} games played out to the end from here."
+    return f"Whole game: thinking… {moves['worlds']} of {moves['target']} games played out."
+
+
+END = r"(.+?): (under 10|exactly 10|over 10) in (\S+) of swats \((.+)\)"
+"""An outcome bar's hover text (:func:`.charts.outcome_figure`)."""
+
+
+def _outcome(fig: PanelFigure) -> PanelFigure:
+    out = copy.deepcopy(fig)
+    parts = {name: meaning for _, name, meaning, *_ in OUTCOME_PARTS}
+    for trace in out["figure"]["data"]:
+        texts = trace.get("hovertext")
+        if not texts:
+            continue
+        new = []
+        for t in texts:
+            if m := re.fullmatch(END, t):
+                new.append(f"If SleepKid woke now, {m[1]} would end {m[2]} {m[3]} of the "
+                           f"time: {parts[m[2]]}")
+            elif m := re.fullmatch(r"(Queue \d+) would total (\d+) in (\S+) of swats \((.+)\)", t):
+                new.append(f"If SleepKid woke now, {m[1]} would add up to {m[2]} {m[3]} of "
+                           "the time")
+            else:
+                new.append(t)
+        trace["hovertext"] = new
+    out["alt"] = "If SleepKid woke now: " + re.sub(
+        r"(under 10|exactly 10|over 10) (\S+%)", r"\1 \2 of the time", out["alt"]
+    ).replace("Its total:", "It would add up to:")
+    return out
+
+
+def _rehover(fig: PanelFigure, pattern: str, repl: str) -> PanelFigure:
+    """``fig`` with ``pattern`` replaced by ``repl`` in every hover text."""
+    out = copy.deepcopy(fig)
+    for trace in out["figure"]["data"]:
+        trace["hovertext"] = [re.sub(pattern, repl, t) for t in trace.get("hovertext", [])]
+    return out
+
+
+def _cards(fig: PanelFigure) -> PanelFigure:
+    return _rehover(fig, r"swatted in (\S+) of swats",
+                    r"swatted \1 of the time if SleepKid woke now")
+
+
+def _timeline(fig: PanelFigure) -> PanelFigure:
+    return _rehover(fig, r", if SleepKid woke then: (\S+) expected",
+                    r": about \1 if SleepKid had woken then")
+
+
+LABEL_WORDS = {"best": "the best move", "good": "a good move", "inaccuracy": "an inaccuracy",
+               "mistake": "a mistake", "blunder": "a blunder", "forced": "forced"}
+
+
+def _review(fig: PanelFigure) -> PanelFigure:
+    out = copy.deepcopy(fig)
+    title = "Review: the points each player was heading for, after each decision (click a point)"
+    out["name"] = title
+    layout = out["figure"]["layout"]
+    layout["title"]["text"] = _wrap(title, 36)
+    layout["yaxis"]["title"]["text"] = "points at the end (on average)"
+    for trace in out["figure"]["data"]:
+        texts = trace.get("hovertext")
+        if not texts or trace.get("meta") == "key":
+            continue
+        trace["hovertext"] = [re.sub(
+            r" — (\w+) \(loss (\S+)\); best (.+)$",
+            lambda m: f" — {LABEL_WORDS.get(m[1], m[1])}, about {float(m[2]):.1f} points "
+                      f"worse than the best: {m[3]}", t) for t in texts]
+    out["alt"] = re.sub(r"turn (\d+) (\w+), expected (\S+?)(;|\.)",
+                        lambda m: f"turn {m[1]} {LABEL_WORDS.get(m[2], m[2])}, heading for "
+                                  f"about {m[3]}{m[4]}", out["alt"])
+    return out
+
+
+def plain_figures(data: PanelData) -> dict[str, PanelFigure]:
+    """``data``'s figures with their words for a 12-year-old (the figures' numbers as
+    they are; the interval bars left out). Panels this module does not know (a new one)
+    are kept as they are: the jargon test reads them too."""
+    figs = dict(data["figures"])
+    plain: dict[str, Any] = {
+        "outcome": _outcome, "cards": _cards, "timeline": _timeline, "review": _review,
+    }
+    for key, fig in figs.items():
+        if key == "moves":
+            figs[key] = _moves(fig, data["moves"], data["players"])
+        elif key in plain:
+            figs[key] = plain[key](fig)
+    return figs
+
+
+def plain_review_words(text: str) -> str:
+    """The narration's review line (``review_words``) in plain words.
+
+    >>> plain_review_words("Review: mistake — 0.09 points of margin worse than 2 on queue 2.")
+    'Review: a mistake — about 0.1 points worse than 2 on queue 2.'
+    """
+    m = re.fullmatch(r"Review: (\w+) — (\S+) points of margin worse than (.+)\.", text)
+    if m:
+        return (f"Review: {LABEL_WORDS.get(m[1], m[1])} — about {float(m[2]):.1f} points "
+                f"worse than {m[3]}.")
+    return text
