@@ -29,12 +29,15 @@ STRUCTURE = {"colours", "players", "state", "measure", "cards", "type", "mode", 
              "plot_bgcolor", "paper_bgcolor", "family", "y", "x", "customdata"}
 """Keys whose strings are not words for a reader (colours, Plotly settings, the rows'
 category labels on an axis are read through ``hovertext`` and ``alt`` too)."""
+ON_DEMAND = {"details"}
+"""A panel's field named ``details`` holds the analyst's words, shown only on demand (the
+suggest panel's folded *details*): the one name a panel may give them."""
 
 
 def texts(obj: Any, key: str = "") -> Iterator[tuple[str, str]]:
     """Every string a reader may meet under ``obj``, with its key."""
     if isinstance(obj, str):
-        if key not in STRUCTURE:
+        if key not in STRUCTURE and key not in ON_DEMAND:
             yield key, obj
     elif isinstance(obj, dict):
         for k, v in obj.items():
@@ -110,7 +113,7 @@ def test_no_panel_text_holds_the_analysts_words_by_default() -> None:
     h.send_intent({"kind": "end"})
     assert h.table.cover["shown"]
     bad += jargon(read(h))
-    assert bad == [], sorted(set(bad))[:20]
+    assert bad == [], sorted({(k, t[:150]) for k, t in bad})[:20]
     kinds = {k for k, _ in seen}
     assert {"alt", "hovertext", "name", "text", "title", "narration"} <= kinds, kinds
     assert any("Best for the whole game" in t for _, t in seen)
