@@ -632,3 +632,139 @@ def test_a_genuine_saved_review_is_accepted_from_a_dict_and_a_file(
     f.write_text(f.read_text().replace('"loss": 0.0', '"loss": NaN', 1))
     with pytest.raises(InvalidRecordError, match="not JSON: NaN"):
         saved_review(f)
+
+
+# ------------------------------------------------------- judged by the inferred model
+
+
+def _strip_judge(out: dict[str, Any]) -> dict[str, Any]:
+    """A review's JSON without what the inferred model adds (``model``, ``beta``, each
+    turn's ``beta``): the shape every review shares."""
+    rest = {k: v for k, v in out.items() if k not in ("model", "beta")}
+    rest["turns"] = [{k: v for k, v in t.items() if k != "beta"} for t in out["turns"]]
+    return rest
+
+
+def test_a_review_by_the_inferred_model_says_so() -> None:
+    """``model="inferred"``: the JSON names the model and the beta asked for, each turn the
+    betas read (per opponent of the mover); the text report says who judged. The
+    uniform model's review is unchanged: no such key, no such line."""
+    rec = json.loads((EXAMPLES / "game-2-seats.json").read_text())
+    r = review(rec, samples=4, seed=4, model="inferred")
+    out = r.to_json()
+    assert out["model"] == "inferred" and out["beta"] == "fitted"
+    check_review_json(_strip_judge(out), rec)
+    for t in out["turns"]:
+        assert set(t["beta"]) == {str(1 - t["seat"])}
+        assert all(0.0 <= b <= 32.0 for b in t["beta"].values())
+    assert any(b > 1.0 for t in out["turns"] for b in t["beta"].values())  # greedy-like bots
+    assert review(rec, samples=4, seed=4, model="inferred").to_json() == out  # reproducible
+    assert "judged by: the inferred model" in r.table().splitlines()[1]
+    fixed = review(rec, samples=4, seed=4, model="inferred", beta=4.0).to_json()
+    assert fixed["beta"] == 4.0 and all(t["beta"] == {str(1 - t["seat"]): 4.0}
+                                        for t in fixed["turns"])
+    plain = review(rec, samples=4, seed=4)
+    assert plain.to_json() == review(rec, samples=4, seed=4, model="uniform").to_json()
+    assert "model" not in plain.to_json() and "judged by" not in plain.table()
+    for bad, match in [({"model": "bayes"}, "model must be one of uniform, inferred"),
+                       ({"model": "inferred", "beta": -1.0}, "beta must be a number"),
+                       ({"model": "inferred", "beta": "smart"}, "beta must be a number")]:
+        with pytest.raises(ValueError, match=match):
+            review(rec, samples=4, **bad)
+
+
+def test_the_inferred_judge_deals_its_worlds_from_the_posterior(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ben (seat 1) put a marked card where a swat would take it: at beta 32 it is a 3
+    (``infer`` gives it 1.0 to 4 places), where the uniform model gives a 3 only 0.4.
+    Every world the inferred judge of Ana's next decision samples has that card a 3."""
+    from tenleave_widget.analysis import review as review_module
+    from tenleave_widget.analysis.infer import infer, with_history
+    from tenleave_widget.analysis.reader import dealer
+
+    g = Game(["Ana", "Ben"], seed=1)
+    g.apply({"seat": 0, "play": ["5", 0]})
+    g.apply({"seat": 1, "play": ["3*", 0]})
+    g.apply({"seat": 0, "play": ["1", 1]})
+    g.apply({"seat": 1, "play": ["2", 1]})
+    post = infer(with_history(g, 0), beta=32.0)["cards"]
+    assert [(c["key"], round(c["inferred"]["3"], 4), c["uniform"]["3"]) for c in post
+            if c["key"] == 1] == [(1, 1.0, 0.4)]
+    worlds: list[Any] = []
+    monkeypatch.setattr(review_module, "dealer",
+                        lambda view, sample: dealer(view, sample, record=worlds))
+    g.apply({"seat": 0, "play": ["1", 0]})
+    last = review_module.decisions(g, history=True)[-1]
+    assert last.turn == 4 and "history" in last.view
+    judged = review_module.judge_decision(last, samples=4, model="inferred", beta=32.0)
+    assert judged.beta == {"1": 32.0}
+    assert len(worlds) >= 4 + 12 * 4 and all(w[1] == 3 for w in worlds)
+    with pytest.raises(ValueError, match="public history"):
+        review_module.judge_decision(review_module.decisions(g)[-1], samples=4,
+                                     model="inferred")
+
+
+def test_a_review_by_the_inferred_model_saved_with_the_record() -> None:
+    """Saved and read back, a review by the inferred model keeps its model and betas; an
+    edit of either is refused, and a batch reuses it only for the same model and beta."""
+    from tenleave_widget.analysis.review import attach_review, saved_review
+    from tenleave_widget.engine.errors import RecordError
+    from tenleave_widget.programs.class_review import review_many
+
+    rec = random_game(3, seed=2, turns=8).to_record()
+    r = review(rec, samples=2, seed=1, model="inferred")
+    saved = json.loads(json.dumps(attach_review(rec, r)))
+    again = saved_review(saved)
+    assert again is not None and again.to_json() == r.to_json() and again.model == "inferred"
+    edits: list[Callable[[dict[str, Any]], None]] = [
+        lambda s: s.pop("model"),
+        lambda s: s.pop("beta"),
+        lambda s: s.update(model="bayes"),
+        lambda s: s.update(beta=-2),
+        lambda s: s["turns"][3].pop("beta"),
+        lambda s: s["turns"][3].update(beta={"0": 1.0}),
+        lambda s: s["turns"][3]["beta"].update({"1": "high"} if s["turns"][3]["seat"] != 1
+                                               else {"0": "high"}),
+    ]
+    for edit in edits:
+        broken = json.loads(json.dumps(saved))
+        edit(broken["review"])
+        with pytest.raises(RecordError, match="review the record again"):
+            saved_review(broken)
+    plain = json.loads(json.dumps(attach_review(rec, review(rec, samples=2, seed=1))))
+    plain["review"]["turns"][0]["beta"] = {"1": 0.0, "2": 0.0}
+    with pytest.raises(RecordError, match="uniform model has no 'beta'"):
+        saved_review(plain)
+    batch = review_many([saved], samples=2, seed=1, model="inferred", workers=1)
+    assert batch.games[0].reused and batch.to_json() == r.to_json()
+    other = review_many([saved], samples=2, seed=1, model="inferred", beta=2.0, workers=1)
+    assert not other.games[0].reused and other.to_json()["beta"] == 2.0
+    assert not review_many([saved], samples=2, seed=1, workers=1).games[0].reused
+
+
+def test_many_records_by_the_inferred_model_are_each_their_review_alone() -> None:
+    from tenleave_widget.programs.class_review import review_many
+
+    recs = [random_game(3, seed=s, turns=6).to_record() for s in (3, 4)]
+    batch = review_many(recs, samples=2, seed=5, model="inferred", beta=2.0, workers=1)
+    for g, rec in zip(batch.games, recs, strict=True):
+        assert g.review.to_json() == review(rec, samples=2, seed=5, model="inferred",
+                                            beta=2.0).to_json()
+    assert "judged by: the inferred model" in batch.table().splitlines()[1]
+
+
+def test_cli_review_by_the_inferred_model() -> None:
+    f = EXAMPLES / "game-2-seats.json"
+    r = run("review", str(f), "--json", "--samples", "2", "--model", "inferred", "--beta", "4")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["model"] == "inferred" and out["beta"] == 4.0
+    assert out == review(json.loads(f.read_text()), samples=2, model="inferred",
+                         beta=4.0).to_json()
+    text = run("review", str(f), "--no-progress", "--samples", "2", "--model", "inferred")
+    assert text.returncode == 0 and "judged by: the inferred model" in text.stdout
+    for args in [("--model", "bayes"), ("--model", "inferred", "--beta", "smart"),
+                 ("--model", "inferred", "--beta", "-1")]:
+        e = run("review", str(f), "--samples", "2", *args)
+        assert e.returncode == 2 and e.stdout == "", args
+        assert len(e.stderr.strip().splitlines()) == 1 and e.stderr.startswith("tenleave: ")

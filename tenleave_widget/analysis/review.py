@@ -58,10 +58,14 @@ from ..engine.record import RecordSource, record_object
 from ..engine.rules import ROMAN
 from ..engine.turn import AFTER, BEFORE, Turn
 from ..engine.view import View
+from .infer import with_history
 from .lookahead import DEFAULT_SAMPLES as LOOKAHEAD_SAMPLES
 from .lookahead import MAX_SAMPLES, Evaluation, evaluate_view
 from .odds import seat_odds
+from .position import MODELS
+from .reader import Belief, dealer
 from .stats import mean_half_width
+from .worlds import Deal
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -155,6 +159,10 @@ class TurnReview:
     reference: float = 0.0
     """The mover's expected final penalty before deciding: the value of the position if
     it played the evaluator's rollout policy (as every seat does in the play-outs)."""
+    beta: dict[str, float] | None = None
+    """With ``model="inferred"``: per opponent seat, the rationality its worlds were read
+    with at this decision (fitted from that opponent's choices so far, or the number
+    given); ``None`` for the uniform model."""
 
     @property
     def cost(self) -> float:
@@ -174,6 +182,7 @@ class TurnReview:
             "loss_ci95": [self.loss_ci95[0], self.loss_ci95[1]],
             "label": self.label,
             "forced": self.forced,
+            **({} if self.beta is None else {"beta": dict(self.beta)}),
         }
 
 
@@ -248,12 +257,20 @@ class Review:
     samples: int = 0
     seed: int = 0
     notes: dict[int, str] = field(default_factory=dict)
+    model: str = "uniform"
+    """Which model of the hidden cards judged the decisions (:data:`MODELS`)."""
+    beta: float | str = "fitted"
+    """With ``model="inferred"``: the opponents' rationality asked for (a number, or
+    ``"fitted"``: each opponent's from its own choices so far)."""
 
     def to_json(self) -> dict[str, Any]:
-        """The ``tenleave review --json`` object."""
+        """The ``tenleave review --json`` object (``model`` and ``beta`` only when the
+        judge read the players: the uniform model's object is what it always was)."""
+        judge = {} if self.model == "uniform" else {"model": self.model, "beta": self.beta}
         return {
             "players": list(self.players),
             "objective": self.objective,
+            **judge,
             "turns": [t.to_json() for t in self.turns],
             "wakes": [w.to_json() for w in self.wakes],
             "seats": [s.to_json() for s in self.seats],
@@ -280,8 +297,10 @@ class Review:
         names = self.players
         w = max(4, *(len(n) for n in names))
         col = max(w, 7)  # a luck column holds a name or a signed figure such as -10.50
-        lines = [f"objective: {self.objective} ({unit})",
-                 "loss = played - best, lower is better; turns counted from 1, queues q1, q2, "
+        lines = [f"objective: {self.objective} ({unit})"]
+        if self.model != "uniform":
+            lines.append(f"judged by: {model_words(self.beta)}")
+        lines += ["loss = played - best, lower is better; turns counted from 1, queues q1, q2, "
                  "... and positions I to IV as on the table"]
         lines.append(
             f"{'turn':>4}  {'seat':<{w}}  {'played':<22} {'exp.':>6}  {'best':<22} "
@@ -360,6 +379,17 @@ BREAKDOWN_TERMS = (
 )
 """The terms of :meth:`Review.breakdown`, ``final = start + decisions + luck + rest``, in
 words (the ``rest`` is :attr:`SeatSummary.other`)."""
+
+
+def model_words(beta: float | str) -> str:
+    """How a review judged by the inferred model says so (the text report's second line).
+
+    >>> model_words(4.0)
+    "the inferred model (the hidden cards as the players' choices suggest; beta 4)"
+    """
+    how = ("each opponent's rationality beta fitted from its own choices so far"
+           if beta == "fitted" else f"beta {beta:g}" if not isinstance(beta, str) else beta)
+    return f"the inferred model (the hidden cards as the players' choices suggest; {how})"
 
 
 def turn_text(t: Turn, *, words: bool = False) -> str:
@@ -547,7 +577,8 @@ def _values(ev: Mapping[str, Any], objective: str) -> list[_Value]:
 
 
 def _evaluate(
-    view: Mapping[str, Any], played: Turn, samples: int, seed: int, objective: str
+    view: Mapping[str, Any], played: Turn, samples: int, seed: int, objective: str,
+    deal: Deal | None = None,
 ) -> _Judged:
     """The evaluator seam: the decisions of the seat to move valued from its view by
     :func:`~tenleave_widget.analysis.lookahead.evaluate_view` (sampled worlds played out to the
@@ -569,10 +600,13 @@ def _evaluate(
        bound, or by the cap. A loss near a bound would otherwise flip label with the noise
        (the bounds are 0.25 to 4 points apart, the one-batch interval about ±0.3 to ±0.6
        points).
+
+    ``deal``: the worlds' sampler (default: the uniform model; the inferred model's
+    posterior with ``model="inferred"``, see :func:`judge_decision`).
     """
     key = decision(played)
     rng = random.Random(seed)
-    ev = evaluate_view(view, samples, rng.getrandbits(32), per_world=True)
+    ev = evaluate_view(view, samples, rng.getrandbits(32), per_world=True, deal=deal)
     screen = _values(ev, objective)
     at = [i for i, v in enumerate(screen) if v.turn == key]
     if not at:
@@ -589,7 +623,7 @@ def _evaluate(
             wanted.append(screen[i].turn)
     batch = REFINE * samples
     ev2 = evaluate_view(view, batch, rng.getrandbits(32), per_world=True,
-                        turns=[t.to_json() for t in wanted], reference=True)
+                        turns=[t.to_json() for t in wanted], reference=True, deal=deal)
     refined = _values(ev2, objective)
     ref_sum = float(ev2["reference"]["expected_final_penalty"]) * batch
     mine = [v.turn for v in refined].index(key)
@@ -600,7 +634,8 @@ def _evaluate(
         keep = [i for i in _live(refined, mine)
                 if i in (mine, best) or _may_be_best(refined[i], refined[best])]
         ev3 = evaluate_view(view, batch, rng.getrandbits(32), per_world=True,
-                            turns=[refined[i].turn.to_json() for i in keep], reference=True)
+                            turns=[refined[i].turn.to_json() for i in keep], reference=True,
+                            deal=deal)
         more = {v.turn: v for v in _values(ev3, objective)}
         refined = [_merge(v, more[v.turn]) if i in keep else v for i, v in enumerate(refined)]
         ref_sum += float(ev3["reference"]["expected_final_penalty"]) * batch
@@ -729,7 +764,8 @@ def _forced(screen: Sequence[_Value], objective: str) -> bool:
     return all(d + h <= tol for d, h in (_paired(v, top) for v in screen))
 
 
-def _judge(k: int, seat: int, played: Turn, j: _Judged) -> TurnReview:
+def _judge(k: int, seat: int, played: Turn, j: _Judged,
+           beta: dict[str, float] | None = None) -> TurnReview:
     objective = j.objective
     sc = j.screen
     forced = _forced(sc, objective)
@@ -757,6 +793,7 @@ def _judge(k: int, seat: int, played: Turn, j: _Judged) -> TurnReview:
         candidates=len(sc),
         gap=0.0 if forced else gap,
         reference=j.reference,
+        beta=beta,
     )
 
 
@@ -809,8 +846,10 @@ class Decision:
     played: Turn
 
 
-def decisions(record: RecordSource | Game) -> list[Decision]:
+def decisions(record: RecordSource | Game, *, history: bool = False) -> list[Decision]:
     """The decisions of a record, in order (the record checked first, see :func:`_load`).
+    ``history``: each view with its public history (what the inferred model reads:
+    :func:`~tenleave_widget.analysis.infer.with_history`).
 
     >>> from tenleave_widget import Game
     >>> g = Game(["Ana", "Ben"], seed=3)
@@ -821,19 +860,34 @@ def decisions(record: RecordSource | Game) -> list[Decision]:
     g, turns, _, _ = _load(record)
     out = []
     for k, t in enumerate(turns):
-        out.append(Decision(k, g.view(t.seat), t))
+        out.append(Decision(k, with_history(g, t.seat) if history else g.view(t.seat), t))
         g.apply(t)
     return out
 
 
 def judge_decision(
-    d: Decision, *, samples: int | None = None, seed: int = 0, objective: str = "margin"
+    d: Decision, *, samples: int | None = None, seed: int = 0, objective: str = "margin",
+    model: str = "uniform", beta: float | str = "fitted",
 ) -> TurnReview:
     """One decision judged from the mover's view (the turn of a :func:`review` with the
-    same budget, seed and objective, which calls this function for each of its turns)."""
-    budget = _check_budget(samples, seed, objective)
-    j = _evaluate(d.view, d.played, budget, _turn_seed(seed, d.turn), objective)
-    return _judge(d.turn, d.played.seat, d.played, j)
+    same budget, seed, objective and model, which calls this function for each of its
+    turns). ``model="inferred"`` needs the decision's view with its public history
+    (``decisions(record, history=True)``): its worlds are dealt from the posterior of
+    what the other players' choices so far suggest
+    (:class:`~tenleave_widget.analysis.reader.Belief`, ``beta`` per opponent or
+    ``"fitted"``), and the judged turn keeps the betas read."""
+    budget = _check_budget(samples, seed, objective, model, beta)
+    turn_seed = _turn_seed(seed, d.turn)
+    if model == "uniform":
+        j = _evaluate(d.view, d.played, budget, turn_seed, objective)
+        return _judge(d.turn, d.played.seat, d.played, j)
+    if "history" not in d.view:
+        raise SetupError("the inferred model reads the public history: judge the decisions "
+                         "of decisions(record, history=True)")
+    plain = {k: v for k, v in d.view.items() if k != "history"}
+    belief = Belief(d.view, beta, turn_seed)
+    j = _evaluate(plain, d.played, budget, turn_seed, objective, dealer(plain, belief.sample))
+    return _judge(d.turn, d.played.seat, d.played, j, belief.beta)
 
 
 def assemble_review(
@@ -843,10 +897,12 @@ def assemble_review(
     samples: int | None = None,
     seed: int = 0,
     objective: str = "margin",
+    model: str = "uniform",
+    beta: float | str = "fitted",
 ) -> Review:
     """The review of a record from its judged decisions (:func:`judge_decision`, in the
     order of :func:`decisions`): the luck of every swat and each seat's summary added."""
-    budget = _check_budget(samples, seed, objective)
+    budget = _check_budget(samples, seed, objective, model, beta)
     g, turns, notes, _ = _load(record)
     if [(t.turn, t.seat) for t in judged] != [(k, t.seat) for k, t in enumerate(turns)]:
         raise SetupError("the judged decisions are not those of the record, in order")
@@ -856,11 +912,18 @@ def assemble_review(
         g.apply(t)
         wakes.extend(_turn_luck(before, t, g, k))
     seats = _summaries(g.seats, list(judged), wakes, objective, g.penalty)
-    return Review(list(g.players), objective, list(judged), wakes, seats, budget, seed, notes)
+    return Review(list(g.players), objective, list(judged), wakes, seats, budget, seed, notes,
+                  model, beta if model != "uniform" else "fitted")
 
 
-def _check_budget(samples: int | None, seed: int, objective: str) -> int:
+def _check_budget(samples: int | None, seed: int, objective: str, model: str = "uniform",
+                  beta: object = "fitted") -> int:
     """The budget per decision (``samples`` or the default), the arguments checked."""
+    if model not in MODELS:
+        raise SetupError(f"model must be one of {', '.join(MODELS)}, not {excerpt(model)}")
+    if beta != "fitted" and (isinstance(beta, bool) or not isinstance(beta, (int, float))
+                             or not 0 <= beta < math.inf):
+        raise SetupError(f"beta must be a number >= 0 or 'fitted', not {excerpt(beta)}")
     if samples is not None and (type(samples) is not int or not 1 <= samples <= MAX_SAMPLES):
         raise SetupError(
             f"samples must be a whole number 1..{MAX_SAMPLES}, not {excerpt(samples)} "
@@ -882,17 +945,23 @@ def review(
     seed: int = 0,
     objective: str = "margin",
     progress: Progress | None = None,
+    model: str = "uniform",
+    beta: float | str = "fitted",
 ) -> Review:
     """Review every decision and every swat of a record (an object, a path, or a game).
 
     ``samples``: worlds sampled per decision (default :data:`DEFAULT_SAMPLES`);
     ``seed``: the same seed gives the same review; ``objective``: what a loss is measured
-    in (:data:`OBJECTIVES`). ``progress(done, total)`` is called
+    in (:data:`OBJECTIVES`). ``model``: which model of the cards the mover cannot see
+    judges each decision — ``"uniform"`` (the rules alone, the default) or
+    ``"inferred"`` (what the other players' choices so far suggest, ``beta`` per
+    opponent or ``"fitted"``; see the README's "When the judge reads the players"). The
+    luck of the swats is the uniform model's either way. ``progress(done, total)`` is called
     after each turn. An invalid record raises :class:`InvalidRecordError` naming the turn,
     before any evaluation. The work is :func:`review_steps`, run to its end.
     """
     steps = review_steps(record, samples=samples, seed=seed, objective=objective,
-                         progress=progress)
+                         progress=progress, model=model, beta=beta)
     while True:
         try:
             next(steps)
@@ -907,6 +976,8 @@ def review_steps(
     seed: int = 0,
     objective: str = "margin",
     progress: Progress | None = None,
+    model: str = "uniform",
+    beta: float | str = "fitted",
 ) -> Generator[None, None, Review]:
     """:func:`review` one decision at a time: a generator that judges one of the record's
     :func:`decisions` (:func:`judge_decision`) per ``next``, calls ``progress(done,
@@ -926,16 +997,18 @@ def review_steps(
     ...     print(len(end.value.turns))
     1
     """
-    _check_budget(samples, seed, objective)
+    _check_budget(samples, seed, objective, model, beta)
     obj = record.to_record() if isinstance(record, Game) else record_object(record)
-    ds = decisions(obj)
+    ds = decisions(obj, history=model == "inferred")
     judged: list[TurnReview] = []
     for d in ds:
-        judged.append(judge_decision(d, samples=samples, seed=seed, objective=objective))
+        judged.append(judge_decision(d, samples=samples, seed=seed, objective=objective,
+                                     model=model, beta=beta))
         if progress is not None:
             progress(d.turn + 1, len(ds))
         yield
-    return assemble_review(obj, judged, samples=samples, seed=seed, objective=objective)
+    return assemble_review(obj, judged, samples=samples, seed=seed, objective=objective,
+                           model=model, beta=beta)
 
 
 # ------------------------------------------------------------------ saved with a record
@@ -1042,6 +1115,15 @@ def _check_saved(
         raise _Bad(f"unknown objective {excerpt(objective)}")
     samples = _integer(_field(sec, "samples"), "'samples'", 1, SAVED_SAMPLES_LIMIT)
     seed = _integer(_field(sec, "seed"), "'seed'", 1 - SAVED_SEED_LIMIT, SAVED_SEED_LIMIT - 1)
+    model = sec.get("model", "uniform")
+    if model not in MODELS or ("model" in sec) != (model != "uniform"):
+        raise _Bad(f"unknown model {excerpt(model)}")
+    beta: float | str = "fitted"
+    if model != "uniform":
+        raw_beta = _field(sec, "beta")
+        beta = raw_beta if raw_beta == "fitted" else _number(raw_beta, "'beta'", 0.0, 1e9)
+    elif "beta" in sec:
+        raise _Bad("a review by the uniform model has no 'beta'")
     if _field(sec, "players") != g.players:
         raise _Bad("its players are not the record's")
     raw = _field(sec, "turns")
@@ -1053,7 +1135,7 @@ def _check_saved(
     judged = []
     for k, (tj, t) in enumerate(zip(raw, turns, strict=True)):
         try:
-            judged.append(_check_turn(tj, k, t, g, objective, most[t.seat]))
+            judged.append(_check_turn(tj, k, t, g, objective, most[t.seat], model))
         except _Bad as e:
             raise _Bad(e.what, turn=k) from None
         g.apply(t)
@@ -1061,11 +1143,12 @@ def _check_saved(
     _check_wakes(_field(sec, "wakes"), wakes, g.seats)
     seats = _summaries(g.seats, judged, wakes, objective, final)
     _check_seats(_field(sec, "seats"), seats)
-    return Review(list(g.players), objective, judged, wakes, seats, samples, seed, notes)
+    return Review(list(g.players), objective, judged, wakes, seats, samples, seed, notes,
+                  model, beta)
 
 
 def _check_turn(
-    tj: object, k: int, t: Turn, g: Game, objective: str, most: int
+    tj: object, k: int, t: Turn, g: Game, objective: str, most: int, model: str = "uniform"
 ) -> TurnReview:
     """One saved judgement of turn ``k`` (``t``, played from ``g``'s position)."""
     if not isinstance(tj, dict):
@@ -1115,7 +1198,24 @@ def _check_turn(
         turn=k, seat=t.seat, played=t, expected_final_penalty=expected, best=best,
         best_expected_final_penalty=best_expected, loss=loss, loss_ci95=(lo, hi),
         label=label, forced=forced, reference=reference, gap=gap,
+        beta=_check_read(tj, t.seat, g.seats, model),
     )
+
+
+def _check_read(tj: Mapping[str, Any], seat: int, seats: int,
+                model: str) -> dict[str, float] | None:
+    """A saved turn's betas read (the inferred model's: one number >= 0 per opponent of
+    the mover; the uniform model's turns have none)."""
+    if model == "uniform":
+        if "beta" in tj:
+            raise _Bad("a turn judged by the uniform model has no 'beta'")
+        return None
+    raw = _field(tj, "beta")
+    opponents = [str(o) for o in range(seats) if o != seat]
+    if not isinstance(raw, dict) or sorted(raw) != sorted(opponents):
+        raise _Bad(f"'beta' must give a number per opponent ({', '.join(opponents)}), not "
+                   f"{excerpt(raw)}")
+    return {o: _number(raw[o], "'beta'", 0.0, 1e9) for o in opponents}
 
 
 def _check_wakes(raw: object, wakes: Sequence[WakeLuck], seats: int) -> None:

@@ -46,6 +46,7 @@ from ..analysis.review import (
     decision,
     decisions,
     judge_decision,
+    model_words,
     puzzles,
     saved_review,
     turn_text,
@@ -260,7 +261,10 @@ class ClassReview:
         if len(self.games) == 1 and not self.failures:
             return self.games[0].review.table()
         lines = [f"{len(self.games)} games, {self.decisions} decisions reviewed "
-                 f"({sum(g.reused for g in self.games)} reviews reused from the records)", "",
+                 f"({sum(g.reused for g in self.games)} reviews reused from the records)"]
+        judges = {(g.review.model, g.review.beta) for g in self.games} - {("uniform", "fitted")}
+        lines += [f"judged by: {model_words(beta)}" for _, beta in sorted(judges, key=str)]
+        lines += ["",
                  "player            games  decisions  accuracy      mean loss        luck"]
         for p in self.players():
             lines.append(f"{p['name'][:16]:<16}  {p['games']:>5}  {p['decisions']:>9}  "
@@ -338,10 +342,16 @@ def _reread(file: str, source: RecordSource, digest: str) -> dict[str, Any]:
     return obj
 
 
-def _judge(job: tuple[int, Decision, int, int, str]) -> tuple[int, TurnReview]:
+_Job = tuple[int, Decision, int, int, str, str, float | str]
+"""One decision to judge: the game's index, the decision, samples, seed, objective, model
+and beta."""
+
+
+def _judge(job: _Job) -> tuple[int, TurnReview]:
     """One unit of work (module level, so that a process pool can pickle it)."""
-    gi, d, samples, seed, objective = job
-    return gi, judge_decision(d, samples=samples, seed=seed, objective=objective)
+    gi, d, samples, seed, objective, model, beta = job
+    return gi, judge_decision(d, samples=samples, seed=seed, objective=objective,
+                              model=model, beta=beta)
 
 
 def review_many(
@@ -350,6 +360,8 @@ def review_many(
     samples: int | None = None,
     seed: int = 0,
     objective: str = "margin",
+    model: str = "uniform",
+    beta: float | str = "fitted",
     workers: int | None = None,
     scheduler: str | None = None,
     client: Any = None,
@@ -359,10 +371,11 @@ def review_many(
     either) and bring the reviews together (:class:`ClassReview`).
 
     Each record's review is the one :func:`~tenleave_widget.analysis.review.review` gives
-    with the same ``samples``, ``seed`` and ``objective`` — or the review saved in the
-    record (reused, not recomputed) when it has a valid one of that objective (an invalid
-    one is ignored: the game is reviewed again). A record that fails to load is one line
-    in :attr:`ClassReview.failures` (naming it) and the others go on.
+    with the same ``samples``, ``seed``, ``objective``, ``model`` and ``beta`` — or the
+    review saved in the record (reused, not recomputed) when it has a valid one of that
+    objective, model and beta (an invalid one is ignored: the game is reviewed again). A
+    record that fails to load is one line in :attr:`ClassReview.failures` (naming it) and
+    the others go on.
     Where the decisions are judged: ``workers`` local processes (default: every core; 1:
     this process), or a Dask cluster (``scheduler`` address or ``client``); the results
     are identical whatever runs them. ``progress``: a progress bar over decisions (tqdm)
@@ -374,7 +387,8 @@ def review_many(
     referred to, not copied), so a batch holds the reviews and the records in flight,
     never every record at once.
     """
-    budget = _check_budget(samples, seed, objective)
+    budget = _check_budget(samples, seed, objective, model, beta)
+    inferred = model == "inferred"
     where = Runner(workers, scheduler, client, preload=[__name__])  # checked here
     named = (list(records.items()) if isinstance(records, Mapping)
              else [(str(r) if not isinstance(r, dict) else f"record {i + 1}", r)
@@ -385,7 +399,7 @@ def review_many(
     for name, src in named:
         try:
             obj = record_object(src)
-            ds = decisions(obj)
+            ds = decisions(obj, history=inferred)
             try:
                 saved = saved_review(obj) if "review" in obj else None
             except TenLeaveError:  # an edited or stale saved review: reviewed again
@@ -394,14 +408,15 @@ def review_many(
             failures.append(f"{name}: {one_line(str(e))}")
             continue
         kinds = [kinds_of(d.view, d.played) for d in ds]
-        if saved is not None and saved.objective == objective:
+        if saved is not None and (saved.objective, saved.model, saved.beta) == (
+                objective, model, beta if inferred else "fitted"):
             done.append(GameResult(name, saved, True, kinds, record_digest(obj), src))
         else:
             done.append(_Pending(name, src, len(ds), kinds, record_digest(obj)))
         del obj, ds
     # made as they are handed out, so that only the decisions in flight hold a view
-    jobs = ((gi, d, budget, seed, objective) for gi, p in enumerate(done)
-            if isinstance(p, _Pending) for d in decisions(p.record()))
+    jobs = ((gi, d, budget, seed, objective, model, beta) for gi, p in enumerate(done)
+            if isinstance(p, _Pending) for d in decisions(p.record(), history=inferred))
     total = sum(p.decisions for p in done if isinstance(p, _Pending))
 
     def assemble(gi: int) -> None:
@@ -409,7 +424,7 @@ def review_many(
         assert isinstance(p, _Pending)
         judged = [p.judged[k] for k in range(p.decisions)]
         r = assemble_review(p.record(), judged, samples=budget, seed=seed,
-                            objective=objective)
+                            objective=objective, model=model, beta=beta)
         done[gi] = GameResult(p.file, r, False, p.kinds, p.digest, p.source)
 
     for gi, p in enumerate(done):  # a game without a decision
@@ -423,7 +438,7 @@ def review_many(
 
 
 def _run(
-    jobs: Iterator[tuple[int, Decision, int, int, str]],
+    jobs: Iterator[_Job],
     total: int,
     done: list[GameResult | _Pending],
     where: Runner,

@@ -11,8 +11,10 @@
   paired differences; W local processes (default: every core) or a Dask cluster. Ctrl-C
   stops it and its processes: exit status 130, one line on stderr.
 - ``tenleave review FILE_OR_DIR... [--workers W | --scheduler ADDRESS] [--samples K]
-  [--seed S] [--json] [--report OUT.html]``: every decision judged, the luck of every swat
-  (a table, or one JSON object with ``--json``); several records (a folder gives its
+  [--seed S] [--model inferred [--beta B]] [--json] [--report OUT.html]``: every decision
+  judged (by the rules alone, or with ``--model inferred`` as the players' choices suggest;
+  the output then says so), the luck of every swat (a table, or one JSON object with
+  ``--json``); several records (a folder gives its
   ``*.json``) are reviewed together, decision by decision on every core, with what they
   say per player, per kind of decision and the positions worth discussing
   (:mod:`tenleave_widget.programs.class_review`); a record that fails to load is one line
@@ -291,6 +293,11 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--json", action="store_true", help="one JSON object instead of a table")
     v.add_argument("--samples", type=int, default=None, help="evaluator budget per decision")
     v.add_argument("--seed", type=int, default=0)
+    v.add_argument("--model", choices=("uniform", "inferred"), default="uniform",
+                   help="judge with the rules alone (the default) or with what the "
+                        "players' choices suggest")
+    v.add_argument("--beta", type=_beta, default="fitted",
+                   help="with --model inferred: every opponent's rationality, or 'fitted'")
     v.add_argument("--no-progress", action="store_true")
     v.add_argument("--report", default=None, metavar="OUT.html",
                    help="also write one self-contained HTML page of the reviews")
@@ -449,7 +456,8 @@ def _review(args: argparse.Namespace) -> int:
     sources = {f: _read(f) if one or f == "-" else f for f in files}
     if one:
         decisions(sources[files[0]])  # its error is the one line it always was
-    c = review_many(sources, samples=args.samples, seed=args.seed, workers=args.workers,
+    c = review_many(sources, samples=args.samples, seed=args.seed, model=args.model,
+                    beta=args.beta, workers=args.workers,
                     scheduler=args.scheduler, progress=not args.json and not args.no_progress)
     if not c.games:  # nothing reviewed: one line
         more = f" (and {len(c.failures) - 1} more)" if len(c.failures) > 1 else ""
