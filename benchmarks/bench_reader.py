@@ -11,7 +11,8 @@ clairvoyant, each with its 95% interval; the share of the clairvoyant headroom t
 recovers; the reader's CPU time per decision (``time.process_time`` of the whole
 decision, peeks and inference included: the median and the 99th percentile).
 
-Run (games per opponent set; 2 worker processes)::
+Run (games per opponent set; 2 worker processes; ``--every N`` prints a running estimate
+every N games, and Ctrl-C or SIGTERM prints the figures of the games played so far)::
 
     nice python benchmarks/bench_reader.py --games 300 --seats 3 --workers 2
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import signal
 import statistics
 import sys
 import time
@@ -93,14 +95,42 @@ def _task(args: tuple[int, int, tuple[str, ...]]) -> tuple[int, int, int, list[f
     return r, la, cv, times
 
 
-def run(n: int, games: int, opponents: tuple[str, ...], workers: int) -> dict[str, Any]:
+class _Serial:
+    """The pool's ``imap`` in this process (``--workers 1``)."""
+
+    def __enter__(self) -> _Serial:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def imap(self, f: Any, tasks: Sequence[Any], chunksize: int = 1) -> Any:
+        return map(f, tasks)
+
+
+def run(n: int, games: int, opponents: tuple[str, ...], workers: int,
+        every: int = 0) -> dict[str, Any]:
+    """The figures of ``games`` games; ``every``: a running line on standard error every
+    ``every`` games (0: none), so that a long run read half-way says where it stands."""
     tasks = [(n, i, opponents) for i in range(games)]
     t0 = time.perf_counter()
-    if workers > 1:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            rows = pool.map(_task, tasks, chunksize=1)
-    else:
-        rows = [_task(t) for t in tasks]
+    rows: list[tuple[int, int, int, list[float]]] = []
+    with multiprocessing.get_context("fork").Pool(workers) if workers > 1 else _Serial() as pool:
+        try:
+            for row in pool.imap(_task, tasks, chunksize=1):
+                rows.append(row)
+                if every and len(rows) % every == 0:
+                    g, lo, hi = mean_ci([la - r for r, la, _, _ in rows])
+                    h, hlo, hhi = mean_ci([la - cv for _, la, cv, _ in rows])
+                    print(f"  {len(rows)} games: reader {g:+.2f} [{lo:+.2f}, {hi:+.2f}], "
+                          f"clairvoyant {h:+.2f} [{hlo:+.2f}, {hhi:+.2f}], "
+                          f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+        except KeyboardInterrupt:  # Ctrl-C (SIGINT): the figures of the games played so far
+            if len(rows) < 2:
+                raise
+            print(f"  interrupted after {len(rows)} of {games} games", file=sys.stderr,
+                  flush=True)
+    games = len(rows)
     wall = time.perf_counter() - t0
     gain = [la - r for r, la, _, _ in rows]
     head = [la - cv for _, la, cv, _ in rows]
@@ -120,11 +150,21 @@ def run(n: int, games: int, opponents: tuple[str, ...], workers: int) -> dict[st
     }
 
 
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> None:
+    # a background run (SIGINT ignored) is stopped by SIGTERM: both end the run with the
+    # figures of the games played so far
+    signal.signal(signal.SIGINT, _stop)
+    signal.signal(signal.SIGTERM, _stop)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seats", type=int, nargs="+", default=[3])
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--every", type=int, default=0,
+                    help="a running estimate on standard error every N games")
     ap.add_argument("--opponents", nargs="+", default=None,
                     help="one opponent set, comma-separated (default: at 3 seats "
                          "lookahead,greedy and lookahead,lookahead; else all lookahead)")
@@ -137,7 +177,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         else:
             sets = [("lookahead",) * (n - 1)]
         for opp in sets:
-            out = run(n, a.games, opp, a.workers)
+            out = run(n, a.games, opp, a.workers, a.every)
             g, glo, ghi = out["reader_gain"]
             h, hlo, hhi = out["clairvoyant_gain"]
             print(f"{n} seats vs {'+'.join(opp)}, {out['games']} games: reader better than "

@@ -19,7 +19,7 @@ from nbclient import NotebookClient
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 NOTEBOOKS = [
     "play.ipynb", "classroom.ipynb", "odds.ipynb", "analysis.ipynb", "lookahead.ipynb",
-    "review.ipynb", "class_report.ipynb",
+    "review.ipynb", "class_report.ipynb", "inference.ipynb",
 ]
 TIMEOUT = 600  # per cell: only a guard against a hang, not a speed test
 
@@ -267,6 +267,23 @@ def test_lookahead_notebook_runs_and_the_two_views_disagree() -> None:
     assert low > 0, paired  # the one-swat choice is worse over the whole game, clearly
     diffs = [line for line in lines if "minus lookahead, same games" in line]
     assert len(diffs) == 2
+
+
+def test_inference_notebook_bayes_by_hand_agrees_and_a_peek_changes_the_play() -> None:
+    """Bayes' rule by hand in exact fractions is the posterior of ``infer``; the reading of
+    careful players beats the uniform model on the cards; the peek's worth is positive and
+    some value it could show changes the best play."""
+    nb = read("inference.ipynb")
+    client(nb).execute()
+    assert shows_plotly(nb)
+    text = "".join(text_of(c) for c in nb.cells)
+    assert "prior: {3: '2/5', 4: '2/5', 5: '1/5'}" in text
+    assert "= 128/145 = 0.8828" in text and "infer agrees" in text
+    losses = dict(re.findall(r"(uniform|inferred): log-loss ([0-9.]+)", text))
+    assert float(losses["inferred"]) < float(losses["uniform"]) - 0.1, losses
+    worth = re.search(r"the best peek: .* \(worth ([0-9.]+) points of margin\)", text)
+    assert worth and float(worth.group(1)) > 0.1, text
+    assert "the peek changes the best play: yes" in text
 
 
 def test_class_report_notebook_runs_and_the_student_improves(
