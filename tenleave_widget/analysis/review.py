@@ -49,7 +49,7 @@ import random
 import textwrap
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from ..engine.cards import card_value, parse_card
 from ..engine.errors import RecordError, SetupError, TenLeaveError, excerpt
@@ -860,7 +860,9 @@ def decisions(record: RecordSource | Game, *, history: bool = False) -> list[Dec
     g, turns, _, _ = _load(record)
     out = []
     for k, t in enumerate(turns):
-        out.append(Decision(k, with_history(g, t.seat) if history else g.view(t.seat), t))
+        # a view with its history is a View with one more key (docs/view.md)
+        view = cast(View, with_history(g, t.seat)) if history else g.view(t.seat)
+        out.append(Decision(k, view, t))
         g.apply(t)
     return out
 
