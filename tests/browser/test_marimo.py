@@ -4,10 +4,15 @@ port, headless) and played in Debian's Chromium.
 The table and the odds panels are wrapped with `mo.ui.anywidget`; a turn played by clicking
 reaches Python (the browser holds no rules: the turn count, the narration and the panels
 all come back from Python), the bots answer, and the panels are redrawn.
+
+A reviewed replay (a record with its review saved, shown by a small marimo app written
+here) draws the review's evaluation graph as a Plotly panel of the table, and a click on
+a point moves the table to that decision (the ``goto`` intent, through marimo).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,6 +21,7 @@ import pytest
 from .conftest import artifact
 from .driver import TIMEOUT, wait_idle
 from .hosts import EXAMPLES, MarimoServer, marimo_server
+from .notebooks import GAME
 
 # marimo draws each widget in a shadow root: Playwright's locators pierce it,
 # document.querySelector does not.
@@ -89,3 +95,64 @@ def test_play_a_turn_in_marimo(page: Any, marimo: MarimoServer) -> None:
     assert page.errors == []
     assert console_errors == []
     assert outside == [], "the marimo page loaded something from outside the local server"
+
+
+REVIEW_APP = """import marimo
+
+app = marimo.App(width="full")
+
+
+@app.cell
+def _():
+    import marimo as mo
+
+    from tenleave_widget.widget import replay_widget
+
+    return mo, replay_widget
+
+
+@app.cell
+def _(mo, replay_widget):
+    r = replay_widget("reviewed.json", seat=None)  # its review is saved in the record
+    mo.ui.anywidget(r.table)  # the review graph is a panel of the table
+    return (r,)
+"""
+
+GRAPH = ".tl-panel-review .js-plotly-plot"
+
+
+@pytest.fixture(scope="module")
+def marimo_review(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MarimoServer]:
+    """`marimo run` of a replay whose record carries its review (computed here, 4 worlds a
+    decision: the graph, not the review's precision, is under test)."""
+    from tenleave_widget.analysis.review import attach_review, review
+    from tenleave_widget.engine.record import load_record
+
+    tmp = tmp_path_factory.mktemp("marimo-review")
+    record = load_record(GAME)
+    (tmp / "reviewed.json").write_text(json.dumps(attach_review(record, review(record, samples=4))))
+    app = tmp / "src" / "marimo_review.py"
+    app.parent.mkdir()
+    app.write_text(REVIEW_APP)
+    with marimo_server(tmp, app) as s:
+        yield s
+
+
+def test_review_graph_in_marimo(page: Any, marimo_review: MarimoServer) -> None:
+    page.goto(marimo_review.url, timeout=TIMEOUT)
+    root = page.locator(".tl-root").first
+    root.wait_for(timeout=TIMEOUT)
+    graph = page.locator(GRAPH).first
+    graph.wait_for(timeout=TIMEOUT)
+    # three seats' lines, every decision a point, drawn by plotly.js
+    page.wait_for_function(
+        "(el) => !!el.data && el.data.length === 3"
+        " && el.querySelectorAll('.scatterlayer .points path').length >= 30",
+        arg=graph.element_handle(), timeout=60_000)
+    assert root.get_attribute("data-turns") != "7"
+    # Ben's third decision (turn index 7): a click on its point moves the table there
+    point = graph.locator(".scatterlayer .trace").nth(1).locator(".points path").nth(2)
+    point.click(force=True)
+    page.locator(".tl-root[data-turns='7']").wait_for(timeout=30_000)
+    page.screenshot(path=str(artifact("marimo-review.png")), full_page=True)
+    assert page.errors == []
