@@ -84,7 +84,8 @@ export function themed(layout: Obj, t: Theme): Obj {
     };
   }
   if (Array.isArray(layout["annotations"])) {
-    out["annotations"] = layout["annotations"].map((a: unknown) => ({ ...obj(a), font: font(obj(a)["font"], 13) }));
+    // on the panel's own background: a grid line behind a note does not cross its words
+    out["annotations"] = layout["annotations"].map((a: unknown) => ({ ...obj(a), bgcolor: t.bg, font: font(obj(a)["font"], 13) }));
   }
   if (Array.isArray(layout["shapes"])) {
     out["shapes"] = layout["shapes"].map((s: unknown) => (obj(s)["type"] === "line" ? { ...obj(s), line: { ...obj(obj(s)["line"]), color: t.fg2 } } : s));

@@ -595,7 +595,8 @@ def outcome_figure(outcome: Sequence[OutcomeChart]) -> PanelFigure:
                          margin={"l": label_margin(rows), "r": 10, "t": 110, "b": 30,
                                  "pad": 2},
                          xaxis={"range": [0, 1], "tickformat": ".0%", "fixedrange": True},
-                         yaxis={"autorange": "reversed", "fixedrange": True},
+                         yaxis={"autorange": "reversed", "fixedrange": True,
+                                "showgrid": False},
                          annotations=empty)
         return {"name": title, "alt": " ".join(alts),
                 "figure": {"data": data, "layout": layout}}
@@ -609,7 +610,7 @@ def outcome_figure(outcome: Sequence[OutcomeChart]) -> PanelFigure:
         xaxis={"range": [0, 1], "tickformat": ".0%", "domain": [0, 1], "anchor": "y",
                "fixedrange": True},
         yaxis={"domain": [0.5, 1], "autorange": "reversed", "fixedrange": True,
-               "anchor": "x"},
+               "showgrid": False, "anchor": "x"},
         xaxis2={"domain": [0, 1], "anchor": "y2", "type": "linear",
                 "dtick": 1 if high <= 10 else 2,
                 "range": [-0.5, high + 0.5], "fixedrange": True,
@@ -652,7 +653,7 @@ def cards_figure(cards: Sequence[CardChart], colours: Sequence[str]) -> PanelFig
     layout = _layout(title, 60 + 26 * len(cards),
                      margin={"l": label_margin(labels), "r": 10, "t": 36, "b": 36, "pad": 2},
                      xaxis={"range": [0, 1], "tickformat": ".0%", "fixedrange": True},
-                     yaxis={"autorange": "reversed", "fixedrange": True})
+                     yaxis={"autorange": "reversed", "fixedrange": True, "showgrid": False})
     alt = " ".join(f"{label}: swatted {percent(x)}." for label, x in zip(labels, xs, strict=True))
     return {"name": title, "alt": alt, "figure": {"data": data, "layout": layout}}
 
@@ -722,7 +723,7 @@ def moves_figure(moves: MovesChart, players: Sequence[str]) -> PanelFigure:
                      xaxis=xaxis, annotations=notes,
                      margin={"l": label_margin(labels), "r": 10, "t": 56,
                              "b": 70 if rest else 48, "pad": 2},
-                     yaxis={"autorange": "reversed", "fixedrange": True})
+                     yaxis={"autorange": "reversed", "fixedrange": True, "showgrid": False})
     alt = " ".join(
         f"{m['label']}{f' ({mark})' if m['best'] else ''}: {w}."
         for m, w in zip(moves["moves"], (_move_words(m, moves["target"] > 0)
