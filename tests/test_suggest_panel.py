@@ -234,6 +234,14 @@ def test_the_widget_fills_it_in_and_follows_a_move() -> None:
     assert w.panels["suggest"]["state"] == "reading"  # no loop here: think() reads it
     w.think()
     assert w.panels["suggest"]["state"] == "ready"
+    w.send_intent({"kind": "rationality", "level": "careful"})
+    reading = w.panels["suggest"]  # meanwhile: the rules' chances of the same cards
+    assert reading["state"] == "reading" and "reading…" in w.panels["figures"]["suggest"]["alt"]
+    w.think()
+    ready = w.panels["suggest"]
+    assert [(c["label"], c["uniform"]) for c in reading["cards"]] == [
+        (c["label"], c["uniform"]) for c in ready["cards"]]
+    assert all(c["inferred"] == {} for c in reading["cards"])
     before = w.panels["suggest"]["cards"]
     turns = w.game.turns_applied
     offers = w.table.offers
@@ -305,3 +313,20 @@ def test_a_failed_reading_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     assert panels["suggest"]["state"] == "quiet"
     assert "could not be read" in panels["suggest"]["message"]
     assert "xyzzy" not in json.dumps(panels)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+def test_while_reading_the_rules_chances_are_those_of_the_reading(seats: int) -> None:
+    """What the panel shows at once (the rules' chances, from the view) is what the
+    reading says by the rules alone, card for card, at every turn of a game."""
+    g = Game(["Ana", "Ben", "Cy", "Dee", "Eve"][:seats], seed=seats)
+    bots = [make_bot("greedy" if s % 2 else "random", seats) for s in range(seats)]
+    while not g.finished:
+        seat = g.to_move or 0
+        s = session(g, seat, level="random")
+        ready = s.state()["panels"]["suggest"]["cards"]
+        view = g.view(seat)
+        now = suggest_panel.rules_alone(view, g.players)
+        assert [(c["label"], c["key"], c["uniform"]) for c in now] == [
+            (c["label"], c["key"], c["uniform"]) for c in ready]
+        g.apply(decide(bots[seat], g))

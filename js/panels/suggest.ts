@@ -48,6 +48,7 @@ export function suggestControls(chart: SuggestChart, send?: Send): HTMLElement[]
   if (send && (chart.state === "ready" || chart.state === "reading")) {
     out.push(choices("They play:", "level", LEVELS, chart.level, (level) => send({ kind: "rationality", level })));
   }
+  if (chart.state === "reading") out.push(h("p", { class: "tl-suggest-reason tl-suggest-reading" }, chart.message));
   if (chart.reason) out.push(h("p", { class: "tl-suggest-reason", "data-testid": "suggest-reason" }, chart.reason));
   if (chart.details) {
     out.push(h("details", { class: "tl-suggest-details" }, h("summary", null, "For analysts: the model and its figures"), h("p", null, chart.details)));

@@ -67,9 +67,11 @@ def _dist(d: dict[str, float]) -> str:
 
 
 def suggest_figure(cards: Sequence[SuggestCard], viewer: str, star: int | None = None,
-                   reason: str = "") -> PanelFigure:
+                   reason: str = "", *, reading: bool = False) -> PanelFigure:
     """The panel's figure for ``cards``, ``star`` the index of the card whose chances
-    moved most (``None``: none), ``reason`` (plain words) ending the text alternative."""
+    moved most (``None``: none), ``reason`` (plain words) ending the text alternative.
+    ``reading``: their plays are being read (the cards' ``inferred`` are empty: their
+    bars are left empty and the text says so)."""
     title = suggest_title(viewer)
     if not cards:
         return words_figure(viewer, f"{viewer} can see every card on the table: there is "
@@ -106,7 +108,8 @@ def suggest_figure(cards: Sequence[SuggestCard], viewer: str, star: int | None =
         annotations=names,
     )
     alt = " ".join(f"{label}: {ROWS[0]} {_dist(c['uniform'])}; {ROWS[1]} "
-                   f"{_dist(c['inferred'])}." for label, c in zip(labels, cards, strict=True))
+                   f"{'reading…' if reading else _dist(c['inferred'])}."
+                   for label, c in zip(labels, cards, strict=True))
     if reason:
         alt = f"{alt} {reason}"
     return {"name": title, "alt": alt, "figure": {"data": data, "layout": layout}}

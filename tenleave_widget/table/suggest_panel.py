@@ -57,6 +57,7 @@ from typing import Any, Literal, Protocol, TypedDict, cast
 
 from ..analysis.evidence import Shift, biggest_shift
 from ..analysis.infer import Beta, Inference, infer, inferred_odds, with_history
+from ..analysis.worlds import Hidden
 from ..engine.game import Game
 from . import tasks
 from .charts import ROMAN, PanelData, SuggestCard, SuggestChart, percent, quiet_suggest
@@ -65,7 +66,7 @@ from .protocol import WidgetMessageError
 from .suggest_chart import suggest_figure, words_figure
 
 __all__ = ["CAREFUL", "KEEP", "LEVELS", "ODDS_MODELS", "Reader", "SuggestFeed", "SuggestSession",
-           "reason_words"]
+           "reason_words", "rules_alone"]
 
 log = logging.getLogger(__name__)
 
@@ -248,10 +249,11 @@ class SuggestFeed:
                 if name in data["figures"]:
                     fig = data["figures"][name]
                     data["figures"][name] = {**fig, "name": f"{fig['name']} ({what})"}
-        if reading is None:
+        if reading is None:  # the rules' chances at once, their plays' when read
+            cards = rules_alone(session.shown().view(session.seat), session.live.players)
             data["suggest"] = {**quiet_suggest("quiet", READING, **settings),
-                               "state": "reading"}
-            data["figures"]["suggest"] = words_figure(viewer, READING)
+                               "state": "reading", "cards": cards}
+            data["figures"]["suggest"] = suggest_figure(cards, viewer, reading=True)
             return
         chart = self.chart(session, reading)
         star = None
@@ -273,20 +275,51 @@ class SuggestFeed:
         cards: list[SuggestCard] = []
         for c in inf["cards"]:
             q, i, _ = where[c["key"]]
-            star = "✱" if c["back"] == "marked" else ""
-            cards.append({"label": f"queue {q + 1} · {ROMAN[i]} · {players[c['owner']]} (?{star})",
-                          "owner": c["owner"], "back": c["back"], "key": c["key"], "size": 1,
-                          "uniform": c["uniform"], "inferred": c["inferred"]})
+            cards.append(_card(players, q, i, c["owner"], c["back"], c["key"], c["uniform"],
+                               c["inferred"]))
         for h in inf["hands"]:
-            n = h["size"]
-            what = f"{n} {h['back']} card{'s' if n > 1 else ''}"
-            cards.append({"label": f"{players[h['owner']]}'s hand: {what}"
-                                   + (" (any one)" if n > 1 else ""),
-                          "owner": h["owner"], "back": h["back"], "key": None, "size": n,
-                          "uniform": h["uniform"], "inferred": h["inferred"]})
+            cards.append(_hand(players, h["owner"], h["back"], h["size"], h["uniform"],
+                               h["inferred"]))
         return {"level": self.level, "odds_model": self.odds_model, "state": "ready",
                 "cards": cards, "reason": reason_words(reading, players, self.level, where),
                 "details": details(inf, players), "message": ""}
+
+
+def _card(players: list[str], q: int, i: int, owner: int, back: str, key: int,
+          uniform: dict[str, float], inferred: dict[str, float]) -> SuggestCard:
+    star = "✱" if back == "marked" else ""
+    return {"label": f"queue {q + 1} · {ROMAN[i]} · {players[owner]} (?{star})",
+            "owner": owner, "back": back, "key": key, "size": 1, "uniform": uniform,
+            "inferred": inferred}
+
+
+def _hand(players: list[str], owner: int, back: str, n: int, uniform: dict[str, float],
+          inferred: dict[str, float]) -> SuggestCard:
+    what = f"{n} {back} card{'s' if n > 1 else ''}" + (" (any one)" if n > 1 else "")
+    return {"label": f"{players[owner]}'s hand: {what}", "owner": owner, "back": back,
+            "key": None, "size": n, "uniform": uniform, "inferred": inferred}
+
+
+def rules_alone(view: Mapping[str, Any], players: list[str]) -> list[SuggestCard]:
+    """The cards ``view``'s seat cannot see with their chances by the rules alone (the
+    uniform model; ``inferred`` empty), in the order of a reading: what the panel shows
+    while the players' choices are read (computed on the spot, from the view only)."""
+    hidden = Hidden(view, hands=True)
+
+    def uniform(g: int) -> dict[str, float]:
+        counts = hidden.counts[g]
+        size = sum(counts.values())
+        return {str(v): c / size for v, c in counts.items()}
+
+    cards = [_card(players, q, i, int(card["owner"]), card["back"], int(card["key"]),
+                   uniform(-1 - slot), {})
+             for q, (queue, row) in enumerate(zip(view["queues"], hidden.slots, strict=True))
+             for i, (card, slot) in enumerate(zip(queue, row, strict=True)) if slot < 0]
+    order = sorted(range(len(hidden.keys)),
+                   key=lambda g: (hidden.keys[g][0], hidden.keys[g][1] != "marked"))
+    cards += [_hand(players, hidden.keys[g][0], hidden.keys[g][1], hidden.in_hand[g],
+                    uniform(g), {}) for g in order if hidden.in_hand[g]]
+    return cards
 
 
 def reason_words(reading: Reading, players: list[str], level: str,
