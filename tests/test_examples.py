@@ -279,6 +279,7 @@ def test_inference_notebook_bayes_by_hand_agrees_and_a_peek_changes_the_play() -
     text = "".join(text_of(c) for c in nb.cells)
     assert "prior: {3: '2/5', 4: '2/5', 5: '1/5'}" in text
     assert "= 128/145 = 0.8828" in text and "infer agrees" in text
+    assert "Biggest change: Cy's marked card on queue 1" in text  # the table's own panel
     losses = dict(re.findall(r"(uniform|inferred): log-loss ([0-9.]+)", text))
     assert float(losses["inferred"]) < float(losses["uniform"]) - 0.1, losses
     worth = re.search(r"the best peek: .* \(worth ([0-9.]+) points of margin\)", text)
