@@ -23,7 +23,8 @@ LAYERS: list[set[str]] = [
     {"engine.view"},  # the seat view's types and the projection of a game's state onto them
     {"engine.game"},  # state, the executor, swats, daybreak
     # analysis/: pure functions of a seat view, built on the engine
-    {"analysis", "analysis.stats", "analysis.worlds"},  # intervals; the uniform model
+    # intervals; the uniform model; the lookahead's result as types
+    {"analysis", "analysis.stats", "analysis.worlds", "analysis.move_values"},
     {"analysis.odds"},  # the exact odds
     {"analysis.position", "analysis.bots", "analysis.lookahead", "analysis.review",
      "analysis.infer", "analysis.reader"},

@@ -37,6 +37,7 @@ from ..engine.rules import QUEUE_CAPACITY
 from ..engine.turn import AFTER, Turn
 from .infer import Beta, with_history
 from .lookahead import DEFAULT_SAMPLES, Budget, evaluate_view
+from .move_values import MoveValues
 from .reader import Belief, dealer, peek_values, revealed
 
 WAKE: Final = "wake"
@@ -153,7 +154,7 @@ class LookaheadBot:
         self.objective = objective
         self.rotations = rotations
         self.redecide = redecide
-        self.last: dict[str, Any] | None = None
+        self.last: MoveValues | None = None
 
     def _evaluate(self, view: View, **options: Any) -> Turn:
         seed = random.Random(f"{self.seed}:{view['turns_applied']}").getrandbits(64)
@@ -226,7 +227,7 @@ class ReaderBot:
         self.samples = samples
         self.peek_gain = peek_gain
         self.peeks = peeks
-        self.last: dict[str, Any] | None = None
+        self.last: MoveValues | None = None
         self.last_peeks: list[Any] = []
         self._belief: tuple[int, Belief] | None = None
 
@@ -247,7 +248,7 @@ class ReaderBot:
         return Belief.uniform(view)
 
     def _evaluate(self, view: View, salt: str, turns: list[dict[str, Any]] | None = None
-                  ) -> tuple[dict[str, Any], list[Any]]:
+                  ) -> tuple[MoveValues, list[Any]]:
         worlds: list[Any] = []
         deal = dealer(view, self.belief(view).sample, worlds)
         budget = self.budget if self.budget is not None else bot_budget(len(view["hands"]))

@@ -52,6 +52,7 @@ from typing import Any
 from ..engine.cards import count_backs, parse_card, value_and_back
 from ..engine.errors import IllegalActionError, InvalidViewError, SetupError, excerpt
 from ..engine.rules import DEFAULT_TOKENS, QUEUE_CAPACITY
+from .move_values import Figures, MoveValue, MoveValues, NotValued, WorldResults
 from .odds import move_evaluation, seat_odds
 from .stats import Z95, mean_ci, wilson
 from .worlds import Deal, Hidden
@@ -543,12 +544,12 @@ class _Stats:
         self.wins += won
         self.win_list.append(int(won))
 
-    def figures(self, per_world: bool) -> dict[str, Any]:
-        """The estimates (and, with ``per_world``, the per-world results)."""
+    def figures(self) -> Figures:
+        """The estimates."""
         p, plo, phi = mean_ci(self.pen)
         mg, mlo, mhi = mean_ci(self.margin)
         wp, wlo, whi = wilson(self.wins, len(self.pen))
-        out: dict[str, Any] = {
+        return {
             "expected_final_penalty": p,
             "ci95": [plo, phi],
             "expected_margin": mg,
@@ -556,11 +557,16 @@ class _Stats:
             "win_probability": wp,
             "win_ci95": [wlo, whi],
         }
-        if per_world:
-            out["penalty_samples"] = list(self.pen)
-            out["margin_samples"] = list(self.margin)
-            out["win_samples"] = list(self.win_list)
-        return out
+
+    def worlds(self, per_world: bool) -> WorldResults:
+        """The results world by world with ``per_world`` (else none)."""
+        if not per_world:
+            return {}
+        return {
+            "penalty_samples": list(self.pen),
+            "margin_samples": list(self.margin),
+            "win_samples": list(self.win_list),
+        }
 
 
 def _moves_of(pos: _Position, rotations: bool) -> list[tuple[dict[str, Any], _Move]]:
@@ -636,7 +642,7 @@ def evaluate_view(
     turns: Sequence[Mapping[str, Any]] | None = None,
     reference: bool = False,
     deal: Deal | None = None,
-) -> dict[str, Any]:
+) -> MoveValues:
     """Value every distinct decision of the seat to move over the rest of the game.
 
     ``view`` is that seat's ``tenleave-view/1`` view; ``budget`` a number of sampled
@@ -787,7 +793,7 @@ class Evaluation:
         if len(self._live) == 1 and b.prune is not None:
             self.done = True
 
-    def result(self) -> dict[str, Any]:
+    def result(self) -> MoveValues:
         """The figures so far (see :func:`evaluate_view`); at least one world is played."""
         if self.worlds == 0:
             self.advance(ms=0)
@@ -798,7 +804,7 @@ class Evaluation:
                 imm[("play", m["play"][0], str(m["play"][1]))] = float(m["expected_penalty"])
             else:
                 imm[("wake",)] = float(m["expected_penalty"])
-        out_moves: list[dict[str, Any]] = []
+        out_moves: list[MoveValue] = []
         for (turn, _), i in zip(self._moves, self._index, strict=True):
             st = self._stats[i]
             if "wake" in turn:
@@ -807,15 +813,12 @@ class Evaluation:
                 ie = _immediate(view, pos, turn)
             else:
                 ie = imm[("play", turn["play"][0], str(turn["play"][1]))]
-            entry: dict[str, Any] = {"turn": turn, **st.figures(False),
-                                     "immediate_expected_penalty": ie, "samples": len(st.pen)}
-            if self._per_world:
-                entry.update(st.figures(True))
-            out_moves.append(entry)
+            out_moves.append({"turn": turn, **st.figures(), "immediate_expected_penalty": ie,
+                              "samples": len(st.pen), **st.worlds(self._per_world)})
         best = _best(out_moves, self._objective)
         # a peek is always legal (at least the card just played can be peeked after the play)
-        not_valued = [{"action": "peek", "reason": _PEEK_REASON}]
-        out: dict[str, Any] = {
+        not_valued: list[NotValued] = [{"action": "peek", "reason": _PEEK_REASON}]
+        out: MoveValues = {
             "seat": pos.seat,
             "turn": pos.turns_applied,
             "samples": self.worlds,
@@ -825,12 +828,13 @@ class Evaluation:
             "not_valued": not_valued,
         }
         if self._ref is not None:
-            out["reference"] = {**self._ref.figures(self._per_world),
-                                "samples": len(self._ref.pen)}
+            ref = self._ref
+            out["reference"] = {**ref.figures(), **ref.worlds(self._per_world),
+                                "samples": len(ref.pen)}
         return out
 
 
-def _best(moves: list[dict[str, Any]], objective: str) -> int:
+def _best(moves: list[MoveValue], objective: str) -> int:
     """The chosen move: most samples first (pruned moves lost), then the objective, then
     the lower expected penalty; the first such in the list order."""
     most = max(m["samples"] for m in moves)
@@ -876,7 +880,7 @@ def evaluate(
     model: str = "uniform",
     beta: float | str = "fitted",
     **options: Any,
-) -> dict[str, Any]:
+) -> MoveValues:
     """Seat ``seat``'s whole-game move values after the first ``turns`` turns of a record
     (an object or a path) or of a :class:`~tenleave_widget.Game` (default: all of them) —
     the ``tenleave evaluate`` JSON. Only the seat's view is used (:func:`evaluate_view`;

@@ -63,7 +63,7 @@ import sys
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
     from typing import Any
 
     from .simulate import Stats
@@ -368,6 +368,7 @@ def _run(args: argparse.Namespace) -> int:
 
     from ..engine.errors import TenLeaveError, one_line
 
+    out: Mapping[str, Any]  # what is written as JSON
     try:
         if args.command == "replay":
             from ..analysis.position import replay

@@ -35,6 +35,7 @@ import logging
 from collections.abc import Callable, Generator
 from typing import Any
 
+from ..analysis.move_values import MoveValues
 from ..analysis.review import (
     DEFAULT_SAMPLES,
     THRESHOLDS,
@@ -89,7 +90,7 @@ class CoachCheck:
         self.threshold = threshold
         self.key: tuple[int, int, Any] | None = None
         """The decision screened or being screened: (turn, seat, its view)."""
-        self.result: dict[str, Any] | None = None
+        self.result: MoveValues | None = None
         """The screen's figures once done."""
 
     def want(self, k: int, seat: int, view: View

@@ -49,6 +49,7 @@ from collections.abc import Callable, Generator, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..analysis.lookahead import DEFAULT_SAMPLES, Budget, Evaluation
+from ..analysis.move_values import MoveValues
 from . import tasks
 from .charts import MoveChart, MovesChart, move_label
 
@@ -108,9 +109,9 @@ class LookaheadFeed:
         self._key: tuple[Any, ...] | None = None
         self._base: Game | None = None
         self.evaluation: Evaluation | None = None
-        self.result: dict[str, Any] | None = None
+        self.result: MoveValues | None = None
         """The figures last published (while ``busy``, the worker owns the evaluation)."""
-        self.chunk: tasks.Task[dict[str, Any]] | None = None
+        self.chunk: tasks.Task[MoveValues] | None = None
         """The chunk of the evaluation running in the background (:class:`Thinker`)."""
 
     def _target(self, session: LookaheadSession) -> tuple[tuple[Any, ...], Game, int] | None:
@@ -170,7 +171,7 @@ class LookaheadFeed:
             self.result = None
         return ev.done
 
-    def figures(self) -> dict[str, Any] | None:
+    def figures(self) -> MoveValues | None:
         """The evaluation's figures so far, or None before the first world (while a
         chunk runs in the background: the figures it last published)."""
         ev = self.evaluation
@@ -289,7 +290,7 @@ class Thinker:
         task = feed.chunk = tasks.run(loop, _chunk(ev, CHUNK_MS))
         task.future.add_done_callback(lambda _f: self._done(ev, task))
 
-    def _done(self, ev: Evaluation, task: tasks.Task[dict[str, Any]]) -> None:
+    def _done(self, ev: Evaluation, task: tasks.Task[MoveValues]) -> None:
         feed = self.session.lookahead
         self._running = False
         if feed.chunk is task:
@@ -304,7 +305,7 @@ class Thinker:
             log.exception("the whole-game evaluation failed")
 
 
-def _chunk(ev: Evaluation, ms: float) -> Generator[None, None, dict[str, Any]]:
+def _chunk(ev: Evaluation, ms: float) -> Generator[None, None, MoveValues]:
     """The background job: play worlds for about ``ms`` milliseconds, a world or two a
     slice (between slices the kernel's loop has its turn); the figures."""
     end = time.perf_counter() + ms / 1000
