@@ -55,13 +55,14 @@ Naive = tuple[dict[int, dict[int, float]], dict[tuple[int, str], dict[int, float
               dict[int, float], list[tuple[dict[int, int], float]]]
 
 
-def naive_posterior(g: Game, seat: int, beta: dict[int, Grid]) -> Naive:
+def naive_posterior(g: Game, seat: int, beta: dict[int, Grid], skip: int | None = None) -> Naive:
     """Every world of ``seat``'s uniform model (ordered draws of labelled cards, equal
     value tuples merged), replayed in the engine with the record's turns and those values;
     each opponent's choices scored from the engine's view of it at that moment, for every
     beta of its grid, and the beta integrated out with its prior. Returns the posterior
     per unknown key, the expected value counts per unseen hand, each opponent's
-    posterior mean beta and every world (key -> value) with its posterior probability."""
+    posterior mean beta and every world (key -> value) with its posterior probability.
+    ``skip``: the index of a turn whose choices are not read (the evidence without it)."""
     view = g.view(seat)
     rec = g.to_record()
     places: dict[tuple[int, str], list[int]] = {}
@@ -95,10 +96,10 @@ def naive_posterior(g: Game, seat: int, beta: dict[int, Grid]) -> Naive:
             rec2["turns"][x]["play"][0] = _notation(v, backs[x])
         h = Game.from_record(rec2, turns=0)
         like = {o: [1.0] * len(grid) for o, grid in beta.items()}
-        for raw in rec2["turns"]:
+        for i, raw in enumerate(rec2["turns"]):
             t = Turn.from_json(raw)
             o = t.seat
-            if o != seat:
+            if o != seat and i != skip:
                 play = (t.card, t.queue)
                 for j, (rate, _) in enumerate(beta[o]):
                     if t.wake:

@@ -330,3 +330,35 @@ def test_while_reading_the_rules_chances_are_those_of_the_reading(seats: int) ->
         assert [(c["label"], c["key"], c["uniform"]) for c in now] == [
             (c["label"], c["key"], c["uniform"]) for c in ready]
         g.apply(decide(bots[seat], g))
+
+
+def test_the_choice_is_the_naive_leave_one_out_one() -> None:
+    """Against the naive reference of tests/test_infer.py (every world replayed in the
+    engine): the card's value's chance without the chosen decision is the naive posterior
+    with that turn's choices left unread, and no other turn's leaving-out moves it back
+    further (turns with a wake, two decisions in one, are left out of the comparison)."""
+    from test_infer import naive_posterior, small_positions
+
+    checked = 0
+    for g, seat in small_positions():
+        betas = {o: 2.0 for o in range(g.seats) if o != seat}
+        shift = evidence.biggest_shift(with_history(g, seat), beta=betas)
+        if shift is None or shift["choice"] is None or g.turns[shift["choice"]["turn"]].wake:
+            continue
+        grid = {o: [(b, 1.0)] for o, b in betas.items()}
+        key, value = shift["key"], shift["value"]
+        cards = naive_posterior(g, seat, grid)[0]
+        assert cards[key].get(value, 0.0) == pytest.approx(shift["inferred"], abs=1e-9)
+        choice = shift["choice"]
+        without = naive_posterior(g, seat, grid, skip=choice["turn"])[0]
+        assert without[key].get(value, 0.0) == pytest.approx(choice["without"], abs=1e-9)
+        sign = 1 if shift["inferred"] > shift["uniform"] else -1
+        push = sign * (shift["inferred"] - choice["without"])
+        for t, turn in enumerate(g.turns):
+            if turn.seat != seat and not turn.wake and t != choice["turn"]:
+                other = naive_posterior(g, seat, grid, skip=t)[0][key].get(value, 0.0)
+                assert sign * (shift["inferred"] - other) <= push + 1e-9
+        checked += 1
+        if checked >= 4:
+            break
+    assert checked >= 4
