@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_widget import measure  # noqa: E402
 from browser.driver import wait_idle  # noqa: E402
 from browser.harness import CHROMIUM  # noqa: E402
-from browser.test_lite import built_site, open_and_run, serve  # noqa: E402
+from browser.test_lite import built_site, open_and_run, run_cell, serve  # noqa: E402
 
 DECISIONS = """\
 import time, statistics
@@ -76,13 +76,8 @@ def main() -> None:
         page.wait_for_timeout(1000)
         clicks = measure(page, root, args.moves, args.pause)
 
-        page.locator(".jp-Notebook .jp-CodeCell").last.click()
-        page.keyboard.press("Escape")
-        page.keyboard.press("b")
-        page.keyboard.press("Enter")
         code = DECISIONS.format(games=args.games, turns=args.turns)
-        page.keyboard.insert_text(f"exec({code!r})")
-        page.keyboard.press("Shift+Enter")
+        run_cell(page, f"exec({code!r})")
         out = page.locator(".jp-OutputArea-output", has_text="DECISION_MS").first
         out.wait_for(timeout=600_000)
         browser_ms = float(out.inner_text().split()[1])

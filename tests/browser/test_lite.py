@@ -2,7 +2,8 @@
 plain static server, opened in Chromium — JupyterLab and the Python kernel (Pyodide) run in
 the browser. ``play.ipynb`` is run from the top (its first cell installs the package from
 the site), a turn is played by clicking, the bots answer, the table and the odds panels
-follow, and no request leaves 127.0.0.1.
+follow; then, in the same kernel (a cell typed into the notebook), a replay of a sample game
+is stepped with its buttons and the table and panels follow it; no request leaves 127.0.0.1.
 
 The site is built once and kept in ``build/lite-test/<key>/`` (gitignored), the key a hash
 of everything the build reads (the build script, the Makefile, the package with its built
@@ -31,6 +32,8 @@ import pytest
 from .conftest import artifact
 from .driver import wait_idle
 from .harness import free_port
+from .test_browser import TABLE_JS, table_of
+from .test_marimo import PANELS_JS as PANELS_OF_JS
 from .test_notebook7 import PANELS_JS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -127,6 +130,70 @@ def open_and_run(page: Any, url: str, notebook: str) -> tuple[Any, float, float]
     return root, ready, table
 
 
+def run_cell(page: Any, code: str) -> Any:
+    """Type ``code`` into a new cell at the end of the open notebook and run it: the cell."""
+    cells = page.locator(".jp-Notebook .jp-Cell")
+    count = cells.count()
+    cells.last.locator(".jp-InputPrompt").click()
+    page.keyboard.press("Escape")
+    page.keyboard.press("b")
+    page.wait_for_function(
+        f"() => document.querySelectorAll('.jp-Notebook .jp-Cell').length === {count + 1}")
+    cell = cells.nth(count)  # (Shift+Enter adds one more below it)
+    editor = cell.locator(".cm-content")
+    editor.click()  # its editor focused (a loaded machine makes it late: wait, never type early)
+    cell.locator(".cm-editor.cm-focused").wait_for(timeout=TIMEOUT)
+    page.keyboard.insert_text(code)
+    page.wait_for_function("el => el.textContent.length > 0", arg=editor.element_handle())
+    page.keyboard.press("Shift+Enter")
+    return cell
+
+
+REPLAY = """\
+import json
+from tenleave_widget import Game, replay_widget
+GAME = "games/game-2-seats.json"
+print("VIEWS", json.dumps([Game.from_record(GAME, turns=t).view(None) for t in range(4)]))
+r = replay_widget(GAME, seat=None)
+r"""
+"""A replay in the same kernel, and the views the engine gives for its first turns."""
+
+
+def step_a_replay(page: Any) -> None:
+    """The replay cell run; its next and previous buttons step the table and its panels
+    through the sample game, each position the engine's (``table_of`` its view)."""
+    cell = run_cell(page, REPLAY)
+    printed = cell.locator(".jp-OutputArea-output", has_text="VIEWS").first
+    printed.wait_for(timeout=TIMEOUT)
+    views = json.loads(printed.inner_text().split("VIEWS", 1)[1])
+    root = cell.locator(".tl-root")
+    root.wait_for(timeout=TIMEOUT)
+    drawn: list[str] = []
+
+    def at(turn: int) -> None:
+        page.wait_for_function(
+            f"el => el.dataset.connected === '1' && el.dataset.turns === '{turn}'",
+            arg=root.element_handle(), timeout=TIMEOUT,
+        )
+        assert root.evaluate(TABLE_JS) == table_of(views[turn]), turn
+        cell.locator(".tl-panels-title", has_text=f"after {turn} turns").wait_for(
+            timeout=TIMEOUT)
+        panels = cell.locator(".tl-panels").evaluate(PANELS_OF_JS)
+        assert panels["drawnBars"] > 0, f"the replay's panels are blank at turn {turn}"
+        drawn.append(panels["data"])
+
+    at(0)
+    for turn in (1, 2, 3):
+        root.locator("[data-testid=next]").click()
+        at(turn)
+    root.locator("[data-testid=prev]").click()
+    at(2)
+    # the panels followed each step (the moves panel's whole-game values may still be
+    # filling in, so a position seen twice need not be drawn the same)
+    assert all(a != b for a, b in zip(drawn, drawn[1:], strict=False))
+    assert "undefined" not in root.inner_text()
+
+
 def test_the_built_config_never_falls_back_to_a_package_index() -> None:
     site = built_site()
     config = json.loads((site / "jupyter-lite.json").read_text())
@@ -142,7 +209,9 @@ def test_the_built_config_never_falls_back_to_a_package_index() -> None:
         assert (site / "files" / f"{name}.ipynb").exists()
 
 
-def test_play_a_turn_in_the_browser_kernel_offline(page: Any, lite: str) -> None:
+def test_play_a_turn_and_step_a_replay_in_the_browser_kernel_offline(
+    page: Any, lite: str,
+) -> None:
     outside: list[str] = []
 
     def seen(request: Any) -> None:
@@ -180,5 +249,7 @@ def test_play_a_turn_in_the_browser_kernel_offline(page: Any, lite: str) -> None
     text = root.inner_text()
     assert "undefined" not in text and "NaN" not in text
     page.screenshot(path=str(artifact("lite-play.png")), full_page=True)
+    step_a_replay(page)
+    page.screenshot(path=str(artifact("lite-replay.png")), full_page=True)
     assert page.errors == []
     assert outside == [], f"requests left 127.0.0.1: {outside[:5]}"
