@@ -23,6 +23,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -207,6 +208,23 @@ def test_the_built_config_never_falls_back_to_a_package_index() -> None:
     assert list((site / "pypi").glob("tenleave_widget-*.whl"))
     for name in ("play", "classroom", "review", "odds"):
         assert (site / "files" / f"{name}.ipynb").exists()
+
+
+def test_the_site_leaves_out_what_the_browser_never_reads() -> None:
+    """The cuts of ``tools/lite/build.py`` (``SLIM``, ``OLD_FONTS``) are in the site: the
+    wheels as the kernel installs them, and JupyterLab's build."""
+    site = built_site()
+    with zipfile.ZipFile(next((site / "pypi").glob("plotly-*.whl"))) as z:
+        names = z.namelist()
+        assert not [n for n in names if "labextension" in n or ".data/" in n]
+        for stub in ("plotly.min.js", "widgetbundle.js"):
+            assert z.getinfo(f"plotly/package_data/{stub}").file_size < 1000
+            assert b"not in this classroom site" in z.read(f"plotly/package_data/{stub}")
+    with zipfile.ZipFile(next((site / "pypi").glob("tenleave_widget-*.whl"))) as z:
+        static = {n.rsplit("/", 1)[1] for n in z.namelist() if "/static/" in n}
+        assert "widget.js" not in static and {"table-widget.js", "plotly-runtime.js"} <= static
+    fonts = {f.suffix for f in (site / "build").glob("fa-*")}
+    assert fonts == {".woff", ".woff2"}
 
 
 def test_play_a_turn_and_step_a_replay_in_the_browser_kernel_offline(

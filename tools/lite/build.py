@@ -20,12 +20,20 @@ What it does (every download through pip or npm, cached in ``build/lite/cache``)
    from the site, and the sample games they open.
 5. ``jupyter lite build``, then ``disablePyPIFallback`` set (and checked) in the built
    ``jupyter-lite.json``: the kernel never asks the network for a package.
+
+What the site leaves out, to be smaller (each cut measured with ``tools/lite/size.py``, the
+README quotes the sizes): the parts of the site's wheels the browser's kernel never reads
+(:data:`SLIM`: plotly's copies of its JupyterLab extension, which the site already has,
+and its two bundles of plotly.js, each a stub saying so), and the icon fonts' legacy
+formats no current browser asks for (:data:`OLD_FONTS`).
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import copy
+import fnmatch
 import hashlib
 import importlib.metadata
 import json
@@ -57,12 +65,42 @@ INSTALL_CELL = (
     "%pip install -q tenleave_widget\n"
     "# Plotly's fig.show() refuses to draw unless nbformat is importable, though it does not\n"
     "# use it to draw (and nbformat's jsonschema needs a compiled wheel Pyodide lacks here).\n"
-    "import sys, types\n"
-    'sys.modules.setdefault("nbformat", types.SimpleNamespace(__version__="5.10.4"))'
+    "import os, sys, types\n"
+    'sys.modules.setdefault("nbformat", types.SimpleNamespace(__version__="5.10.4"))\n'
+    'os.environ["PLOTLY_RENDERER"] = "plotly_mimetype"  # figures drawn by JupyterLab'
 )
 """The first cell of each notebook of the site. Without the nbformat stand-in, the first
 ``fig.show()`` fails, and a failed cell makes the kernel drop the messages queued behind
-it, the table's hello among them: the table then says "not connected" for good."""
+it, the table's hello among them: the table then says "not connected" for good. The
+renderer is JupyterLab's plotly extension alone (plotly's default in an unknown kernel adds
+the ``notebook`` renderer, which puts plotly.js, 4.8 MB, in the first figure's output)."""
+
+PLOTLY_JS_STUB = (
+    "/* plotly.js is left out of this classroom site (tools/lite/build.py): fig.show() draws\n"
+    "   with JupyterLab's plotly extension. */\n"
+    'document.write("<p>plotly.js is not in this classroom site: show figures with '
+    'fig.show() in the notebook.</p>");\n'
+)
+FIGURE_WIDGET_STUB = (
+    "// plotly's FigureWidget bundle is left out of this classroom site (tools/lite/build.py)\n"
+    "export default { render({ el }) { el.textContent = "
+    '"FigureWidget is not in this classroom site: use fig.show()."; } };\n'
+)
+SLIM: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
+    # plotly (9.7 MB): its JupyterLab extension twice (share/ and labextension/, which the
+    # site has from this environment), plotly.js for HTML files and the FigureWidget bundle
+    "plotly": (("plotly-*.data/*", "plotly/labextension/*"),
+               {"plotly/package_data/plotly.min.js": PLOTLY_JS_STUB,
+                "plotly/package_data/widgetbundle.js": FIGURE_WIDGET_STUB}),
+    # the project: widget.js is the table with plotly.js inside, for marimo only
+    "tenleave-widget": (("tenleave_widget/static/widget.js",), {}),
+}
+"""Per wheel of the site: (the files dropped, as ``fnmatch`` patterns; the files replaced
+by a stub, with the stub's text)."""
+
+OLD_FONTS = ("fa-*.eot", "fa-*.ttf", "fa-*.svg")
+"""JupyterLab's Font Awesome in formats only old browsers ask for (the CSS lists woff2
+first, then woff): removed from the built ``build/``."""
 
 
 def pyodide_environment(lock_info: dict[str, str]) -> dict[str, str]:
@@ -136,6 +174,38 @@ def unpack_pyodide(cache: Path) -> Path:
         with tarfile.open(tgz) as t:
             t.extractall(out, filter="data")
     return out / "package"
+
+
+def slim_wheel(wheel: Path, drop: tuple[str, ...], stubs: dict[str, str], into: Path) -> Path:
+    """A copy of ``wheel`` in ``into`` without the files ``drop`` names and with ``stubs``
+    for their files, its ``RECORD`` rewritten to match (hash and size of each stub)."""
+    def dropped(name: str) -> bool:
+        return any(fnmatch.fnmatchcase(name, pattern) for pattern in drop)
+
+    into.mkdir(parents=True, exist_ok=True)
+    out = into / wheel.name
+    with zipfile.ZipFile(wheel) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        names = [i.filename for i in src.infolist() if not dropped(i.filename)]
+        if missing := set(stubs) - set(names):
+            sys.exit(f"{wheel.name} has no {sorted(missing)} to stub")
+        record = next(n for n in names if n.endswith(".dist-info/RECORD"))
+        rows = []
+        for line in src.read(record).decode().splitlines():
+            name = line.rsplit(",", 2)[0]
+            if name in stubs:
+                data = stubs[name].encode()
+                digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+                line = f"{name},sha256={digest.decode()},{len(data)}"
+            if not dropped(name):
+                rows.append(line)
+        for name in names:
+            data = (stubs[name].encode() if name in stubs
+                    else "\n".join(rows).encode() + b"\n" if name == record
+                    else src.read(name))
+            dst.writestr(src.getinfo(name), data, zipfile.ZIP_DEFLATED)
+    print(f"{wheel.name}: {wheel.stat().st_size / 1e6:.1f} MB -> {out.stat().st_size / 1e6:.1f} MB "
+          f"(dropped {', '.join(drop)}; stubbed {', '.join(stubs) or 'nothing'})")
+    return out
 
 
 def kernel_wheels() -> dict[str, Path]:
@@ -257,6 +327,9 @@ def main() -> None:
            "--output-dir", str(out), "--contents", str(site / "files"), "--no-sourcemaps",
            "--apps", "lab", "--apps", "notebooks", "--apps", "tree"]
     for w in wheels:
+        name = canonicalize_name(w.name.split("-")[0])
+        if name in SLIM:
+            w = slim_wheel(w, *SLIM[name], work / "slim")
         cmd += ["--piplite-wheels", str(w)]
     run(cmd, cwd=site)
 
@@ -265,6 +338,9 @@ def main() -> None:
     settings_ = config["jupyter-config-data"]["litePluginSettings"][PLUGIN]
     settings_["disablePyPIFallback"] = True  # dropped by the build: set again
     built.write_text(json.dumps(config, indent=2))
+    for pattern in OLD_FONTS:
+        for font in (out / "build").glob(pattern):
+            font.unlink()
     check(out)
 
 
