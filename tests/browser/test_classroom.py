@@ -189,13 +189,21 @@ def test_axe_finds_no_serious_violation_in_light_and_dark(page: Any, lab: LabSer
     assert len(results) == 16
 
 
+TICK_SIZE_JS = """() => parseFloat(document.querySelector(
+    '.tl-root .tl-panels .js-plotly-plot .xtick text').style.fontSize)"""
+
+
 def test_projector_size_fits_1280x720(browser: Any, lab: LabServer) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
     try:
         root = open_and_run(page, lab, "projector.ipynb")
+        page.wait_for_selector(".tl-panels[data-revision]", state="attached")
+        tick = page.evaluate(TICK_SIZE_JS)
         page.select_option("[data-testid=size]", "projector")
         page.wait_for_function("() => document.querySelector('.tl-root.tl-size-projector')")
+        # the panels grow with the table: their charts are drawn again in larger type
+        page.wait_for_function(f"(before) => ({TICK_SIZE_JS})() >= before * 1.2", arg=tick)
         page.wait_for_function(
             "() => document.querySelector('.tl-root').dataset.turns === '12'"
             " && document.querySelector('.tl-root .tl-swat') !== null")
