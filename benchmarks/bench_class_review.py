@@ -16,10 +16,14 @@
   decisions, CPU per decision, and what a cluster of 100 single-thread workers would take
   (:func:`cluster_estimate`: each worker's share of the decisions at the measured CPU
   per decision plus Dask's overhead per task).
-- ``memory``: peak resident memory (``ru_maxrss``) of a fresh process that reviews the
-  first N of 1,000 small record files (2 seats, random bots) at a tiny budget (1 world),
-  for each N of ``--counts``, in one process (``--workers 1`` there: the memory is the
-  batch's, not a worker's) — and the bytes of its JSON, which grow with N by design.
+- ``saved``: peak resident memory (VmHWM) of a fresh process that brings together N
+  records carrying saved reviews (reused, nothing judged: the batch's own memory), for
+  each N of ``--counts``, and the bytes of its JSON (which grow with N by design).
+- ``memory``: one process (``--workers 1``: the batch's memory, not a worker's) reviews
+  up to the largest count of small records (2 seats, random bots) at a tiny budget (1
+  world a decision), printing its peak resident memory as it passes each count, with the
+  entries of the odds caches (``analysis/odds.py``: three ``lru_cache`` of 16,384
+  entries each, which fill over the first few hundred records).
 
 Every figure is printed with the load average before and after: on a shared machine
 the wall times are "loaded"; the CPU times are not.
@@ -132,53 +136,113 @@ def a_class(a: argparse.Namespace, overhead: float | None) -> None:
                                        else 0.0))
 
 
-def memory_child(folder: str, count: int) -> None:
+def status(key: str) -> int:
+    """A field of /proc/self/status in KiB (VmRSS: resident now, VmHWM: its peak)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+    raise KeyError(key)
+
+
+def memory_child(folder: str, count: int, marks: list[int]) -> None:
+    """Review the first ``count`` records of ``folder`` in this process at 1 world a
+    decision; as each mark of records is passed, print the peak resident memory so far
+    and the odds caches' entries (each bounded: 16,384)."""
+    from tenleave_widget.analysis import odds
+
+    caches = {n: getattr(odds, n) for n in ("_leaves", "_summary", "_append_costs")}
     files = sorted(str(p) for p in Path(folder).glob("*.json"))[:count]
+    per = [0]
     t0, c0 = time.perf_counter(), cpu()
+    left = sorted(marks)
+
+    def seen(done: int, total: int) -> None:
+        per[0] = per[0] or -(-total // count)  # the decisions of a record, about
+        records = min(count, done * count // total)
+        while left and records >= left[0]:
+            print(json.dumps({"records": left.pop(0), "decisions": done,
+                              "peak_kib": status("VmHWM"), "rss_kib": status("VmRSS"),
+                              "caches": {n: c.cache_info().currsize
+                                         for n, c in caches.items()},
+                              "wall": time.perf_counter() - t0, "cpu": cpu() - c0}),
+                  flush=True)
+
+    review_many(files, workers=1, samples=1, seed=0, progress=seen)
+
+
+def saved_child(folder: str, count: int) -> None:
+    """Bring together the first ``count`` records of ``folder``, each carrying its saved
+    review (reused: nothing judged), and print the peak resident memory."""
+    files = sorted(str(p) for p in Path(folder).glob("*.json"))[:count]
+    t0 = time.perf_counter()
     r = review_many(files, workers=1, samples=1, seed=0)
+    assert r.decisions == 0 and len(r.games) == count and not r.failures
     size = len(json.dumps(r.to_json()))
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
-    print(json.dumps({"records": len(r.games), "decisions": r.decisions, "json": size,
-                      "peak_kib": peak, "wall": time.perf_counter() - t0,
-                      "cpu": cpu() - c0}))
+    print(json.dumps({"records": count, "peak_kib": status("VmHWM"), "json": size,
+                      "wall": time.perf_counter() - t0}), flush=True)
 
 
 def memory(a: argparse.Namespace) -> None:
     counts = [int(c) for c in a.counts.split(",")]
     with tempfile.TemporaryDirectory() as d:
         make_games(Path(d), max(counts), seats=2)
-        rows = []
+        proc = subprocess.Popen([sys.executable, __file__, "--memory-child", d,
+                                 str(max(counts)), a.counts], stdout=subprocess.PIPE,
+                                text=True)
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            row = json.loads(line)
+            print(f"memory (reviewed, 1 world): {row['records']:>5} records, "
+                  f"{row['decisions']:>6} decisions: peak RSS {row['peak_kib'] / 1024:.1f} "
+                  f"MiB, odds caches {row['caches']}, wall {row['wall']:.0f} s, cpu "
+                  f"{row['cpu']:.0f} s", flush=True)
+        proc.wait()
+
+
+def saved(a: argparse.Namespace) -> None:
+    """Records with saved reviews: 10 small games reviewed once at 1 world, each saved
+    with its review, then copied to the largest count of files."""
+    from tenleave_widget.analysis.review import attach_review, review
+    from tenleave_widget.engine.record import load_record
+
+    counts = [int(c) for c in a.counts.split(",")]
+    with tempfile.TemporaryDirectory() as d:
+        base = make_games(Path(d), 10, seats=2)
+        recs = [attach_review(load_record(f), review(f, samples=1)) for f in base]
+        for f in base:
+            os.remove(f)
+        for k in range(max(counts)):
+            save_record(recs[k % len(recs)], Path(d) / f"saved-{k:05d}.json")
         for n in counts:
-            out = subprocess.run([sys.executable, __file__, "--memory-child", d, str(n)],
+            out = subprocess.run([sys.executable, __file__, "--saved-child", d, str(n)],
                                  check=True, capture_output=True, text=True).stdout
             row = json.loads(out.strip().splitlines()[-1])
-            rows.append(row)
-            print(f"memory: {row['records']:>5} records, {row['decisions']:>6} decisions: "
-                  f"peak RSS {row['peak_kib'] / 1024:.1f} MiB, JSON {row['json']:,} bytes, "
-                  f"wall {row['wall']:.1f} s, cpu {row['cpu']:.1f} s", flush=True)
-    lo, hi = rows[0], rows[-1]
-    per = (hi["peak_kib"] - lo["peak_kib"]) / max(1, hi["records"] - lo["records"])
-    print(f"memory: {per:.1f} KiB of peak RSS per further record "
-          f"({(hi['json'] - lo['json']) / max(1, hi['records'] - lo['records']) / 1024:.1f}"
-          " KiB of JSON per record)")
+            print(f"memory (saved reviews reused): {row['records']:>5} records: peak RSS "
+                  f"{row['peak_kib'] / 1024:.1f} MiB, JSON {row['json']:,} bytes, wall "
+                  f"{row['wall']:.1f} s", flush=True)
 
 
 def main() -> None:
-    if len(sys.argv) == 4 and sys.argv[1] == "--memory-child":
-        memory_child(sys.argv[2], int(sys.argv[3]))
+    if len(sys.argv) == 5 and sys.argv[1] == "--memory-child":
+        memory_child(sys.argv[2], int(sys.argv[3]), [int(c) for c in sys.argv[4].split(",")])
+        return
+    if len(sys.argv) == 4 and sys.argv[1] == "--saved-child":
+        saved_child(sys.argv[2], int(sys.argv[3]))
         return
     ap = argparse.ArgumentParser()
-    ap.add_argument("--parts", default="single,dask,class,memory")
+    ap.add_argument("--parts", default="single,dask,class,saved,memory")
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--samples", type=int, default=None)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--dask-tasks", type=int, default=200)
     ap.add_argument("--games", type=int, default=30)
-    ap.add_argument("--counts", default="10,100,1000")
+    ap.add_argument("--counts", default="10,100,200,300,400,500,600,700,800,900,1000")
     a = ap.parse_args()
     parts = a.parts.split(",")
     print(f"load average before: {os.getloadavg()}", flush=True)
     overhead = None
+    if "saved" in parts:
+        saved(a)
     if "memory" in parts:
         memory(a)
     if "dask" in parts:

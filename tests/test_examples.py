@@ -298,6 +298,11 @@ def test_class_report_notebook_runs_and_the_student_improves(
     m = re.search(r"Sam's accuracy: (\d+) in games 1-6, (\d+) in games 7-12", text)
     assert m, text
     assert int(m.group(2)) > int(m.group(1))  # random, then greedy
-    html_out = [o for c in nb.cells for o in c.get("outputs", []) if "text/html" in
-                o.get("data", {})]
-    assert any("Kinds of decision" in o["data"]["text/html"] for o in html_out)
+    assert shows_plotly(nb)  # the report's charts
+    assert "plotly.js included" in text and "mean loss" in text
+    assert "largest loss" in text and "clearest best" in text  # the positions
+    widgets = [o for c in nb.cells for o in c.get("outputs", [])
+               if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    assert len(widgets) >= 2  # a position on the table, the practice set's table
+    assert "puzzles. Puzzle 1 of" in text
+    assert "Play your move on the table above" in text  # Run All plays no move for you

@@ -43,6 +43,7 @@ from ..table.protocol import TableState, WidgetMessageError
 from ..table.session import Session, public_view
 
 if TYPE_CHECKING:
+    from .class_positions import Practice, open_position
     from .controller import TenLeaveWidget
     from .entry import hotseat, play, replay_widget
     from .table_widget import STATIC, TableWidget
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
 _JUPYTER = {
     "STATIC": "table_widget", "TableWidget": "table_widget", "TenLeaveWidget": "controller",
     "hotseat": "entry", "play": "entry", "replay_widget": "entry",
+    "Practice": "class_positions", "open_position": "class_positions",
 }
 
 
@@ -64,6 +66,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "STATIC",
+    "Practice",
     "Session",
     "TableState",
     "TableWidget",
@@ -71,6 +74,7 @@ __all__ = [
     "WidgetMessageError",
     "describe_turn",
     "hotseat",
+    "open_position",
     "play",
     "public_view",
     "replay_widget",
