@@ -111,9 +111,9 @@ async def suggest_blocking(games: int) -> dict[str, list[float]]:
                 await asyncio.sleep(0.005)
             target = feed.target(w.session)
             if isinstance(target, tuple):
-                key, view, s = target
+                key, game, s = target
                 t = time.perf_counter()
-                job = feed.job(view, s, True)
+                job = feed.job(key, game, s)
                 while True:
                     try:
                         next(job)

@@ -152,9 +152,9 @@ class SuggestFeed:
         self.odds_model = cast(OddsModel, model)
 
     # ----------------------------------------------------------------- what to read
-    def target(self, session: SuggestSession) -> tuple[Key, dict[str, Any], int] | str | None:
-        """What to read now: (key, the seat's view with its history, seed); a message
-        when there is nothing to read; ``None`` when the panel is not shown."""
+    def target(self, session: SuggestSession) -> tuple[Key, Game, int] | str | None:
+        """What to read now: (key, the position — the seat is ``key[3]`` —, seed); a
+        message when there is nothing to read; ``None`` when the panel is not shown."""
         if not self.enabled or session.covered or not session.show_odds:
             return None
         seat = session.seat
@@ -170,12 +170,16 @@ class SuggestFeed:
         seed = random.Random(
             f"tenleave-suggest/{session.config.seed}/{session.games}/{base.turns_applied}/{seat}"
         ).getrandbits(32)
-        return key, with_history(base, seat), seed
+        return key, base, seed
 
-    def job(self, view: Mapping[str, Any], seed: int, odds: bool
-            ) -> Generator[None, None, Reading]:
-        """The reading, a step a slice: the chances, the biggest change, the odds."""
-        beta = LEVELS[self.level]
+    def job(self, key: Key, game: Game, seed: int) -> Generator[None, None, Reading]:
+        """The reading of ``game`` for the seat ``key[3]``, a step a slice: the chances,
+        the biggest change, the odds (when ``key[-1]``: the switch says their plays).
+        Only the seat's view with its public history is read (:func:`with_history`)."""
+        view = with_history(game, key[3])
+        odds = bool(key[-1])
+        beta = LEVELS[key[4]]  # the level read, not the one set since
+        yield
         inference = infer(view, beta=beta, seed=seed)
         yield
         shift = biggest_shift(view, beta=beta, seed=seed) if beta != 0.0 else None
@@ -200,8 +204,8 @@ class SuggestFeed:
                 log.exception("reading the players failed")
         target = self.target(session)
         if isinstance(target, tuple) and target[0] not in self.readings:
-            key, view, seed = target
-            job = self.job(view, seed, bool(key[-1]))
+            key, game, seed = target
+            job = self.job(key, game, seed)
             while True:
                 try:
                     next(job)
@@ -414,10 +418,10 @@ class Reader:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return
-        key, view, seed = target
+        key, game, seed = target
         if key in feed.failed:
             return
-        task = feed.chunk = tasks.run(loop, feed.job(view, seed, bool(key[-1])))
+        task = feed.chunk = tasks.run(loop, feed.job(key, game, seed))
         task.future.add_done_callback(lambda _f: self._done(key, task))
 
     def _done(self, key: Key, task: tasks.Task[Reading]) -> None:
