@@ -24,6 +24,20 @@ The lookahead bot is slow (tens of milliseconds a decision at 96 worlds): its mi
     taskset -c 1 nice -n 10 .venv/bin/python benchmarks/bench_infer.py --seed 1
 
 ``--json FILE`` writes every figure.
+
+``--cost-study N`` measures instead what limits the model against **lookahead** players:
+how well each candidate cost explains their choices. On N training and N held-out games of
+three ``lookahead`` bots (first seat rotating), every decision at a turn's start (a play,
+or waking), from the chooser's true view: its cost under the one-swat model (the cost
+``infer`` uses) and under the lookahead margin itself at a few small budgets
+(``--cost-budgets``; ``evaluate_view``'s expected margin, rotations off: the bot's own
+objective at fewer worlds and another seed). Per cost: the ML beta on the training
+choices, the held-out log-likelihood per choice against beta 0's, the paired difference
+against the one-swat cost with its 95% interval over choices, how often the chosen move is
+the cost's cheapest, and the CPU time of one cost evaluation (all moves of one decision in
+one world) — what weighing a world with that cost would cost per past decision::
+
+    nice python benchmarks/bench_infer.py --cost-study 10 --cost-budgets 4 16 96
 """
 
 from __future__ import annotations
@@ -38,7 +52,9 @@ from collections import defaultdict
 from typing import Any
 
 from tenleave_widget.analysis.bots import make_bot
-from tenleave_widget.analysis.infer import infer, observed_choices, with_history
+from tenleave_widget.analysis.infer import COSTS, infer, observed_choices, with_history
+from tenleave_widget.analysis.lookahead import evaluate_view
+from tenleave_widget.analysis.odds import move_evaluation
 from tenleave_widget.analysis.stats import mean_ci
 from tenleave_widget.engine.game import Game
 from tenleave_widget.programs.simulate import play_game
@@ -95,7 +111,8 @@ MODELS = ("uniform", "fitted", "kind")
 
 
 def held_out(games: list[tuple[Game, list[str]]], betas: dict[str, float], mix: str,
-             rows: list[dict[str, Any]], stats: dict[str, list[float]]) -> None:
+             rows: list[dict[str, Any]], stats: dict[str, list[float]],
+             cost: str = "one-swat") -> None:
     """Score every unseen card of every position of ``games`` for every seat."""
     for gi, (game, seats) in enumerate(games):
         for t in range(1, game.turns_applied):
@@ -109,7 +126,7 @@ def held_out(games: list[tuple[Game, list[str]]], betas: dict[str, float], mix: 
                                     ("kind", {o: betas[seats[o]] for o in range(pos.seats)
                                               if o != p})):
                     t0 = time.process_time()
-                    outs[model] = infer(view, beta=beta, seed=t)
+                    outs[model] = infer(view, beta=beta, seed=t, cost=cost)
                     stats["ms"].append((time.process_time() - t0) * 1000)
                     f = outs[model]
                     stats["calls"].append(1.0)
@@ -164,6 +181,63 @@ def reliability(rows: list[dict[str, Any]], model: str) -> list[dict[str, float]
              "observed": sum(y for _, y in b) / len(b)} for i, b in enumerate(bins) if b]
 
 
+def cost_choices(game: Game, budgets: list[int]) -> list[dict[Any, Any]]:
+    """Each turn-start decision of ``game`` (see ``--cost-study``): per cost, the costs of
+    the moves open then and the index of the one chosen; per budget, the CPU ms."""
+    h = Game.from_record(game.to_record(), turns=0)
+    rows: list[dict[Any, Any]] = []
+    for k, t in enumerate(game.turns):
+        view = h.view(t.seat)
+        one = move_evaluation(view)
+        keys = [("wake",) if m.get("wake") else ("play", *m["play"]) for m in one]
+        chosen = keys.index(("wake",) if t.wake else ("play", t.card, t.queue))
+        row: dict[Any, Any] = {"one-swat": ([float(m["expected_penalty"]) for m in one], chosen)}
+        for b in budgets:
+            t0 = time.process_time()
+            ev = evaluate_view(view, b, k, rotations=False)
+            row[("ms", b)] = 1000 * (time.process_time() - t0)
+            value: dict[tuple[Any, ...], float] = {}
+            for m in ev["moves"]:
+                tj = m["turn"]
+                key = ("wake",) if tj.get("wake") else ("play", *tj["play"])
+                value[key] = min(value.get(key, math.inf), float(m["expected_margin"]))
+            row[b] = ([value[key] for key in keys], chosen)
+        rows.append(row)
+        h.apply(t)
+    return rows
+
+
+def cost_study(n: int, budgets: list[int], seed: int) -> None:
+    """The ``--cost-study`` table (see the module docstring)."""
+    start = time.time()
+    bots = ["lookahead"] * 3
+    train = [r for g, _ in games_of(bots, n, 30_000 + seed) for r in cost_choices(g, budgets)]
+    test = [r for g, _ in games_of(bots, n, 40_000 + seed) for r in cost_choices(g, budgets)]
+    print(f"cost study: 3 lookahead bots, {n} training + {n} held-out games, "
+          f"{len(train)} + {len(test)} turn-start decisions, seed {seed}")
+    print(f"{'cost':<24} {'ML beta':>8} {'loglik/choice':>13} {'at beta 0':>9} "
+          f"{'vs one-swat [95% CI]':<24} {'chosen=cheapest':>15} {'ms/eval':>8}")
+    base: list[float] = []
+    for kind in ["one-swat", *budgets]:
+        beta = max(GRID, key=lambda b: sum(log_choice(*r[kind], b) for r in train))
+        ll = [log_choice(*r[kind], beta) for r in test]
+        if kind == "one-swat":
+            base = ll
+            vs = "-"
+        else:
+            d, lo, hi = mean_ci([a - b for a, b in zip(ll, base, strict=True)])
+            vs = f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+        top = sum(r[kind][0][r[kind][1]] == min(r[kind][0]) for r in test) / len(test)
+        ms = ("-" if kind == "one-swat"
+              else f"{statistics.median(r[('ms', kind)] for r in test):.1f}")
+        name = kind if kind == "one-swat" else f"lookahead margin, {kind} w."
+        print(f"{name:<24} {beta:>8.3f} {statistics.fmean(ll):>13.3f} "
+              f"{statistics.fmean(log_choice(*r[kind], 0.0) for r in test):>9.3f} {vs:<24} "
+              f"{top:>15.0%} {ms:>8}", flush=True)
+    print(f"load average at end: {' '.join(f'{x:.2f}' for x in _load())}; "
+          f"wall {time.time() - start:.0f} s")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=6, help="held-out games per mix")
@@ -172,22 +246,34 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--train", type=int, default=8, help="training games per mix")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", default=None)
+    ap.add_argument("--cost-study", type=int, default=0, metavar="N",
+                    help="instead: how well each cost explains lookahead players' choices")
+    ap.add_argument("--cost-budgets", type=int, nargs="+", default=[4, 16, 96])
+    ap.add_argument("--cost", choices=COSTS, default="one-swat",
+                    help="what the players are read as minimising (infer's cost)")
+    ap.add_argument("--mixes", default=None, metavar="WORD",
+                    help="only the mixes whose name holds WORD (e.g. lookahead)")
     args = ap.parse_args(argv)
+    if args.cost_study:
+        cost_study(args.cost_study, args.cost_budgets, args.seed)
+        return 0
     start = time.time()
     print(f"bench_infer: {args.games} held-out games per mix ({args.lookahead_games} with a "
-          f"lookahead bot), {args.train} training games per mix, seed {args.seed}")
+          f"lookahead bot), {args.train} training games per mix, seed {args.seed}, cost "
+          f"{args.cost}" + (f", mixes with {args.mixes!r}" if args.mixes else ""))
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in _load())}")
 
     # training: the ML beta per kind of bot
     choices: dict[str, list[tuple[list[float], int]]] = defaultdict(list)
-    for _mix, bots in MIXES:
+    mixes = [(m, b) for m, b in MIXES if args.mixes is None or args.mixes in m]
+    for _mix, bots in mixes:
         count = args.train if "lookahead" not in bots else max(1, args.train // 2)
         for game, seats in games_of(bots, count, 10_000 + args.seed):
-            for seat, _, costs, chosen in observed_choices(game):
+            for seat, _, costs, chosen in observed_choices(game, args.cost):
                 choices[seats[seat]].append((costs, chosen))
     fits = {k: fit(choices[k]) for k in KINDS}
     print("\nbeta per kind of bot, maximum likelihood on the training games "
-          "(softmax of the one-swat cost)")
+          f"(softmax of the {args.cost} cost)")
     print(f"{'kind':<10} {'decisions':>9} {'ML beta':>8} {'loglik/choice':>14} {'at beta 0':>10}")
     for k in KINDS:
         f = fits[k]
@@ -198,10 +284,10 @@ def main(argv: list[str] | None = None) -> int:
     # held-out: every unseen card at every turn, for every seat
     rows: list[dict[str, Any]] = []
     stats: dict[str, list[float]] = defaultdict(list)
-    for mix, bots in MIXES:
+    for mix, bots in mixes:
         count = args.games if "lookahead" not in bots else args.lookahead_games
         t0 = time.time()
-        held_out(games_of(bots, count, 20_000 + args.seed), betas, mix, rows, stats)
+        held_out(games_of(bots, count, 20_000 + args.seed), betas, mix, rows, stats, args.cost)
         print(f"  {mix}: {count} games scored in {time.time() - t0:.0f} s", file=sys.stderr)
 
     report: dict[str, Any] = {"fits": fits, "tables": {}}

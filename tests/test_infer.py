@@ -573,3 +573,44 @@ def test_a_greedy_seat_always_makes_the_cheapest_choice_the_model_reads() -> Non
             assert 0 <= turn < g.turns_applied and g.turns[turn].seat == seat
     assert worse["greedy"] == 0 and count["greedy"] >= 100
     assert worse["random"] > count["random"] / 3
+
+
+def test_the_lookahead_cost_is_the_lookahead_margin_from_the_choosers_view() -> None:
+    """``cost="lookahead"``: each opponent decision's cost is ``evaluate_view``'s expected
+    margin from that opponent's own view then (LOOKAHEAD_COST_WORLDS worlds, the turn as
+    its seed; waking: its best play after) — the view rebuilt from the public history and
+    the world equals the engine's."""
+    from tenleave_widget.analysis.lookahead import evaluate_view
+
+    g = Game(3, seed=11)
+    bots = [make_bot("lookahead", s) for s in range(3)]
+    while g.turns_applied < 10:
+        g.apply(decide(bots[g.to_move or 0], g))
+    read = infer_module.observed_choices(g, cost="lookahead")
+    plain = infer_module.observed_choices(g)
+    assert [(s, t, c) for s, t, _, c in read] == [(s, t, c) for s, t, _, c in plain]
+    h = Game.from_record(g.to_record(), turns=0)
+    starts = {}
+    for k, t in enumerate(g.turns):
+        starts.setdefault(k, h.view(t.seat))
+        h.apply(t)
+    checked = 0
+    for (_seat, turn, costs, _), (_, _, one, _) in zip(read, plain, strict=True):
+        if len(costs) != len(one) or g.turns[turn].wake:
+            continue  # the moment after a wake: not the turn's start
+        ev = evaluate_view(starts[turn], infer_module.LOOKAHEAD_COST_WORLDS, turn,
+                           rotations=False)
+        margin: dict[tuple[Any, ...], float] = {}
+        for m in ev["moves"]:
+            key = ("wake",) if m["turn"].get("wake") else ("play", *m["turn"]["play"])
+            margin[key] = min(margin.get(key, math.inf), m["expected_margin"])
+        moves = move_evaluation(starts[turn])
+        assert costs == [margin[("wake",) if m.get("wake") else ("play", *m["play"])]
+                         for m in moves]
+        checked += 1
+    assert checked >= 8
+    out = infer(with_history(g, 0), cost="lookahead")
+    assert out["model"] == "softmax of the lookahead margin (4 worlds)"
+    assert infer(with_history(g, 0))["model"] == "softmax of the one-swat expected penalty"
+    with pytest.raises(SetupError, match="cost must be one of one-swat, lookahead"):
+        infer(with_history(g, 0), cost="two-swat")

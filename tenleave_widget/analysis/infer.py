@@ -89,6 +89,7 @@ from .worlds import Hidden
 __all__ = [
     "BETA_GRID",
     "BETA_PRIOR",
+    "COSTS",
     "DEFAULT_SAMPLES",
     "ESS_FLOOR",
     "EXACT_LIMIT",
@@ -197,6 +198,22 @@ class History(TypedDict):
 
 
 MODEL = "softmax of the one-swat expected penalty"
+
+COSTS = ("one-swat", "lookahead")
+"""The costs a player's choices can be read with: ``"one-swat"`` (the default: the
+expected penalty of a swat right after the decision, exact, what the ``greedy`` bot
+minimises) or ``"lookahead"`` (the expected final margin of the decision over the rest of
+the game, :func:`~tenleave_widget.analysis.lookahead.evaluate_view` at
+:data:`LOOKAHEAD_COST_WORLDS` worlds from the chooser's view, rotations off: what the
+``lookahead`` bot minimises, at far fewer worlds; a few milliseconds per distinct view)."""
+
+LOOKAHEAD_COST_WORLDS = 4
+"""The worlds of one ``cost="lookahead"`` evaluation (``benchmarks/bench_infer.py
+--cost-study``: 4 worlds explain the lookahead bot's held-out choices about as well as 16
+at a quarter of the time)."""
+
+_MODEL_OF = {"one-swat": MODEL,
+             "lookahead": f"softmax of the lookahead margin ({LOOKAHEAD_COST_WORLDS} worlds)"}
 
 
 def public_history(game: Game) -> History:
@@ -318,6 +335,8 @@ class _Decision:
     plays_only: bool
     deps: tuple[int, ...] = ()
     cache: dict[tuple[str, ...], tuple[list[float], int]] = field(default_factory=dict)
+    view: Mapping[str, Any] = field(default_factory=dict)
+    """Its whole view then (what ``cost="lookahead"`` evaluates), values as ``template``'s."""
 
 
 _VIEW_KEYS = ("seat", "finished", "to_move", "queue_capacity", "queues", "hands", "dealt",
@@ -423,7 +442,7 @@ def _decisions(view: View, seat: int | None, groups: list[_Group]
                 deps = sorted({key for _, _, key in patch} | set(hidden)
                               | ({k} if k in unknown else set()))
                 out.append(_Decision(o, k, template, patch, base, hidden, what, plays_only,
-                                     tuple(deps)))
+                                     tuple(deps), view=seen))
         try:
             game.apply(turn)
         except TenLeaveError as e:
@@ -435,11 +454,12 @@ def _decisions(view: View, seat: int | None, groups: list[_Group]
     return out, card_of
 
 
-def observed_choices(game: Game) -> list[tuple[int, int, list[float], int]]:
+def observed_choices(game: Game, cost: str = "one-swat"
+                     ) -> list[tuple[int, int, list[float], int]]:
     """Every decision every seat of ``game`` made, as the model reads it, from that seat's
     true view then: ``(seat, turn, cost of each decision open to it, the index of the one
     it chose)`` — what fitting a player's beta by maximum likelihood needs (the benchmark
-    does it per kind of bot).
+    does it per kind of bot); ``cost`` as :func:`infer`'s.
 
     >>> g = Game(["Ana", "Ben"], seed=1)
     >>> g.apply({"seat": 0, "play": ["5", 0]})
@@ -450,12 +470,14 @@ def observed_choices(game: Game) -> list[tuple[int, int, list[float], int]]:
     """
     view = {**game.view(None), "history": public_history(game)}
     decisions, card_of = _decisions(view, None, [])
-    return [(d.seat, d.turn, *_costs(d, card_of)) for d in decisions]
+    return [(d.seat, d.turn, *_costs(d, card_of, cost)) for d in decisions]
 
 
-def _costs(d: _Decision, card_of: Mapping[int, str]) -> tuple[list[float], int]:
-    """The opponent's one-swat cost of each of its decisions then, in one world, and the
-    index of the one it chose (memoised on the values it could see)."""
+def _costs(d: _Decision, card_of: Mapping[int, str],
+           cost: str = "one-swat") -> tuple[list[float], int]:
+    """The opponent's cost of each of its decisions then, in one world (see
+    :data:`COSTS`), and the index of the one it chose (memoised on the values it could
+    see)."""
     sig = tuple(card_of[k] for k in d.deps)
     hit = d.cache.get(sig)
     if hit is not None:
@@ -471,6 +493,8 @@ def _costs(d: _Decision, card_of: Mapping[int, str]) -> tuple[list[float], int]:
     if d.plays_only:
         moves = [m for m in moves if "play" in m]
     costs = [float(m["expected_penalty"]) for m in moves]
+    if cost == "lookahead":
+        costs = _lookahead_costs({**d.view, "queues": queues, "hands": hands}, moves, d.turn)
     if d.chosen is None:
         index = next(j for j, m in enumerate(moves) if m.get("wake"))
     else:
@@ -479,6 +503,21 @@ def _costs(d: _Decision, card_of: Mapping[int, str]) -> tuple[list[float], int]:
     result = (costs, index)
     d.cache[sig] = result
     return result
+
+
+def _lookahead_costs(view: Mapping[str, Any], moves: Sequence[Mapping[str, Any]],
+                     seed: int) -> list[float]:
+    """Per move of ``moves`` (a play, or waking), its expected final margin from ``view``
+    (:data:`LOOKAHEAD_COST_WORLDS` worlds, rotations off; waking: its best play after)."""
+    from .lookahead import evaluate_view  # the lookahead imports this module's users
+
+    ev = evaluate_view(view, LOOKAHEAD_COST_WORLDS, seed, rotations=False)
+    value: dict[tuple[Any, ...], float] = {}
+    for m in ev["moves"]:
+        turn = m["turn"]
+        key = ("wake",) if turn.get("wake") else ("play", *turn["play"])
+        value[key] = min(value.get(key, math.inf), float(m["expected_margin"]))
+    return [value[("wake",) if m.get("wake") else ("play", *m["play"])] for m in moves]
 
 
 def _log_choice(costs: Sequence[float], index: int, beta: float) -> float:
@@ -629,7 +668,8 @@ def _worlds(c: _Component, hidden: Hidden, seed: int, index: int, samples: int
 
 
 def _weigh(c: _Component, hidden: Hidden, priors: Mapping[int, _Prior],
-           card_of: dict[int, str], seed: int, index: int, samples: int) -> None:
+           card_of: dict[int, str], seed: int, index: int, samples: int,
+           cost: str = "one-swat") -> None:
     """Weigh the component's worlds; fill in its marginals, betas and effective size."""
     by_seat = {o: [d for d in c.decisions if d.seat == o] for o in c.seats}
     if all(priors[o].uniform or not by_seat[o] for o in c.seats):
@@ -654,7 +694,7 @@ def _weigh(c: _Component, hidden: Hidden, priors: Mapping[int, _Prior],
                 sig = tuple(world[k] for k in d.deps)
                 row = logp.get((id(d), sig))
                 if row is None:
-                    costs, chosen = _costs(d, world)
+                    costs, chosen = _costs(d, world, cost)
                     row = logp[(id(d), sig)] = [_log_choice(costs, chosen, b) for b in prior.grid]
                 for j, x in enumerate(row):
                     acc[j] += x
@@ -705,8 +745,11 @@ class _Posterior:
     each weighed world patches; :mod:`.evidence` weighs the same worlds again)."""
 
 
-def _posterior(view: View, beta: Beta, seed: int, samples: int) -> _Posterior:
+def _posterior(view: View, beta: Beta, seed: int, samples: int,
+               cost: str = "one-swat") -> _Posterior:
     """Check the arguments, read every decision and weigh every component's worlds."""
+    if cost not in COSTS:
+        raise SetupError(f"cost must be one of {', '.join(COSTS)}, not {excerpt(cost)}")
     seat = view.get("seat")
     if type(seat) is not int:
         raise InvalidViewError("infer needs a seat's view (its 'seat' is not a seat)")
@@ -722,7 +765,7 @@ def _posterior(view: View, beta: Beta, seed: int, samples: int) -> _Posterior:
     owner_of = {key: g.owner for g in groups for key in g.keys}
     comps = _components(seat, n, groups, decisions, owner_of)
     for i, c in enumerate(comps):
-        _weigh(c, hidden, priors, card_of, seed, i, samples)
+        _weigh(c, hidden, priors, card_of, seed, i, samples, cost)
     return _Posterior(seat, groups, comps, decisions, priors, opponents, hidden, card_of)
 
 
@@ -738,7 +781,7 @@ def _fits(post: _Posterior) -> list[OpponentFit]:
 
 
 def infer(view: View, beta: Beta = "fitted", seed: int = 0,
-          samples: int = DEFAULT_SAMPLES) -> Inference:
+          samples: int = DEFAULT_SAMPLES, cost: str = "one-swat") -> Inference:
     """The posterior of seat P's view (P = ``view["seat"]``) over the cards P cannot see,
     beside the uniform model's (see the module docstring for the model).
 
@@ -753,10 +796,13 @@ def infer(view: View, beta: Beta = "fitted", seed: int = 0,
     (:class:`HandBelief`) per opponent and back with cards in hand; ``opponents``
     (:class:`OpponentFit`); ``effective_samples``: the smallest ESS of a sampled component
     (``None`` when every component was exact); ``fallback``: whether any fell back to the
-    uniform model. With beta 0 every ``inferred`` equals its ``uniform``.
+    uniform model. With beta 0 every ``inferred`` equals its ``uniform``. ``cost``: what
+    the opponents are taken to minimise (:data:`COSTS`; ``"lookahead"`` reads a player who
+    looks to the end of the game a little better, at a few milliseconds per distinct view
+    of its past decisions: see ``benchmarks/bench_infer.py``).
     Raises :class:`InvalidViewError` for a view without a seat or a consistent history.
     """
-    post = _posterior(view, beta, seed, samples)
+    post = _posterior(view, beta, seed, samples, cost)
     seat, groups, comps = post.seat, post.groups, post.comps
     comp_of = {o: c for c in comps for o in c.seats}
     group_of = {key: g for g in groups for key in g.keys}
@@ -791,7 +837,7 @@ def infer(view: View, beta: Beta = "fitted", seed: int = 0,
     return {
         "seat": seat,
         "turn": int(view["turns_applied"]),
-        "model": MODEL,
+        "model": _MODEL_OF[cost],
         "beta": {str(f["seat"]): f["beta"] for f in fits},
         "cards": cards,
         "hands": hands,
