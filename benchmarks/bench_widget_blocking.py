@@ -19,6 +19,11 @@ greedy, as in ``play(bots=["lookahead", "greedy"])``):
 
     nice -n 10 .venv/bin/python benchmarks/bench_widget_blocking.py --games 4
 
+``--coach off,after,before`` measures the panel's part with each setting of the coach
+(issue 23), the same positions in one run: with ``"before"`` the loop's lateness is
+measured until the coach's screen of the decision is done too; with either, each human
+turn is then judged in the background.
+
 Prints medians, 99th percentiles and maxima in milliseconds, and a JSON line.
 """
 
@@ -67,20 +72,26 @@ class Heartbeat:
         await self.task
 
 
-async def panel_blocking(games: int) -> list[float]:
+async def panel_blocking(games: int, coach: str = "off") -> list[float]:
     """The loop's lateness while the moves panel's evaluation runs (the Thinker, in the
-    worker thread), over the human's positions of whole games."""
+    worker thread), over the human's positions of whole games; with ``coach="before"``
+    until the coach's screen of the decision is done too (never asked: each human turn
+    is judged in the background)."""
     lateness: list[float] = []
     for seed in range(games):
         w = TenLeaveWidget(Game(3, seed=seed), humans=[0], bots={1: "greedy", 2: "greedy"},
-                           bot_delay=0, seed=seed)
+                           bot_delay=0, seed=seed, coach=coach)
+        w.coach_threshold = float(10**9)
+        check = w.session.coach.check
         while not w.game.finished:
             stop = asyncio.Event()
             beat = asyncio.create_task(heartbeat(lateness, stop))
             w._thinker.kick()
+            w._check.kick()
             feed = w.session.lookahead
-            while feed.evaluation is not None and (
-                    feed.chunk is not None or not feed.evaluation.done):
+            while (feed.evaluation is not None and (
+                    feed.chunk is not None or not feed.evaluation.done)) or (
+                    coach == "before" and check.result is None):
                 await asyncio.sleep(0.005)
             stop.set()
             await beat
@@ -89,8 +100,13 @@ async def panel_blocking(games: int) -> list[float]:
 
 
 def human_plays(w: TenLeaveWidget, seed: int) -> None:
-    """The human (seat 0) plays greedy's choice; the bots answer."""
-    w.session.apply(engine_decide(make_bot("greedy", seed=seed), w.game, 0))
+    """The human (seat 0) plays greedy's choice (judged by the coach, if on); the bots
+    answer."""
+    before = w.game
+    turn = engine_decide(make_bot("greedy", seed=seed), before, 0)
+    w.session.apply(turn)
+    w.session.coach.ended(before.turns_applied, before.view(0), turn)
+    w._coach.kick()
     w._bots.start()
     w._refresh()
 
@@ -161,17 +177,21 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--only", choices=["panel", "suggest", "bot"], default=None,
                         help="one measurement only")
+    parser.add_argument("--coach", default="off",
+                        help="the panel's part with the coach: off, after, before, or a list")
     args = parser.parse_args()
     result: dict[str, dict[str, float]] = {}
     if args.only in (None, "panel"):
-        result["loop_lateness_while_panel_thinks"] = summary(
-            asyncio.run(panel_blocking(args.games)))
+        for coach in args.coach.split(","):
+            name = "loop_lateness_while_panel_thinks" + (
+                "" if coach == "off" else f"_coach_{coach}")
+            result[name] = summary(asyncio.run(panel_blocking(args.games, coach)))
     if args.only in (None, "suggest"):
         result.update({k: summary(v) for k, v in asyncio.run(suggest_blocking(args.games)).items()})
     if args.only in (None, "bot"):
         result.update({k: summary(v) for k, v in asyncio.run(bot_blocking(args.games)).items()})
     for name, s in result.items():
-        print(f"{name:36s} n={s['n']:5d}  median {s['median']:7.2f} ms  p99 {s['p99']:7.2f} ms"
+        print(f"{name:48s} n={s['n']:5d}  median {s['median']:7.2f} ms  p99 {s['p99']:7.2f} ms"
               f"  max {s['max']:7.2f} ms")
     print(json.dumps(result))
 

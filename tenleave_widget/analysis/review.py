@@ -49,7 +49,7 @@ import random
 import textwrap
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from ..engine.cards import card_value, parse_card
 from ..engine.errors import RecordError, SetupError, TenLeaveError, excerpt
@@ -61,6 +61,7 @@ from ..engine.view import View
 from .infer import with_history
 from .lookahead import DEFAULT_SAMPLES as LOOKAHEAD_SAMPLES
 from .lookahead import MAX_SAMPLES, Evaluation, evaluate_view
+from .move_values import MoveValues
 from .odds import seat_odds
 from .position import MODELS
 from .reader import Belief, dealer
@@ -86,6 +87,7 @@ __all__ = [
     "evaluation_table",
     "puzzles",
     "judge_decision",
+    "judge_steps",
     "screen",
     "screen_loss",
     "ScreenLoss",
@@ -94,6 +96,8 @@ __all__ = [
     "saved_review",
     "wake_luck",
 ]
+
+T = TypeVar("T")
 
 REVIEW_FORMAT = "tenleave-review/1"
 """The ``format`` of a review saved in a record's optional ``review`` section."""
@@ -576,11 +580,42 @@ def _values(ev: Mapping[str, Any], objective: str) -> list[_Value]:
     return out
 
 
+SLICE_MS = 5.0
+"""A judging's slice (:func:`judge_steps`): it pauses after this much evaluation."""
+
+
+def _slices(ev: Evaluation) -> Generator[None, None, MoveValues]:
+    """An evaluation run to its end a slice per ``next`` (the same figures however it is
+    sliced: :class:`~tenleave_widget.analysis.lookahead.Evaluation`); its result."""
+    while not ev.advance(SLICE_MS):
+        yield
+    return ev.result()
+
+
+def _to_end(steps: Generator[None, None, T]) -> T:
+    """A generator's return value, all its steps run now."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as end:
+            return cast(T, end.value)
+
+
 def _evaluate(
     view: Mapping[str, Any], played: Turn, samples: int, seed: int, objective: str,
     deal: Deal | None = None,
 ) -> _Judged:
-    """The evaluator seam: the decisions of the seat to move valued from its view by
+    """:func:`_evaluate_steps` run to its end."""
+    return _to_end(_evaluate_steps(view, played, samples, seed, objective, deal))
+
+
+def _evaluate_steps(
+    view: Mapping[str, Any], played: Turn, samples: int, seed: int, objective: str,
+    deal: Deal | None = None,
+) -> Generator[None, None, _Judged]:
+    """The evaluator seam, a slice of evaluation per ``next`` (the lookahead's
+    :class:`~tenleave_widget.analysis.lookahead.Evaluation`, as in its ``evaluate_view``):
+    the decisions of the seat to move valued from its view by
     :func:`~tenleave_widget.analysis.lookahead.evaluate_view` (sampled worlds played out to the
     end, common random numbers), in three stages:
 
@@ -606,7 +641,8 @@ def _evaluate(
     """
     key = decision(played)
     rng = random.Random(seed)
-    ev = evaluate_view(view, samples, rng.getrandbits(32), per_world=True, deal=deal)
+    ev = yield from _slices(Evaluation(view, samples, rng.getrandbits(32), per_world=True,
+                                       deal=deal))
     screen = _values(ev, objective)
     at = [i for i, v in enumerate(screen) if v.turn == key]
     if not at:
@@ -622,8 +658,9 @@ def _evaluate(
             seen.add(sig)
             wanted.append(screen[i].turn)
     batch = REFINE * samples
-    ev2 = evaluate_view(view, batch, rng.getrandbits(32), per_world=True,
-                        turns=[t.to_json() for t in wanted], reference=True, deal=deal)
+    ev2 = yield from _slices(Evaluation(view, batch, rng.getrandbits(32), per_world=True,
+                                        turns=[t.to_json() for t in wanted], reference=True,
+                                        deal=deal))
     refined = _values(ev2, objective)
     ref_sum = float(ev2["reference"]["expected_final_penalty"]) * batch
     mine = [v.turn for v in refined].index(key)
@@ -633,9 +670,9 @@ def _evaluate(
         best = _best_live(refined, mine)
         keep = [i for i in _live(refined, mine)
                 if i in (mine, best) or _may_be_best(refined[i], refined[best])]
-        ev3 = evaluate_view(view, batch, rng.getrandbits(32), per_world=True,
-                            turns=[refined[i].turn.to_json() for i in keep], reference=True,
-                            deal=deal)
+        ev3 = yield from _slices(Evaluation(
+            view, batch, rng.getrandbits(32), per_world=True,
+            turns=[refined[i].turn.to_json() for i in keep], reference=True, deal=deal))
         more = {v.turn: v for v in _values(ev3, objective)}
         refined = [_merge(v, more[v.turn]) if i in keep else v for i, v in enumerate(refined)]
         ref_sum += float(ev3["reference"]["expected_final_penalty"]) * batch
@@ -878,17 +915,29 @@ def judge_decision(
     what the other players' choices so far suggest
     (:class:`~tenleave_widget.analysis.reader.Belief`, ``beta`` per opponent or
     ``"fitted"``), and the judged turn keeps the betas read."""
+    return _to_end(judge_steps(d, samples=samples, seed=seed, objective=objective,
+                               model=model, beta=beta))
+
+
+def judge_steps(
+    d: Decision, *, samples: int | None = None, seed: int = 0, objective: str = "margin",
+    model: str = "uniform", beta: float | str = "fitted",
+) -> Generator[None, None, TurnReview]:
+    """:func:`judge_decision` a slice of evaluation per ``next`` (about :data:`SLICE_MS`):
+    a background job that takes turns with others in one thread (the coach,
+    :mod:`tenleave_widget.table.coach`); its result is :func:`judge_decision`'s."""
     budget = _check_budget(samples, seed, objective, model, beta)
     turn_seed = _turn_seed(seed, d.turn)
     if model == "uniform":
-        j = _evaluate(d.view, d.played, budget, turn_seed, objective)
+        j = yield from _evaluate_steps(d.view, d.played, budget, turn_seed, objective)
         return _judge(d.turn, d.played.seat, d.played, j)
     if "history" not in d.view:
         raise SetupError("the inferred model reads the public history: judge the decisions "
                          "of decisions(record, history=True)")
     plain = {k: v for k, v in d.view.items() if k != "history"}
     belief = Belief(d.view, beta, turn_seed)
-    j = _evaluate(plain, d.played, budget, turn_seed, objective, dealer(plain, belief.sample))
+    j = yield from _evaluate_steps(plain, d.played, budget, turn_seed, objective,
+                                   dealer(plain, belief.sample))
     return _judge(d.turn, d.played.seat, d.played, j, belief.beta)
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
 from ..analysis.review import (
@@ -38,6 +38,7 @@ from ..analysis.review import (
     TurnReview,
     _summaries,
     judge_decision,
+    judge_steps,
     turn_text,
 )
 from ..engine.turn import Turn
@@ -136,6 +137,12 @@ class Coach:
         r = judge_decision(d, samples=self.samples, seed=self.seed)
         return {"review": r, **self.as_verdict(r)}
 
+    def judge_steps(self, d: Decision) -> Generator[None, None, dict[str, Any]]:
+        """:meth:`judge` a slice of evaluation per ``next`` (the background job: it pauses
+        between slices, so the loop's thread gets the interpreter; the same verdict)."""
+        r = yield from judge_steps(d, samples=self.samples, seed=self.seed)
+        return {"review": r, **self.as_verdict(r)}
+
     @staticmethod
     def as_verdict(r: TurnReview) -> dict[str, Any]:
         """A review's judged turn as a verdict (the keys of :attr:`verdicts`)."""
@@ -172,14 +179,15 @@ class Coach:
 
 
 class CoachRunner:
-    """Judges a :class:`Coach`'s waiting decisions one at a time, in a thread of its own
-    (:func:`.tasks.run`) while a loop runs, calling ``judged(verdict)`` on the loop for
-    each kept verdict; without a running loop (a script), at once."""
+    """Judges a :class:`Coach`'s waiting decisions one at a time, in the worker thread a
+    chunk at a time (:func:`.tasks.chunk`: one thread thinks at a time) while a loop
+    runs, calling ``judged(verdict)`` on the loop for each kept verdict; without a
+    running loop (a script), at once."""
 
     def __init__(self, coach: Coach, judged: Callable[[Mapping[str, Any]], None]) -> None:
         self.coach = coach
         self.judged = judged
-        self.task: tasks.Task[dict[str, Any]] | None = None
+        self.task: tasks.Task[tuple[bool, dict[str, Any] | None]] | None = None
 
     def kick(self) -> None:
         """Start judging the oldest waiting decision, unless one is under way."""
@@ -195,18 +203,29 @@ class CoachRunner:
                 if self.coach.add(d, v):
                     self.judged(v)
             return
-        task = self.task = tasks.run(loop, lambda: self.coach.judge(d), thread="tenleave-coach")
-        task.future.add_done_callback(lambda _f: self._done(d, task))
+        self._chunk(loop, d, self.coach.judge_steps(d))
 
-    def _done(self, d: Decision, task: tasks.Task[dict[str, Any]]) -> None:
-        self.task = None
+    def _chunk(self, loop: asyncio.AbstractEventLoop, d: Decision,
+               job: Generator[None, None, dict[str, Any]]) -> None:
+        """Run the next chunk of ``d``'s judging in the worker thread (see
+        :func:`.tasks.chunk`: it takes turns there with the panel and the bots)."""
+        task = self.task = tasks.run(loop, tasks.chunk(job, tasks.CHUNK_MS))
+        task.future.add_done_callback(lambda _f: self._done(d, task, loop, job))
+
+    def _done(self, d: Decision, task: tasks.Task[tuple[bool, dict[str, Any] | None]],
+              loop: asyncio.AbstractEventLoop,
+              job: Generator[None, None, dict[str, Any]]) -> None:
         try:
-            v = task.wait()
+            ended, v = task.wait()
         except Exception:  # noqa: BLE001 - a failed verdict is dropped, the table goes on
             log.exception("the coach could not judge turn %d", d.turn)
             if d in self.coach.queue:
                 self.coach.queue.remove(d)
         else:
-            if self.coach.add(d, v):
+            if not ended and d in self.coach.queue:
+                self._chunk(loop, d, job)  # the rest of it, after the others' turns
+                return
+            if ended and v is not None and self.coach.add(d, v):
                 self.judged(v)
+        self.task = None
         self.kick()

@@ -137,15 +137,16 @@ Wanted = tuple[int, int, View]
 
 
 class CheckRunner:
-    """Runs the screen of the decision ``wants()`` names (:meth:`CoachCheck.want`) as a
-    background job in a thread of its own (:func:`.tasks.run`: slices on the loop where
-    there are no threads) while a loop runs; without a running loop (a script), at once.
-    A screen no longer wanted stops at its next slice."""
+    """Runs the screen of the decision ``wants()`` names (:meth:`CoachCheck.want`) in the
+    worker thread a chunk at a time (:func:`.tasks.chunk`: it takes turns there with the
+    panel, the bots and the verdicts; slices on the loop where there are no threads)
+    while a loop runs; without a running loop (a script), at once. A screen no longer
+    wanted stops at its next slice."""
 
     def __init__(self, check: CoachCheck, wants: Callable[[], Wanted | None]) -> None:
         self.check = check
         self.wants = wants
-        self.task: tasks.Task[None] | None = None
+        self.task: tasks.Task[tuple[bool, None]] | None = None
 
     def kick(self) -> None:
         """Start screening the decision wanted now, unless it is screened or under way."""
@@ -161,17 +162,20 @@ class CheckRunner:
             for _ in job:
                 pass
             return
-        if self.task is not None:
-            self.task.cancel()
-        task = self.task = tasks.run(loop, job, thread="tenleave-coach-check")
-        task.future.add_done_callback(lambda _f: self._done(task))
+        self._chunk(loop, job)
 
-    def _done(self, task: tasks.Task[None]) -> None:
+    def _chunk(self, loop: asyncio.AbstractEventLoop, job: Generator[None, None, None]) -> None:
+        task = self.task = tasks.run(loop, tasks.chunk(job, tasks.CHUNK_MS))
+        task.future.add_done_callback(lambda _f: self._done(task, loop, job))
+
+    def _done(self, task: tasks.Task[tuple[bool, None]], loop: asyncio.AbstractEventLoop,
+              job: Generator[None, None, None]) -> None:
         if self.task is task:
             self.task = None
-        if task.future.cancelled():
-            return
         try:
-            task.wait()
+            ended, _ = task.wait()
         except Exception:  # noqa: BLE001 - no check: the turn will pass unasked
             log.exception("the coach could not check a decision")
+            return
+        if not ended:
+            self._chunk(loop, job)  # the rest (it ends at once if no longer wanted)

@@ -40,7 +40,7 @@ import time
 from collections.abc import Callable, Generator
 from typing import Any, Generic, TypeVar
 
-__all__ = ["SLICE_MS", "THREADS", "WORKER", "Task", "run", "threads"]
+__all__ = ["SLICE_MS", "THREADS", "WORKER", "Task", "chunk", "run", "threads"]
 
 T = TypeVar("T")
 
@@ -53,6 +53,9 @@ no-thread path on CPython (the tests do)."""
 
 SLICE_MS = 15.0
 """Without threads: how long the loop runs a job's slices before it handles anything else."""
+
+CHUNK_MS = 100.0
+"""A chunk of a long job (:func:`chunk`): how long it runs before the others' turn."""
 
 PAUSE_S = 0.0005
 """With threads: the worker's pause between two slices of a generator job."""
@@ -104,6 +107,39 @@ def _step(job: Generator[Any, None, T]) -> tuple[bool, T | None]:
     except StopIteration as stop:
         return True, stop.value
     return False, None
+
+
+def chunk(job: Generator[Any, None, T], ms: float
+          ) -> Generator[None, None, tuple[bool, T | None]]:
+    """A part of a long generator ``job`` as a job of its own: its slices for about ``ms``
+    milliseconds, then (ended, its result if ended). Run chunk after chunk in the
+    :data:`WORKER` (``run(loop, chunk(job, ms))`` again until it ended), a long job takes
+    turns there with the others (the panel's evaluation, a bot's decision) instead of
+    running in a thread of its own: one thread thinks at a time, and the loop is not
+    made later than by one (``benchmarks/bench_widget_blocking.py --coach``).
+
+    >>> def count():
+    ...     yield
+    ...     yield
+    ...     return 7
+    >>> def result(part):
+    ...     try:
+    ...         while True:
+    ...             next(part)
+    ...     except StopIteration as end:
+    ...         return end.value
+    >>> job = count()
+    >>> result(chunk(job, 0.0)), result(chunk(job, 1e6))
+    ((False, None), (True, 7))
+    """
+    end = time.perf_counter() + ms / 1000
+    while True:
+        ended, value = _step(job)
+        if ended:
+            return True, value
+        if time.perf_counter() >= end:
+            return False, None
+        yield
 
 
 def _drive(job: Job[T], stopped: threading.Event) -> T:
