@@ -238,6 +238,10 @@ def main() -> None:
                         help="ms between clicks (a person's pace; lets the kernel settle)")
     parser.add_argument("--lookahead", choices=("both", "off", "on"), default="both",
                         help="the moves panel's whole-game evaluation: off, on, or both blocks")
+    parser.add_argument("--suggest", choices=("on", "off"), default="on",
+                        help="the 'What their plays suggest' panel (issue 19) in a tree that "
+                        "has it: on as a table comes, or off (the same panels as a tree "
+                        "before it)")
     parser.add_argument("--compare-tree", type=Path, default=None,
                         help="another source tree (bundle built) measured in the same run")
     parser.add_argument("--rounds", type=int, default=3,
@@ -275,6 +279,9 @@ def main() -> None:
                 kernel = Kernel(lab, names[i])
                 check_tree(kernel, tree)
                 kernel.eval("setattr(b.session.lookahead, 'enabled', False)")
+                if args.suggest == "off":  # before the clicks: every state without it
+                    kernel.eval("hasattr(b.session, 'suggest') and "
+                                "setattr(b.session.suggest, 'enabled', False)")
                 root = page.locator(".jp-OutputArea-output .tl-root").first
                 wait_idle(page, root, 0)
                 pages.append(page)
