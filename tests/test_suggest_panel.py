@@ -186,6 +186,13 @@ def test_the_switch_reads_the_queue_odds_from_their_plays() -> None:
     assert [q["p_over"] for q in panels["outcome"]] == [q["p_over"] for q in odds["queues"]]
     assert panels["figures"]["outcome"]["name"].endswith("(as their plays suggest)")
     assert panels["moves"]["moves"] == uniform["moves"]["moves"]  # the rules' measure
+    offers = s.state()["offers"]
+    s.handle({"kind": "play", "card": offers["play_cards"][0],  # type: ignore[typeddict-item]
+              "queue": offers["play_queues"][0]})
+    during = s.state()["panels"]  # the reading is the turn's start's: the rules' odds now
+    assert during["figures"]["outcome"]["name"].endswith(
+        "(by the rules alone while the turn is under way)")
+    assert during["suggest"]["state"] == "ready"
 
 
 def test_a_peek_in_the_turn_waits_for_its_end() -> None:

@@ -246,9 +246,9 @@ class SuggestFeed:
             data["figures"]["suggest"] = words_figure(viewer, FAILED)
             return
         if self.odds_model == "inferred":
-            read = reading is not None and not session.pending
-            what = ("as their plays suggest" if read else
-                    "by the rules alone until their plays are read")
+            what = ("by the rules alone while the turn is under way" if session.pending
+                    else "by the rules alone until their plays are read" if reading is None
+                    else "as their plays suggest")
             for name in ("outcome", "cards"):
                 if name in data["figures"]:
                     fig = data["figures"][name]
