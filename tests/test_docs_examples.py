@@ -315,6 +315,13 @@ def _names() -> dict[str, Any]:
                   "evaluate_view": evaluate_view,
                   "with_history": infer.with_history, "position_infer": position.position_infer})
     names.update({n: getattr(review_module, n) for n in review_module.__all__})
+    from tenleave_widget.programs.class_report import report_figures
+    from tenleave_widget.programs.class_review import ClassReview
+    from tenleave_widget.widget.class_positions import Practice
+
+    # ``c`` is a class review, ``practice`` its practice set (README: a class's games)
+    names.update({"c": ClassReview, "Practice": Practice, "practice": Practice,
+                  "report_figures": report_figures})
     return names
 
 
