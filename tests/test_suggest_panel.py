@@ -369,3 +369,30 @@ def test_the_choice_is_the_naive_leave_one_out_one() -> None:
         if checked >= 4:
             break
     assert checked >= 4
+
+
+def test_without_threads_it_is_read_on_the_loop_between_messages(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As under Pyodide (no threads): the reading runs in slices on the kernel's loop and
+    fills in by itself (the table state meanwhile says it is reading)."""
+    import asyncio
+
+    monkeypatch.setattr(lookahead_panel.Thinker, "kick", lambda self: None)
+    monkeypatch.setattr(tasks, "THREADS", False)
+
+    async def main() -> tuple[str, dict[str, Any]]:
+        g = bot_game(3, seed=9, turns=10)
+        w = TenLeaveWidget(g, humans=[g.to_move or 0],
+                           bots={s: "greedy" for s in range(3) if s != g.to_move},
+                           bot_delay=0, seed=9)
+        first = w.panels["suggest"]["state"]
+        for _ in range(400):
+            if w.panels["suggest"]["state"] == "ready":
+                break
+            await asyncio.sleep(0.005)
+        return first, dict(w.panels)
+
+    first, panels = asyncio.run(main())
+    assert first == "reading"
+    assert panels["suggest"]["state"] == "ready" and panels["suggest"]["reason"]
