@@ -293,8 +293,9 @@ def test_every_python_block_is_marked_python() -> None:
 # ------------------------------------------------------------ Python calls in the prose
 
 SPAN = re.compile(r"`(?P<name>[A-Za-z_][\w.]*)\((?P<args>[^`]*)\)`")
-NOT_OURS = {"mo", "performance", "random", "renderPanels", "renderTableState", "exp"}
-"""Calls of other libraries, of the JavaScript bundle, and formulas."""
+NOT_OURS = {"mo", "performance", "random", "renderPanels", "renderTableState", "exp", "fig"}
+"""Calls of other libraries (``fig``: a plotly figure), of the JavaScript bundle, and
+formulas."""
 
 
 def _names() -> dict[str, Any]:
