@@ -14,8 +14,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .analysis import odds
     from .analysis.infer import infer
-    from .analysis.lookahead import evaluate
-    from .analysis.position import position_odds, replay
+    from .analysis.position import evaluate, position_odds, replay
     from .engine.cards import COLOURS, DEFAULT_DECK
     from .engine.errors import (
         IllegalActionError,
@@ -55,7 +54,7 @@ _SOURCES = {
     "odds": ".analysis.odds",
     "charts": ".table.charts",
     "infer": ".analysis.infer",
-    "evaluate": ".analysis.lookahead",
+    "evaluate": ".analysis.position",
     "position_odds": ".analysis.position",
     "replay": ".analysis.position",
     "COLOURS": ".engine.cards",

@@ -24,7 +24,7 @@ from tenleave_widget.analysis.bots import (
     wake_plays,
 )
 from tenleave_widget.analysis.infer import infer, with_history
-from tenleave_widget.analysis.lookahead import evaluate_view
+from tenleave_widget.analysis.position import evaluate_view
 from tenleave_widget.analysis.reader import Belief, dealer, peek_values, revealed
 from tenleave_widget.analysis.worlds import Hidden
 from tenleave_widget.programs.simulate import simulate
@@ -174,7 +174,7 @@ def test_peek_values_cross_fit_and_say_nothing_without_a_choice() -> None:
 
 
 def test_evaluate_with_the_inferred_model() -> None:
-    from tenleave_widget.analysis.lookahead import evaluate
+    from tenleave_widget.analysis.position import evaluate
     from tenleave_widget.engine.errors import SetupError
 
     g = Game.from_record(PEEK_RECORD)

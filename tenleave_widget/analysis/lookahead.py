@@ -58,7 +58,7 @@ from .stats import Z95, mean_ci, wilson
 from .worlds import Deal, Hidden
 
 __all__ = [
-    "DEFAULT_SAMPLES", "MAX_SAMPLES", "Budget", "Deal", "Evaluation", "Policy", "evaluate",
+    "DEFAULT_SAMPLES", "MAX_SAMPLES", "Budget", "Deal", "Evaluation", "Policy",
     "evaluate_view",
 ]
 
@@ -868,47 +868,3 @@ def _prune(live: list[int], stats: list[_Stats], worlds: int, b: Budget) -> list
             continue
         keep.append(i)
     return keep
-
-
-def evaluate(
-    record_or_game: Any,
-    seat: int,
-    turns: int | None = None,
-    budget: int | Budget = DEFAULT_SAMPLES,
-    seed: int | None = None,
-    *,
-    model: str = "uniform",
-    beta: float | str = "fitted",
-    **options: Any,
-) -> MoveValues:
-    """Seat ``seat``'s whole-game move values after the first ``turns`` turns of a record
-    (an object or a path) or of a :class:`~tenleave_widget.Game` (default: all of them) —
-    the ``tenleave evaluate`` JSON. Only the seat's view is used (:func:`evaluate_view`;
-    ``options`` are passed on). Exported as ``tenleave_widget.evaluate``.
-
-    ``model="inferred"`` deals the worlds from the posterior of
-    :mod:`~tenleave_widget.analysis.infer` (what the players' choices suggest, ``beta`` per
-    opponent or ``"fitted"``) instead of the uniform model, and adds ``"model":
-    "inferred"`` and ``"beta"`` (per opponent seat, the beta read) to the result; the
-    default ``"uniform"`` is the rules alone, its output unchanged.
-
-    >>> from tenleave_widget import Game
-    >>> ev = evaluate(Game(3, seed=2), 0, budget=4, seed=0)
-    >>> len(ev["moves"]), ev["samples"], ev["moves"][ev["best"]]["turn"]["seat"]
-    (12, 4, 0)
-    >>> evaluate(Game(3, seed=2), 0, budget=4, seed=0, model="inferred")["model"]
-    'inferred'
-    """
-    from .position import position_view
-
-    if model == "uniform":
-        return evaluate_view(position_view(record_or_game, seat, turns), budget, seed, **options)
-    if model != "inferred":
-        raise SetupError(f"model must be 'uniform' or 'inferred', not {excerpt(model)}")
-    from .reader import Belief, dealer
-
-    view = position_view(record_or_game, seat, turns, history=True)
-    plain = {k: v for k, v in view.items() if k != "history"}
-    belief = Belief(view, beta, seed if seed is not None else 0)
-    out = evaluate_view(plain, budget, seed, deal=dealer(plain, belief.sample), **options)
-    return {**out, "model": "inferred", "beta": belief.beta}

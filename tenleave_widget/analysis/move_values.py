@@ -82,7 +82,7 @@ class MoveValues(_MoveValuesBase, total=False):
     reference: Reference
     """With ``reference=True``."""
     model: str
-    """``"inferred"`` when :func:`~tenleave_widget.analysis.lookahead.evaluate` dealt the
+    """``"inferred"`` when :func:`~tenleave_widget.analysis.position.evaluate` dealt the
     worlds from the inference's posterior (absent for the uniform model)."""
     beta: dict[str, float]
     """With ``model``: the beta read per opponent seat."""

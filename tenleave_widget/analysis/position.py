@@ -31,7 +31,11 @@ from ..engine.errors import RecordError, SetupError, excerpt
 from ..engine.game import Game
 from ..engine.record import RecordSource
 from .infer import DEFAULT_SAMPLES, Beta, infer, inferred_odds, with_history
+from .lookahead import DEFAULT_SAMPLES as LOOKAHEAD_SAMPLES
+from .lookahead import Budget, evaluate_view
+from .move_values import MoveValues
 from .odds import seat_odds
+from .reader import Belief, dealer
 
 
 def replay(record: RecordSource, turns: int | None = None) -> dict[str, Any]:
@@ -109,3 +113,43 @@ def position_view(
     if type(seat) is not int or not 0 <= seat < g.seats:
         raise RecordError(f"seat {excerpt(seat)} does not exist (seats 0..{g.seats - 1})")
     return with_history(g, seat) if history else g.view(seat)
+
+def evaluate(
+    record_or_game: Any,
+    seat: int,
+    turns: int | None = None,
+    budget: int | Budget = LOOKAHEAD_SAMPLES,
+    seed: int | None = None,
+    *,
+    model: str = "uniform",
+    beta: float | str = "fitted",
+    **options: Any,
+) -> MoveValues:
+    """Seat ``seat``'s whole-game move values after the first ``turns`` turns of a record
+    (an object or a path) or of a :class:`~tenleave_widget.Game` (default: all of them) —
+    the ``tenleave evaluate`` JSON. Only the seat's view is used
+    (:func:`~tenleave_widget.analysis.lookahead.evaluate_view`;
+    ``options`` are passed on). Exported as ``tenleave_widget.evaluate``.
+
+    ``model="inferred"`` deals the worlds from the posterior of
+    :mod:`~tenleave_widget.analysis.infer` (what the players' choices suggest, ``beta`` per
+    opponent or ``"fitted"``) instead of the uniform model, and adds ``"model":
+    "inferred"`` and ``"beta"`` (per opponent seat, the beta read) to the result; the
+    default ``"uniform"`` is the rules alone, its output unchanged.
+
+    >>> from tenleave_widget import Game
+    >>> ev = evaluate(Game(3, seed=2), 0, budget=4, seed=0)
+    >>> len(ev["moves"]), ev["samples"], ev["moves"][ev["best"]]["turn"]["seat"]
+    (12, 4, 0)
+    >>> evaluate(Game(3, seed=2), 0, budget=4, seed=0, model="inferred")["model"]
+    'inferred'
+    """
+    if model == "uniform":
+        return evaluate_view(position_view(record_or_game, seat, turns), budget, seed, **options)
+    if model != "inferred":
+        raise SetupError(f"model must be 'uniform' or 'inferred', not {excerpt(model)}")
+    view = position_view(record_or_game, seat, turns, history=True)
+    plain = {k: v for k, v in view.items() if k != "history"}
+    belief = Belief(view, beta, seed if seed is not None else 0)
+    out = evaluate_view(plain, budget, seed, deal=dealer(plain, belief.sample), **options)
+    return {**out, "model": "inferred", "beta": belief.beta}

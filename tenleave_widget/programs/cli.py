@@ -387,7 +387,8 @@ def _run(args: argparse.Namespace) -> int:
         elif args.command == "review":
             return _review(args)
         elif args.command == "evaluate":
-            from ..analysis.lookahead import DEFAULT_SAMPLES, evaluate
+            from ..analysis.lookahead import DEFAULT_SAMPLES
+            from ..analysis.position import evaluate
 
             samples = DEFAULT_SAMPLES if args.samples is None else args.samples
             record = _read(args.file)
