@@ -103,8 +103,14 @@ def test_review_notebook_finds_the_blunder_and_judges_a_puzzle() -> None:
     gives the default's figures) names the game's blunder, compares it with the best move
     on the same worlds, and judges a puzzle's answer."""
     nb = read("review.ipynb")
+    nb.cells.append(nbformat.v4.new_code_cell(
+        "print('unplayed:', board.game.turns_applied == puzzle.turn, board.turn)"))
     client(nb).execute()
     assert shows_plotly(nb)
+    # Run All leaves the puzzle for the student: nothing was played on the board
+    unplayed = text_of(nb.cells[-1]).split()
+    assert unplayed[:2] == ["unplayed:", "True"], unplayed
+    assert any("then run this cell again." in text_of(c) for c in nb.cells)
     lines = [line for c in nb.cells for line in text_of(c).splitlines()]
     (blunder,) = [line for line in lines if line.startswith("Turn ") and "worse than" in line]
     assert re.search(r"points of margin worse than .* \(95% interval", blunder)
