@@ -17,6 +17,7 @@ from tenleave_widget import Game
 from tenleave_widget.analysis.odds import seat_odds
 from tenleave_widget.table import charts
 from tenleave_widget.table.charts import (
+    REVIEW_SYMBOLS,
     TimelinePoint,
     figures,
     hidden_panels,
@@ -282,9 +283,14 @@ def test_the_review_figure_shows_a_seat_its_own_decisions_only() -> None:
     r = review(rec, samples=4, seed=1)
     colours = Game.from_record(rec).view(None)["colours"]
     teacher = review_figure(r, None, colours, 3)
-    assert [t["name"] for t in teacher["figure"]["data"]] == rec["players"]
+    seats = [t for t in teacher["figure"]["data"] if t.get("meta") != "key"]
+    assert [t["name"] for t in seats] == rec["players"]
+    key = [t["name"] for t in teacher["figure"]["data"] if t.get("meta") == "key"]
+    assert key == [lab for lab in REVIEW_SYMBOLS if any(t.label == lab for t in r.turns)]
     mine = review_figure(r, 1, colours, 3)
-    (trace,) = mine["figure"]["data"]
+    (trace, *key) = mine["figure"]["data"]  # the key: only the labels of seat 1's decisions
+    assert [k["name"] for k in key] == [
+        lab for lab in REVIEW_SYMBOLS if any(t.label == lab for t in r.turns if t.seat == 1)]
     assert trace["customdata"] == [t.turn for t in r.turns if t.seat == 1]
     assert all(name not in mine["alt"] for name in rec["players"][:1])
     assert mine["figure"]["layout"]["shapes"][0]["x0"] == 4  # the decision shown: turn 4

@@ -16,6 +16,7 @@ import pytest
 from tenleave_widget import load_record
 from tenleave_widget.analysis.review import Review
 from tenleave_widget.engine.turn import Turn
+from tenleave_widget.table.charts import REVIEW_SYMBOLS
 from tenleave_widget.table.protocol import BestMove
 from tenleave_widget.widget import play, replay_widget
 
@@ -257,10 +258,15 @@ def test_the_graph_is_a_panel_of_the_table_not_a_figure_widget(tmp_path: Path) -
         w.set_perspective(1)
         w.review(samples=2, seed=1)
         assert figure_widgets(w) == []
-        assert [t["name"] for t in w.table.panels["figures"]["review"]["figure"]["data"]] == [
-            "Ben"]
+        traces = w.table.panels["figures"]["review"]["figure"]["data"]
+        assert [t["name"] for t in traces if t.get("meta") != "key"] == ["Ben"]
+        key = [t["name"] for t in traces if t.get("meta") == "key"]  # the markers' key
+        assert key and set(key) <= set(REVIEW_SYMBOLS)
         w.set_perspective(None)
-        assert len(w.table.panels["figures"]["review"]["figure"]["data"]) == 3
+        traces = w.table.panels["figures"]["review"]["figure"]["data"]
+        assert len([t for t in traces if t.get("meta") != "key"]) == 3
+        hovers = [h for t in traces for h in t.get("hovertext", [])]
+        assert hovers and all(len(line) <= 44 for h in hovers for line in h.split("<br>"))
         w.handle_intent({"kind": "odds", "show": False})  # the odds hidden: the review stays
         assert list(w.table.panels["figures"]) == ["review"]
         f = tmp_path / "reviewed.json"

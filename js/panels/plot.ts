@@ -108,6 +108,11 @@ export function themedData(data: Obj[], t: Theme): Obj[] {
       };
       out["outsidetextfont"] = { color: t.fg, family: t.font };
     }
+    if (trace["meta"] === "key") {
+      // a legend entry that only shows a marker shape (the review graph's key): theme colour
+      const marker = obj(trace["marker"]);
+      out["marker"] = { ...marker, color: t.fg2, line: { ...obj(marker["line"]), color: t.fg2 } };
+    }
     if (typeof trace["textposition"] === "string" && trace["type"] === "scatter") {
       out["textfont"] = { color: t.fg, family: t.font };
     }

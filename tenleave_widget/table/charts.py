@@ -845,21 +845,33 @@ def review_figure(review: Review, seat: int | None, colours: Sequence[str],
             "line": {"color": _hex(colours, s), "width": 2},
             "marker": {"size": 10, "symbol": [REVIEW_SYMBOLS.get(t.label, "circle")
                                               for t in mine], "color": _hex(colours, s)},
-            "hovertext": texts, "hoverinfo": "text",
+            # in lines of at most 44 characters: a long line ran out of the plot
+            "hovertext": [_wrap(t) for t in texts], "hoverinfo": "text",
         })
         alts.append(f"{review.players[s]}: " + "; ".join(
             f"turn {t.turn + 1} {t.label}, expected {t.expected_final_penalty:.1f}"
             for t in mine) + ".")
+    labels = {t.label for t in review.turns if t.seat in seats}
+    data += review_key([lab for lab in REVIEW_SYMBOLS if lab in labels])
     shapes = [] if turn is None else [{
         "type": "line", "xref": "x", "yref": "paper", "x0": turn + 1, "x1": turn + 1,
         "y0": 0, "y1": 1, "line": {"dash": "dot", "width": 1}}]
-    layout = _layout(title, 260, showlegend=True, shapes=shapes, clickmode="event",
-                     legend={"orientation": "h", "x": 0, "y": -0.25, "yanchor": "top"},
-                     margin={"l": 40, "r": 10, "t": 56, "b": 70, "pad": 2},
+    layout = _layout(title, 300, showlegend=True, shapes=shapes, clickmode="event",
+                     legend={"orientation": "h", "x": 0, "y": -0.2, "yanchor": "top"},
+                     margin={"l": 40, "r": 10, "t": 56, "b": 110, "pad": 2},
                      xaxis={"title": {"text": "turn"}, "fixedrange": True},
                      yaxis={"title": {"text": "expected final penalty"}, "fixedrange": True})
     return {"name": title, "alt": " ".join(alts),
             "figure": {"data": data, "layout": layout}}
+
+
+def review_key(labels: Sequence[str]) -> list[dict[str, Any]]:
+    """The key of the review graph's marker shapes: a legend entry per label shown, with
+    nothing to draw (``meta: "key"``; in the theme's text colour)."""
+    return [{"type": "scatter", "mode": "markers", "x": [None], "y": [None], "name": lab,
+             "marker": {"symbol": REVIEW_SYMBOLS[lab], "size": 10, "line": {"width": 2}},
+             "meta": "key", "legendgroup": "key", "hoverinfo": "skip", "showlegend": True}
+            for lab in labels]
 
 
 def panel_figures(data: PanelData) -> dict[str, PanelFigure]:

@@ -230,15 +230,15 @@ def _review(fig: PanelFigure) -> PanelFigure:
     out["name"] = title
     layout = out["figure"]["layout"]
     layout["title"]["text"] = _wrap(title, 36)
-    layout["yaxis"]["title"]["text"] = "points at the end (on average)"
+    layout["yaxis"]["title"]["text"] = "points at the end"
     for trace in out["figure"]["data"]:
         texts = trace.get("hovertext")
         if not texts or trace.get("meta") == "key":
             continue
-        trace["hovertext"] = [re.sub(
+        trace["hovertext"] = [_wrap(re.sub(
             r" — (\w+) \(loss (\S+)\); best (.+)$",
             lambda m: f" — {LABEL_WORDS.get(m[1], m[1])}, about {float(m[2]):.1f} points "
-                      f"worse than the best: {m[3]}", t) for t in texts]
+                      f"worse than the best: {m[3]}", t.replace("<br>", " "))) for t in texts]
     out["alt"] = re.sub(r"turn (\d+) (\w+), expected (\S+?)(;|\.)",
                         lambda m: f"turn {m[1]} {LABEL_WORDS.get(m[2], m[2])}, heading for "
                                   f"about {m[3]}{m[4]}", out["alt"])

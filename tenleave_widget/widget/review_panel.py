@@ -32,6 +32,7 @@ import ipywidgets
 
 from ..analysis.review import DEFAULT_SAMPLES, LABELS, Review, review, review_steps
 from ..table import tasks
+from ..table.review_breakdown import breakdown_words
 from ..table.session import Session
 
 __all__ = ["ReviewPanel"]
@@ -206,3 +207,6 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
             "then 12× for the close ones); luck = penalty taken − penalty expected, swat by "
             "swat (positive: unlucky).</small>"
         )
+        self.summary.value += "".join(  # what explains each result, in words
+            f"<p class='tl-review-result'>{html.escape(line)}</p>"
+            for line in breakdown_words(r, list(seats)))

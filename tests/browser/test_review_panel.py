@@ -31,11 +31,18 @@ def test_review_panel_background_graph_click(page: Any, lab: LabServer) -> None:
         # the graph appears when the review is done: three seats' lines, drawn
         page.wait_for_function(
             f"() => {{ const el = document.querySelector('{GRAPH}');"
-            " return !!el && !!el.data && el.data.length === 3"
+            " return !!el && !!el.data"
+            " && el.data.filter(t => t.meta !== 'key').length === 3"  # the markers' key aside
             " && el.querySelectorAll('.scatterlayer .points path').length >= 30; }",
             timeout=300_000,
         )
         assert kernel.eval("r.review_result is not None")
+        # the key of the marker shapes is in the legend, and the result is explained
+        legend = page.evaluate(f"() => [...document.querySelectorAll('{GRAPH} .legendtext')]"
+                               ".map(e => e.textContent).join(' ')")
+        labels = kernel.eval("sorted({t.label for t in r.review_result.turns})")
+        assert all(lab in legend for lab in labels), (legend, labels)
+        assert page.locator(".tl-review-result").count() == 3  # a sentence per player
         # the narration of the turn shown ends with its review
         page.wait_for_function(
             "() => document.querySelector('[data-testid=last-event]')"
