@@ -72,6 +72,7 @@ _SOURCES = {
     ),
     "Rules": ".engine.rules",
     "Turn": ".engine.turn",
+    "set_default_size": ".table.default_size",
     **dict.fromkeys(_WIDGET_NAMES, ".widget"),  # the widget needs Jupyter
 }
 
@@ -122,6 +123,7 @@ __all__ = [
     "position_odds",
     "replay",
     "save_record",
+    "set_default_size",
     "TableWidget",
     "TenLeaveWidget",
     "WidgetMessageError",

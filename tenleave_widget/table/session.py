@@ -32,6 +32,7 @@ from ..engine.turn import Turn
 from .coach import Coach, tally_words, verdict_words
 from .coach_table import CoachTable
 from .config import Config
+from .default_size import default_size
 from .history import build_history, public_view
 from .lesson import LessonRun
 from .lookahead_panel import MEASURES, LookaheadFeed
@@ -98,7 +99,7 @@ class Session(ReviewState, CoachTable):
         """*What their plays suggest* and its controls (:mod:`.suggest_panel`)."""
         self.measure = "swat"
         """What ranks the moves panel: one swat ahead, or the whole game (the switch)."""
-        self.size = "medium"
+        self.size = default_size()
         """The table's size (the size control): one of :data:`~.protocol.SIZES`."""
         self.games = 1
         """Games played at this table (play again starts the next one)."""

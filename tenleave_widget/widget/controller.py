@@ -26,6 +26,7 @@ from ..table.charts import as_figures
 from ..table.coach import CoachRunner
 from ..table.coach_check import CheckRunner
 from ..table.config import assign_seats, check_config, check_delay
+from ..table.default_size import check_size
 from ..table.lookahead_panel import Thinker
 from ..table.protocol import Mode, WidgetMessageError, parse_intent
 from ..table.redeal import redeal as redeal_hidden
@@ -71,7 +72,10 @@ class TenLeaveWidget(LessonControls, ipywidgets.VBox):  # type: ignore[misc]
         show_odds: bool = True,
         coach: str = "off",
         coach_samples: int | None = None,
+        size: str | None = None,
     ) -> None:
+        if size is not None:
+            check_size(size)
         config = check_config(
             game, mode=mode, humans=humans, bots=bots, perspective=perspective, turn=turn,
             bot_delay=bot_delay, seed=seed, show_odds=show_odds, coach=coach,
@@ -79,6 +83,8 @@ class TenLeaveWidget(LessonControls, ipywidgets.VBox):  # type: ignore[misc]
         )
         self.mode: Mode = config.mode
         self.session = Session(game, config)
+        if size is not None:
+            self.session.size = size  # else the kernel's default (set_default_size)
         self.table = TableWidget()
         self._bots = BotRunner(self.session, config.bot_delay, config.seed, self._refresh)
         self.session.lookahead.enabled = True

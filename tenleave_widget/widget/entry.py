@@ -32,6 +32,7 @@ def play(
     show_odds: bool = True,
     coach: str = "off",
     coach_samples: int | None = None,
+    size: str | None = None,
 ) -> TenLeaveWidget:
     """A game against bots (one human seat) or hot-seat (several human seats).
 
@@ -44,32 +45,34 @@ def play(
     ``coach="after"``: every human decision is judged as the review would (in the
     background, ``coach_samples`` worlds per decision; :mod:`~tenleave_widget.table.coach`),
     told to its seat in words and kept in ``w.verdicts``.
+    ``size``: the table's size (``"small"``, ``"medium"``, ``"large"``, ``"projector"``);
+    default: the kernel's (:func:`~tenleave_widget.set_default_size`).
     """
     game = new_game(players, seed, first)
     humans, assignment = assign_seats(game, human, bots)
     mode: Mode = "hotseat" if len(humans) > 1 else "play"
     return TenLeaveWidget(
         game, mode=mode, humans=humans, bots=assignment, bot_delay=bot_delay, seed=seed,
-        show_odds=show_odds, coach=coach, coach_samples=coach_samples,
+        show_odds=show_odds, coach=coach, coach_samples=coach_samples, size=size,
     )
 
 
 def hotseat(
     players: int | Sequence[str] = 2, *, seed: int | None = None, show_odds: bool = False,
-    coach: str = "off", coach_samples: int | None = None,
+    coach: str = "off", coach_samples: int | None = None, size: str | None = None,
 ) -> TenLeaveWidget:
-    """Every seat human, on one screen, with a cover between seats. ``coach`` as in
-    :func:`play`: a seat's verdicts are told to that seat only."""
+    """Every seat human, on one screen, with a cover between seats. ``coach`` and
+    ``size`` as in :func:`play`: a seat's verdicts are told to that seat only."""
     game = new_game(players, seed, 0)
     return TenLeaveWidget(
         game, mode="hotseat", humans=list(range(game.seats)), bots={}, seed=seed,
-        show_odds=show_odds, coach=coach, coach_samples=coach_samples,
+        show_odds=show_odds, coach=coach, coach_samples=coach_samples, size=size,
     )
 
 
 def replay_widget(
     record: RecordSource, *, seat: int | None = None, turn: int = 0, show_odds: bool = True,
-    lesson: Any = None, original: RecordSource | None = None,
+    lesson: Any = None, original: RecordSource | None = None, size: str | None = None,
 ) -> TenLeaveWidget:
     """A record (a dict, or the path of a record file) in replay mode: step through its
     turns, from the teacher's view (``seat=None``, everything shown) or one seat's view.
@@ -79,13 +82,14 @@ def replay_widget(
     ``lesson`` (RULES.md §8), or ``lesson`` given here instead, is shown on the table:
     *Next moment* puts its first question there (``w.next_moment()``). ``original``: for
     a branch, the record of the game it was played on from, shown below it and stepped
-    with it (:mod:`.branch_view`; ``w.original``)."""
+    with it (:mod:`.branch_view`; ``w.original``). ``size`` as in :func:`play`."""
     record = record_object(record)  # read once: the game and its saved review agree
     game = Game.from_record(record)
     if turn is None:  # None is "the last turn" for TenLeaveWidget, not an argument here
         raise WidgetMessageError(f"turn must be an integer 0..{game.turns_applied}, not None")
     saved = saved_review(record)  # a review saved with the record (checked against it)
-    w = TenLeaveWidget(game, mode="replay", perspective=seat, turn=turn, show_odds=show_odds)
+    w = TenLeaveWidget(game, mode="replay", perspective=seat, turn=turn, show_odds=show_odds,
+                       size=size)
     head = parse_record(record)  # checked by Game.from_record above
     w.session.branch = head.branch  # the status line names the branch
     if lesson is not None:
