@@ -81,17 +81,17 @@ def suggest_figure(cards: Sequence[SuggestCard], viewer: str, star: int | None =
     ys = [y for j in range(len(cards)) for y in (3 * j, 3 * j + 1)]
     data: list[dict[str, Any]] = []
     for v in values:
-        xs = [float(d.get(str(v), 0.0)) for c in cards for d in (c["uniform"], c["inferred"])]
+        xs = [round(float(d.get(str(v), 0.0)), 4) for c in cards
+              for d in (c["uniform"], c["inferred"])]
         dark = v >= 4
-        data.append({
+        data.append({  # small: the card's name is above its bars, the exact words in `alt`
             "type": "bar", "orientation": "h", "name": str(v), "y": ys, "x": xs,
             "marker": {"color": VALUE_COLOURS.get(v, "#888888"), "line": {"width": 1}},
             "text": [str(v) if x >= 0.07 else "" for x in xs], "textposition": "inside",
             "insidetextanchor": "middle", "textangle": 0, "constraintext": "none",
             "insidetextfont": {"color": "#ffffff" if dark else "#000000", "size": 11},
-            "hovertext": [f"{labels[y // 3]}, {ROWS[y % 3]}: a {v} in {percent(x)}"
-                          for y, x in zip(ys, xs, strict=True)],
-            "hoverinfo": "text", "showlegend": False,  # the values are written on the bars
+            "hovertemplate": f"a {v}: %{{x:.0%}}<extra></extra>",
+            "showlegend": False,  # the values are written on the bars
         })
     names = [_note(label, xref="paper", yref="y", x=0, xanchor="left", xshift=-LEFT + 4,
                    y=3 * j - 1.0, yanchor="middle", font={"size": 12})
