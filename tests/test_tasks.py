@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sys
 import threading
 import time
 from collections.abc import Callable, Generator
@@ -217,3 +218,41 @@ def test_a_review_without_threads_answers_between_decisions(
     assert total == len(json.loads(direct)["turns"]) > 2
     ((shown, synced, judged),) = answered
     assert shown == synced == 12 and 1 <= judged < total  # answered mid-review
+
+
+def test_under_pyodide_a_click_outside_any_task_reviews_on_the_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pyodide's kernel hands a comm message (the *Review this game* click) to the widget
+    outside any asyncio task; its loop is the browser's and always runs, so the review
+    goes to the loop there (before, it ran at once inside the click: the kernel busy for
+    the whole review) and its result is the review's."""
+    direct = json.dumps(review(load_record(GAME), samples=1, seed=1).to_json())
+
+    def scenario() -> tuple[bool, str]:
+        loop = asyncio.new_event_loop()
+        w = replay_widget(GAME, turn=0)
+        panel = w.review_panel
+        assert panel is not None
+        started: list[bool] = []
+
+        def click() -> None:  # a plain callback of the loop, as Pyodide's comm handler
+            w.review(samples=1, seed=1)
+            started.append(panel.running)
+
+        async def until_done() -> None:
+            loop.call_soon(click)
+            while not started or panel.running:
+                await asyncio.sleep(0.001)
+
+        try:
+            loop.run_until_complete(until_done())
+        finally:
+            loop.close()
+        assert w.review_result is not None
+        return started[0], json.dumps(w.review_result.to_json())
+
+    with monkeypatch.context() as m:
+        m.setattr(sys, "platform", "emscripten")
+        in_background, result = in_fresh_thread(scenario, monkeypatch, threads=False)
+    assert in_background and result == direct

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -50,11 +51,16 @@ def _serving_loop() -> asyncio.AbstractEventLoop | None:
     between two calls, or a nested run left behind, leaves one whose callbacks wait until
     something resumes it, and a result handed to it would never arrive. Code a loop really
     runs runs in one of its tasks (ipykernel executes cells and comm messages in one).
+    Under Pyodide the loop is the browser's own (its callbacks are the page's timers): it
+    always runs, and the kernel hands a comm message (a click on *Review this game*) to
+    the widget outside any task, so there the loop counts without one.
     """
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
         return None
+    if sys.platform == "emscripten":
+        return loop
     return loop if asyncio.current_task(loop) is not None else None
 
 
