@@ -29,6 +29,9 @@ TABLE_JS = """(root) => ({
 })"""
 
 # The odds panels' Plotly charts: the data plotly.js holds for each (el.data).
+# the panels of a play table, each a Plotly chart (table/charts.py FIGURE_KEYS less the
+# replay's review graph)
+PLAY_FIGURES = ("outcome", "moves", "cards", "suggest", "timeline")
 PLOT_JS = """() => JSON.stringify([...document.querySelectorAll(
     '.jp-OutputArea-output .tl-panels .js-plotly-plot')].map(el => el.data))"""
 # Mark the drawn charts, to see that a move updates them in place (Plotly.react), and
@@ -74,9 +77,11 @@ def test_play_a_turn_by_clicking_and_the_bots_answer(page: Any, lab: LabServer) 
     try:
         wait_idle(page, root, 0)
         assert root.evaluate(TABLE_JS) == table_of(kernel.eval("w.table.view"))
-        page.wait_for_selector(".jp-OutputArea-output .tl-panel-outcome .js-plotly-plot",
-                               state="attached")
-        assert page.locator(".jp-OutputArea-output .tl-panels .js-plotly-plot").count() == 4
+        for key in PLAY_FIGURES:  # each panel of a play table holds its Plotly chart
+            page.wait_for_selector(f".jp-OutputArea-output .tl-panel-{key} .js-plotly-plot",
+                                   state="attached")
+        assert page.locator(".jp-OutputArea-output .tl-panels .js-plotly-plot").count() == len(
+            PLAY_FIGURES)
         plots_before = page.evaluate(PLOT_JS)
         page.evaluate(MARK_PLOTS_JS)
         page.screenshot(path=str(artifact("play-start-light.png")), full_page=True)
@@ -109,7 +114,7 @@ def test_play_a_turn_by_clicking_and_the_bots_answer(page: Any, lab: LabServer) 
         assert root.evaluate(TABLE_JS) == table_of(kernel.eval("w.table.view"))
         page.wait_for_function(f"() => ({PLOT_JS})() !== {plots_before!r}", timeout=20_000)
         # the charts followed the move in place: the same four elements, new data
-        assert page.evaluate(MARKED_PLOTS_JS) == 4
+        assert page.evaluate(MARKED_PLOTS_JS) == len(PLAY_FIGURES)
         outcome = page.evaluate(
             "() => document.querySelector('.jp-OutputArea-output .tl-panel-outcome"
             " .js-plotly-plot').data[0].x")
