@@ -162,7 +162,8 @@ r"""
 
 def step_a_replay(page: Any) -> None:
     """The replay cell run; its next and previous buttons step the table and its panels
-    through the sample game, each position the engine's (``table_of`` its view)."""
+    through the sample game, each position the engine's (``table_of`` its view); then a
+    review is started and the table answers a click while it runs."""
     cell = run_cell(page, REPLAY)
     printed = cell.locator(".jp-OutputArea-output", has_text="VIEWS").first
     printed.wait_for(timeout=TIMEOUT)
@@ -193,6 +194,17 @@ def step_a_replay(page: Any) -> None:
     # filling in, so a position seen twice need not be drawn the same)
     assert all(a != b for a, b in zip(drawn, drawn[1:], strict=False))
     assert "undefined" not in root.inner_text()
+
+    # No threads in Pyodide: the review runs a decision per slice of the kernel's loop, so
+    # the table answers a click while it works (the button stays disabled until its end;
+    # the whole review takes ~20 s here, a decision up to ~3 s)
+    start = cell.locator(".tl-review-start")
+    start.click()
+    page.wait_for_function("el => el.disabled", arg=start.element_handle(), timeout=TIMEOUT)
+    root.locator("[data-testid=next]").click()
+    page.wait_for_function("el => el.dataset.turns === '3'", arg=root.element_handle(),
+                           timeout=TIMEOUT)
+    assert start.is_disabled(), "the click was answered only once the review had ended"
 
 
 def test_the_built_config_never_falls_back_to_a_package_index() -> None:
