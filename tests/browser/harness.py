@@ -26,6 +26,19 @@ CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
+# The panels of a play table, each a Plotly chart (table/charts.py FIGURE_KEYS but the
+# replay's review graph); issue 19 added "suggest".
+PLAY_FIGURES = ("outcome", "moves", "cards", "suggest", "timeline")
+
+
+def wait_play_plots(page: Any, scope: str = "") -> None:
+    """Wait until every panel of a play table holds its Plotly chart (locators pierce
+    marimo's shadow roots)."""
+    for key in PLAY_FIGURES:
+        page.locator(f"{scope} .tl-panel-{key} .js-plotly-plot".strip()).first.wait_for(
+            state="attached", timeout=60_000)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -11,7 +11,7 @@ from typing import Any
 
 from .conftest import artifact
 from .driver import Kernel, open_and_run, wait_idle
-from .harness import LabServer
+from .harness import PLAY_FIGURES, LabServer, wait_play_plots
 
 TABLE_JS = """(root) => ({
     turns: Number(root.dataset.turns),
@@ -29,9 +29,6 @@ TABLE_JS = """(root) => ({
 })"""
 
 # The odds panels' Plotly charts: the data plotly.js holds for each (el.data).
-# the panels of a play table, each a Plotly chart (table/charts.py FIGURE_KEYS less the
-# replay's review graph)
-PLAY_FIGURES = ("outcome", "moves", "cards", "suggest", "timeline")
 PLOT_JS = """() => JSON.stringify([...document.querySelectorAll(
     '.jp-OutputArea-output .tl-panels .js-plotly-plot')].map(el => el.data))"""
 # Mark the drawn charts, to see that a move updates them in place (Plotly.react), and
@@ -77,9 +74,7 @@ def test_play_a_turn_by_clicking_and_the_bots_answer(page: Any, lab: LabServer) 
     try:
         wait_idle(page, root, 0)
         assert root.evaluate(TABLE_JS) == table_of(kernel.eval("w.table.view"))
-        for key in PLAY_FIGURES:  # each panel of a play table holds its Plotly chart
-            page.wait_for_selector(f".jp-OutputArea-output .tl-panel-{key} .js-plotly-plot",
-                                   state="attached")
+        wait_play_plots(page, ".jp-OutputArea-output")
         assert page.locator(".jp-OutputArea-output .tl-panels .js-plotly-plot").count() == len(
             PLAY_FIGURES)
         plots_before = page.evaluate(PLOT_JS)

@@ -20,6 +20,7 @@ import pytest
 
 from .conftest import artifact
 from .driver import TIMEOUT, wait_idle
+from .harness import PLAY_FIGURES, wait_play_plots
 from .hosts import EXAMPLES, MarimoServer, marimo_server
 from .notebooks import GAME
 
@@ -65,8 +66,10 @@ def test_play_a_turn_in_marimo(page: Any, marimo: MarimoServer) -> None:
     root.wait_for(timeout=TIMEOUT)
     wait_idle(page, root, 0)
     wait_title(page, "Ana's view, after 0 turns")
+    wait_play_plots(page)
     before = page.locator(".tl-panels").first.evaluate(PANELS_JS)
-    assert before["plots"] == 4 and before["drawnBars"] > 0, "the odds panels are blank in marimo"
+    assert before["plots"] == len(PLAY_FIGURES) and before["drawnBars"] > 0, (
+        "the odds panels are blank in marimo")
     hand = page.locator("[data-testid^='hand-card-']")
     assert hand.count() == 10
 
@@ -90,7 +93,7 @@ def test_play_a_turn_in_marimo(page: Any, marimo: MarimoServer) -> None:
     wait_title(page, "Ana's view, after 3 turns")
     after = page.locator(".tl-panels").first.evaluate(PANELS_JS)
     assert after["data"] != before["data"] and after["drawnBars"] > 0
-    assert after["plots"] == 4  # the same charts, updated in place
+    assert after["plots"] == len(PLAY_FIGURES)  # the same charts, updated in place
     page.screenshot(path=str(artifact("marimo-play.png")), full_page=True)
     assert page.errors == []
     assert console_errors == []

@@ -14,7 +14,7 @@ import pytest
 
 from .conftest import artifact
 from .driver import Kernel, wait_idle
-from .harness import LabServer, lab_server
+from .harness import PLAY_FIGURES, LabServer, lab_server, wait_play_plots
 from .hosts import EXAMPLES, open_and_run_notebook7
 from .test_browser import TABLE_JS, table_of
 
@@ -55,7 +55,9 @@ def test_play_a_turn_in_notebook7(page: Any, notebook7: LabServer) -> None:
             "?.textContent || '').includes('after 0 turns')",
             timeout=20_000,
         )
+        wait_play_plots(page, ".jp-OutputArea-output")
         before = page.evaluate(PANELS_JS)
+        assert before["plots"] == len(PLAY_FIGURES)
         assert before["width"] > 250 and before["height"] > 300, before
         assert before["drawnBars"] > 0, "the odds panels are blank in Notebook 7"
 
@@ -86,7 +88,7 @@ def test_play_a_turn_in_notebook7(page: Any, notebook7: LabServer) -> None:
             " .js-plotly-plot').data.filter(t => t.mode === 'lines+markers'"
             " && t.x.length === 4).length"
         ) == 3
-        assert after["plots"] == 4
+        assert after["plots"] == len(PLAY_FIGURES)
         page.screenshot(path=str(artifact("notebook7-play.png")), full_page=True)
         assert [e for e in page.errors if KNOWN_PAGE_ERROR not in e] == []
     finally:
