@@ -147,9 +147,9 @@ def test_review_graph_in_marimo(page: Any, marimo_review: MarimoServer) -> None:
     root.wait_for(timeout=TIMEOUT)
     graph = page.locator(GRAPH).first
     graph.wait_for(timeout=TIMEOUT)
-    # three seats' lines, every decision a point, drawn by plotly.js
+    # three seats' lines (then the markers' key), every decision a point, drawn by plotly.js
     page.wait_for_function(
-        "(el) => !!el.data && el.data.length === 3"
+        "(el) => !!el.data && el.data.filter(t => t.meta !== 'key').length === 3"
         " && el.querySelectorAll('.scatterlayer .points path').length >= 30",
         arg=graph.element_handle(), timeout=60_000)
     assert root.get_attribute("data-turns") != "7"
