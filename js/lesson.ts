@@ -37,7 +37,7 @@ export function lessonBlock(model: TableState, send: Send): HTMLElement | null {
   const first = i === null;
   const where =
     i === null
-      ? `${l.total} question${l.total === 1 ? "" : "s"} — press Next moment (or Page Down) to begin.`
+      ? `${l.total} question${l.total === 1 ? "" : "s"} (Page Down starts)`
       : `Question ${i + 1} of ${l.total} · before turn ${(l.turn ?? 0) + 1} · ${l.view}`;
   const prev = button("lesson-prev", "◀ Previous moment", () => i !== null && i > 0 && send({ kind: "moment", index: i - 1 }),
     "tl-lessonbtn", "Previous moment (Page Up)");
@@ -63,7 +63,7 @@ export function lessonBlock(model: TableState, send: Send): HTMLElement | null {
       { class: "tl-lessonbar" },
       h("strong", { class: "tl-lessontitle" }, l.title || "Lesson"),
       h("span", { class: "tl-lessonwhere", "data-testid": "lesson-where" }, where),
-      prev, next, reveal, back,
+      first ? null : prev, next, reveal, back,
     ),
     first ? null : h("p", { class: "tl-question", "data-testid": "question", "aria-live": "polite" }, l.question),
     l.answer ? h("p", { class: "tl-answer", "data-testid": "answer" }, h("strong", null, "Answer: "), l.answer) : null,

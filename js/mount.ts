@@ -106,10 +106,7 @@ export function mountTable(el: HTMLElement, source: TableSource): () => void {
     root.dataset["connected"] = offline ? "0" : "1";
     const main = h("div", { class: "tl-main" }, ...buildTable(state, ui, send, draw));
     side = sideFor(state);
-    // on a projector the teacher's note sits beside the board (the panels go below both)
-    const note = state.size === "projector" ? main.querySelector<HTMLElement>("[data-testid=note]") : null;
-    const beside = note ? h("div", { class: "tl-beside", "data-testid": "beside" }, note) : null;
-    const layout = h("div", { class: "tl-layout" }, main, beside, side);
+    const layout = h("div", { class: "tl-layout" }, main, side);
     if (side === null) aside.remove();
     if (offline) layout.inert = true;
     content.replaceChildren(
