@@ -120,9 +120,11 @@ class _Signals:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``) and return the exit status.
 
-    Called as the program (``argv`` None), the handlers stay installed, disarmed, until the
-    process exits, and after a signal the process ends here (``os._exit``, everything
-    already stopped and flushed): CPython marks a Ctrl-C that interrupted code run by
+    Called as the program (``argv`` None), SIGINT and SIGTERM are ignored once the command
+    has finished, until the process exits (CPython's finalisation would put a disarmed
+    handler back to the default, and a late signal would kill the finished process), and
+    after a signal the process ends here (``os._exit``, everything already stopped and
+    flushed): CPython marks a Ctrl-C that interrupted code run by
     ``exec`` (a dataclass being made, at start-up) as unhandled even once caught, and
     would then end the process by SIGINT instead of with status 130. Called from Python,
     the previous handlers are restored.
@@ -133,9 +135,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = _guarded(argv, signals)
     finally:
         signals.armed = False
-        if argv is not None:
-            for s, h in previous.items():
-                signal.signal(s, h)
+        for s, h in previous.items():
+            signal.signal(s, h if argv is not None else signal.SIG_IGN)
     if argv is None and code in (EXIT_INTERRUPTED, EXIT_TERMINATED):
         import os
 
