@@ -26,6 +26,8 @@ LAYERS: list[set[str]] = [
     # intervals; the uniform model; the lookahead's result as types
     {"analysis", "analysis.stats", "analysis.worlds", "analysis.move_values"},
     {"analysis.odds"},  # the exact odds
+    # the lookahead's view decoding and sampled worlds; its play-out simulator
+    {"analysis.playout_position", "analysis.playout"},
     {"analysis.position", "analysis.bots", "analysis.lookahead", "analysis.review",
      "analysis.infer", "analysis.reader"},
     # table/: the presentation model (no Jupyter import: checked below), which the widget

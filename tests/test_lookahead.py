@@ -17,15 +17,9 @@ from helpers import random_game
 
 from tenleave_widget import Game, Turn, evaluate
 from tenleave_widget.analysis.bots import decide, make_bot
-from tenleave_widget.analysis.lookahead import (
-    Budget,
-    Policy,
-    _Move,
-    _moves_of,
-    _Position,
-    _Sim,
-    evaluate_view,
-)
+from tenleave_widget.analysis.lookahead import Budget, Policy, _moves_of, evaluate_view
+from tenleave_widget.analysis.playout import Move, Simulator
+from tenleave_widget.analysis.playout_position import Position
 from tenleave_widget.engine.errors import (
     IllegalActionError,
     InvalidViewError,
@@ -56,7 +50,7 @@ def sim_state(g: Game) -> tuple[list[list[int]], list[list[int]], list[int], int
     return queues, hands, g.penalty, sum(len(g.hand(s)) for s in range(g.seats))
 
 
-def as_turn(g: Game, m: _Move) -> Turn:
+def as_turn(g: Game, m: Move) -> Turn:
     s = g.to_move
     assert s is not None
     card = next(c for c in g.hand(s) if int(c[:1]) == m.value)
@@ -76,13 +70,13 @@ def test_play_out_rules_match_the_engine(seats: int) -> None:
         chain = token_chain(rng)
         g = Game(seats, seed=seed, first=rng.randrange(seats),
                  defense=[TOKENS[i] for i in chain])
-        sim = _Sim(_Position(g.view(g.to_move)), Policy())
+        sim = Simulator(Position(g.view(g.to_move)), Policy())
         queues, hands, pen, left = sim_state(g)
         k = 0
         while not g.finished:
             t = g.legal_turns.sample(rng)
             rot = t.rotate
-            m = _Move(int(t.card[:1]), t.queue, t.wake, rot, t.extra == "after")
+            m = Move(int(t.card[:1]), t.queue, t.wake, rot, t.extra == "after")
             s = g.to_move
             g.apply(t)
             assert s is not None
@@ -105,9 +99,9 @@ def test_play_out_policy_replayed_in_the_engine_scores_the_same(seats: int) -> N
         g = Game(seats, seed=seed, defense=[TOKENS[i] for i in chain])
         for _ in range(rng.randrange(3 * seats)):
             g.apply(g.random_turn(rng))
-        sim = _Sim(_Position(g.view(g.to_move)), Policy(explore=0.3))
+        sim = Simulator(Position(g.view(g.to_move)), Policy(explore=0.3))
         queues, hands, pen, left = sim_state(g)
-        trace: list[_Move] = []
+        trace: list[Move] = []
         us = [rng.random() for _ in range(2 * left + 2)]
         sim.play_out(queues, hands, pen, g.to_move or 0, left, chain, len(g.defense) - 1, us,
                      trace)
@@ -139,15 +133,15 @@ def exact_values(view: dict[str, Any], policy: Policy) -> list[tuple[float, floa
     by enumerating every world of the uniform model and every token draw (the policy must
     be deterministic)."""
     assert policy.explore == 0 and not policy.random_ties
-    pos = _Position(view)
-    sim = _Sim(pos, policy)
+    pos = Position(view)
+    sim = Simulator(pos, policy)
     moves = [m for _, m in _moves_of(pos, True)]
     arrangements = [sorted(set(itertools.permutations(p))) for p in pos.pools]
     seat, n = pos.seat, pos.n
     us = [0.5] * (2 * pos.cards_left + 2)
     acc = [[0.0, 0.0] for _ in moves]
 
-    def run(m: _Move, queues: list[list[int]], hands: list[list[int]],
+    def run(m: Move, queues: list[list[int]], hands: list[list[int]],
             chain: list[int]) -> tuple[float, float]:
         try:
             qs = [list(q) for q in queues]
@@ -193,7 +187,7 @@ def endgame_views(count: int) -> list[dict[str, Any]]:
         while g.turns_applied < total - 4:
             g.apply(decide(bots[g.to_move or 0], g))
         view = g.view(g.to_move)
-        pos = _Position(view)
+        pos = Position(view)
         worlds = math.prod(len(set(itertools.permutations(p))) for p in pos.pools)
         if 2 <= worlds <= 60:
             out.append(view)

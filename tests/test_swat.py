@@ -12,7 +12,8 @@ import random
 import pytest
 
 from tenleave_widget import Game
-from tenleave_widget.analysis.lookahead import Policy, _Position, _Sim
+from tenleave_widget.analysis.playout import Policy, Simulator
+from tenleave_widget.analysis.playout_position import Position
 from tenleave_widget.engine.cards import card_value
 from tenleave_widget.engine.errors import IllegalActionError
 from tenleave_widget.engine.rules import DEFAULT_TOKENS, QUEUE_CAPACITY, TARGET, Rules
@@ -164,9 +165,9 @@ def test_daybreak_views_are_the_tables_before_each_pass_of_the_engines_daybreak(
         pre.daybreak_views([7])
 
 
-def _sim(seats: int) -> _Sim:
+def _sim(seats: int) -> Simulator:
     g = Game(seats, seed=1)
-    return _Sim(_Position(g.view(g.to_move)), Policy())
+    return Simulator(Position(g.view(g.to_move)), Policy())
 
 
 @pytest.mark.parametrize("seats", [2, 3])

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 from helpers import random_game
 
-from tenleave_widget.analysis import lookahead, odds
+from tenleave_widget.analysis import odds, playout_position
 from tenleave_widget.analysis.worlds import Hidden, uniform_pools
 from tenleave_widget.engine.cards import value_and_back
 from tenleave_widget.engine.errors import InvalidViewError
@@ -96,7 +96,7 @@ def test_odds_and_lookahead_read_their_groups_from_the_model() -> None:
     assert seat is not None
     view = g.view(seat)
     hidden = Hidden(view, hands=True)
-    pos = lookahead._Position(view)
+    pos = playout_position.Position(view)
     assert (pos.group_keys, pos.pools, pos.in_hand) == (hidden.keys, hidden.pools,
                                                         hidden.in_hand)
     model = odds._Model(view)

@@ -26,6 +26,10 @@ Wilson interval: :mod:`tenleave_widget.analysis.stats`) and the
 one-swat ``immediate_expected_penalty`` of :func:`tenleave_widget.analysis.odds.move_evaluation`.
 ``best`` is the move with the lowest expected margin: the ``lookahead`` bot's choice.
 
+The module is the estimator; the view decoding and the sampled worlds are
+:mod:`~tenleave_widget.analysis.playout_position`, the play-out simulator (a second rules
+engine on packed values, with the rollout policy) :mod:`~tenleave_widget.analysis.playout`.
+
 Peeks are not valued: in a world where every card is visible a peek changes nothing, so
 a play-out would price every peek exactly like the bare play — a misleading number. They
 are listed under ``not_valued`` with that reason.
@@ -50,12 +54,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.cards import count_backs, parse_card, value_and_back
-from ..engine.errors import IllegalActionError, InvalidViewError, SetupError, excerpt
-from ..engine.rules import DEFAULT_TOKENS, QUEUE_CAPACITY
+from ..engine.errors import IllegalActionError, SetupError, excerpt
 from .move_values import Figures, MoveValue, MoveValues, NotValued, WorldResults
 from .odds import move_evaluation, seat_odds
+from .playout import Move, Policy, Simulator
+from .playout_position import Position, World
 from .stats import Z95, mean_ci, wilson
-from .worlds import Deal, Hidden
+from .worlds import Deal
 
 __all__ = [
     "DEFAULT_SAMPLES", "MAX_SAMPLES", "Budget", "Deal", "Evaluation", "Policy",
@@ -71,8 +76,6 @@ marginal tracemalloc peak of 2,048 against 512 worlds of a 3-seat position; the 
 issue 21 measured 1.85 KB), so this bound keeps an evaluation under about 200 MB, where
 10 million worlds would take some 18 GB; it is also the review panel's largest budget."""
 
-_TARGET = 10
-_VALUES = (1, 2, 3, 4, 5)
 _PEEK_REASON = (
     "a peek is worth what it lets the seat decide better later; play-outs in worlds where "
     "every card is visible would price it exactly like the bare play, so it is not valued"
@@ -111,416 +114,6 @@ class Budget:
             raise SetupError(f"budget: ms must be a positive number, not {excerpt(self.ms)}")
         if type(self.batch) is not int or self.batch < 1:
             raise SetupError(f"budget: batch must be a positive integer, not {excerpt(self.batch)}")
-
-
-@dataclass(frozen=True)
-class Policy:
-    """The rollout policy played by every seat in every world (see the module docstring).
-
-    ``explore``: the share of turns played uniformly at random (card x queue with room);
-    ``random_ties``: break ties between equally good plays at random (else the first of
-    them, in the order value, then queue). With ``explore=0`` and ``random_ties=False`` the
-    play-out of a world is deterministic (the exactness test enumerates every world).
-    """
-
-    explore: float = 0.1
-    random_ties: bool = True
-
-    def __post_init__(self) -> None:
-        if not (isinstance(self.explore, (int, float)) and 0 <= self.explore <= 1):
-            raise SetupError(f"policy: explore must be within 0..1, not {excerpt(self.explore)}")
-
-
-# ----------------------------------------------------------------------------- the position
-
-
-class _Position:
-    """A seat view reduced to what the play-outs need (values only: in a world every card
-    is visible, so a card is its value; the back only matters for the sampling).
-
-    A table card is a *code* ``value * 8 + owner``; ``-1 - g`` marks an unknown card of
-    group ``g`` (one (owner, back): see :class:`~tenleave_widget.analysis.worlds.Hidden`),
-    filled in per world.
-    """
-
-    def __init__(self, view: View) -> None:
-        seat = view.get("seat")
-        if type(seat) is not int:
-            raise InvalidViewError("evaluate needs a seat's view (its 'seat' is not a seat)")
-        if view.get("finished"):
-            raise IllegalActionError("the game is over: there is no move to evaluate")
-        if view.get("to_move") != seat:
-            raise IllegalActionError(
-                f"seat {seat} is not to move (seat {view.get('to_move')} is): "
-                "evaluate the seat whose turn it is"
-            )
-        self.seat: int = seat
-        dealt: Sequence[Sequence[str]] = view["dealt"]
-        n = self.n = len(dealt)
-        self.cap: int = int(view.get("queue_capacity", QUEUE_CAPACITY))
-        rules = view.get("rules") or {}
-        tokens = {k: tuple(v) for k, v in (rules.get("tokens") or DEFAULT_TOKENS).items()}
-        self.token_ids: list[str] = list(tokens)
-        self.token_pos: list[tuple[int, ...]] = [tokens[t] for t in self.token_ids]
-        self.daybreak_change: bool = bool(rules.get("daybreak_token_change", True))
-        token = view["token"]
-        if token not in tokens:
-            raise InvalidViewError(f"unknown current token {excerpt(token)}")
-        self.token: int = self.token_ids.index(token)
-        self.penalty: list[int] = [int(p) for p in view["penalty"]]
-        self.turns_applied: int = int(view.get("turns_applied", 0))
-
-        hands = view["hands"]
-        for queue in view["queues"]:
-            for card in queue:
-                if card["value"] is None and card["owner"] == seat:
-                    raise InvalidViewError("a seat's view must show its own cards' values")
-        # the unknown cards (on the table, in the other hands): their groups and pools
-        hidden = Hidden(view, hands=True)
-        self.group_keys: list[tuple[int, str]] = hidden.keys
-        self.pools: list[list[int]] = hidden.pools
-        self.in_hand: list[int] = hidden.in_hand
-        self.hidden = hidden
-        self.queues: list[list[int]] = [
-            [x * 8 + o if x >= 0 else x for x, o in zip(row, own, strict=True)]
-            for row, own in zip(hidden.slots, hidden.owners, strict=True)
-        ]
-        self.hand_notes: list[str] = list(hands[seat]["cards"] or [])
-        # the seat's own hand: values; the others' hands: filled per world
-        self.hand_counts: list[list[int]] = [[0] * 6 for _ in range(n)]
-        for c in self.hand_notes:
-            self.hand_counts[seat][parse_card(c)[0]] += 1
-        self.cards_left = sum(int(h["size"]) for h in hands)
-        # seats play in turn until every hand is empty: from the seat to move, the hand
-        # sizes cannot grow, and the last is at most one card short of the first
-        sizes = [int(hands[(seat + i) % n]["size"]) for i in range(n)]
-        if any(sizes[i] < sizes[i + 1] for i in range(n - 1)) or sizes[-1] < sizes[0] - 1:
-            raise InvalidViewError(
-                f"hand sizes {[int(h['size']) for h in hands]} cannot be played out in turn "
-                f"order from seat {seat}"
-            )
-        if self.cards_left == 0:
-            raise IllegalActionError("no card left to play: there is no move to evaluate")
-
-
-# ------------------------------------------------------------------------------- the rules
-
-_TABLES: dict[tuple[int, tuple[tuple[int, ...], ...]], dict[tuple[int, ...], list[tuple[int, ...]]]]
-_TABLES = {}
-"""The memoised queue tables of :class:`_Sim`, per (seats, tokens): exact, shared by calls."""
-
-
-class _Sim:
-    """The rules of RULES.md §3-6 on values, for play-outs (checked against the engine by
-    ``tests/test_lookahead.py``). State: ``queues`` (codes, front first), ``hands`` (counts
-    per value, per seat), ``pen`` (penalty per seat).
-
-    The swat (:meth:`swat_queue`), the daybreak (:meth:`daybreak`) and the greedy
-    policy's table of what a card adds to a swat (:meth:`_table`) are copies of the swat
-    kernel's rules (:mod:`tenleave_widget.engine.swat`) specialised to the packed codes,
-    for speed: they run in every play-out, thousands per decision. Through the kernel
-    (its calls, its result tuples, a copy of the table for its daybreak) a daybreak took
-    9.2 us instead of 5.7 us, about 4% of a decision. ``tests/test_swat.py`` checks all
-    three against the kernel: every queue of up to 4 cards, every token, random tables
-    for the daybreak with and without the token change."""
-
-    def __init__(self, pos: _Position, policy: Policy) -> None:
-        self.n = pos.n
-        self.nq = len(pos.queues)
-        self.cap = pos.cap
-        self.token_pos = pos.token_pos
-        self.ntok = len(pos.token_pos)
-        self.daybreak_change = pos.daybreak_change
-        self.explore = float(policy.explore)
-        self.random_ties = policy.random_ties
-        self._tables = _TABLES.setdefault((self.n, tuple(self.token_pos)), {})
-        self._zero: list[tuple[int, ...]] = [(0,) * 6] * self.n
-
-    # one queue's swat: the per-seat penalty, and the cards that stay
-    def swat_queue(self, q: list[int], tok: int, pen: list[int]) -> None:
-        total = 0
-        k = 0
-        for c in q:
-            total += c >> 3
-            k += 1
-            if total >= _TARGET:
-                break
-        flipped = q[:k]
-        del q[:k]
-        if total < _TARGET:
-            top = 0
-            for c in flipped:
-                if c >> 3 > top:
-                    top = c >> 3
-            for c in flipped:
-                if c >> 3 == top:
-                    pen[c & 7] += top
-        elif total > _TARGET:
-            for p in self.token_pos[tok]:
-                if p <= k:
-                    c = flipped[p - 1]
-                    pen[c & 7] += c >> 3
-
-    def table(self, q: list[int], tok: int) -> list[tuple[int, ...]]:
-        """Per seat, per value v (index 1..5): how much the seat's penalty of a swat of
-        this queue right now rises if a card of value v owned by that seat is added at
-        the back. Memoised per (token, queue)."""
-        key = (tok, *q)
-        t = self._tables.get(key)
-        if t is None:
-            t = self._tables[key] = self._table(q, tok)
-            if len(self._tables) > 200_000:
-                self._tables.clear()
-        return t
-
-    def _table(self, q: list[int], tok: int) -> list[tuple[int, ...]]:
-        n = self.n
-        total = 0
-        for c in q:
-            total += c >> 3
-            if total >= _TARGET:  # the flips stop before a new card: it changes nothing
-                return self._zero
-        k = len(q)
-        top = max((c >> 3 for c in q), default=0)
-        base = [0] * n
-        for c in q:
-            if c >> 3 == top:
-                base[c & 7] += top
-        positions = self.token_pos[tok]
-        t: list[tuple[int, ...]] = []
-        for s in range(n):
-            row = [0]
-            for v in range(1, 6):
-                tv = total + v
-                if tv < _TARGET:
-                    if v > top:
-                        p = v
-                    elif v == top:
-                        p = base[s] + v
-                    else:
-                        p = base[s]
-                elif tv == _TARGET:
-                    p = 0
-                else:
-                    p = 0
-                    for i in positions:
-                        if i <= k:
-                            c = q[i - 1]
-                            if c & 7 == s:
-                                p += c >> 3
-                        elif i == k + 1:
-                            p += v
-                row.append(p - base[s])
-            t.append(tuple(row))
-        return t
-
-    def swat_all(self, queues: list[list[int]], tok: int, pen: list[int]) -> None:
-        for q in queues:
-            if q:
-                self.swat_queue(q, tok, pen)
-
-    def daybreak(self, queues: list[list[int]], chain: list[int], k: int, pen: list[int]) -> int:
-        """Swat passes until the table is empty; returns the new token index in ``chain``."""
-        while True:
-            for q in queues:
-                if len(q) == 1:
-                    q.clear()
-                elif q:
-                    self.swat_queue(q, chain[k], pen)
-            if not any(queues):
-                return k
-            if self.daybreak_change:
-                k += 1
-
-    def greedy(
-        self, queues: list[list[int]], tabs: list[list[tuple[int, ...]]], h: list[int], s: int,
-        x: float, may_wake: bool,
-    ) -> tuple[int, int]:
-        """The policy's choice for seat ``s`` with hand counts ``h``: ``(value, queue)``, or
-        ``(0, -1)`` to wake. ``x`` in [0, 1) is the turn's random number."""
-        cap = self.cap
-        explore = self.explore
-        if x < explore:
-            plays = [
-                (v, q) for v in range(1, 6) if h[v] for q in range(self.nq)
-                if len(queues[q]) < cap
-            ]
-            return plays[int(x / explore * len(plays))]
-        best = 99
-        ties: list[tuple[int, int]] = []
-        for q in range(self.nq):
-            if len(queues[q]) < cap:
-                row = tabs[q][s]
-                for v in range(1, 6):
-                    if h[v]:
-                        d = row[v]
-                        if d < best:
-                            best = d
-                            ties = [(v, q)]
-                        elif d == best:
-                            ties.append((v, q))
-        if may_wake and best >= 0:
-            if best > 0:
-                return (0, -1)
-            ties.append((0, -1))
-        if len(ties) == 1 or not self.random_ties:
-            return ties[0]
-        return ties[int((x - explore) / (1.0 - explore) * len(ties))]
-
-    def play_out(
-        self, queues: list[list[int]], hands: list[list[int]], pen: list[int], s: int,
-        left: int, chain: list[int], k: int, us: list[float],
-        trace: list[_Move] | None = None,
-    ) -> None:
-        """Play the game to its end from seat ``s``'s turn (``left`` cards to play).
-        ``trace`` collects the moves played (the tests replay them in the engine).
-
-        The policy (:meth:`greedy`) is inlined for its common case: this loop is where
-        an evaluation spends its time."""
-        n, cap, explore = self.n, self.cap, self.explore
-        spread = 1.0 - explore
-        random_ties = self.random_ties
-        table = self.table
-        greedy = self.greedy
-        qrange = range(len(queues))
-        tok = chain[k]
-        tabs = [table(q, tok) for q in queues]
-        t = 0
-        while left:
-            h = hands[s]
-            x = us[t]
-            may_wake = True
-            for qq in queues:
-                if len(qq) < 2:
-                    may_wake = False
-                    break
-            if x < explore:
-                v, q = greedy(queues, tabs, h, s, x, may_wake)
-            else:
-                best = 99
-                ties: list[tuple[int, int]] = []
-                vals = [v for v in _VALUES if h[v]]
-                for q in qrange:
-                    if len(queues[q]) < cap:
-                        row = tabs[q][s]
-                        for v in vals:
-                            d = row[v]
-                            if d < best:
-                                best = d
-                                ties = [(v, q)]
-                            elif d == best:
-                                ties.append((v, q))
-                if may_wake and best >= 0:
-                    if best > 0:
-                        ties = [(0, -1)]
-                    else:
-                        ties.append((0, -1))
-                if len(ties) == 1 or not random_ties:
-                    v, q = ties[0]
-                else:
-                    v, q = ties[int((x - explore) / spread * len(ties))]
-            wake = q < 0
-            if wake:  # swat, a new token, then the best play for the new table
-                self.swat_all(queues, tok, pen)
-                k += 1
-                tok = chain[k]
-                tabs = [table(qq, tok) for qq in queues]
-                v, q = greedy(queues, tabs, h, s, us[t + 1], False)
-            if trace is not None:
-                trace.append(_Move(v, q, wake))
-            h[v] -= 1
-            qq = queues[q]
-            qq.append(v * 8 + s)
-            left -= 1
-            if left == 0:
-                self.daybreak(queues, chain, k, pen)
-                return
-            if len(qq) == cap and all(len(x) == cap for x in queues):
-                self.swat_all(queues, tok, pen)
-                k += 1
-                tok = chain[k]
-                tabs = [table(x, tok) for x in queues]
-            else:
-                tabs[q] = table(qq, tok)
-            s = s + 1 if s + 1 < n else 0
-            t += 2
-
-    def apply(
-        self, move: _Move, queues: list[list[int]], hands: list[list[int]], pen: list[int],
-        s: int, left: int, chain: list[int], k: int,
-    ) -> int | None:
-        """Apply the root seat's move; return the new token index, or ``None`` when the
-        game ended with it."""
-        cap = self.cap
-        if move.wake:
-            self.swat_all(queues, chain[k], pen)
-            k += 1
-        if move.rotate is not None and not move.after:
-            r = queues[move.rotate]
-            r.append(r.pop(0))
-        hands[s][move.value] -= 1
-        queues[move.queue].append(move.value * 8 + s)
-        if move.rotate is not None and move.after:
-            r = queues[move.rotate]
-            r.append(r.pop(0))
-        if left == 1:
-            self.daybreak(queues, chain, k, pen)
-            return None
-        if all(len(x) == cap for x in queues):
-            self.swat_all(queues, chain[k], pen)
-            k += 1
-        return k
-
-
-@dataclass(frozen=True)
-class _Move:
-    """A root decision as the play-outs see it (values, not notations)."""
-
-    value: int
-    queue: int
-    wake: bool = False
-    rotate: int | None = None
-    after: bool = False
-
-
-# ------------------------------------------------------------------------------ the worlds
-
-
-class _World:
-    """One sampled world: the hidden values, the token chain and the per-turn random
-    numbers (shared by every move: common random numbers)."""
-
-    __slots__ = ("queues", "hands", "chain", "us")
-
-    def __init__(self, pos: _Position, rng: random.Random, turns: int,
-                 deal: Deal | None = None) -> None:
-        fills, held = (deal or pos.hidden.deal)(rng)
-        hands = [list(h) for h in pos.hand_counts]
-        for (o, _), values in zip(pos.group_keys, held, strict=True):
-            for v in values:
-                hands[o][v] += 1
-        at = [0] * len(fills)
-        queues: list[list[int]] = []
-        for row in pos.queues:
-            out: list[int] = []
-            for x in row:
-                if x >= 0:
-                    out.append(x)
-                else:
-                    g = -1 - x
-                    out.append(fills[g][at[g]] * 8 + pos.group_keys[g][0])
-                    at[g] += 1
-            queues.append(out)
-        self.queues = queues
-        self.hands = hands
-        # tokens: enough reveals for every swat the rest of the game can hold
-        chain = [pos.token]
-        ntok = len(pos.token_pos)
-        for _ in range(turns + 8):
-            j = rng.randrange(ntok - 1)
-            chain.append(j if j < chain[-1] else j + 1)
-        self.chain = chain
-        self.us = [rng.random() for _ in range(2 * turns + 2)]
 
 
 # --------------------------------------------------------------------------- the estimate
@@ -569,23 +162,23 @@ class _Stats:
         }
 
 
-def _moves_of(pos: _Position, rotations: bool) -> list[tuple[dict[str, Any], _Move]]:
+def _moves_of(pos: Position, rotations: bool) -> list[tuple[dict[str, Any], Move]]:
     """Every distinct valued decision: its record turn object and its play-out move."""
     seat, cap = pos.seat, pos.cap
     sizes = [len(q) for q in pos.queues]
     nq = len(sizes)
     notes = sorted(set(pos.hand_notes), key=lambda c: (parse_card(c)[0], c))
-    out: list[tuple[dict[str, Any], _Move]] = []
+    out: list[tuple[dict[str, Any], Move]] = []
     room = [q for q in range(nq) if sizes[q] < cap]
     for c in notes:
         v = parse_card(c)[0]
         for q in room:
-            out.append(({"seat": seat, "play": [c, q]}, _Move(v, q)))
+            out.append(({"seat": seat, "play": [c, q]}, Move(v, q)))
     if min(sizes) >= 2:
         for c in notes:
             v = parse_card(c)[0]
             for q in range(nq):  # every queue has room after a swat
-                out.append(({"seat": seat, "play": [c, q], "wake": True}, _Move(v, q, wake=True)))
+                out.append(({"seat": seat, "play": [c, q], "wake": True}, Move(v, q, wake=True)))
     if rotations:
         for c in notes:
             v = parse_card(c)[0]
@@ -594,17 +187,17 @@ def _moves_of(pos: _Position, rotations: bool) -> list[tuple[dict[str, Any], _Mo
                     if sizes[r] >= 2:  # before the play (the same as after it when r != q)
                         out.append((
                             {"seat": seat, "play": [c, q], "rotate": r},
-                            _Move(v, q, rotate=r),
+                            Move(v, q, rotate=r),
                         ))
                     if r == q and sizes[r] + 1 >= 2:  # after playing to the rotated queue
                         out.append((
                             {"seat": seat, "play": [c, q], "rotate": r, "extra": "after"},
-                            _Move(v, q, rotate=r, after=True),
+                            Move(v, q, rotate=r, after=True),
                         ))
     return out
 
 
-def _immediate(view: View, pos: _Position, turn: dict[str, Any]) -> float:
+def _immediate(view: View, pos: Position, turn: dict[str, Any]) -> float:
     """The one-swat figure of the odds (RULES.md §9) for one decision."""
     seat = pos.seat
     if "rotate" not in turn:
@@ -718,8 +311,8 @@ class Evaluation:
         pol = policy if policy is not None else Policy()
         self._t0 = time.perf_counter()
         self.view = view
-        pos = self._pos = _Position(view)
-        self._sim = _Sim(pos, pol)
+        pos = self._pos = Position(view)
+        self._sim = Simulator(pos, pol)
         moves = _moves_of(pos, rotations)
         if turns is not None:
             wanted = [dict(t) for t in turns]
@@ -728,7 +321,7 @@ class Evaluation:
                 raise IllegalActionError("turns: not every turn is a valued decision of the seat")
         self._moves = moves
         # decisions with the same effect on the values (a plain 5 and a marked 5) share runs
-        effects: dict[_Move, int] = {}
+        effects: dict[Move, int] = {}
         self._index = [effects.setdefault(m, len(effects)) for _, m in moves]
         self._distinct = list(effects)
         self._stats = [_Stats() for _ in self._distinct]
@@ -747,7 +340,7 @@ class Evaluation:
         pos, sim = self._pos, self._sim
         seat, n = pos.seat, pos.n
         left = pos.cards_left
-        w = _World(pos, random.Random(self._rng.getrandbits(64)), left, self._deal)
+        w = World(pos, random.Random(self._rng.getrandbits(64)), left, self._deal)
         for i in self._live:
             move = self._distinct[i]
             queues = [list(q) for q in w.queues]
