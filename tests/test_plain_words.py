@@ -9,6 +9,7 @@ present, whatever its key), so a new panel is covered without changing it."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -126,8 +127,18 @@ def test_the_review_panel_speaks_plainly_too() -> None:
     assert any(k == "hovertext" and "points worse than the best" in t for k, t in found)
     assert jargon(found) == []
     assert any(t.startswith("Review: ") for k, t in found if k == "narration")
+    # the review's summary below the table: its headings, its footnote and the sentence
+    # that explains each result, in plain words too
+    panel = w.review_panel
+    assert panel is not None
+    summary = re.sub(r"<[^>]+>", " ", panel.summary.value)
+    assert "Points lost a move" in summary and "Luck:" in summary
+    assert "ended with" in summary  # the results explained
+    assert not JARGON.search(summary), JARGON.findall(summary)
     w.send_intent({"kind": "details", "show": True})
     assert jargon(read(w))  # the analyst's words are the details'
+    detail = re.sub(r"<[^>]+>", " ", panel.summary.value)
+    assert "points of expected margin" in detail and "worlds per decision" in detail
 
 
 def test_the_details_switch_shows_the_analysts_figures() -> None:

@@ -31,17 +31,14 @@ from typing import Any
 
 import ipywidgets
 
-from ..analysis.review import DEFAULT_SAMPLES, LABELS, Review, review, review_steps
+from ..analysis.review import DEFAULT_SAMPLES, Review, review, review_steps
 from ..table import tasks
-from ..table.review_breakdown import breakdown_words
+from ..table.review_breakdown import breakdown_words, summary_table
 from ..table.session import Session
 
 __all__ = ["ReviewPanel"]
 
 log = logging.getLogger(__name__)
-
-CELL = "style='padding:2px 10px;text-align:right'"
-
 
 def _serving_loop() -> asyncio.AbstractEventLoop | None:
     """The event loop running this very code (a kernel's cell or comm message, an asyncio
@@ -99,7 +96,7 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
         self.add_class("tl-review")
         self.button.add_class("tl-review-start")
         self.best.add_class("tl-review-best")
-        self._shown: tuple[int | None, int] | None = None
+        self._shown: tuple[int | None, int, bool] | None = None
         self.refresh()
 
     # ------------------------------------------------------------------ computing
@@ -187,7 +184,7 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
         r = session.review
         self.button.description = "Review again" if r is not None else "Review this game"
         self.best.disabled = r is None
-        key = (session.seat, id(r))
+        key = (session.seat, id(r), session.details)
         if r is None:
             self.summary.value = ""
             self._shown = None
@@ -196,23 +193,6 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
             return
         self._shown = key
         seats = range(len(r.players)) if session.seat is None else [session.seat]
-        rows = []
-        for s in seats:
-            sm = r.seats[s]
-            acc = "–" if sm.accuracy is None else f"{sm.accuracy:.0f}"
-            loss = "–" if sm.mean_loss is None else f"{sm.mean_loss:.2f}"
-            counts = "".join(f"<td {CELL}>{sm.labels[lab]}</td>" for lab in LABELS)
-            rows.append(f"<tr><td {CELL}>{html.escape(r.players[s])}</td><td {CELL}>{acc}</td>"
-                        f"<td {CELL}>{loss}</td>{counts}<td {CELL}>{sm.luck:+.2f}</td></tr>")
-        head = "".join(f"<th {CELL}>{lab}</th>" for lab in LABELS)
-        self.summary.value = (
-            "<table class='tl-review-summary' style='border-collapse:collapse'><tr>"
-            f"<th {CELL}>seat</th><th {CELL}>accuracy</th><th {CELL}>mean loss</th>{head}"
-            f"<th {CELL}>luck</th></tr>{''.join(rows)}</table>"
-            f"<small>Loss in points of expected margin ({r.samples} worlds per decision, "
-            "then 12× for the close ones); luck = penalty taken − penalty expected, swat by "
-            "swat (positive: unlucky).</small>"
-        )
-        self.summary.value += "".join(  # what explains each result, in words
-            f"<p class='tl-review-result'>{html.escape(line)}</p>"
+        self.summary.value = summary_table(r, seats, session.details) + "".join(
+            f"<p class='tl-review-result'>{html.escape(line)}</p>"  # each result, in words
             for line in breakdown_words(r, list(seats)))
