@@ -35,7 +35,6 @@ import sys
 import time
 from typing import Any
 
-from tenleave_widget.analysis import review as review_module
 from tenleave_widget.analysis.bots import LookaheadBot, make_bot
 from tenleave_widget.analysis.review import (
     DEFAULT_SAMPLES,
@@ -46,6 +45,7 @@ from tenleave_widget.analysis.review import (
     decision,
     review,
 )
+from tenleave_widget.analysis.review import evaluator as review_module
 from tenleave_widget.analysis.stats import mean_ci, wilson
 from tenleave_widget.programs.simulate import play_game
 

@@ -8,14 +8,8 @@ from typing import Any
 
 import pytest
 
-from tenleave_widget.analysis.review import (
-    Decision,
-    _evaluate,
-    _turn_seed,
-    _values,
-    judge_decision,
-    screen,
-)
+from tenleave_widget.analysis.review import Decision, judge_decision, screen
+from tenleave_widget.analysis.review.evaluator import _evaluate, _turn_seed, _values
 from tenleave_widget.engine.turn import Turn
 from tenleave_widget.widget import TenLeaveWidget, WidgetMessageError, hotseat, play
 

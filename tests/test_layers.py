@@ -28,8 +28,13 @@ LAYERS: list[set[str]] = [
     {"analysis.odds"},  # the exact odds
     # the lookahead's view decoding and sampled worlds; its play-out simulator
     {"analysis.playout_position", "analysis.playout"},
-    {"analysis.position", "analysis.bots", "analysis.lookahead", "analysis.review",
-     "analysis.infer", "analysis.reader"},
+    {"analysis.position", "analysis.bots", "analysis.lookahead", "analysis.infer",
+     "analysis.reader"},
+    # review/: the judgement of a finished game, one concept a module
+    {"analysis.review.text", "analysis.review.results", "analysis.review.replay"},
+    {"analysis.review.luck", "analysis.review.evaluator"},
+    {"analysis.review.judge", "analysis.review.saved", "analysis.review.puzzle"},
+    {"analysis.review"},  # the package's public names
     # table/: the presentation model (no Jupyter import: checked below), which the widget
     # and the export share
     {"table.tasks"},  # background work with or without threads (it imports no layer)

@@ -16,12 +16,12 @@ from tenleave_widget import Game, InvalidRecordError, Turn
 from tenleave_widget.analysis.review import (
     LABELS,
     THRESHOLDS,
-    _label,
-    _turn_luck,
     review,
     turn_text,
     wake_luck,
 )
+from tenleave_widget.analysis.review.luck import _turn_luck
+from tenleave_widget.analysis.review.results import _label
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "games"
 TURN_KEYS = {
@@ -206,11 +206,18 @@ def test_cli_review(tmp_path: Path) -> None:
 
 def test_doctests() -> None:
     import doctest
+    import importlib
+    import pkgutil
 
     from tenleave_widget.analysis import review as review_module
 
-    result = doctest.testmod(review_module)
-    assert result.attempted >= 2 and result.failed == 0
+    attempted = 0
+    for m in [review_module, *(importlib.import_module(f"{review_module.__name__}.{i.name}")
+                               for i in pkgutil.iter_modules(review_module.__path__))]:
+        result = doctest.testmod(m)
+        assert result.failed == 0, m.__name__
+        attempted += result.attempted
+    assert attempted >= 10
 
 
 def test_the_evaluators_hooks_for_the_review() -> None:
@@ -281,11 +288,11 @@ def test_decisions_and_luck_explain_the_result(monkeypatch: pytest.MonkeyPatch) 
     import random
     import statistics
 
-    from tenleave_widget.analysis import review as review_module
     from tenleave_widget.analysis.bots import make_bot
+    from tenleave_widget.analysis.review import evaluator
     from tenleave_widget.programs.simulate import mean_ci, play_game
 
-    monkeypatch.setattr(review_module, "EXTEND_ROUNDS", 1)
+    monkeypatch.setattr(evaluator, "EXTEND_ROUNDS", 1)
 
     rng = random.Random(11)
     surprise, rest = [], []
@@ -391,7 +398,7 @@ def test_the_sequential_refinement_settles_a_label_or_spends_the_cap() -> None:
     decision valued further. Some
     decisions of the game are extended, some candidates dropped and some kept along — the
     test would see a refinement that never runs, or one that drops every candidate."""
-    from tenleave_widget.analysis import review as rv
+    from tenleave_widget.analysis.review import evaluator as rv
 
     rec = json.loads((EXAMPLES / "game-3-seats.json").read_text())
     turns = [Turn.from_json(t) for t in rec["turns"]]
@@ -428,7 +435,8 @@ def test_the_best_is_chosen_among_decisions_paired_with_the_played_one() -> None
     """A decision dropped by the sequential refinement keeps the mean of its first batches;
     however low that mean, the best (and the loss's paired interval) is taken among the
     decisions valued on all the played one's worlds. The gap to the next best counts it."""
-    from tenleave_widget.analysis import review as rv
+    from tenleave_widget.analysis.review import evaluator as rv
+    from tenleave_widget.analysis.review.judge import _judge
 
     def value(card: str, costs: list[float]) -> rv._Value:
         return rv._Value(Turn(0, card, 0), 10.0, sum(costs) / len(costs), costs)
@@ -438,7 +446,7 @@ def test_the_best_is_chosen_among_decisions_paired_with_the_played_one() -> None
     dropped = value("3", [0.5, 0.5])  # a lower mean, on two worlds only
     screen = [value("1", [4.0, 0.0]), value("2", [0.0, 0.0]), value("3", [9.0, 9.0])]
     j = rv._Judged(screen, 0, [played, best, dropped], 0, "margin", 10.0)
-    r = rv._judge(0, 0, Turn(0, "1", 0), j)
+    r = _judge(0, 0, Turn(0, "1", 0), j)
     assert r.best == best.turn and r.loss == pytest.approx(1.5)
     assert r.loss_ci95 == pytest.approx((1.5 - 1.96 * (1 / 3) ** 0.5 / 2,
                                          1.5 + 1.96 * (1 / 3) ** 0.5 / 2))
@@ -681,6 +689,7 @@ def test_the_inferred_judge_deals_its_worlds_from_the_posterior(
     from tenleave_widget.analysis import review as review_module
     from tenleave_widget.analysis.infer import infer, with_history
     from tenleave_widget.analysis.reader import dealer
+    from tenleave_widget.analysis.review import judge
 
     g = Game(["Ana", "Ben"], seed=1)
     g.apply({"seat": 0, "play": ["5", 0]})
@@ -691,7 +700,7 @@ def test_the_inferred_judge_deals_its_worlds_from_the_posterior(
     assert [(c["key"], round(c["inferred"]["3"], 4), c["uniform"]["3"]) for c in post
             if c["key"] == 1] == [(1, 1.0, 0.4)]
     worlds: list[Any] = []
-    monkeypatch.setattr(review_module, "dealer",
+    monkeypatch.setattr(judge, "dealer",
                         lambda view, sample: dealer(view, sample, record=worlds))
     g.apply({"seat": 0, "play": ["1", 0]})
     last = review_module.decisions(g, history=True)[-1]

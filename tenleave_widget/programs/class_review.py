@@ -41,7 +41,6 @@ from ..analysis.review import (
     Puzzle,
     Review,
     TurnReview,
-    _check_budget,
     assemble_review,
     decision,
     decisions,
@@ -51,6 +50,8 @@ from ..analysis.review import (
     saved_review,
     turn_text,
 )
+from ..analysis.review.evaluator import _check_budget
+from ..analysis.review.results import _accuracy as _loss_accuracy
 from ..analysis.stats import mean_ci
 from ..engine.cards import card_value
 from ..engine.errors import RecordError, TenLeaveError, one_line
@@ -289,9 +290,7 @@ class ClassReview:
 
 
 def _accuracy(t: TurnReview, objective: str) -> float:
-    from ..analysis.review import _accuracy as acc
-
-    return acc(t.loss, objective)
+    return _loss_accuracy(t.loss, objective)
 
 
 def _ci(xs: Sequence[float]) -> tuple[float | None, float | None, float | None]:

@@ -36,11 +36,11 @@ from ..analysis.review import (
     LABELS,
     Decision,
     TurnReview,
-    _summaries,
     judge_decision,
     judge_steps,
     turn_text,
 )
+from ..analysis.review.results import _summaries
 from ..engine.turn import Turn
 from ..engine.view import View
 from . import tasks

@@ -1,0 +1,243 @@
+"""The judge: every decision of a record judged from the mover's view
+(:func:`judge_decision`, a pure function of the decision, the budget and the seed), and
+the review of a record assembled from them with the luck of its swats (:func:`review`,
+:func:`review_steps`, :func:`assemble_review`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass
+from typing import cast
+
+from ...engine.errors import SetupError
+from ...engine.game import Game
+from ...engine.record import RecordSource, record_object
+from ...engine.turn import Turn
+from ...engine.view import View
+from ..infer import with_history
+from ..reader import Belief, dealer
+from .evaluator import (
+    _best_live,
+    _check_budget,
+    _evaluate_steps,
+    _forced,
+    _Judged,
+    _paired,
+    _to_end,
+    _turn_seed,
+)
+from .luck import _turn_luck
+from .replay import _load
+from .results import Review, TurnReview, WakeLuck, _label, _summaries
+
+__all__ = ["Decision", "Progress", "assemble_review", "decisions", "judge_decision",
+           "judge_steps", "review", "review_steps"]
+
+
+Progress = Callable[[int, int], None]
+"""A progress callback: ``progress(turns_done, turns_total)``."""
+
+
+def _judge(k: int, seat: int, played: Turn, j: _Judged,
+           beta: dict[str, float] | None = None) -> TurnReview:
+    objective = j.objective
+    sc = j.screen
+    forced = _forced(sc, objective)
+    vals = j.refined
+    best_i = _best_live(vals, j.refined_played)
+    best = vals[best_i]
+    mine = vals[j.refined_played]
+    loss, half = _paired(mine, best)
+    loss = max(0.0, loss)
+    label = "best" if forced else _label(loss, objective)
+    others = sorted(v.cost for i, v in enumerate(vals) if i != best_i)
+    # a dropped decision (see _live) may show a lower mean on its fewer worlds: a tie
+    gap = max(0.0, others[0] - best.cost) if others else 0.0
+    return TurnReview(
+        turn=k,
+        seat=seat,
+        played=played,
+        expected_final_penalty=mine.expected_final_penalty,
+        best=played if best_i == j.refined_played else best.turn,
+        best_expected_final_penalty=best.expected_final_penalty,
+        loss=loss,
+        loss_ci95=(loss - half, loss + half),
+        label=label,
+        forced=forced,
+        candidates=len(sc),
+        gap=0.0 if forced else gap,
+        reference=j.reference,
+        beta=beta,
+    )
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of a record, the unit of a review's work: the turn's index, the
+    mover's view just before it (all the evaluation may see) and the turn played.
+
+    :func:`judge_decision` judges it, a pure function of the decision, the budget and the
+    seed: a batch review (:mod:`tenleave_widget.programs.class_review`) runs the decisions
+    of many games on many processes with the same results as :func:`review`.
+    """
+
+    turn: int
+    view: View
+    played: Turn
+
+
+def decisions(record: RecordSource | Game, *, history: bool = False) -> list[Decision]:
+    """The decisions of a record, in order (the record checked first, see :func:`_load`).
+    ``history``: each view with its public history (what the inferred model reads:
+    :func:`~tenleave_widget.analysis.infer.with_history`).
+
+    >>> from tenleave_widget import Game
+    >>> g = Game(["Ana", "Ben"], seed=3)
+    >>> g.apply({"seat": 0, "play": ["5", 0]})
+    >>> [(d.turn, d.played.seat, d.view["seat"]) for d in decisions(g)]
+    [(0, 0, 0)]
+    """
+    g, turns, _, _ = _load(record)
+    out = []
+    for k, t in enumerate(turns):
+        # a view with its history is a View with one more key (docs/view.md)
+        view = cast(View, with_history(g, t.seat)) if history else g.view(t.seat)
+        out.append(Decision(k, view, t))
+        g.apply(t)
+    return out
+
+
+def judge_decision(
+    d: Decision, *, samples: int | None = None, seed: int = 0, objective: str = "margin",
+    model: str = "uniform", beta: float | str = "fitted",
+) -> TurnReview:
+    """One decision judged from the mover's view (the turn of a :func:`review` with the
+    same budget, seed, objective and model, which calls this function for each of its
+    turns). ``model="inferred"`` needs the decision's view with its public history
+    (``decisions(record, history=True)``): its worlds are dealt from the posterior of
+    what the other players' choices so far suggest
+    (:class:`~tenleave_widget.analysis.reader.Belief`, ``beta`` per opponent or
+    ``"fitted"``), and the judged turn keeps the betas read."""
+    return _to_end(judge_steps(d, samples=samples, seed=seed, objective=objective,
+                               model=model, beta=beta))
+
+
+def judge_steps(
+    d: Decision, *, samples: int | None = None, seed: int = 0, objective: str = "margin",
+    model: str = "uniform", beta: float | str = "fitted",
+) -> Generator[None, None, TurnReview]:
+    """:func:`judge_decision` a slice of evaluation per ``next`` (about :data:`SLICE_MS`):
+    a background job that takes turns with others in one thread (the coach,
+    :mod:`tenleave_widget.table.coach`); its result is :func:`judge_decision`'s."""
+    budget = _check_budget(samples, seed, objective, model, beta)
+    turn_seed = _turn_seed(seed, d.turn)
+    if model == "uniform":
+        j = yield from _evaluate_steps(d.view, d.played, budget, turn_seed, objective)
+        return _judge(d.turn, d.played.seat, d.played, j)
+    if "history" not in d.view:
+        raise SetupError("the inferred model reads the public history: judge the decisions "
+                         "of decisions(record, history=True)")
+    plain = {k: v for k, v in d.view.items() if k != "history"}
+    belief = Belief(d.view, beta, turn_seed)
+    j = yield from _evaluate_steps(plain, d.played, budget, turn_seed, objective,
+                                   dealer(plain, belief.sample))
+    return _judge(d.turn, d.played.seat, d.played, j, belief.beta)
+
+
+def assemble_review(
+    record: RecordSource | Game,
+    judged: Sequence[TurnReview],
+    *,
+    samples: int | None = None,
+    seed: int = 0,
+    objective: str = "margin",
+    model: str = "uniform",
+    beta: float | str = "fitted",
+) -> Review:
+    """The review of a record from its judged decisions (:func:`judge_decision`, in the
+    order of :func:`decisions`): the luck of every swat and each seat's summary added."""
+    budget = _check_budget(samples, seed, objective, model, beta)
+    g, turns, notes, _ = _load(record)
+    if [(t.turn, t.seat) for t in judged] != [(k, t.seat) for k, t in enumerate(turns)]:
+        raise SetupError("the judged decisions are not those of the record, in order")
+    wakes: list[WakeLuck] = []
+    for k, t in enumerate(turns):
+        before = g.copy()
+        g.apply(t)
+        wakes.extend(_turn_luck(before, t, g, k))
+    seats = _summaries(g.seats, list(judged), wakes, objective, g.penalty)
+    return Review(list(g.players), objective, list(judged), wakes, seats, budget, seed, notes,
+                  model, beta if model != "uniform" else "fitted")
+
+
+def review(
+    record: RecordSource | Game,
+    *,
+    samples: int | None = None,
+    seed: int = 0,
+    objective: str = "margin",
+    progress: Progress | None = None,
+    model: str = "uniform",
+    beta: float | str = "fitted",
+) -> Review:
+    """Review every decision and every swat of a record (an object, a path, or a game).
+
+    ``samples``: worlds sampled per decision (default :data:`DEFAULT_SAMPLES`);
+    ``seed``: the same seed gives the same review; ``objective``: what a loss is measured
+    in (:data:`OBJECTIVES`). ``model``: which model of the cards the mover cannot see
+    judges each decision — ``"uniform"`` (the rules alone, the default) or
+    ``"inferred"`` (what the other players' choices so far suggest, ``beta`` per
+    opponent or ``"fitted"``; see the README's "When the judge reads the players"). The
+    luck of the swats is the uniform model's either way. ``progress(done, total)`` is called
+    after each turn. An invalid record raises :class:`InvalidRecordError` naming the turn,
+    before any evaluation. The work is :func:`review_steps`, run to its end.
+    """
+    steps = review_steps(record, samples=samples, seed=seed, objective=objective,
+                         progress=progress, model=model, beta=beta)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as end:
+            return end.value  # type: ignore[no-any-return]
+
+
+def review_steps(
+    record: RecordSource | Game,
+    *,
+    samples: int | None = None,
+    seed: int = 0,
+    objective: str = "margin",
+    progress: Progress | None = None,
+    model: str = "uniform",
+    beta: float | str = "fitted",
+) -> Generator[None, None, Review]:
+    """:func:`review` one decision at a time: a generator that judges one of the record's
+    :func:`decisions` (:func:`judge_decision`) per ``next``, calls ``progress(done,
+    total)`` after each, and returns the :func:`assemble_review` of them all. Without
+    threads (Pyodide) the review panel runs it a step per slice of the event loop, so the
+    table answers between two decisions; the steps' result is :func:`review`'s.
+
+    >>> from tenleave_widget import Game
+    >>> g = Game(["Ana", "Ben"], seed=3)
+    >>> g.apply({"seat": 0, "play": ["5", 0]})
+    >>> steps = review_steps(g, samples=2, progress=lambda done, total: print(done, total))
+    >>> next(steps)
+    1 1
+    >>> try:
+    ...     next(steps)
+    ... except StopIteration as end:
+    ...     print(len(end.value.turns))
+    1
+    """
+    _check_budget(samples, seed, objective, model, beta)
+    obj = record.to_record() if isinstance(record, Game) else record_object(record)
+    ds = decisions(obj, history=model == "inferred")
+    judged: list[TurnReview] = []
+    for d in ds:
+        judged.append(judge_decision(d, samples=samples, seed=seed, objective=objective,
+                                     model=model, beta=beta))
+        if progress is not None:
+            progress(d.turn + 1, len(ds))
+        yield
+    return assemble_review(obj, judged, samples=samples, seed=seed, objective=objective,
+                           model=model, beta=beta)

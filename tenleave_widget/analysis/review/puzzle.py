@@ -1,0 +1,84 @@
+"""Puzzles from a reviewed game: the positions where one decision was clearly best, to
+play again (:func:`puzzles`), each judging a student's answer (:meth:`Puzzle.judge`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ...engine.errors import SetupError
+from ...engine.game import Game
+from ...engine.record import RecordSource
+from ...engine.turn import Turn
+from ..lookahead import evaluate_view
+from .evaluator import DEFAULT_SAMPLES, REFINE, _paired, _values, decision
+from .results import THRESHOLDS, Review, _label
+from .text import turn_text
+
+__all__ = ["Puzzle", "puzzles"]
+
+
+@dataclass
+class Puzzle:
+    """A position of a reviewed game where one decision was clearly best: the seat to
+    move at turn ``turn``, the game so far (``record``: a ``tenleave-record/1`` of the first
+    ``turn`` turns, to load into a widget), the ``best`` decision and by how much it beat
+    the next best (``gap``), and what was played there (with its ``loss``)."""
+
+    turn: int
+    seat: int
+    record: dict[str, Any]
+    best: Turn
+    gap: float
+    played: Turn
+    loss: float
+    objective: str = "margin"
+
+    def judge(self, turn: Turn | Mapping[str, Any], *, samples: int | None = None,
+              seed: int = 0) -> dict[str, Any]:
+        """Judge a student's answer (a :class:`Turn` or record turn object of the seat to
+        move): ``{"best": bool, "loss": points, "loss_ci95": [lo, hi], "text"}``. The
+        answer is valued against the best on the same fresh worlds (``REFINE * samples``)
+        from the seat's view."""
+        t = Turn.from_json(dict(turn)) if isinstance(turn, Mapping) else turn
+        g = Game.from_record(self.record)
+        if t not in g.legal_turns:
+            raise SetupError(f"{turn_text(t, words=True)} is not a legal turn of seat "
+                             f"{self.seat} here")
+        answer, best = decision(t), decision(self.best)
+        unit = "points" if self.objective == "margin" else "of win probability"
+        if answer == best:
+            return {"best": True, "loss": 0.0, "loss_ci95": [0.0, 0.0],
+                    "text": f"{turn_text(t, words=True)}: the best move, better than the "
+                            f"next best "
+                            f"by {self.gap:.2f} {unit}."}
+        budget = REFINE * (samples if samples is not None else DEFAULT_SAMPLES)
+        ev = evaluate_view(g.view(self.seat), budget, seed, per_world=True,
+                           turns=[best.to_json(), answer.to_json()])
+        vals = {v.turn: v for v in _values(ev, self.objective)}
+        loss, half = _paired(vals[answer], vals[best])
+        label = _label(max(0.0, loss), self.objective)
+        return {"best": False, "loss": loss, "loss_ci95": [loss - half, loss + half],
+                "text": f"{turn_text(t, words=True)}: {label} — "
+                        f"{turn_text(self.best, words=True)} was better "
+                        f"by {loss:.2f} {unit} (95% interval {loss - half:.2f} to "
+                        f"{loss + half:.2f})."}
+
+
+def puzzles(record: RecordSource | Game, result: Review,
+            min_gap: float | None = None) -> list[Puzzle]:
+    """The positions of a reviewed record where the best decision beat the next best by
+    at least ``min_gap`` (default: the objective's mistake bound, the loss from which a
+    move is a mistake) — "learn from your mistakes" puzzles, in turn order."""
+    rec = Game.from_record(record.to_record() if isinstance(record, Game) else record).to_record()
+    rec.pop("notes", None)  # a note about a later turn would give the answer away
+    bound = THRESHOLDS[result.objective][2] if min_gap is None else min_gap
+    out = []
+    for t in result.turns:
+        if t.forced or t.gap < bound:
+            continue
+        prefix = dict(rec, turns=rec["turns"][: t.turn])
+        out.append(Puzzle(t.turn, t.seat, prefix, t.best, t.gap, t.played, t.loss,
+                          result.objective))
+    return out
