@@ -36,6 +36,7 @@ export function mountTable(el: HTMLElement, source: TableSource): () => void {
   let drawn: TableState | null = null;
   let side: HTMLElement | null = null;
   const panels = new SidePanels(send);
+  const layout = h("div", { class: "tl-layout" });
 
   /** A new state from the source: the panels alone when only they changed, else all. */
   const update = (): void => {
@@ -66,10 +67,16 @@ export function mountTable(el: HTMLElement, source: TableSource): () => void {
     root.dataset["connected"] = offline ? "0" : "1";
     const main = h("div", { class: "tl-main" }, ...buildTable(state, ui, send, draw));
     side = panels.sideFor(state);
-    const layout = h("div", { class: "tl-layout" }, main, side);
+    // Only the table is replaced: the layout and the side column stay in the page (moving
+    // them out and back made the browser restyle every node of the charts, ~10 ms a move).
+    if (layout.firstElementChild) layout.firstElementChild.replaceWith(main);
+    else layout.append(main);
     if (side === null) panels.aside.remove();
-    if (offline) layout.inert = true;
-    content.replaceChildren(offline ? offlineBanner() : "", layout);
+    else if (panels.aside.parentElement !== layout) layout.append(panels.aside);
+    layout.inert = offline;
+    content.querySelector(":scope > .tl-offline")?.remove();
+    if (offline) content.prepend(offlineBanner());
+    if (layout.parentElement !== content) content.append(layout);
     if (side !== null) panels.panels.update(state.panels); // in the page now: the charts get its width
     restoreFocus(root, content, state, ui, before);
     live.announce(state);
