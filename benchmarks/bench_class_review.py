@@ -167,7 +167,15 @@ def memory_child(folder: str, count: int, marks: list[int]) -> None:
                               "wall": time.perf_counter() - t0, "cpu": cpu() - c0}),
                   flush=True)
 
-    review_many(files, workers=1, samples=1, seed=0, progress=seen)
+    c = review_many(files, workers=1, samples=1, seed=0, progress=seen)
+    with open(os.devnull, "w") as out:  # the outputs too: --json and --report
+        c.write_json(out)
+        page = c.html()
+    spool = c.games._file.tell() if hasattr(c.games, "_file") else 0
+    print(json.dumps({"records": count, "outputs": True, "decisions": c.decisions,
+                      "peak_kib": status("VmHWM"), "rss_kib": status("VmRSS"),
+                      "spool_bytes": spool, "page_bytes": len(page),
+                      "wall": time.perf_counter() - t0, "cpu": cpu() - c0}), flush=True)
 
 
 def saved_child(folder: str, count: int) -> None:
@@ -192,6 +200,12 @@ def memory(a: argparse.Namespace) -> None:
         assert proc.stdout is not None
         for line in proc.stdout:
             row = json.loads(line)
+            if row.get("outputs"):
+                print(f"memory (reviewed, 1 world), then the JSON and the report written: "
+                      f"{row['records']:>5} records: peak RSS {row['peak_kib'] / 1024:.1f} "
+                      f"MiB (the reviews spooled on disk: {row['spool_bytes']:,} bytes), "
+                      f"wall {row['wall']:.0f} s, cpu {row['cpu']:.0f} s", flush=True)
+                continue
             print(f"memory (reviewed, 1 world): {row['records']:>5} records, "
                   f"{row['decisions']:>6} decisions: peak RSS {row['peak_kib'] / 1024:.1f} "
                   f"MiB, odds caches {row['caches']}, wall {row['wall']:.0f} s, cpu "

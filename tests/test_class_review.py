@@ -305,3 +305,82 @@ def test_cli_standard_input_keeps_its_place(tmp_path: Path, monkeypatch: pytest.
     games = json.loads(capsys.readouterr().out)["games"]
     assert [g["file"] for g in games] == ["-", str(tmp_path / "a.json")]
     assert games[0] == {"file": "-", **review(TWO, **BUDGET).to_json()}
+
+
+def every_position(games: list[Any], limit: int, bests: int) -> list[dict[str, Any]]:
+    """The positions worth discussing by sorting every decision (what the batch gave
+    before it streamed its games), to check the bounded pass against."""
+    bound = THRESHOLDS[games[0].review.objective][2]
+    rows = [(i, t) for i, g in enumerate(games) for t in g.review.turns if not t.forced]
+    losses = sorted((r for r in rows if r[1].loss > 0),
+                    key=lambda r: (-r[1].loss, r[0], r[1].turn))
+    clear = sorted((r for r in rows if r[1].gap >= bound),
+                   key=lambda r: (-r[1].gap, r[0], r[1].turn))
+    out: dict[str, dict[str, Any]] = {}
+    for rows_of, why, most in ((losses, "largest loss", limit), (clear, "clearest best", bests)):
+        taken = 0
+        for i, t in rows_of:
+            if taken == most:
+                break
+            sig = f"{games[i].digest or i}:{t.turn}"
+            if sig in out:
+                if why not in out[sig]["why"]:
+                    out[sig]["why"].append(why)
+                continue
+            taken += 1
+            out[sig] = {"game": i, "turn": t.turn, "loss": t.loss, "gap": t.gap, "why": [why]}
+    return list(out.values())
+
+
+def test_the_bounded_pass_lists_what_sorting_everything_lists(serial: ClassReview) -> None:
+    """Games with made-up losses and gaps (many ties, games given twice) give the same
+    positions, in the same order, as the sort of every decision, at every cut."""
+    import random
+    from dataclasses import replace
+
+    rng = random.Random(7)
+    games = []
+    for k in range(14):
+        g = serial.games[k % 2]
+        turns = [replace(t, loss=rng.choice([0.0, 0.5, 1.0, 2.5, 4.0, rng.random() * 6]),
+                         gap=rng.choice([0.0, 1.0, 2.0, 3.0, rng.random() * 5]))
+                 for t in g.review.turns]
+        games.append(replace(g, review=replace(g.review, turns=turns), digest=f"d{k}"))
+    games += [games[3], games[0], games[9]]  # given twice: listed once
+    c = ClassReview(games)
+    for limit, bests in [(10, 5), (0, 3), (1, 1), (3, 0), (2, 7), (7, 2), (1000, 1000)]:
+        got = [{k: q[k] for k in ("game", "turn", "loss", "gap", "why")}
+               for q in c.positions(limit, bests)]
+        assert got == every_position(games, limit, bests), (limit, bests)
+
+
+def test_a_batch_keeps_its_reviews_on_disk(serial: ClassReview) -> None:
+    """Memory stays flat: after the batch, no review is left in memory (each game is read
+    back from the spool when asked for), and the JSON written one game at a time is the
+    JSON object's text."""
+    import gc
+    import io
+
+    from tenleave_widget.analysis.review import Review
+    from tenleave_widget.programs.class_review import GameSpool
+
+    def reviews() -> int:
+        gc.collect()
+        return sum(isinstance(o, Review) for o in gc.get_objects())
+
+    before = reviews()
+    c = review_many([TWO, THREE, TWO], workers=1, **BUDGET)
+    assert isinstance(c.games, GameSpool) and len(c.games) == 3
+    out = io.StringIO()
+    c.write_json(out)
+    c.table()
+    c.html()
+    assert reviews() == before
+    assert out.getvalue() == json.dumps(c.to_json())
+    assert dumps(c.games[1].review.to_json()) == dumps(serial.games[1].review.to_json())
+    assert [g.file for g in c.games[::2]] == [TWO, TWO] and c.games[-1].source == TWO
+    with pytest.raises(IndexError):
+        c.games[3]
+    c.games.close()
+    with pytest.raises(ValueError):
+        c.games[0]

@@ -27,12 +27,18 @@ record alone.
 
 from __future__ import annotations
 
+import copy
+import functools
+import json
 import os
+import pickle
+import tempfile
 import time
+from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, overload
 
 from ..analysis.review import (
     LABELS,
@@ -60,7 +66,8 @@ from ..engine.turn import Turn
 from .class_report import page
 from .pool import Runner, Task
 
-__all__ = ["ClassReview", "GameResult", "kinds_of", "record_files", "review_many"]
+__all__ = ["ClassReview", "GameResult", "GameSpool", "kinds_of", "record_files",
+           "review_many"]
 
 POSITIONS = 10
 """How many of the largest losses the positions worth discussing list."""
@@ -111,17 +118,241 @@ class GameResult:
         return {"file": self.file, **self.review.to_json()}
 
 
+class GameSpool(Sequence[GameResult]):
+    """The games of a batch kept on disk, not in memory: each :class:`GameResult` is
+    written (pickled) to an anonymous temporary file as soon as its review is assembled,
+    in whatever order the games finish, and read back by its index, one at a time — so
+    a batch of a thousand records holds one game's review at a time, not a thousand
+    (a review takes about 26 KB of memory). The record as given (a path, or a record
+    object, which is referred to, not copied) stays in memory.
+
+    The file is the spool's own (no name on disk); it goes when the spool is closed or
+    collected.
+    """
+
+    def __init__(self) -> None:
+        self._file = tempfile.TemporaryFile(prefix="tenleave-review-")  # noqa: SIM115
+        self._at = array("q")  # each game's offset in the file (-1: not kept yet)
+        self._sources: list[RecordSource | None] = []
+
+    def slot(self) -> int:
+        """A place for the next game (its index)."""
+        self._at.append(-1)
+        self._sources.append(None)
+        return len(self._at) - 1
+
+    def put(self, index: int, game: GameResult) -> None:
+        """Keep game ``index`` (once)."""
+        if self._at[index] >= 0:
+            raise ValueError(f"game {index} is already kept")
+        self._file.seek(0, os.SEEK_END)
+        self._at[index] = self._file.tell()
+        pickle.dump(replace(game, source=None), self._file, pickle.HIGHEST_PROTOCOL)
+        self._sources[index] = game.source
+
+    def complete(self) -> bool:
+        """Whether every game is kept."""
+        return min(self._at, default=0) >= 0
+
+    def __len__(self) -> int:
+        return len(self._at)
+
+    @overload
+    def __getitem__(self, index: int) -> GameResult: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[GameResult]: ...
+
+    def __getitem__(self, index: int | slice) -> GameResult | list[GameResult]:
+        if isinstance(index, slice):
+            return [self[k] for k in range(*index.indices(len(self)))]
+        k = range(len(self))[index]  # an IndexError past the end, as a list's
+        if self._at[k] < 0:
+            raise ValueError(f"game {k} is not reviewed yet")
+        self._file.seek(self._at[k])
+        game: GameResult = pickle.load(self._file)  # noqa: S301 - our own file
+        game.source = self._sources[k]
+        return game
+
+    def __iter__(self) -> Iterator[GameResult]:
+        return (self[k] for k in range(len(self)))
+
+    def close(self) -> None:
+        """Delete the file (the games are gone)."""
+        self._file.close()
+
+    def __repr__(self) -> str:
+        return f"<GameSpool of {len(self)} games>"
+
+
+@dataclass
+class _Player:
+    """One player's figures as the games stream past (``array``: 8 bytes a decision)."""
+
+    games: int = 0
+    decisions: int = 0
+    losses: array[float] = field(default_factory=lambda: array("d"))
+    acc: array[float] = field(default_factory=lambda: array("d"))
+    labels: dict[str, int] = field(default_factory=lambda: dict.fromkeys(LABELS, 0))
+    luck: float = 0.0
+    penalty: int = 0
+    trend: list[float | None] = field(default_factory=list)
+
+
+class _Top:
+    """The ``most`` first positions by key, one per position (``sig``: a game given twice
+    is one position; each keeps its first key), in bounded memory: what the sort of every
+    position, cut after ``most`` distinct ones, would give."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.rows: dict[str, tuple[tuple[float, int, int], dict[str, Any]]] = {}
+        self.worst: tuple[float, int, int] | None = None  # none after it can get in
+
+    def add(self, sig: str, key: tuple[float, int, int],
+            entry: Callable[[], dict[str, Any]]) -> None:
+        old = self.rows.get(sig)
+        if self.most <= 0 or (old is not None and old[0] <= key) or (
+                self.worst is not None and key >= self.worst):
+            return
+        self.rows[sig] = (key, entry())
+        if len(self.rows) >= 2 * self.most:
+            self.rows = dict(self.ranked())
+            self.worst = next(reversed(self.rows.values()))[0]
+
+    def ranked(self) -> list[tuple[str, tuple[tuple[float, int, int], dict[str, Any]]]]:
+        return sorted(self.rows.items(), key=lambda kv: kv[1][0])[:max(0, self.most)]
+
+
+def _position(i: int, g: GameResult, t: TurnReview) -> dict[str, Any]:
+    return {
+        "file": g.file, "game": i, "turn": t.turn, "seat": t.seat,
+        "player": g.review.players[t.seat], "loss": t.loss, "label": t.label,
+        "played": t.played.to_json(), "best": t.best.to_json(), "gap": t.gap,
+        "found": decision(t.played) == decision(t.best), "why": [],
+        "played_text": turn_text(t.played, words=True),
+        "best_text": turn_text(t.best, words=True),
+    }
+
+
+@dataclass
+class _Tally:
+    """What a batch says together, from one pass over its games (see
+    :class:`ClassReview`)."""
+
+    players: list[dict[str, Any]]
+    kinds: list[dict[str, Any]]
+    positions: list[dict[str, Any]]
+    turns: int
+    reused: int
+    judges: list[tuple[str, float | str]]
+
+
+def _tally(games: Iterable[GameResult], limit: int, bests: int) -> _Tally:
+    """One pass over ``games`` in their order: the players, the kinds and the positions
+    worth discussing, each as the sort of every decision would give it, holding only
+    each decision's loss (and accuracy) and the best positions so far."""
+    by: dict[str, _Player] = {}
+    losses: dict[str, array[float]] = {k: array("d") for k in KINDS}
+    top_loss, top_clear = _Top(limit), _Top(limit + bests)  # see _pick
+    turns = reused = 0
+    judges: list[tuple[str, float | str]] = []
+    bound: float | None = None
+    for i, g in enumerate(games):
+        r = g.review
+        bound = THRESHOLDS[r.objective][2] if bound is None else bound  # the first game's
+        turns += len(r.turns)
+        reused += g.reused
+        if (r.model, r.beta) not in judges:
+            judges.append((r.model, r.beta))
+        for s, name in enumerate(r.players):
+            p = by.setdefault(name, _Player())
+            p.games += 1
+            for t in r.turns:
+                if t.seat != s:
+                    continue
+                p.decisions += 1
+                p.labels[t.label] += 1
+                if not t.forced:
+                    p.losses.append(t.loss)
+                    p.acc.append(_accuracy(t, r.objective))
+            p.luck += r.seats[s].luck
+            p.penalty += r.seats[s].final_penalty
+            p.trend.append(r.seats[s].accuracy)
+        for t, ks in zip(r.turns, g.kinds, strict=True):
+            if t.forced:
+                continue
+            for k in ks:
+                losses[k].append(t.loss)
+            sig = f"{g.digest or i}:{t.turn}"
+            if t.loss > 0:
+                top_loss.add(sig, (-t.loss, i, t.turn), functools.partial(_position, i, g, t))
+            if t.gap >= bound:
+                top_clear.add(sig, (-t.gap, i, t.turn), functools.partial(_position, i, g, t))
+    players = []
+    for name, p in by.items():
+        acc, loss = _ci(p.acc), _ci(p.losses)
+        players.append({
+            "name": name, "games": p.games, "decisions": p.decisions,
+            "accuracy": acc[0], "accuracy_ci95": list(acc[1:]), "mean_loss": loss[0],
+            "mean_loss_ci95": list(loss[1:]), "labels": p.labels, "luck": p.luck,
+            "penalty": p.penalty, "luck_adjusted": p.penalty - p.luck, "trend": p.trend,
+        })
+    kinds = []
+    for k in KINDS:
+        if losses[k]:
+            m = _ci(losses[k])
+            kinds.append({"kind": k, "decisions": len(losses[k]), "mean_loss": m[0],
+                          "ci95": list(m[1:])})
+    return _Tally(players, kinds, _pick(top_loss, top_clear, limit, bests), turns, reused,
+                  judges)
+
+
+def _pick(top_loss: _Top, top_clear: _Top, limit: int, bests: int) -> list[dict[str, Any]]:
+    """The ``limit`` largest losses, then the ``bests`` clearest bests not among them.
+    The clearest-best pass passes at most ``limit`` positions already listed before it
+    has ``bests`` new ones: so ``limit + bests`` clearest positions are enough."""
+    out: dict[str, dict[str, Any]] = {}
+    for top, why, most in ((top_loss, "largest loss", limit),
+                           (top_clear, "clearest best", bests)):
+        taken = 0
+        for sig, (_, entry) in top.ranked():
+            if taken == most:
+                break
+            if sig in out:  # a large loss that was clear too
+                if why not in out[sig]["why"]:
+                    out[sig]["why"].append(why)
+                continue
+            taken += 1
+            out[sig] = {**entry, "why": [why]}  # in its place
+    return list(out.values())
+
+
 @dataclass
 class ClassReview:
     """The reviews of a batch of records (see :func:`review_many`) and what they say
-    together: :meth:`players`, :meth:`kinds`, :meth:`positions`."""
+    together: :meth:`players`, :meth:`kinds`, :meth:`positions`.
 
-    games: list[GameResult]
+    ``games``: a list, or (from :func:`review_many`) a :class:`GameSpool`, which keeps
+    the reviews on disk and reads one back at a time. What the games say together is
+    worked out in one pass over them the first time it is asked for, and kept; so is
+    :meth:`to_json`'s games list, written one game at a time by :meth:`write_json`.
+    """
+
+    games: Sequence[GameResult]
     failures: list[str] = field(default_factory=list)
     backend: str = "serial"
     workers: int = 1
     seconds: float = 0.0
     decisions: int = 0
+    _tallied: _Tally | None = field(default=None, init=False, repr=False, compare=False)
+
+    def _tally(self, limit: int = POSITIONS, bests: int = BESTS) -> _Tally:
+        if (limit, bests) != (POSITIONS, BESTS):
+            return _tally(self.games, limit, bests)
+        if self._tallied is None:
+            self._tallied = _tally(self.games, limit, bests)
+        return self._tallied
 
     def players(self) -> list[dict[str, Any]]:
         """Per player name, across games in the order given: games, decisions, accuracy
@@ -131,52 +362,12 @@ class ClassReview:
         luck``: the penalty with average luck, GNU Backgammon's luck-adjusted result),
         and ``trend``: each game's accuracy in order (``None`` for a game without an
         unforced decision)."""
-        by: dict[str, dict[str, Any]] = {}
-        for g in self.games:
-            r = g.review
-            for s, name in enumerate(r.players):
-                p = by.setdefault(name, {"losses": [], "acc": [], "labels": dict.fromkeys(
-                    LABELS, 0), "games": 0, "decisions": 0, "luck": 0.0, "penalty": 0,
-                    "trend": []})
-                mine = [t for t in r.turns if t.seat == s]
-                p["games"] += 1
-                p["decisions"] += len(mine)
-                unforced = [t for t in mine if not t.forced]
-                p["losses"] += [t.loss for t in unforced]
-                p["acc"] += [_accuracy(t, r.objective) for t in unforced]
-                for t in mine:
-                    p["labels"][t.label] += 1
-                p["luck"] += r.seats[s].luck
-                p["penalty"] += r.seats[s].final_penalty
-                p["trend"].append(r.seats[s].accuracy)
-        out = []
-        for name, p in by.items():
-            acc, loss = _ci(p["acc"]), _ci(p["losses"])
-            out.append({
-                "name": name, "games": p["games"], "decisions": p["decisions"],
-                "accuracy": acc[0], "accuracy_ci95": list(acc[1:]), "mean_loss": loss[0],
-                "mean_loss_ci95": list(loss[1:]), "labels": p["labels"], "luck": p["luck"],
-                "penalty": p["penalty"], "luck_adjusted": p["penalty"] - p["luck"],
-                "trend": p["trend"],
-            })
-        return out
+        return copy.deepcopy(self._tally().players)
 
     def kinds(self) -> list[dict[str, Any]]:
         """Per kind of decision (:data:`KINDS`, those that occur): how many unforced
         decisions of that kind the class made and their mean loss with its 95% interval."""
-        losses: dict[str, list[float]] = {k: [] for k in KINDS}
-        for g in self.games:
-            for t, ks in zip(g.review.turns, g.kinds, strict=True):
-                if not t.forced:
-                    for k in ks:
-                        losses[k].append(t.loss)
-        out = []
-        for k in KINDS:
-            if losses[k]:
-                m = _ci(losses[k])
-                out.append({"kind": k, "decisions": len(losses[k]), "mean_loss": m[0],
-                            "ci95": list(m[1:])})
-        return out
+        return copy.deepcopy(self._tally().kinds)
 
     def positions(self, limit: int = POSITIONS, bests: int = BESTS) -> list[dict[str, Any]]:
         """The positions worth discussing: the ``limit`` largest losses of unforced
@@ -188,36 +379,7 @@ class ClassReview:
         ``played``, ``best`` (record turn objects), ``gap``, ``found`` (the move played
         was the best decision), ``why`` (``"largest loss"``, ``"clearest best"`` or both)
         and, in words, ``played_text`` and ``best_text``."""
-        bound = THRESHOLDS[self._objective()][2]
-        rows = [(i, t) for i, g in enumerate(self.games) for t in g.review.turns
-                if not t.forced]
-        losses = sorted((r for r in rows if r[1].loss > 0),
-                        key=lambda r: (-r[1].loss, r[0], r[1].turn))
-        clear = sorted((r for r in rows if r[1].gap >= bound),
-                       key=lambda r: (-r[1].gap, r[0], r[1].turn))
-        out: dict[str, dict[str, Any]] = {}
-        for rows_of, why, most in ((losses, "largest loss", limit),
-                                   (clear, "clearest best", bests)):
-            taken = 0
-            for i, t in rows_of:
-                if taken == most:
-                    break
-                g = self.games[i]
-                sig = f"{g.digest or i}:{t.turn}"
-                if sig in out:  # a game given twice, or a large loss that was clear too
-                    if why not in out[sig]["why"]:
-                        out[sig]["why"].append(why)
-                    continue
-                taken += 1
-                out[sig] = {
-                    "file": g.file, "game": i, "turn": t.turn, "seat": t.seat,
-                    "player": g.review.players[t.seat], "loss": t.loss, "label": t.label,
-                    "played": t.played.to_json(), "best": t.best.to_json(), "gap": t.gap,
-                    "found": decision(t.played) == decision(t.best), "why": [why],
-                    "played_text": turn_text(t.played, words=True),
-                    "best_text": turn_text(t.best, words=True),
-                }
-        return list(out.values())
+        return copy.deepcopy(self._tally(limit, bests).positions)
 
     def practice(self, limit: int = POSITIONS, bests: int = BESTS) -> list[Puzzle]:
         """The positions worth discussing (:meth:`positions`) as puzzles a student plays
@@ -242,41 +404,60 @@ class ClassReview:
     def summary(self) -> dict[str, Any]:
         """The report's data as plain values: ``games`` and ``decisions`` (how many),
         ``players``, ``kinds``, ``positions`` and ``failures`` (see the methods)."""
-        return {"games": len(self.games), "decisions": sum(len(g.review.turns)
-                                                           for g in self.games),
+        t = self._tally()
+        return {"games": len(self.games), "decisions": t.turns,
                 "players": self.players(), "kinds": self.kinds(),
                 "positions": self.positions(), "failures": list(self.failures)}
 
-    def _objective(self) -> str:
-        return self.games[0].review.objective if self.games else "margin"
+    def _one(self) -> bool:
+        return len(self.games) == 1 and not self.failures
 
     def to_json(self) -> dict[str, Any]:
-        """The ``tenleave review --json`` object of a batch (one record: its review's)."""
-        if len(self.games) == 1 and not self.failures:
+        """The ``tenleave review --json`` object of a batch (one record: its review's).
+        It holds every game's review: :meth:`write_json` writes the same text one game at
+        a time."""
+        if self._one():
             return self.games[0].review.to_json()
-        return {"games": [g.to_json() for g in self.games], "players": self.players(),
-                "kinds": self.kinds(), "positions": self.positions()}
+        return {"games": [g.to_json() for g in self.games],
+                "players": self.players(), "kinds": self.kinds(),
+                "positions": self.positions()}
+
+    def write_json(self, out: IO[str]) -> None:
+        """``json.dump(self.to_json(), out)``, the same text, with one game's object in
+        memory at a time."""
+        if self._one():
+            json.dump(self.to_json(), out)
+            return
+        out.write('{"games": [')
+        for k, g in enumerate(self.games):
+            out.write((", " if k else "") + json.dumps(g.to_json()))
+        out.write("]")
+        for key, value in (("players", self.players()), ("kinds", self.kinds()),
+                           ("positions", self.positions())):
+            out.write(f", {json.dumps(key)}: {json.dumps(value)}")
+        out.write("}")
 
     def table(self) -> str:
         """The batch in words and columns, for a terminal."""
-        if len(self.games) == 1 and not self.failures:
+        if self._one():
             return self.games[0].review.table()
+        t = self._tally()
         lines = [f"{len(self.games)} games, {self.decisions} decisions reviewed "
-                 f"({sum(g.reused for g in self.games)} reviews reused from the records)"]
-        judges = {(g.review.model, g.review.beta) for g in self.games} - {("uniform", "fitted")}
+                 f"({t.reused} reviews reused from the records)"]
+        judges = set(t.judges) - {("uniform", "fitted")}
         lines += [f"judged by: {model_words(beta)}" for _, beta in sorted(judges, key=str)]
         lines += ["",
                  "player            games  decisions  accuracy      mean loss        luck"]
-        for p in self.players():
+        for p in t.players:
             lines.append(f"{p['name'][:16]:<16}  {p['games']:>5}  {p['decisions']:>9}  "
                          f"{_num(p['accuracy'], 0):>8}  {_num(p['mean_loss'], 2):>13}  "
                          f"{p['luck']:+10.1f}")
         lines += ["", "kind of decision    decisions  mean loss [95% interval]"]
-        for k in self.kinds():
+        for k in t.kinds:
             lines.append(f"{k['kind']:<18}  {k['decisions']:>9}  {k['mean_loss']:.2f} "
                          f"[{k['ci95'][0]:.2f}, {k['ci95'][1]:.2f}]")
         lines += ["", "positions worth discussing (turns counted from 1)"]
-        for q in self.positions():
+        for q in t.positions:
             found = "found" if q["found"] else "missed"
             lines.append(f"{q['file']} turn {q['turn'] + 1}: {q['player']} played "
                          f"{q['played_text']}, lost {q['loss']:.2f} ({q['label']}); best "
@@ -320,13 +501,14 @@ def record_files(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
 class _Pending:
     """A game being reviewed: what it needs besides its record, which is read again
     when its decisions are handed out and when it is assembled (so that memory holds
-    the records of the games in flight only, not of the whole batch)."""
+    the records of the games in flight only, not of the whole batch). Its decisions'
+    kinds are worked out when they are handed out."""
 
     file: str
     source: RecordSource
     decisions: int
-    kinds: list[list[str]]
     digest: str
+    kinds: list[list[str]] = field(default_factory=list)
     judged: dict[int, TurnReview] = field(default_factory=dict)
 
     def record(self) -> dict[str, Any]:
@@ -381,10 +563,12 @@ def review_many(
     or a function called with (decisions done, decisions in all). Ctrl-C stops the work
     and its processes.
 
-    Memory: a record is read when its game is listed, when its decisions are handed out
-    and when its review is assembled (a path is read again each time; a record object is
-    referred to, not copied), so a batch holds the reviews and the records in flight,
-    never every record at once.
+    Memory stays flat however many records: a record is read when its game is listed,
+    when its decisions are handed out and when its review is assembled (a path is read
+    again each time; a record object is referred to, not copied); each game's review
+    goes to a :class:`GameSpool` on disk as soon as it is assembled; what the games say
+    together is worked out in one pass over the spool, keeping 8 bytes a decision and
+    the positions worth discussing so far.
     """
     budget = _check_budget(samples, seed, objective, model, beta)
     inferred = model == "inferred"
@@ -394,7 +578,8 @@ def review_many(
                    for i, r in enumerate(records)])
     t0 = time.perf_counter()
     failures: list[str] = []
-    done: list[GameResult | _Pending] = []
+    spool = GameSpool()
+    slots: list[_Pending | None] = []  # the games still to review, by index
     for name, src in named:
         try:
             obj = record_object(src)
@@ -406,40 +591,49 @@ def review_many(
         except TenLeaveError as e:
             failures.append(f"{name}: {one_line(str(e))}")
             continue
-        kinds = [kinds_of(d.view, d.played) for d in ds]
+        gi = spool.slot()
         if saved is not None and (saved.objective, saved.model, saved.beta) == (
                 objective, model, beta if inferred else "fitted"):
-            done.append(GameResult(name, saved, True, kinds, record_digest(obj), src))
+            kinds = [kinds_of(d.view, d.played) for d in ds]  # kept at once
+            spool.put(gi, GameResult(name, saved, True, kinds, record_digest(obj), src))
+            slots.append(None)
         else:
-            done.append(_Pending(name, src, len(ds), kinds, record_digest(obj)))
-        del obj, ds
+            slots.append(_Pending(name, src, len(ds), record_digest(obj)))
+        del obj, ds, saved
+
+    def handed_out(gi: int, p: _Pending) -> Iterator[_Job]:
+        ds = decisions(p.record(), history=inferred)
+        p.kinds = [kinds_of(d.view, d.played) for d in ds]
+        for d in ds:
+            yield (gi, d, budget, seed, objective, model, beta)
+
     # made as they are handed out, so that only the decisions in flight hold a view
-    jobs = ((gi, d, budget, seed, objective, model, beta) for gi, p in enumerate(done)
-            if isinstance(p, _Pending) for d in decisions(p.record(), history=inferred))
-    total = sum(p.decisions for p in done if isinstance(p, _Pending))
+    jobs = (job for gi, p in enumerate(slots) if p is not None and p.decisions
+            for job in handed_out(gi, p))
+    total = sum(p.decisions for p in slots if p is not None)
 
     def assemble(gi: int) -> None:
-        p = done[gi]
-        assert isinstance(p, _Pending)
+        p = slots[gi]
+        assert p is not None
         judged = [p.judged[k] for k in range(p.decisions)]
         r = assemble_review(p.record(), judged, samples=budget, seed=seed,
                             objective=objective, model=model, beta=beta)
-        done[gi] = GameResult(p.file, r, False, p.kinds, p.digest, p.source)
+        spool.put(gi, GameResult(p.file, r, False, p.kinds, p.digest, p.source))
+        slots[gi] = None
 
-    for gi, p in enumerate(done):  # a game without a decision
-        if isinstance(p, _Pending) and not p.decisions:
+    for gi, p in enumerate(slots):  # a game without a decision
+        if p is not None and not p.decisions:
             assemble(gi)
     where.most = total  # no more processes than decisions
-    backend, used = _run(jobs, total, done, where, progress, assemble)
-    games = [g for g in done if isinstance(g, GameResult)]
-    assert len(games) == len(done), "every game is assembled"
-    return ClassReview(games, failures, backend, used, time.perf_counter() - t0, total)
+    backend, used = _run(jobs, total, slots, where, progress, assemble)
+    assert spool.complete(), "every game is assembled"
+    return ClassReview(spool, failures, backend, used, time.perf_counter() - t0, total)
 
 
 def _run(
     jobs: Iterator[_Job],
     total: int,
-    done: list[GameResult | _Pending],
+    slots: list[_Pending | None],
     where: Runner,
     progress: bool | Callable[[int, int], None],
     assemble: Callable[[int], None],
@@ -449,8 +643,8 @@ def _run(
 
     def report(got: tuple[int, TurnReview]) -> None:
         gi, t = got
-        p = done[gi]
-        assert isinstance(p, _Pending)
+        p = slots[gi]
+        assert p is not None
         p.judged[t.turn] = t
         if len(p.judged) == p.decisions:  # its last decision: the game's review now
             assemble(gi)

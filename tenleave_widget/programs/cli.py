@@ -445,8 +445,6 @@ def _simulate(args: argparse.Namespace) -> Stats:
 
 
 def _review(args: argparse.Namespace) -> int:
-    import json
-
     from ..analysis.review import decisions
     from ..engine.errors import SetupError
     from ..engine.record import write_atomically
@@ -470,7 +468,7 @@ def _review(args: argparse.Namespace) -> int:
     if args.report is not None:  # an OSError is one line (see _guarded)
         write_atomically(args.report, c.html().encode())
     if args.json:
-        json.dump(c.to_json(), sys.stdout)
+        c.write_json(sys.stdout)  # one game at a time
         sys.stdout.write("\n")
     else:
         print(c.table())
