@@ -21,7 +21,17 @@ seat rotating game by game), in two sets with different seeds:
 The lookahead bot is slow (tens of milliseconds a decision at 96 worlds): its mixes get
 ``--lookahead-games`` games (default 4), the others ``--games``.
 
-    taskset -c 1 nice -n 10 .venv/bin/python benchmarks/bench_infer.py --seed 1
+``--cost`` is what the players are read as minimising (``infer``'s; default its default,
+``fitted``: each opponent's own). With ``fitted`` the training games give each kind of bot
+its maximum-likelihood cost as well as its beta (the ``kind`` model reads each opponent by
+its kind's), and each card is also scored under the one-swat model (``beta="fitted"``,
+``cost="one-swat"``): the rows ``vs 1swat`` are the paired difference, fitted cost minus
+one-swat cost, on the same cards. ``--mixes WORD`` / ``--without WORD`` keep or leave out
+the mixes whose name holds WORD.
+
+    nice -n 19 .venv/bin/python benchmarks/bench_infer.py --seed 1 --mixes lookahead \
+        --lookahead-games 10
+    nice -n 19 .venv/bin/python benchmarks/bench_infer.py --seed 1 --without lookahead --games 4
 
 ``--json FILE`` writes every figure.
 
@@ -52,7 +62,14 @@ from collections import defaultdict
 from typing import Any
 
 from tenleave_widget.analysis.bots import make_bot
-from tenleave_widget.analysis.infer import COSTS, infer, observed_choices, with_history
+from tenleave_widget.analysis.infer import (
+    COSTS,
+    DEFAULT_COST,
+    READ_COSTS,
+    infer,
+    observed_choices,
+    with_history,
+)
 from tenleave_widget.analysis.lookahead import evaluate_view
 from tenleave_widget.analysis.odds import move_evaluation
 from tenleave_widget.analysis.stats import mean_ci
@@ -112,8 +129,10 @@ MODELS = ("uniform", "fitted", "kind")
 
 def held_out(games: list[tuple[Game, list[str]]], betas: dict[str, float], mix: str,
              rows: list[dict[str, Any]], stats: dict[str, list[float]],
-             cost: str = "one-swat") -> None:
-    """Score every unseen card of every position of ``games`` for every seat."""
+             cost: str = "one-swat", kind_costs: dict[str, str] | None = None) -> None:
+    """Score every unseen card of every position of ``games`` for every seat (with a cost
+    other than the one-swat one, also the one-swat model's ``beta="fitted"``, as
+    ``baseline``: the same cards read both ways)."""
     for gi, (game, seats) in enumerate(games):
         for t in range(1, game.turns_applied):
             pos = game.after(t)
@@ -122,11 +141,18 @@ def held_out(games: list[tuple[Game, list[str]]], betas: dict[str, float], mix: 
             for p in range(pos.seats):
                 view = with_history(pos, p)
                 outs = {}
-                for model, beta in (("fitted", "fitted"),
-                                    ("kind", {o: betas[seats[o]] for o in range(pos.seats)
-                                              if o != p})):
+                others = [o for o in range(pos.seats) if o != p]
+                runs: list[tuple[str, Any, Any]] = [
+                    ("fitted", "fitted", cost),
+                    ("kind", {o: betas[seats[o]] for o in others},
+                     {o: kind_costs[seats[o]] for o in others} if kind_costs else cost)]
+                if cost != "one-swat":
+                    runs.append(("baseline", "fitted", "one-swat"))
+                for model, beta, how in runs:
                     t0 = time.process_time()
-                    outs[model] = infer(view, beta=beta, seed=t, cost=cost)
+                    outs[model] = infer(view, beta=beta, seed=t, cost=how)
+                    if model == "baseline":
+                        continue
                     stats["ms"].append((time.process_time() - t0) * 1000)
                     f = outs[model]
                     stats["calls"].append(1.0)
@@ -136,32 +162,38 @@ def held_out(games: list[tuple[Game, list[str]]], betas: dict[str, float], mix: 
                     if f["effective_samples"] is not None:
                         stats["ess"].append(f["effective_samples"])
                 fitted, kind = outs["fitted"], outs["kind"]
-                for a, b in zip(fitted["cards"], kind["cards"], strict=True):
+                base = outs.get("baseline", fitted)
+                for a, b, c in zip(fitted["cards"], kind["cards"], base["cards"], strict=True):
                     rows.append({"mix": mix, "game": gi, "kind": seats[a["owner"]],
                                  "where": "table", "true": value_of[a["key"]],
                                  "uniform": a["uniform"], "fitted": a["inferred"],
-                                 "kind_beta": b["inferred"]})
-                for h, hk in zip(fitted["hands"], kind["hands"], strict=True):
+                                 "kind_beta": b["inferred"], "baseline": c["inferred"]})
+                for h, hk, hb in zip(fitted["hands"], kind["hands"], base["hands"], strict=True):
                     star = h["back"] == "marked"
                     for card in pos.hand(h["owner"]):
                         if card.endswith("*") == star:
                             rows.append({"mix": mix, "game": gi, "kind": seats[h["owner"]],
                                          "where": "hand", "true": int(card[0]),
                                          "uniform": h["uniform"], "fitted": h["inferred"],
-                                         "kind_beta": hk["inferred"]})
+                                         "kind_beta": hk["inferred"],
+                                         "baseline": hb["inferred"]})
                 if t == game.turns_applied - 1:
                     for o in fitted["opponents"]:
                         stats["final_beta_" + seats[o["seat"]]].append(o["beta"])
+                        for how, share in o["reading"].items():
+                            stats[f"reading_{seats[o['seat']]}_{how}"].append(share)
 
 
-def paired(rows: list[dict[str, Any]], model: str, metric: int) -> dict[str, Any]:
-    """Mean uniform and model score per card; the paired difference (model - uniform):
-    per game the mean over its cards, then over games with a 95% interval."""
+def paired(rows: list[dict[str, Any]], model: str, metric: int,
+           against: str = "uniform") -> dict[str, Any]:
+    """Mean ``against`` (the uniform model) and model score per card; the paired difference
+    (model - against): per game the mean over its cards, then over games with a 95%
+    interval."""
     per_game: dict[tuple[str, int], list[float]] = defaultdict(list)
     u_all: list[float] = []
     m_all: list[float] = []
     for r in rows:
-        u = score(r["uniform"], r["true"])[metric]
+        u = score(r[against], r["true"])[metric]
         m = score(r[model], r["true"])[metric]
         u_all.append(u)
         m_all.append(m)
@@ -169,7 +201,8 @@ def paired(rows: list[dict[str, Any]], model: str, metric: int) -> dict[str, Any
     diffs = [sum(d) / len(d) for d in per_game.values()]
     mean, lo, hi = mean_ci(diffs)
     return {"cards": len(rows), "games": len(diffs), "uniform": sum(u_all) / len(u_all),
-            "model": sum(m_all) / len(m_all), "diff": mean, "ci95": [lo, hi]}
+            "model": sum(m_all) / len(m_all), "diff": mean, "ci95": [lo, hi],
+            "per_game": diffs}
 
 
 def reliability(rows: list[dict[str, Any]], model: str) -> list[dict[str, float]]:
@@ -249,10 +282,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cost-study", type=int, default=0, metavar="N",
                     help="instead: how well each cost explains lookahead players' choices")
     ap.add_argument("--cost-budgets", type=int, nargs="+", default=[4, 16, 96])
-    ap.add_argument("--cost", choices=COSTS, default="one-swat",
+    ap.add_argument("--cost", choices=COSTS, default=DEFAULT_COST,
                     help="what the players are read as minimising (infer's cost)")
     ap.add_argument("--mixes", default=None, metavar="WORD",
                     help="only the mixes whose name holds WORD (e.g. lookahead)")
+    ap.add_argument("--without", default=None, metavar="WORD",
+                    help="leave out the mixes whose name holds WORD")
     args = ap.parse_args(argv)
     if args.cost_study:
         cost_study(args.cost_study, args.cost_budgets, args.seed)
@@ -260,26 +295,37 @@ def main(argv: list[str] | None = None) -> int:
     start = time.time()
     print(f"bench_infer: {args.games} held-out games per mix ({args.lookahead_games} with a "
           f"lookahead bot), {args.train} training games per mix, seed {args.seed}, cost "
-          f"{args.cost}" + (f", mixes with {args.mixes!r}" if args.mixes else ""))
+          f"{args.cost}" + (f", mixes with {args.mixes!r}" if args.mixes else "")
+          + (f", mixes without {args.without!r}" if args.without else ""))
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in _load())}")
 
-    # training: the ML beta per kind of bot
-    choices: dict[str, list[tuple[list[float], int]]] = defaultdict(list)
-    mixes = [(m, b) for m, b in MIXES if args.mixes is None or args.mixes in m]
+    # training: the ML beta per kind of bot (and, with cost fitted, the ML cost)
+    read = list(READ_COSTS) if args.cost == "fitted" else [args.cost]
+    choices: dict[tuple[str, str], list[tuple[list[float], int]]] = defaultdict(list)
+    mixes = [(m, b) for m, b in MIXES if (args.mixes is None or args.mixes in m)
+             and (args.without is None or args.without not in m)]
     for _mix, bots in mixes:
         count = args.train if "lookahead" not in bots else max(1, args.train // 2)
         for game, seats in games_of(bots, count, 10_000 + args.seed):
-            for seat, _, costs, chosen in observed_choices(game, args.cost):
-                choices[seats[seat]].append((costs, chosen))
-    fits = {k: fit(choices[k]) for k in KINDS}
+            for how in read:
+                for seat, _, costs, chosen in observed_choices(game, how):
+                    choices[(seats[seat], how)].append((costs, chosen))
+    every = {(k, how): fit(choices[(k, how)]) for k in KINDS for how in read
+             if choices[(k, how)]}
+    fits = {k: max((f for (kk, _), f in every.items() if kk == k),
+                   key=lambda f: f["loglik_per_choice"]) for k in KINDS
+            if any(kk == k for kk, _ in every)}
+    kind_costs = {k: next(how for (kk, how), f in every.items() if kk == k and f is fits[k])
+                  for k in fits}
     print("\nbeta per kind of bot, maximum likelihood on the training games "
-          f"(softmax of the {args.cost} cost)")
-    print(f"{'kind':<10} {'decisions':>9} {'ML beta':>8} {'loglik/choice':>14} {'at beta 0':>10}")
-    for k in KINDS:
-        f = fits[k]
-        print(f"{k:<10} {f['decisions']:>9} {f['beta']:>8.3f} {f['loglik_per_choice']:>14.3f} "
-              f"{f['loglik_per_choice_beta0']:>10.3f}")
-    betas = {k: fits[k]["beta"] for k in KINDS}
+          f"(softmax of the {' or '.join(read)} cost)")
+    print(f"{'kind':<10} {'cost':<10} {'decisions':>9} {'ML beta':>8} {'loglik/choice':>14} "
+          f"{'at beta 0':>10}")
+    for (k, how), f in every.items():
+        mark = " <- kept" if len(read) > 1 and kind_costs[k] == how else ""
+        print(f"{k:<10} {how:<10} {f['decisions']:>9} {f['beta']:>8.3f} "
+              f"{f['loglik_per_choice']:>14.3f} {f['loglik_per_choice_beta0']:>10.3f}{mark}")
+    betas = {k: fits[k]["beta"] for k in fits}
 
     # held-out: every unseen card at every turn, for every seat
     rows: list[dict[str, Any]] = []
@@ -287,13 +333,16 @@ def main(argv: list[str] | None = None) -> int:
     for mix, bots in mixes:
         count = args.games if "lookahead" not in bots else args.lookahead_games
         t0 = time.time()
-        held_out(games_of(bots, count, 20_000 + args.seed), betas, mix, rows, stats, args.cost)
+        held_out(games_of(bots, count, 20_000 + args.seed), betas, mix, rows, stats, args.cost,
+                 kind_costs if args.cost == "fitted" else None)
         print(f"  {mix}: {count} games scored in {time.time() - t0:.0f} s", file=sys.stderr)
 
     report: dict[str, Any] = {"fits": fits, "tables": {}}
     for where in ("table", "hand"):
         print(f"\n{where} cards: log-loss and Brier per card, lower is better; "
-              "diff = model - uniform on the same cards (mean over games, 95% interval)")
+              "diff = model - uniform on the same cards (mean over games, 95% interval)"
+              + ("; 'vs 1swat': this cost's fitted model - the one-swat cost's (its "
+                 "'LL unif' column is the one-swat model's)" if args.cost != "one-swat" else ""))
         print(f"{'owner':<10} {'model':<7} {'cards':>6} {'games':>5} {'LL unif':>8} "
               f"{'LL model':>8} {'LL diff [95% CI]':<26} {'Brier diff [95% CI]':<26}")
         for k in KINDS:
@@ -307,12 +356,24 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{k:<10} {model:<7} {ll['cards']:>6} {ll['games']:>5} "
                       f"{ll['uniform']:>8.4f} {ll['model']:>8.4f} "
                       f"{_ci(ll):<26} {_ci(br):<26}")
+            if args.cost != "one-swat":
+                ll = paired(sub, "fitted", 0, "baseline")
+                br = paired(sub, "fitted", 1, "baseline")
+                report["tables"][f"{where}/{k}/fitted-vs-one-swat"] = {"log_loss": ll,
+                                                                       "brier": br}
+                print(f"{k:<10} {'vs 1swat':<7} {ll['cards']:>6} {ll['games']:>5} "
+                      f"{ll['uniform']:>8.4f} {ll['model']:>8.4f} "
+                      f"{_ci(ll):<26} {_ci(br):<26}")
     print("\nfitted beta at each held-out game's last turn (posterior mean), per kind of bot")
     for k in KINDS:
         xs = stats.get("final_beta_" + k, [])
         if xs:
             q = statistics.quantiles(xs, n=4) if len(xs) > 1 else [xs[0]] * 3
             print(f"{k:<10} n={len(xs):<4} median {q[1]:7.3f}  quartiles [{q[0]:.3f}, {q[2]:.3f}]")
+            shares = {how: statistics.fmean(stats[f"reading_{k}_{how}"])
+                      for how in ("random", *READ_COSTS) if stats.get(f"reading_{k}_{how}")}
+            print(f"{'':<10} read as (mean posterior): "
+                  + ", ".join(f"{how} {p:.2f}" for how, p in shares.items()))
     tab = [r for r in rows if r["where"] == "table"]
     print("\nreliability (table cards, every card x value): predicted vs observed frequency")
     print(f"{'bin':<8} {'uniform n':>9} {'pred':>6} {'obs':>6}   {'fitted n':>9} {'pred':>6} "
@@ -336,7 +397,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average at end: {' '.join(f'{x:.2f}' for x in _load())}; "
           f"wall {time.time() - start:.0f} s")
     if args.json:
-        report["stats"] = {k: v for k, v in stats.items() if k.startswith("final_beta")}
+        report["stats"] = {k: v for k, v in stats.items()
+                           if k.startswith(("final_beta", "reading_"))}
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(report, fh, indent=1)
     return 0

@@ -31,7 +31,8 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tenleave_widget.analysis.bots import Bot, Legal, LookaheadBot, decide, make_bot
+from tenleave_widget.analysis.bots import Bot, Legal, LookaheadBot, ReaderBot, decide, make_bot
+from tenleave_widget.analysis.infer import COSTS
 from tenleave_widget.analysis.reader import dealer
 from tenleave_widget.analysis.stats import mean_ci
 from tenleave_widget.engine.game import Game
@@ -60,14 +61,17 @@ def _truth(g: Game) -> dict[int, int]:
     return {int(c["key"]): int(c["value"]) for q in g.view(None)["queues"] for c in q}
 
 
-def play(n: int, game: int, kind: str, opponents: Sequence[str]) -> tuple[int, list[float]]:
-    """Seat 0's final penalty in game ``game`` with ``kind`` in seat 0; the CPU seconds of
-    each of seat 0's decisions."""
+def play(n: int, game: int, kind: str, opponents: Sequence[str],
+         cost: str | None = None) -> tuple[int, list[float]]:
+    """Seat 0's final penalty in game ``game`` with ``kind`` in seat 0 (the reader reading
+    by ``cost``, if given); the CPU seconds of each of seat 0's decisions."""
     first = game % n
     g = Game(n, seed=100_000 + game, first=first)
     seat0: Bot
     if kind == "clairvoyant":
         seat0 = Clairvoyant(7 * game + 1)
+    elif cost is not None:
+        seat0 = ReaderBot(7 * game + 1, cost=cost)
     else:
         seat0 = make_bot(kind, 7 * game + 1)
     bots = [seat0] + [make_bot(b, 7 * game + 2 + i) for i, b in enumerate(opponents)]
@@ -87,12 +91,20 @@ def play(n: int, game: int, kind: str, opponents: Sequence[str]) -> tuple[int, l
     return int(g.view(None)["penalty"][0]), times
 
 
-def _task(args: tuple[int, int, tuple[str, ...]]) -> tuple[int, int, int, list[float]]:
-    n, game, opponents = args
+Row = tuple[int, int, int, list[float], int | None, list[float]]
+"""Seat 0's penalty with the reader, the lookahead bot, the clairvoyant; the reader's
+CPU seconds per decision; the variant reader's penalty and CPU seconds (or None, [])."""
+
+
+def _task(args: tuple[int, int, tuple[str, ...], str | None]) -> Row:
+    n, game, opponents, variant = args
     r, times = play(n, game, "reader", opponents)
     la, _ = play(n, game, "lookahead", opponents)
     cv, _ = play(n, game, "clairvoyant", opponents)
-    return r, la, cv, times
+    if variant is None:
+        return r, la, cv, times, None, []
+    v, vtimes = play(n, game, "reader", opponents, variant)
+    return r, la, cv, times, v, vtimes
 
 
 class _Serial:
@@ -109,21 +121,26 @@ class _Serial:
 
 
 def run(n: int, games: int, opponents: tuple[str, ...], workers: int,
-        every: int = 0) -> dict[str, Any]:
+        every: int = 0, variant: str | None = None) -> dict[str, Any]:
     """The figures of ``games`` games; ``every``: a running line on standard error every
-    ``every`` games (0: none), so that a long run read half-way says where it stands."""
-    tasks = [(n, i, opponents) for i in range(games)]
+    ``every`` games (0: none), so that a long run read half-way says where it stands;
+    ``variant``: a fourth game per deal, the reader reading the players by that cost."""
+    tasks = [(n, i, opponents, variant) for i in range(games)]
     t0 = time.perf_counter()
-    rows: list[tuple[int, int, int, list[float]]] = []
+    rows: list[Row] = []
     with multiprocessing.get_context("fork").Pool(workers) if workers > 1 else _Serial() as pool:
         try:
             for row in pool.imap(_task, tasks, chunksize=1):
                 rows.append(row)
                 if every and len(rows) % every == 0:
-                    g, lo, hi = mean_ci([la - r for r, la, _, _ in rows])
-                    h, hlo, hhi = mean_ci([la - cv for _, la, cv, _ in rows])
+                    g, lo, hi = mean_ci([row[1] - row[0] for row in rows])
+                    h, hlo, hhi = mean_ci([row[1] - row[2] for row in rows])
+                    more = ""
+                    if variant is not None:
+                        vg, vlo, vhi = mean_ci([row[1] - (row[4] or 0) for row in rows])
+                        more = f"variant {vg:+.2f} [{vlo:+.2f}, {vhi:+.2f}], "
                     print(f"  {len(rows)} games: reader {g:+.2f} [{lo:+.2f}, {hi:+.2f}], "
-                          f"clairvoyant {h:+.2f} [{hlo:+.2f}, {hhi:+.2f}], "
+                          f"{more}clairvoyant {h:+.2f} [{hlo:+.2f}, {hhi:+.2f}], "
                           f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
         except KeyboardInterrupt:  # Ctrl-C (SIGINT): the figures of the games played so far
             if len(rows) < 2:
@@ -132,17 +149,25 @@ def run(n: int, games: int, opponents: tuple[str, ...], workers: int,
                   flush=True)
     games = len(rows)
     wall = time.perf_counter() - t0
-    gain = [la - r for r, la, _, _ in rows]
-    head = [la - cv for _, la, cv, _ in rows]
-    times = sorted(t * 1000 for *_, ts in rows for t in ts)
+    gain = [row[1] - row[0] for row in rows]
+    head = [row[1] - row[2] for row in rows]
+    times = sorted(t * 1000 for row in rows for t in row[3])
     g, glo, ghi = mean_ci(gain)
     h, hlo, hhi = mean_ci(head)
-    return {
+    extra: dict[str, Any] = {}
+    if variant is not None:
+        vtimes = sorted(t * 1000 for row in rows for t in row[5])
+        extra = {"variant": variant,
+                 "variant_gain": list(mean_ci([row[1] - (row[4] or 0) for row in rows])),
+                 "variant_vs_reader": list(mean_ci([row[0] - (row[4] or 0) for row in rows])),
+                 "variant_ms_median": statistics.median(vtimes),
+                 "variant_ms_p99": vtimes[min(len(vtimes) - 1, int(0.99 * len(vtimes)))]}
+    return {**extra,
         "seats": n, "opponents": list(opponents), "games": games,
         "reader_gain": [g, glo, ghi], "clairvoyant_gain": [h, hlo, hhi],
         "share": g / h if h else float("nan"),
-        "reader_mean": statistics.fmean(r for r, *_ in rows),
-        "lookahead_mean": statistics.fmean(la for _, la, *_ in rows),
+        "reader_mean": statistics.fmean(row[0] for row in rows),
+        "lookahead_mean": statistics.fmean(row[1] for row in rows),
         "decisions": len(times),
         "ms_median": statistics.median(times),
         "ms_p99": times[min(len(times) - 1, int(0.99 * len(times)))],
@@ -168,6 +193,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--opponents", nargs="+", default=None,
                     help="one opponent set, comma-separated (default: at 3 seats "
                          "lookahead,greedy and lookahead,lookahead; else all lookahead)")
+    ap.add_argument("--variant", choices=COSTS, default=None,
+                    help="also a reader reading the players by this cost (infer's), on the "
+                         "same deals: its gain, and its difference from the default reader")
     a = ap.parse_args(argv)
     for n in a.seats:
         if a.opponents:
@@ -177,18 +205,29 @@ def main(argv: Sequence[str] | None = None) -> None:
         else:
             sets = [("lookahead",) * (n - 1)]
         for opp in sets:
-            out = run(n, a.games, opp, a.workers, a.every)
-            g, glo, ghi = out["reader_gain"]
-            h, hlo, hhi = out["clairvoyant_gain"]
+            out = run(n, a.games, opp, a.workers, a.every, a.variant)
+            h = out["clairvoyant_gain"][0]
             print(f"{n} seats vs {'+'.join(opp)}, {out['games']} games: reader better than "
-                  f"lookahead by {g:+.2f} [{glo:+.2f}, {ghi:+.2f}] points a game; clairvoyant "
-                  f"{h:+.2f} [{hlo:+.2f}, {hhi:+.2f}]; share recovered {out['share']:.0%}; "
+                  f"lookahead by {_ci(out['reader_gain'])} points a game; clairvoyant "
+                  f"{_ci(out['clairvoyant_gain'])}; share recovered {out['share']:.0%}; "
                   f"mean penalty reader {out['reader_mean']:.2f}, lookahead "
                   f"{out['lookahead_mean']:.2f}; reader CPU per decision median "
                   f"{out['ms_median']:.1f} ms, p99 {out['ms_p99']:.1f} ms "
                   f"({out['decisions']} decisions); wall {out['wall_s']:.0f} s",
                   flush=True)
+            if a.variant is not None:
+                v = out["variant_gain"][0]
+                print(f"  reader reading by cost {a.variant}: better than lookahead by "
+                      f"{_ci(out['variant_gain'])}; than the default reader by "
+                      f"{_ci(out['variant_vs_reader'])}; share recovered "
+                      f"{v / h if h else float('nan'):.0%}; CPU per decision median "
+                      f"{out['variant_ms_median']:.1f} ms, p99 {out['variant_ms_p99']:.1f} ms",
+                      flush=True)
 
+
+def _ci(x: Sequence[float]) -> str:
+    """A mean and its interval, ``(mean, low, high)``, as the report prints them."""
+    return f"{x[0]:+.2f} [{x[1]:+.2f}, {x[2]:+.2f}]"
 
 if __name__ == "__main__":
     main(sys.argv[1:])

@@ -35,20 +35,34 @@ def _notation(value: int, back: str) -> str:
     return f"{value}*" if back == "marked" else str(value)
 
 
-def _choices(view: dict[str, Any], plays_only: bool) -> list[tuple[Any, float]]:
+def _choices(view: dict[str, Any], plays_only: bool, kind: str = "one-swat",
+             turn: int = 0) -> list[tuple[Any, float]]:
     moves = move_evaluation(view)
-    return [("wake" if m.get("wake") else tuple(m["play"]), float(m["expected_penalty"]))
-            for m in moves if not (plays_only and m.get("wake"))]
+    out = [("wake" if m.get("wake") else tuple(m["play"]), float(m["expected_penalty"]))
+           for m in moves if not (plays_only and m.get("wake"))]
+    if kind == "one-swat":
+        return out
+    from tenleave_widget.analysis.lookahead import evaluate_view
+
+    margin: dict[Any, float] = {}
+    ev = evaluate_view(view, infer_module.LOOKAHEAD_COST_WORLDS, turn, rotations=False)
+    for m in ev["moves"]:
+        key = "wake" if m["turn"].get("wake") else tuple(m["turn"]["play"])
+        margin[key] = min(margin.get(key, math.inf), m["expected_margin"])
+    return [(key, margin[key]) for key, _ in out]
 
 
-def _p_choice(view: dict[str, Any], chosen: Any, plays_only: bool, beta: float) -> float:
-    options = _choices(view, plays_only)
-    z = sum(math.exp(-beta * c) for _, c in options)
-    return sum(math.exp(-beta * c) for m, c in options if m == chosen) / z
+def _p_choice(view: dict[str, Any], chosen: Any, plays_only: bool, beta: float,
+              kind: str = "one-swat", turn: int = 0) -> float:
+    options = _choices(view, plays_only, kind, turn)
+    low = min(c for _, c in options)
+    z = sum(math.exp(-beta * (c - low)) for _, c in options)
+    return sum(math.exp(-beta * (c - low)) for m, c in options if m == chosen) / z
 
 
-Grid = list[tuple[float, float]]
-"""An opponent's beta in the naive reference: (beta, prior probability) pairs."""
+Grid = list[tuple[float, float]] | list[tuple[float, float, str]]
+"""An opponent's beta in the naive reference: (beta, prior probability) pairs, or
+(beta, prior probability, the cost read at that beta) triples."""
 
 
 Naive = tuple[dict[int, dict[int, float]], dict[tuple[int, str], dict[int, float]],
@@ -101,21 +115,23 @@ def naive_posterior(g: Game, seat: int, beta: dict[int, Grid], skip: int | None 
             o = t.seat
             if o != seat and i != skip:
                 play = (t.card, t.queue)
-                for j, (rate, _) in enumerate(beta[o]):
+                for j, (rate, _, *how) in enumerate(beta[o]):
+                    k = (how or ["one-swat"])[0]
                     if t.wake:
-                        p = _p_choice(h.view(o), "wake", False, rate)
-                        p *= _p_choice(h.preview([{"kind": "wake"}]).view(o), play, True, rate)
+                        p = _p_choice(h.view(o), "wake", False, rate, k, i)
+                        p *= _p_choice(h.preview([{"kind": "wake"}]).view(o), play, True, rate,
+                                       k, i)
                     elif t.action != "none" and t.extra == "before":
-                        p = _p_choice(h.preview(t.steps()[:1]).view(o), play, True, rate)
+                        p = _p_choice(h.preview(t.steps()[:1]).view(o), play, True, rate, k, i)
                     else:
-                        p = _p_choice(h.view(o), play, False, rate)
+                        p = _p_choice(h.view(o), play, False, rate, k, i)
                     like[o][j] *= p
             h.apply(t)
         weight = float(math.prod(n for _, n in combo))
         given: dict[int, float] = {}
         for o, grid in beta.items():
-            m = sum(prior * x for (_, prior), x in zip(grid, like[o], strict=True))
-            given[o] = sum(r * prior * x for (r, prior), x in zip(grid, like[o], strict=True)) / m
+            m = sum(g[1] * x for g, x in zip(grid, like[o], strict=True))
+            given[o] = sum(g[0] * g[1] * x for g, x in zip(grid, like[o], strict=True)) / m
             weight *= m
         total += weight
         worlds.append((world, weight))
@@ -178,7 +194,7 @@ def test_exact_posterior_is_the_naive_one() -> None:
     for g, seat in small_positions():
         fitted = checked % 3 == 2
         betas = {o: (0.7 if o % 2 else 3.0) for o in range(g.seats) if o != seat}
-        out = infer(with_history(g, seat), beta="fitted" if fitted else betas)
+        out = infer(with_history(g, seat), beta="fitted" if fitted else betas, cost="one-swat")
         assert all(f["method"] in ("exact", "uniform") for f in out["opponents"])
         grid = list(zip(infer_module.BETA_GRID, infer_module.BETA_PRIOR, strict=True))
         cards, counts, means, _ = naive_posterior(
@@ -203,6 +219,56 @@ def test_exact_posterior_is_the_naive_one() -> None:
             break
     assert checked >= 14 and kinds >= 6, (checked, kinds)
     assert actions["peek"] and actions["rotate"] and actions["wake"], actions
+
+
+def test_the_cost_fitted_per_opponent_is_the_naive_mixture() -> None:
+    """``cost="fitted"``: each opponent is read by the one-swat cost or by its lookahead
+    margin, which one integrated out with its beta (prior: 0.9 at beta 0, the rest spread
+    evenly over both costs' grids) — the exact posterior equals the naive enumeration's
+    with that mixed grid; a given beta is read by the one-swat cost, as by default."""
+    rest = infer_module.BETA_GRID[1:]
+    share = (1 - infer_module.BETA_PRIOR[0]) / (2 * len(rest))
+    mixed = [(0.0, infer_module.BETA_PRIOR[0], "one-swat")] + [
+        (b, share, k) for k in ("one-swat", "lookahead") for b in rest]
+    checked = 0
+    for g, seat in small_positions():
+        if worlds_of(g, seat) > 40 or not any(t.seat != seat for t in g.turns):
+            continue
+        view = with_history(g, seat)
+        out = infer(view, cost="fitted")
+        assert json.dumps(infer(view, beta=2.0, cost="fitted")) == json.dumps(
+            infer(view, beta=2.0, cost="one-swat"))
+        cards, _, means, _ = naive_posterior(
+            g, seat, {o: mixed for o in range(g.seats) if o != seat})
+        for f in out["opponents"]:
+            assert f["beta"] == pytest.approx(means[f["seat"]], rel=1e-9)
+            assert sum(f["reading"].values()) == pytest.approx(1.0)
+        for c in out["cards"]:
+            for v, p in c["inferred"].items():
+                assert p == pytest.approx(cards[c["key"]].get(int(v), 0.0), abs=1e-9)
+        checked += 1
+        if checked >= 4:
+            break
+    assert checked >= 4
+
+
+def test_the_fitted_cost_reads_each_kind_of_player_by_its_own_cost() -> None:
+    """Read with ``cost="fitted"``, a greedy player is read by the one-swat cost and a
+    random one as random (a lookahead player, in one game, can come out any way: its
+    four-world margin explains it only a little better; ``bench_infer.py`` measures it)."""
+    g = Game(3, seed=5)
+    kinds = ["lookahead", "greedy", "random"]
+    bots = [make_bot(k, s) for s, k in enumerate(kinds)]
+    while g.turns_applied < 24:
+        g.apply(decide(bots[g.to_move or 0], g))
+    for seat in range(3):
+        out = infer(with_history(g, seat), cost="fitted")
+        assert out["model"].startswith("softmax of the one-swat expected penalty or of")
+        for f in out["opponents"]:
+            read = f["reading"]
+            best = max(read, key=read.__getitem__)
+            want = {"greedy": "one-swat", "random": "random"}.get(kinds[f["seat"]], best)
+            assert best == want and read[best] > 0.9 or kinds[f["seat"]] == "lookahead", f
 
 
 def test_beta_zero_is_the_uniform_model_exactly() -> None:
@@ -611,6 +677,17 @@ def test_the_lookahead_cost_is_the_lookahead_margin_from_the_choosers_view() -> 
     assert checked >= 8
     out = infer(with_history(g, 0), cost="lookahead")
     assert out["model"] == "softmax of the lookahead margin (4 worlds)"
-    assert infer(with_history(g, 0))["model"] == "softmax of the one-swat expected penalty"
-    with pytest.raises(SetupError, match="cost must be one of one-swat, lookahead"):
-        infer(with_history(g, 0), cost="two-swat")
+    assert infer(with_history(g, 0), cost="one-swat")["model"] == (
+        "softmax of the one-swat expected penalty")
+    assert infer(with_history(g, 0))["model"].startswith(
+        "softmax of the one-swat expected penalty or of the lookahead margin")
+    assert infer(with_history(g, 0), beta=1.0)["model"] == (
+        "softmax of the one-swat expected penalty")  # a given beta: the one-swat scale
+    mixed = infer(with_history(g, 0), beta={1: 1.0, 2: 0.5}, cost={1: "lookahead"})
+    assert mixed["model"] == "softmax of each opponent's own cost (seat 1: lookahead, seat 2: " \
+        "one-swat)"
+    for bad in ("two-swat", {1: "two-swat"}):
+        with pytest.raises(SetupError, match="cost must be one of one-swat, lookahead, fitted"):
+            infer(with_history(g, 0), cost=bad)
+    with pytest.raises(SetupError, match="cost names seat 0, which is not an opponent"):
+        infer(with_history(g, 0), cost={0: "lookahead"})

@@ -22,7 +22,7 @@ from tenleave_widget.table import lookahead_panel, suggest_chart, suggest_panel,
 from tenleave_widget.table.config import check_config
 from tenleave_widget.table.protocol import WidgetMessageError, parse_intent
 from tenleave_widget.table.session import Session
-from tenleave_widget.table.suggest_panel import CAREFUL
+from tenleave_widget.table.suggest_panel import CAREFUL, PANEL_COST
 from tenleave_widget.widget import TenLeaveWidget, hotseat, replay_widget
 
 
@@ -55,7 +55,7 @@ def test_the_panel_shows_infer_for_every_card_the_seat_cannot_see() -> None:
     seat = g.to_move or 0
     s = session(g, seat)
     chart = s.state()["panels"]["suggest"]
-    expected = infer(with_history(g, seat), beta="fitted",
+    expected = infer(with_history(g, seat), beta="fitted", cost=PANEL_COST,
                      seed=s.suggest.target(s)[2])  # type: ignore[index]
     table = [c for c in chart["cards"] if c["key"] is not None]
     assert [c["key"] for c in table] == [c["key"] for c in expected["cards"]]
@@ -181,7 +181,7 @@ def test_the_switch_reads_the_queue_odds_from_their_plays() -> None:
     assert reading["outcome"] == uniform["outcome"]  # the rules' odds meanwhile
     s.suggest.advance(s)
     panels = s.state()["panels"]
-    odds = inferred_odds(with_history(g, seat), beta="fitted",
+    odds = inferred_odds(with_history(g, seat), beta="fitted", cost=PANEL_COST,
                          seed=s.suggest.target(s)[2])  # type: ignore[index]
     assert [q["p_over"] for q in panels["outcome"]] == [q["p_over"] for q in odds["queues"]]
     assert panels["figures"]["outcome"]["name"].endswith("(as their plays suggest)")

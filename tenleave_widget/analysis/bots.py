@@ -35,10 +35,10 @@ from ..engine.errors import IllegalActionError, SetupError, excerpt
 from ..engine.game import Game
 from ..engine.rules import QUEUE_CAPACITY
 from ..engine.turn import AFTER, Turn
-from .infer import Beta, with_history
+from .infer import Beta, Cost, with_history
 from .lookahead import DEFAULT_SAMPLES, Budget, evaluate_view
 from .move_values import MoveValues
-from .reader import Belief, dealer, peek_values, revealed
+from .reader import BELIEF_COST, Belief, dealer, peek_values, revealed
 
 WAKE: Final = "wake"
 """What :meth:`Bot.choose` returns to wake SleepKid before choosing its play."""
@@ -198,7 +198,9 @@ class ReaderBot:
 
     Its worlds are dealt from the posterior of :mod:`~tenleave_widget.analysis.infer` over
     the cards it cannot see (``beta``: ``"fitted"`` by default, each opponent's rationality
-    read from its own choices so far), from its view with the public history only. Before
+    read from its own choices so far; ``cost``: what they are read as minimising, as
+    :func:`~tenleave_widget.analysis.infer.infer`'s), from its view with the public
+    history only. Before
     its play it may peek: when the cross-fitted worth of knowing one card (the best play
     per value it could show, against the best bare decision, on the same worlds) is above
     ``peek_gain`` points, it returns :class:`Peek` and chooses its play from the view after
@@ -219,11 +221,12 @@ class ReaderBot:
     def __init__(
         self, seed: int | None = None, budget: int | Budget | None = None,
         beta: Beta = "fitted", samples: int = READER_SAMPLES, peek_gain: float = PEEK_GAIN,
-        peeks: bool = True,
+        peeks: bool = True, cost: Cost = BELIEF_COST,
     ) -> None:
         self.seed = seed if seed is not None else random.randrange(2**32)
         self.budget = budget
         self.beta = beta
+        self.cost = cost
         self.samples = samples
         self.peek_gain = peek_gain
         self.peeks = peeks
@@ -240,7 +243,8 @@ class ReaderBot:
         uniform model for a view without history (nothing to read)."""
         turn = int(view["turns_applied"])
         if "history" in view:
-            b = Belief(view, self.beta, self._seed(view, ":infer") % 2**31, self.samples)
+            b = Belief(view, self.beta, self._seed(view, ":infer") % 2**31, self.samples,
+                       cost=self.cost)
             self._belief = (turn, b)
             return b
         if self._belief is not None and self._belief[0] == turn:

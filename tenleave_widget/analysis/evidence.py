@@ -45,8 +45,10 @@ from typing import Any, TypedDict
 
 from ..engine.cards import card_notation
 from .infer import (
+    DEFAULT_COST,
     DEFAULT_SAMPLES,
     Beta,
+    Cost,
     _Component,
     _costs,
     _Decision,
@@ -54,6 +56,7 @@ from .infer import (
     _logsumexp,
     _Posterior,
     _posterior,
+    _Prior,
     _worlds,
 )
 
@@ -109,11 +112,11 @@ def _tv(a: Mapping[Any, float], b: Mapping[Any, float]) -> float:
 
 
 def biggest_shift(view: Mapping[str, Any], beta: Beta = "fitted", seed: int = 0,
-                  samples: int = DEFAULT_SAMPLES) -> Shift | None:
+                  samples: int = DEFAULT_SAMPLES, cost: Cost = DEFAULT_COST) -> Shift | None:
     """The card whose chances the players' choices moved most, and the choice that moved
     it most (see the module docstring); ``None`` when no card moved. Arguments and errors
     as :func:`~tenleave_widget.analysis.infer.infer`'s (the same worlds are weighed)."""
-    post = _posterior(view, beta, seed, samples)
+    post = _posterior(view, beta, seed, samples, cost)
     comp_of = {o: c for c in post.comps for o in c.seats}
     best: tuple[float, int] | None = None
     where: dict[int, tuple[int, int]] = {}
@@ -173,7 +176,7 @@ def _choice(view: Mapping[str, Any], post: _Posterior, c: _Component, key: int, 
             sig = tuple(world[k] for k in d.deps)
             got = rows.get((id(d), sig))
             if got is None:
-                got = rows[(id(d), sig)] = _row(d, world, post.priors[d.seat].grid)
+                got = rows[(id(d), sig)] = _row(d, world, post.priors[d.seat])
             per.append(got)
         acc: dict[int, list[float]] = {}
         for o in c.seats:
@@ -217,12 +220,14 @@ def _choice(view: Mapping[str, Any], post: _Posterior, c: _Component, key: int, 
             "without": p, "regret_if": r_if, "regret_else": r_else}
 
 
-def _row(d: _Decision, world: Mapping[int, str], grid: tuple[float, ...]
-         ) -> tuple[list[float], float]:
-    """The log likelihood of ``d``'s choice in ``world`` at each beta of ``grid``, and its
-    regret (its cost minus the cheapest option's)."""
+def _row(d: _Decision, world: Mapping[int, str], prior: _Prior) -> tuple[list[float], float]:
+    """The log likelihood of ``d``'s choice in ``world`` at each point of ``prior``'s grid
+    (its beta, read by its cost), and its regret (its one-swat cost minus the cheapest
+    option's: the reason is told in those words, whichever cost read the choice)."""
     costs, chosen = _costs(d, world)
-    return [_log_choice(costs, chosen, b) for b in grid], costs[chosen] - min(costs)
+    return ([_log_choice(*_costs(d, world, prior.kind(j)), b) if b else
+             -math.log(len(costs)) for j, b in enumerate(prior.grid)],
+            costs[chosen] - min(costs))
 
 
 def _mean(pairs: list[tuple[float, float]]) -> float:

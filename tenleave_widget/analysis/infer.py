@@ -20,6 +20,15 @@ is the uniform model. A stronger player's cost is closer to its whole-game looka
 value, which costs thousands of play-outs per decision per world: too slow to weigh
 worlds with. ``beta_o >= 0`` is o's *rationality*.
 
+Still, by default (``cost="fitted"``, :data:`DEFAULT_COST`) each opponent is read by
+whichever of two costs explains its own choices better, as its beta is fitted: the one-swat cost,
+or its *lookahead margin* (the expected final margin of each decision from its view,
+:func:`~tenleave_widget.analysis.lookahead.evaluate_view` at
+:data:`LOOKAHEAD_COST_WORLDS` worlds: what a player who looks to the end of the game
+minimises, a few milliseconds per distinct view). A greedy player comes out read by the
+first, most lookahead players by the second, a random one by neither (beta 0). A given
+beta is on the one-swat cost's scale and reads by it.
+
 The decisions read: on each turn of o, the play (a distinct card x a queue with room) or
 the wake, at the moment it was chosen — at the turn's start; after a peek or rotation
 made before the play (then among the plays only: waking was given up); after a wake,
@@ -162,7 +171,9 @@ class OpponentFit(TypedDict):
     decisions were read, and how its component was computed: ``method`` is ``"exact"``
     (every world enumerated), ``"sampled"``, or ``"uniform"`` (nothing to read: beta 0
     or no decision); ``worlds`` the worlds weighed; ``effective_samples`` the ESS of a
-    sampled component (``None`` otherwise); ``fallback`` when it collapsed."""
+    sampled component (``None`` otherwise); ``fallback`` when it collapsed; ``reading``:
+    the posterior probability of each way of reading it — ``"random"`` (beta 0) or the
+    cost its choices are read by (:data:`COSTS`)."""
 
     seat: int
     beta: float
@@ -172,6 +183,7 @@ class OpponentFit(TypedDict):
     worlds: int
     effective_samples: float | None
     fallback: bool
+    reading: dict[str, float]
 
 
 class Inference(TypedDict):
@@ -199,13 +211,21 @@ class History(TypedDict):
 
 MODEL = "softmax of the one-swat expected penalty"
 
-COSTS = ("one-swat", "lookahead")
-"""The costs a player's choices can be read with: ``"one-swat"`` (the default: the
-expected penalty of a swat right after the decision, exact, what the ``greedy`` bot
-minimises) or ``"lookahead"`` (the expected final margin of the decision over the rest of
-the game, :func:`~tenleave_widget.analysis.lookahead.evaluate_view` at
-:data:`LOOKAHEAD_COST_WORLDS` worlds from the chooser's view, rotations off: what the
-``lookahead`` bot minimises, at far fewer worlds; a few milliseconds per distinct view)."""
+COSTS = ("one-swat", "lookahead", "fitted")
+"""The costs a player's choices can be read with: ``"one-swat"`` (the expected penalty of
+a swat right after the decision, exact, what the ``greedy`` bot minimises),
+``"lookahead"`` (the expected final margin of the decision over the rest of the game,
+:func:`~tenleave_widget.analysis.lookahead.evaluate_view` at :data:`LOOKAHEAD_COST_WORLDS`
+worlds from the chooser's view, rotations off: what the ``lookahead`` bot minimises, at far
+fewer worlds; a few milliseconds per distinct view), or ``"fitted"``: each opponent's cost
+read from its own choices so far, as its beta is — a mixture over :data:`READ_COSTS`
+integrated out with the beta and the world. With ``beta="fitted"`` its prior is
+:data:`BETA_PRIOR`'s mass at 0 (a random player: no cost), the rest spread evenly over
+both costs' grids; a given beta is one on the one-swat cost's scale (the scale every
+documented beta is on: the lookahead margin's fitted betas are far smaller, 0.1-0.6,
+``bench_infer.py --cost fitted``), so ``"fitted"`` reads it by that cost. The result's
+``opponents[i]["reading"]`` is the posterior probability of each reading (``"random"``,
+``"one-swat"``, ``"lookahead"``)."""
 
 LOOKAHEAD_COST_WORLDS = 4
 """The worlds of one ``cost="lookahead"`` evaluation, chosen for speed.
@@ -216,8 +236,26 @@ evaluation), +0.60 [+0.51, +0.69] at 16 (6.8 ms) and +0.98 [+0.86, +1.10] at 96 
 the bot's own budget): more worlds explain it better, at a cost paid per distinct view of
 every past decision (about 20 in an ``infer`` call of such games)."""
 
+READ_COSTS = ("one-swat", "lookahead")
+"""The costs ``cost="fitted"`` weighs for each opponent."""
+
+DEFAULT_COST = "fitted"
+"""The cost :func:`infer` (and :func:`inferred_odds`, ``tenleave infer``, ``tenleave odds
+--model inferred``) reads the players by unless told (see :data:`COSTS`): each opponent's
+own, fitted. Chosen on held-out games of the two mixes with lookahead bots (3 seats,
+``bench_infer.py --seed S --mixes lookahead --lookahead-games 10 --cost fitted``, seeds 1
+and 2, 20 games each; the fitted model against the one-swat one on the same cards, table
+cards' log-loss): lookahead players' cards -0.032 [-0.067, +0.003] and -0.039 [-0.065,
+-0.013] better (against the uniform model -0.036 [-0.073, +0.000] and -0.055 [-0.080,
+-0.030], where the one-swat cost gained nothing), greedy players' +0.024 [+0.019, +0.029]
+and +0.020 [+0.014, +0.026] worse (against the uniform model still -0.53 and -0.47),
+random players' no different (+0.011 [-0.006, +0.028], -0.031 [-0.086, +0.025]); at
+about ten times the CPU time (median 39 ms a call against ~4 at 3 seats)."""
+
 _MODEL_OF = {"one-swat": MODEL,
-             "lookahead": f"softmax of the lookahead margin ({LOOKAHEAD_COST_WORLDS} worlds)"}
+             "lookahead": f"softmax of the lookahead margin ({LOOKAHEAD_COST_WORLDS} worlds)",
+             "fitted": "softmax of the one-swat expected penalty or of the lookahead margin "
+                       f"({LOOKAHEAD_COST_WORLDS} worlds), which one read per opponent"}
 
 
 def public_history(game: Game) -> History:
@@ -482,7 +520,7 @@ def _costs(d: _Decision, card_of: Mapping[int, str],
     """The opponent's cost of each of its decisions then, in one world (see
     :data:`COSTS`), and the index of the one it chose (memoised on the values it could
     see)."""
-    sig = tuple(card_of[k] for k in d.deps)
+    sig = (cost, *(card_of[k] for k in d.deps))
     hit = d.cache.get(sig)
     if hit is not None:
         return hit
@@ -550,11 +588,16 @@ Beta = float | Mapping[int, float] | str
 
 @dataclass(frozen=True)
 class _Prior:
-    """An opponent's beta: one value (``log_prior`` ``(0.0,)``) or a grid with its prior."""
+    """An opponent's model: one beta (``log_prior`` ``(0.0,)``) or a grid with its prior;
+    ``kinds[j]`` is the cost read at ``grid[j]`` (:data:`COSTS`, ``"fitted"`` excepted)."""
 
     grid: tuple[float, ...]
     log_prior: tuple[float, ...]
     fitted: bool
+    kinds: tuple[str, ...] = ()
+
+    def kind(self, j: int) -> str:
+        return self.kinds[j] if self.kinds else "one-swat"
 
     @property
     def uniform(self) -> bool:
@@ -571,21 +614,51 @@ def _number(x: object, what: str) -> float:
     return float(x)
 
 
-def _priors(beta: Beta, opponents: Sequence[int]) -> dict[int, _Prior]:
+Cost = str | Mapping[int, str]
+"""One of :data:`COSTS` for every opponent, or one per opponent seat (missing: the default)."""
+
+
+def _fitted_prior(kind: str) -> _Prior:
+    if kind != "fitted":
+        return _Prior(BETA_GRID, tuple(math.log(p) for p in BETA_PRIOR), True,
+                      (kind,) * len(BETA_GRID))
+    rest = BETA_GRID[1:]
+    share = (1.0 - BETA_PRIOR[0]) / (len(READ_COSTS) * len(rest))
+    return _Prior((0.0,) + rest * len(READ_COSTS),
+                  (math.log(BETA_PRIOR[0]),) + (math.log(share),) * (len(READ_COSTS) * len(rest)),
+                  True, ("one-swat",) + tuple(k for k in READ_COSTS for _ in rest))
+
+
+def _given_prior(b: float, kind: str) -> _Prior:
+    """A given beta: on the one-swat cost's scale when the cost is ``"fitted"``."""
+    return _Prior((b,), (0.0,), False, ("one-swat" if kind == "fitted" else kind,))
+
+
+def _priors(beta: Beta, opponents: Sequence[int], cost: Cost = "one-swat") -> dict[int, _Prior]:
+    kinds: dict[int, str] = {}
+    for o in opponents:
+        kind = cost.get(o, DEFAULT_COST) if isinstance(cost, Mapping) else cost
+        if kind not in COSTS:
+            raise SetupError(f"cost must be one of {', '.join(COSTS)}, not {excerpt(kind)}")
+        kinds[o] = kind
+    if isinstance(cost, Mapping):
+        unknown = [s for s in cost if s not in opponents]
+        if unknown:
+            raise SetupError(f"cost names seat {excerpt(unknown[0])}, which is not an opponent "
+                             f"(opponents: {', '.join(map(str, opponents))})")
     if isinstance(beta, str):
         if beta != "fitted":
             raise SetupError(f"beta must be a number >= 0 or 'fitted', not {excerpt(beta)}")
-        fitted = _Prior(BETA_GRID, tuple(math.log(p) for p in BETA_PRIOR), True)
-        return {o: fitted for o in opponents}
+        return {o: _fitted_prior(kinds[o]) for o in opponents}
     if isinstance(beta, Mapping):
         unknown = [s for s in beta if s not in opponents]
         if unknown:
             raise SetupError(f"beta names seat {excerpt(unknown[0])}, which is not an opponent "
                              f"(opponents: {', '.join(map(str, opponents))})")
-        return {o: _Prior((_number(beta.get(o, 0.0), f"beta of seat {o}"),), (0.0,), False)
+        return {o: _given_prior(_number(beta.get(o, 0.0), f"beta of seat {o}"), kinds[o])
                 for o in opponents}
-    one = _Prior((_number(beta, "beta"),), (0.0,), False)
-    return {o: one for o in opponents}
+    one = _number(beta, "beta")
+    return {o: _given_prior(one, kinds[o]) for o in opponents}
 
 
 @dataclass
@@ -602,6 +675,8 @@ class _Component:
     fallback: bool = False
     marginals: dict[int, dict[int, float]] = field(default_factory=dict)
     beta: dict[int, float] = field(default_factory=dict)
+    read: dict[int, dict[str, float]] = field(default_factory=dict)
+    """Per opponent, the posterior probability of each way of reading it (:func:`_reads`)."""
     support: list[tuple[list[tuple[int, ...]], float]] = field(default_factory=list)
     """The weighed worlds (per group, the values of its keys) with their posterior
     probability; empty when the component keeps the uniform model."""
@@ -672,17 +747,19 @@ def _worlds(c: _Component, hidden: Hidden, seed: int, index: int, samples: int
 
 
 def _weigh(c: _Component, hidden: Hidden, priors: Mapping[int, _Prior],
-           card_of: dict[int, str], seed: int, index: int, samples: int,
-           cost: str = "one-swat") -> None:
+           card_of: dict[int, str], seed: int, index: int, samples: int) -> None:
     """Weigh the component's worlds; fill in its marginals, betas and effective size."""
     by_seat = {o: [d for d in c.decisions if d.seat == o] for o in c.seats}
     if all(priors[o].uniform or not by_seat[o] for o in c.seats):
         c.beta = {o: priors[o].mean for o in c.seats}
+        c.read = {o: _reads(priors[o], [math.exp(x) for x in priors[o].log_prior])
+                  for o in c.seats}
         return
     logp: dict[tuple[int, tuple[str, ...]], list[float]] = {}
     log_w: list[float] = []
     kept: list[list[tuple[int, ...]]] = []
     beta_given: list[dict[int, float]] = []
+    read_given: list[dict[int, dict[str, float]]] = []
     world = dict(card_of)
     for assignment, log_prior in _worlds(c, hidden, seed, index, samples):
         for g, values in zip(c.groups, assignment, strict=True):
@@ -691,6 +768,7 @@ def _weigh(c: _Component, hidden: Hidden, priors: Mapping[int, _Prior],
                 world[key] = card_notation(v, star)
         total = log_prior
         means: dict[int, float] = {}
+        reads: dict[int, dict[str, float]] = {}
         for o in c.seats:
             prior = priors[o]
             acc = list(prior.log_prior)
@@ -698,16 +776,21 @@ def _weigh(c: _Component, hidden: Hidden, priors: Mapping[int, _Prior],
                 sig = tuple(world[k] for k in d.deps)
                 row = logp.get((id(d), sig))
                 if row is None:
-                    costs, chosen = _costs(d, world, cost)
-                    row = logp[(id(d), sig)] = [_log_choice(costs, chosen, b) for b in prior.grid]
+                    row = logp[(id(d), sig)] = [
+                        _log_choice(*_costs(d, world, prior.kind(j)), b) if b else
+                        -math.log(len(_costs(d, world)[0]))
+                        for j, b in enumerate(prior.grid)]
                 for j, x in enumerate(row):
                     acc[j] += x
             m = _logsumexp(acc)
             total += m
-            means[o] = sum(b * math.exp(a - m) for b, a in zip(prior.grid, acc, strict=True))
+            post = [math.exp(a - m) for a in acc]
+            means[o] = sum(b * p for b, p in zip(prior.grid, post, strict=True))
+            reads[o] = _reads(prior, post)
         log_w.append(total)
         kept.append(assignment)
         beta_given.append(means)
+        read_given.append(reads)
     top = max(log_w)
     w = [math.exp(x - top) for x in log_w]
     z = sum(w)
@@ -717,6 +800,7 @@ def _weigh(c: _Component, hidden: Hidden, priors: Mapping[int, _Prior],
             c.fallback = True
             c.beta = {o: sum(wi * bg[o] for wi, bg in zip(w, beta_given, strict=True)) / z
                       for o in c.seats}
+            c.read = {o: _average([r[o] for r in read_given], w) for o in c.seats}
             return
     for g in c.groups:
         for key in g.keys:
@@ -729,6 +813,26 @@ def _weigh(c: _Component, hidden: Hidden, priors: Mapping[int, _Prior],
                 c.marginals[key][v] += p
     c.beta = {o: sum(wi * bg[o] for wi, bg in zip(w, beta_given, strict=True)) / z
               for o in c.seats}
+    c.read = {o: _average([r[o] for r in read_given], w) for o in c.seats}
+
+
+def _reads(prior: _Prior, post: Sequence[float]) -> dict[str, float]:
+    """The probability of each way of reading an opponent: ``"random"`` (beta 0) or the
+    cost its choices are read by, from the probabilities of its grid's points."""
+    out: dict[str, float] = {}
+    for j, (b, p) in enumerate(zip(prior.grid, post, strict=True)):
+        name = prior.kind(j) if b else "random"
+        out[name] = out.get(name, 0.0) + p
+    return out
+
+
+def _average(reads: Sequence[Mapping[str, float]], w: Sequence[float]) -> dict[str, float]:
+    z = sum(w)
+    out: dict[str, float] = {}
+    for r, wi in zip(reads, w, strict=True):
+        for name, p in r.items():
+            out[name] = out.get(name, 0.0) + wi * p / z
+    return out
 
 
 def _dist(d: Mapping[int, float]) -> dict[str, float]:
@@ -750,10 +854,8 @@ class _Posterior:
 
 
 def _posterior(view: View, beta: Beta, seed: int, samples: int,
-               cost: str = "one-swat") -> _Posterior:
+               cost: Cost = DEFAULT_COST) -> _Posterior:
     """Check the arguments, read every decision and weigh every component's worlds."""
-    if cost not in COSTS:
-        raise SetupError(f"cost must be one of {', '.join(COSTS)}, not {excerpt(cost)}")
     seat = view.get("seat")
     if type(seat) is not int:
         raise InvalidViewError("infer needs a seat's view (its 'seat' is not a seat)")
@@ -763,14 +865,28 @@ def _posterior(view: View, beta: Beta, seed: int, samples: int,
         raise SetupError(f"seed must be an integer, not {excerpt(seed)}")
     n = len(view["dealt"])
     opponents = [o for o in range(n) if o != seat]
-    priors = _priors(beta, opponents)
+    priors = _priors(beta, opponents, cost)
     groups, hidden = _groups(view, seat)
     decisions, card_of = _decisions(view, seat, groups)
     owner_of = {key: g.owner for g in groups for key in g.keys}
     comps = _components(seat, n, groups, decisions, owner_of)
     for i, c in enumerate(comps):
-        _weigh(c, hidden, priors, card_of, seed, i, samples, cost)
+        _weigh(c, hidden, priors, card_of, seed, i, samples)
     return _Posterior(seat, groups, comps, decisions, priors, opponents, hidden, card_of)
+
+
+def _model_name(post: _Posterior) -> str:
+    """The model the opponents were read by: one cost for all, the fitted mixture, or a
+    cost per opponent."""
+    def name(p: _Prior) -> str:
+        kinds = {p.kind(j) for j in range(len(p.grid))}
+        return "fitted" if len(kinds) > 1 else kinds.pop()
+
+    names = {o: name(post.priors[o]) for o in post.opponents}
+    if len(set(names.values())) == 1:
+        return _MODEL_OF[next(iter(names.values()))]
+    return "softmax of each opponent's own cost (" + ", ".join(
+        f"seat {o}: {c}" for o, c in sorted(names.items())) + ")"
 
 
 def _fits(post: _Posterior) -> list[OpponentFit]:
@@ -779,13 +895,14 @@ def _fits(post: _Posterior) -> list[OpponentFit]:
         {"seat": o, "beta": comp_of[o].beta[o], "fitted": post.priors[o].fitted,
          "decisions": sum(1 for d in post.decisions if d.seat == o),
          "method": comp_of[o].method, "worlds": comp_of[o].worlds,
-         "effective_samples": comp_of[o].ess, "fallback": comp_of[o].fallback}
+         "effective_samples": comp_of[o].ess, "fallback": comp_of[o].fallback,
+         "reading": comp_of[o].read.get(o, {"random": 1.0})}
         for o in post.opponents
     ]
 
 
 def infer(view: View, beta: Beta = "fitted", seed: int = 0,
-          samples: int = DEFAULT_SAMPLES, cost: str = "one-swat") -> Inference:
+          samples: int = DEFAULT_SAMPLES, cost: Cost = DEFAULT_COST) -> Inference:
     """The posterior of seat P's view (P = ``view["seat"]``) over the cards P cannot see,
     beside the uniform model's (see the module docstring for the model).
 
@@ -841,7 +958,7 @@ def infer(view: View, beta: Beta = "fitted", seed: int = 0,
     return {
         "seat": seat,
         "turn": int(view["turns_applied"]),
-        "model": _MODEL_OF[cost],
+        "model": _model_name(post),
         "beta": {str(f["seat"]): f["beta"] for f in fits},
         "cards": cards,
         "hands": hands,
@@ -856,7 +973,7 @@ def infer(view: View, beta: Beta = "fitted", seed: int = 0,
 
 
 def inferred_odds(view: View, beta: Beta = "fitted", seed: int = 0,
-                  samples: int = DEFAULT_SAMPLES) -> dict[str, Any]:
+                  samples: int = DEFAULT_SAMPLES, cost: Cost = DEFAULT_COST) -> dict[str, Any]:
     """The swat-risk odds of RULES.md §9 (the shape of
     :func:`~tenleave_widget.analysis.odds.seat_odds`, moves included on the seat's turn)
     under the posterior of :func:`infer` instead of the uniform model, plus ``"model":
@@ -881,7 +998,8 @@ def inferred_odds(view: View, beta: Beta = "fitted", seed: int = 0,
     """
     from .odds import seat_odds
 
-    post = _posterior(view, beta, seed, samples)
+    post = _posterior(view, beta, seed, samples, cost)
+    model = _model_name(post)
     seat = post.seat
     plain = {k: v for k, v in view.items() if k != "history"}
     comp_of = {o: c for c in post.comps for o in c.seats}
@@ -890,7 +1008,7 @@ def inferred_odds(view: View, beta: Beta = "fitted", seed: int = 0,
     nq = len(view["queues"])
     on_turn = not view["finished"] and view["to_move"] == seat
     queues: list[dict[str, Any]] = []
-    cost = [[0.0] * n for _ in range(nq)]
+    penalty = [[0.0] * n for _ in range(nq)]
     append: dict[tuple[str, int], float] = {}
     for q, queue in enumerate(view["queues"]):
         mine: dict[int, list[int]] = {}
@@ -921,7 +1039,7 @@ def inferred_odds(view: View, beta: Beta = "fitted", seed: int = 0,
                 fate[i][1] += p * c["p_escapes"]
                 fate[i][2] += p * c["p_stays"]
             for s in range(n):
-                cost[q][s] += p * one["expected_penalty"][s]
+                penalty[q][s] += p * one["expected_penalty"][s]
             for m in one.get("moves", []):
                 if "play" in m and m["play"][1] == q:
                     k2 = (str(m["play"][0]), q)
@@ -937,23 +1055,23 @@ def inferred_odds(view: View, beta: Beta = "fitted", seed: int = 0,
         "seat": seat,
         "token": view["token"],
         "queues": queues,
-        "expected_penalty": [sum(cost[q][s] for q in range(nq)) for s in range(n)],
+        "expected_penalty": [sum(penalty[q][s] for q in range(nq)) for s in range(n)],
     }
     if on_turn:
         moves: list[dict[str, Any]] = []
         for m in move_evaluation(plain):
             if "play" in m:
                 card, q = m["play"]
-                rest = sum(cost[r][seat] for r in range(nq) if r != q)
+                rest = sum(penalty[r][seat] for r in range(nq) if r != q)
                 moves.append({"play": [card, q], "expected_penalty": rest + append[(card, q)]})
             else:
-                moves.append({"wake": True, "expected_penalty": sum(c[seat] for c in cost)})
+                moves.append({"wake": True, "expected_penalty": sum(c[seat] for c in penalty)})
         out["moves"] = moves
     fits = _fits(post)
     sampled = [c.ess for c in post.comps if c.ess is not None]
     out["model"] = "inferred"
     out["inference"] = {
-        "model": MODEL,
+        "model": model,
         "beta": {str(f["seat"]): f["beta"] for f in fits},
         "opponents": fits,
         "effective_samples": min(sampled) if sampled else None,

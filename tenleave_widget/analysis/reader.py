@@ -43,14 +43,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .infer import Beta, _posterior
+from .infer import Beta, Cost, _posterior
 from .worlds import Deal, Hidden
 
-__all__ = ["Belief", "PeekValue", "dealer", "peek_values", "revealed"]
+__all__ = ["BELIEF_COST", "Belief", "PeekValue", "dealer", "peek_values", "revealed"]
 
 View = Mapping[str, Any]
 World = dict[int, int]
 """One world: the value of every face-down card the seat cannot see, by key."""
+
+BELIEF_COST = "one-swat"
+"""What a :class:`Belief` (the reader bot's, the inferred review's and evaluation's
+worlds) reads the players as minimising unless told (``infer``'s ``cost``): the one-swat
+cost, ten times cheaper per decision than ``"fitted"``, and what the reader was measured
+with (``benchmarks/bench_reader.py --variant fitted`` measures the other)."""
 
 
 @dataclass(frozen=True)
@@ -78,19 +84,20 @@ class Belief:
     """Seat P's posterior over the face-down cards it cannot see, as a world sampler.
 
     ``view``: P's view with its public history (the input of
-    :func:`~tenleave_widget.analysis.infer.infer`); ``beta``, ``seed`` and ``samples`` as
-    there. A component the inference enumerated or weighed keeps its weighed worlds; one
+    :func:`~tenleave_widget.analysis.infer.infer`); ``beta``, ``seed``, ``samples`` and
+    ``cost`` as there. A component the inference enumerated or weighed keeps its weighed worlds; one
     it left uniform (beta 0, nothing to read, a fallback) is dealt from its pools.
     """
 
     def __init__(self, view: View | None = None, beta: Beta = "fitted", seed: int = 0,
-                 samples: int = 128, *, parts: Sequence[_Part] = ()) -> None:
+                 samples: int = 128, *, parts: Sequence[_Part] = (),
+                 cost: Cost = BELIEF_COST) -> None:
         self.beta: dict[str, float] = {}
         """Per opponent seat, the beta it was read with (the posterior mean when fitted)."""
         if view is None:
             self.parts = list(parts)
         else:
-            post = _posterior(view, beta, seed, samples)
+            post = _posterior(view, beta, seed, samples, cost)
             self.beta = {str(o): c.beta.get(o, 0.0) for o in post.opponents
                          for c in post.comps if o in c.seats}
             self.parts = []

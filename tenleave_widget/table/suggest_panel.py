@@ -75,6 +75,12 @@ CAREFUL = 4.0
 likely. (Fitted on this project's bots: greedy ≈ 38, lookahead ≈ 0.25, random 0.)"""
 
 LEVELS: dict[str, Beta] = {"random": 0.0, "careful": CAREFUL, "fitted": "fitted"}
+
+PANEL_COST = "one-swat"
+"""What the panel reads the players as minimising (``infer``'s ``cost``): the one-swat
+expected penalty, whose regrets its plain-words reasons are told in, and cheap enough to
+fill in without blocking; ``infer``'s own default also reads a player by its lookahead
+margin when that explains its choices better (README, *What their choices reveal*)."""
 """The rationality control's levels and the beta each gives every opponent."""
 
 ODDS_MODELS = ("uniform", "inferred")
@@ -180,11 +186,13 @@ class SuggestFeed:
         odds = bool(key[-1])
         beta = LEVELS[key[4]]  # the level read, not the one set since
         yield
-        inference = infer(view, beta=beta, seed=seed)
+        # the panel reads by the one-swat cost (PANEL_COST), whatever infer's default
+        inference = infer(view, beta=beta, seed=seed, cost=PANEL_COST)
         yield
-        shift = biggest_shift(view, beta=beta, seed=seed) if beta != 0.0 else None
+        shift = (biggest_shift(view, beta=beta, seed=seed, cost=PANEL_COST)
+                 if beta != 0.0 else None)
         yield
-        queue_odds = inferred_odds(view, beta=beta, seed=seed) if odds else None
+        queue_odds = inferred_odds(view, beta=beta, seed=seed, cost=PANEL_COST) if odds else None
         return {"inference": inference, "shift": shift, "odds": queue_odds}
 
     def keep(self, key: Key, reading: Reading) -> None:
