@@ -23,6 +23,7 @@ def player(name: str, trend: list[float | None]) -> dict[str, Any]:
 
 SUMMARY: dict[str, Any] = {
     "games": 3, "decisions": 40, "failures": ["bad.json: not a record"],
+    "judged_by": "the inferred model (<beta> 4)",
     "players": [player("Sam", [20.0, None, 80.0]), player("<b>Ana</b> & co", [70.0])],
     "kinds": [{"kind": "wake", "decisions": 4, "mean_loss": 1.8, "ci95": [0.1, 3.5]},
               {"kind": "peek", "decisions": 9, "mean_loss": 0.4, "ci95": [0.0, 0.9]}],
@@ -78,6 +79,9 @@ def test_the_page_is_one_offline_file() -> None:
     for key in FIGURES:
         assert f'data-figure="{key}"' in text and f'id="fig-{key}-alt"' in text
     assert "largest loss, clearest best" in text and "5 on queue 2 — missed it" in text
+    # which model judged the games, as text
+    assert '<p id="judged-by">Judged by the inferred model (&lt;beta&gt; 4).</p>' in text
+    assert "judged-by" not in page({**SUMMARY, "judged_by": ""})
 
 
 @pytest.mark.parametrize("bad", [float("nan"), float("inf")])

@@ -384,3 +384,51 @@ def test_a_batch_keeps_its_reviews_on_disk(serial: ClassReview) -> None:
     c.games.close()
     with pytest.raises(ValueError):
         c.games[0]
+
+
+def test_the_batch_says_which_model_judged(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 19 item 6: the report, the JSON and the text of a batch say which model
+    judged its games (the rules alone, or the players read, with beta)."""
+    from helpers import random_game
+
+    for s in (3, 4):
+        (tmp_path / f"g{s}.json").write_text(
+            json.dumps(random_game(3, seed=s, turns=6).to_record()))
+    page = tmp_path / "report.html"
+    args = ["review", str(tmp_path), "--samples", "2", "--seed", "5", "--workers", "1",
+            "--no-progress", "--report", str(page)]
+    assert main([*args, "--json", "--model", "inferred", "--beta", "2"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert list(obj)[:3] == ["model", "beta", "games"]
+    assert (obj["model"], obj["beta"]) == ("inferred", 2.0)
+    assert all((g["model"], g["beta"]) == ("inferred", 2.0) for g in obj["games"])
+    words = "the inferred model (the hidden cards as the players&#x27; choices suggest; beta 2)"
+    assert f'<p id="judged-by">Judged by {words}.</p>' in page.read_text()
+    assert main([*args, "--model", "inferred"]) == 0  # the text: beta fitted
+    text = capsys.readouterr().out.splitlines()
+    assert text[1] == ("judged by: the inferred model (the hidden cards as the players' "
+                       "choices suggest; each opponent's rationality beta fitted from its "
+                       "own choices so far)")
+    assert "beta fitted from its own choices so far).</p>" in page.read_text()
+    assert main([*args, "--json"]) == 0  # the uniform model: its object as it always was
+    obj = json.loads(capsys.readouterr().out)
+    assert list(obj) == ["games", "players", "kinds", "positions"]
+    assert all("model" not in g for g in obj["games"])
+    assert ("Judged by the rules alone (the uniform model: every card a player could not "
+            "see equally likely).") in page.read_text()
+
+
+def test_a_batch_by_several_models_names_each(serial: ClassReview) -> None:
+    """Put together by hand from reviews by different models: the batch names no one model
+    (its games still do), and the report lists each."""
+    from dataclasses import replace
+
+    other = replace(serial.games[1], review=replace(serial.games[1].review, model="inferred",
+                                                    beta=4.0))
+    c = ClassReview([serial.games[0], other])
+    assert serial.judged_by() == ("uniform", "fitted") and c.judged_by() is None
+    assert "model" not in c.to_json()
+    assert c.summary()["judged_by"].startswith("the rules alone (") and \
+        c.summary()["judged_by"].endswith("; the inferred model (the hidden cards as the "
+                                          "players' choices suggest; beta 4)")

@@ -301,6 +301,7 @@ def test_class_report_notebook_runs_and_the_student_improves(
     client(nb).execute()
     text = "".join(text_of(c) for c in nb.cells)
     assert "decisions judged" in text
+    assert "judged by the rules alone (the uniform model" in text
     m = re.search(r"Sam's accuracy: (\d+) in games 1-6, (\d+) in games 7-12", text)
     assert m, text
     assert int(m.group(2)) > int(m.group(1))  # random, then greedy

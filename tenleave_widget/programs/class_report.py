@@ -11,8 +11,8 @@ text alternative, visually hidden, read instead).
 
 The input is the report's data as plain values (what :meth:`.ClassReview.summary`
 gives: the ``players``, ``kinds`` and ``positions`` of ``tenleave review --json``, the
-number of games and decisions, the failures), so this module does not import the
-batch review.
+number of games and decisions, which model judged them in words (``judged_by``), the
+failures), so this module does not import the batch review.
 
 >>> players = [{"name": "Sam", "games": 2, "decisions": 9, "accuracy": 71.5,
 ...     "accuracy_ci95": [60.0, 83.0], "mean_loss": 0.8, "mean_loss_ci95": [0.3, 1.3],
@@ -264,6 +264,7 @@ def page(summary: Mapping[str, Any]) -> str:
              f"<td>{k['mean_loss']:.2f}{_interval(k['ci95'], 2)}</td></tr>" for k in kinds]
     prow = [_position_row(q) for q in positions]
     fails = "".join(f"<li>{e(f)}</li>" for f in summary.get("failures", []))
+    judge = summary.get("judged_by", "")  # which model judged the games, in words
     payload = json.dumps(figures, separators=(",", ":"), allow_nan=False,
                          ensure_ascii=False).replace("<", "\\u003c")
     charts = "".join(_chart(k, figures[k]) for k in FIGURES)
@@ -278,6 +279,7 @@ script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
 <p>{summary['games']} games, {summary['decisions']} decisions. A loss is how many points
 of final margin a move gave away against the best move, judged from what the player could
 see. Accuracy is 100 for the best move.</p>
+{f'<p id="judged-by">Judged by {e(judge)}.</p>' if judge else ''}
 {f'<p>Not reviewed:</p><ul>{fails}</ul>' if fails else ''}
 <section class="charts" aria-label="Charts">{charts}</section>
 <h2>Players</h2>

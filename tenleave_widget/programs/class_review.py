@@ -66,7 +66,7 @@ from ..engine.turn import Turn
 from .class_report import page
 from .pool import Runner, Task
 
-__all__ = ["ClassReview", "GameResult", "GameSpool", "kinds_of", "record_files",
+__all__ = ["ClassReview", "GameResult", "GameSpool", "judge_words", "kinds_of", "record_files",
            "review_many"]
 
 POSITIONS = 10
@@ -401,16 +401,32 @@ class ClassReview:
                     out.append((-z.gap, not turns[z.turn]["found"], len(out), z))
         return [z for *_, z in sorted(out, key=lambda x: x[:3])]
 
+    def judged_by(self) -> tuple[str, float | str] | None:
+        """Which model judged the games, ``(model, beta)`` (``beta`` is ``"fitted"`` for
+        the uniform model), or ``None`` when the games were judged by different ones (a
+        batch put together by hand: :func:`review_many` judges them all alike)."""
+        judges = self._tally().judges
+        return judges[0] if len(judges) == 1 else None
+
     def summary(self) -> dict[str, Any]:
         """The report's data as plain values: ``games`` and ``decisions`` (how many),
+        ``judged_by`` (which model judged them, in words: :func:`judge_words`),
         ``players``, ``kinds``, ``positions`` and ``failures`` (see the methods)."""
         t = self._tally()
         return {"games": len(self.games), "decisions": t.turns,
+                "judged_by": "; ".join(judge_words(m, b) for m, b in t.judges),
                 "players": self.players(), "kinds": self.kinds(),
                 "positions": self.positions(), "failures": list(self.failures)}
 
     def _one(self) -> bool:
         return len(self.games) == 1 and not self.failures
+
+    def _judge_json(self) -> dict[str, Any]:
+        """``model`` and ``beta`` of the batch object when the judge read the players
+        (as a game's object has them: the uniform model's object is what it always was)."""
+        judge = self.judged_by()
+        return {} if judge is None or judge[0] == "uniform" else {"model": judge[0],
+                                                                  "beta": judge[1]}
 
     def to_json(self) -> dict[str, Any]:
         """The ``tenleave review --json`` object of a batch (one record: its review's).
@@ -418,7 +434,7 @@ class ClassReview:
         a time."""
         if self._one():
             return self.games[0].review.to_json()
-        return {"games": [g.to_json() for g in self.games],
+        return {**self._judge_json(), "games": [g.to_json() for g in self.games],
                 "players": self.players(), "kinds": self.kinds(),
                 "positions": self.positions()}
 
@@ -428,7 +444,8 @@ class ClassReview:
         if self._one():
             json.dump(self.to_json(), out)
             return
-        out.write('{"games": [')
+        head = json.dumps(self._judge_json())[1:-1]
+        out.write("{" + (head + ", " if head else "") + '"games": [')
         for k, g in enumerate(self.games):
             out.write((", " if k else "") + json.dumps(g.to_json()))
         out.write("]")
@@ -468,6 +485,20 @@ class ClassReview:
         """The report as one self-contained offline page: Plotly charts drawn by the
         inlined plotly.js, and the tables (:func:`.class_report.page`)."""
         return page(self.summary())
+
+
+def judge_words(model: str, beta: float | str) -> str:
+    """Which model judged a review, in words (the class report's line).
+
+    >>> judge_words("uniform", "fitted")
+    'the rules alone (the uniform model: every card a player could not see equally likely)'
+    >>> judge_words("inferred", 4.0)
+    "the inferred model (the hidden cards as the players' choices suggest; beta 4)"
+    """
+    if model == "uniform":
+        return ("the rules alone (the uniform model: every card a player could not see "
+                "equally likely)")
+    return model_words(beta)
 
 
 def _accuracy(t: TurnReview, objective: str) -> float:

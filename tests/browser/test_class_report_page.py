@@ -68,6 +68,8 @@ def test_the_report_draws_its_charts_offline(browser: Any, report: Path, scheme:
         # the players' bars are there: one per player, Ana's accuracy in its text
         assert pg.locator("[data-figure=accuracy] .bars .point").count() == 3
         assert "Ana: accuracy" in pg.locator("#fig-accuracy-alt").inner_text()
+        # which model judged the games, in words, above the charts
+        assert pg.locator("#judged-by").inner_text().startswith("Judged by the rules alone")
         pg.screenshot(path=str(artifact(f"class-report-{scheme}.png")), full_page=False)
         assert axe_violations(pg, "body") == []
         assert requests == [report.as_uri()], "the page requested something"
