@@ -591,7 +591,7 @@ def outcome_figure(outcome: Sequence[OutcomeChart]) -> PanelFigure:
     if len(data) == len(OUTCOME_PARTS):  # every queue empty: no total to show
         layout = _layout(title, 110 + rows_px + 40, barmode="stack", showlegend=True,
                          legend={"orientation": "h", "x": 0, "y": 1.02, "yanchor": "bottom",
-                                 "font": {"size": 11}},
+                                 "traceorder": "normal", "font": {"size": 11}},
                          margin={"l": label_margin(rows), "r": 10, "t": 110, "b": 30,
                                  "pad": 2},
                          xaxis={"range": [0, 1], "tickformat": ".0%", "fixedrange": True},
