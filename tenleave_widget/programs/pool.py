@@ -246,7 +246,7 @@ def dask_client(scheduler: str) -> Any:
             f"{excerpt(scheduler)} is an in-process address, which another process cannot "
             "reach: give the address of a scheduler, such as tcp://host:8786"
         )
-    if not isinstance(scheduler, str) or not scheduler.strip():
+    if not isinstance(scheduler, str) or not scheduler.strip() or not _host_and_port(scheduler):
         raise SetupError(
             f"scheduler must be an address such as tcp://host:8786, not {excerpt(scheduler)}"
         )
@@ -258,6 +258,17 @@ def dask_client(scheduler: str) -> Any:
             f"{one_line(str(e) or type(e).__name__, 100)} "
             "(give an address such as tcp://host:8786)"
         ) from None
+
+
+def _host_and_port(address: str) -> bool:
+    """Whether a ``tcp://`` or ``tls://`` address names a host and a port 1..65535 (other
+    schemes are left to Dask). Checked before connecting: Dask would try
+    ``tcp://h:999999`` or ``tcp://:0`` for its whole 10-second timeout."""
+    scheme, sep, rest = address.partition("://")
+    if not sep or scheme not in ("tcp", "tls"):
+        return True
+    host, colon, port = rest.rpartition(":")
+    return bool(colon and host.strip("[]") and port.isdigit() and 0 < int(port) < 65536)
 
 
 Task = tuple[Callable[..., Any], tuple[Any, ...]]
