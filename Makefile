@@ -5,10 +5,12 @@
 #                autosaving the notebooks never modifies the tracked examples.
 #   make test  - install everything the tests need on a fresh Debian machine (as root),
 #                then ruff, mypy and the whole pytest suite, browser tests included
-#                (with the optional Dask extra, which the simulate tests exercise).
+#                (with the optional Dask extra, which the simulate tests exercise): the
+#                fast lane's tests in JOBS processes, then the others in one.
 # For developers:
 #   make check - the fast lane, in an installed .venv: ruff, mypy and every test but those
-#                marked browser, notebook or slow (tests/conftest.py); no install step.
+#                marked browser, notebook or slow (tests/conftest.py), in JOBS processes;
+#                no install step.
 # An extra (quoted in the README beside them):
 #   make lite  - lite/: a static JupyterLite site of the examples, the package and Python
 #                in the browser (tools/lite/build.py), built in .venv-lite (the lite
@@ -23,6 +25,14 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 CHROMIUM := /usr/bin/chromium
+
+# The fast lane (FAST) runs in JOBS processes (pytest-xdist, the test extra; worksteal: a
+# worker whose tests are done takes some of the other's); make test then runs the browser,
+# notebook and slow tests in one process, as before (each starts a Jupyter server or
+# Chromium, or a Dask cluster).
+FAST := not browser and not notebook and not slow
+JOBS ?= 2
+PARALLEL := -n $(JOBS) --dist worksteal
 
 LAB_DIR ?= my-examples
 LAB_FLAGS ?=
@@ -68,13 +78,16 @@ test:
 	test -s tenleave_widget/static/widget.js || { echo "the JS build did not run" >&2; exit 1; }
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/pytest
+	$(BIN)/pytest $(PARALLEL) -m "$(FAST)"
+	$(BIN)/pytest -m "not ($(FAST))"
 
 check:
 	test -x $(BIN)/python || { echo "no $(VENV): run make test once (it installs)" >&2; exit 1; }
+	$(BIN)/python -c "import xdist" 2>/dev/null || \
+	  { echo "$(VENV) has no pytest-xdist: $(BIN)/pip install -e '.[test]'" >&2; exit 1; }
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/pytest -q -m "not browser and not notebook and not slow"
+	$(BIN)/pytest -q $(PARALLEL) -m "$(FAST)"
 
 # The wheel is built once (its npm build included; SKIP_JUPYTER_BUILDER=1 reuses a built
 # bundle) and installed with the lite extra, whose front-end extensions the site gets.
