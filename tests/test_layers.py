@@ -31,7 +31,8 @@ LAYERS: list[set[str]] = [
     {"analysis.position", "analysis.bots", "analysis.lookahead", "analysis.infer",
      "analysis.reader"},
     # review/: the judgement of a finished game, one concept a module
-    {"analysis.review.text", "analysis.review.results", "analysis.review.replay"},
+    {"analysis.review.schema", "analysis.review.text", "analysis.review.results",
+     "analysis.review.replay"},
     {"analysis.review.luck", "analysis.review.evaluator"},
     {"analysis.review.judge", "analysis.review.saved", "analysis.review.puzzle"},
     {"analysis.review"},  # the package's public names

@@ -655,7 +655,8 @@ class Game:
 
     @classmethod
     def from_record(
-        cls, record: RecordSource, turns: int | None = None, *, seed: int | None = None
+        cls, record: RecordSource, turns: int | None = None, *, seed: int | None = None,
+        positions: list[Game] | None = None,
     ) -> Game:
         """Load a record — a ``dict``, or the path of a record file as a ``str`` or a
         :class:`pathlib.Path` (never JSON text: see :data:`~.record.RecordSource`) — and
@@ -663,7 +664,17 @@ class Game:
         naming the turn index; anything but a dict or a path is refused as such.
 
         Played on past the record, the game reveals the record's unused tokens first, then
-        draws from a generator seeded with ``seed``.
+        draws from a generator seeded with ``seed``. ``positions``: a list that receives a
+        copy of the game before each turn applied, each the game ``from_record(record, k)``
+        gives (the record replayed once, every position kept: the review's replay).
+
+        >>> g = Game(2, seed=1)
+        >>> g.apply({"seat": 0, "play": ["2", 0]})
+        >>> before: list[Game] = []
+        >>> Game.from_record(g.to_record(), positions=before) == g
+        True
+        >>> before == [Game.from_record(g.to_record(), 0)]
+        True
         """
         head = parse_record(record_object(record))
         all_turns = head.turns
@@ -688,11 +699,15 @@ class Game:
         )
         for i in range(n):
             raw = all_turns[i]
+            if positions is not None:
+                positions.append(g.copy())
             try:
                 g.apply(Turn.from_json(raw))
             except TenLeaveError as e:
                 raise RecordError(str(e), turn=i) from None
         g._strict = False
+        for p in positions[len(positions) - n:] if positions is not None and n else []:
+            p._strict = False
         return g
 
     # ---------------------------------------------------------- comparisons

@@ -433,7 +433,7 @@ class ClassReview:
         It holds every game's review: :meth:`write_json` writes the same text one game at
         a time."""
         if self._one():
-            return self.games[0].review.to_json()
+            return dict(self.games[0].review.to_json())
         return {**self._judge_json(), "games": [g.to_json() for g in self.games],
                 "players": self.players(), "kinds": self.kinds(),
                 "positions": self.positions()}

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import TypeVar, cast
 
 from ...engine.errors import SetupError, excerpt
 from ...engine.turn import AFTER, BEFORE, Turn
+from ...engine.view import View
 from ..lookahead import DEFAULT_SAMPLES as LOOKAHEAD_SAMPLES
 from ..lookahead import MAX_SAMPLES, Evaluation
 from ..move_values import MoveValues
@@ -85,7 +86,7 @@ def decision(played: Turn) -> Turn:
     return played
 
 
-def _values(ev: Mapping[str, Any], objective: str) -> list[_Value]:
+def _values(ev: MoveValues, objective: str) -> list[_Value]:
     out = []
     for m in ev["moves"]:
         if objective == "margin":
@@ -121,7 +122,7 @@ def _to_end(steps: Generator[None, None, T]) -> T:
 
 
 def _evaluate(
-    view: Mapping[str, Any], played: Turn, samples: int, seed: int, objective: str,
+    view: View, played: Turn, samples: int, seed: int, objective: str,
     deal: Deal | None = None,
 ) -> _Judged:
     """:func:`_evaluate_steps` run to its end."""
@@ -129,7 +130,7 @@ def _evaluate(
 
 
 def _evaluate_steps(
-    view: Mapping[str, Any], played: Turn, samples: int, seed: int, objective: str,
+    view: View, played: Turn, samples: int, seed: int, objective: str,
     deal: Deal | None = None,
 ) -> Generator[None, None, _Judged]:
     """The evaluator seam, a slice of evaluation per ``next`` (the lookahead's
@@ -200,7 +201,7 @@ def _evaluate_steps(
 
 
 def screen(
-    k: int, view: Mapping[str, Any], *, samples: int | None = None, seed: int = 0,
+    k: int, view: View, *, samples: int | None = None, seed: int = 0,
     objective: str = "margin",
 ) -> Evaluation:
     """The first stage of :func:`judge_decision` for decision ``k`` from the mover's
@@ -225,7 +226,7 @@ class ScreenLoss:
     forced: bool
 
 
-def screen_loss(result: Mapping[str, Any], played: Turn,
+def screen_loss(result: MoveValues, played: Turn,
                 objective: str = "margin") -> ScreenLoss:
     """The loss of ``played`` against the best decision of a finished :func:`screen`
     (``result``: its ``result()``), with its paired 95% interval; ``forced`` when no

@@ -11,7 +11,7 @@ from typing import cast
 
 from ...engine.errors import SetupError
 from ...engine.game import Game
-from ...engine.record import RecordSource, record_object
+from ...engine.record import RecordSource
 from ...engine.turn import Turn
 from ...engine.view import View
 from ..infer import with_history
@@ -26,9 +26,9 @@ from .evaluator import (
     _to_end,
     _turn_seed,
 )
-from .luck import _turn_luck
-from .replay import _load
-from .results import Review, TurnReview, WakeLuck, _label, _summaries
+from .luck import replay_luck
+from .replay import Replay, replay
+from .results import Review, TurnReview, _label, _summaries
 
 __all__ = ["Decision", "Progress", "assemble_review", "decisions", "judge_decision",
            "judge_steps", "review", "review_steps"]
@@ -87,7 +87,8 @@ class Decision:
 
 
 def decisions(record: RecordSource | Game, *, history: bool = False) -> list[Decision]:
-    """The decisions of a record, in order (the record checked first, see :func:`_load`).
+    """The decisions of a record, in order (the record checked first, see
+    :func:`~.replay.replay`).
     ``history``: each view with its public history (what the inferred model reads:
     :func:`~tenleave_widget.analysis.infer.with_history`).
 
@@ -97,13 +98,16 @@ def decisions(record: RecordSource | Game, *, history: bool = False) -> list[Dec
     >>> [(d.turn, d.played.seat, d.view["seat"]) for d in decisions(g)]
     [(0, 0, 0)]
     """
-    g, turns, _, _ = _load(record)
+    return replay_decisions(replay(record), history=history)
+
+
+def replay_decisions(rp: Replay, *, history: bool = False) -> list[Decision]:
+    """:func:`decisions` of a record already replayed (its positions read)."""
     out = []
-    for k, t in enumerate(turns):
+    for k, (g, t) in enumerate(zip(rp.positions, rp.turns, strict=False)):
         # a view with its history is a View with one more key (docs/view.md)
         view = cast(View, with_history(g, t.seat)) if history else g.view(t.seat)
         out.append(Decision(k, view, t))
-        g.apply(t)
     return out
 
 
@@ -137,7 +141,7 @@ def judge_steps(
     if "history" not in d.view:
         raise SetupError("the inferred model reads the public history: judge the decisions "
                          "of decisions(record, history=True)")
-    plain = {k: v for k, v in d.view.items() if k != "history"}
+    plain = cast(View, {k: v for k, v in d.view.items() if k != "history"})  # the seat view
     belief = Belief(d.view, beta, turn_seed)
     j = yield from _evaluate_steps(plain, d.played, budget, turn_seed, objective,
                                    dealer(plain, belief.sample))
@@ -156,18 +160,24 @@ def assemble_review(
 ) -> Review:
     """The review of a record from its judged decisions (:func:`judge_decision`, in the
     order of :func:`decisions`): the luck of every swat and each seat's summary added."""
+    _check_budget(samples, seed, objective, model, beta)
+    return _assemble(replay(record), judged, samples=samples, seed=seed, objective=objective,
+                     model=model, beta=beta)
+
+
+def _assemble(
+    rp: Replay, judged: Sequence[TurnReview], *, samples: int | None, seed: int,
+    objective: str, model: str, beta: float | str,
+) -> Review:
+    """:func:`assemble_review` of a record already replayed."""
     budget = _check_budget(samples, seed, objective, model, beta)
-    g, turns, notes, _ = _load(record)
-    if [(t.turn, t.seat) for t in judged] != [(k, t.seat) for k, t in enumerate(turns)]:
+    if [(t.turn, t.seat) for t in judged] != [(k, t.seat) for k, t in enumerate(rp.turns)]:
         raise SetupError("the judged decisions are not those of the record, in order")
-    wakes: list[WakeLuck] = []
-    for k, t in enumerate(turns):
-        before = g.copy()
-        g.apply(t)
-        wakes.extend(_turn_luck(before, t, g, k))
-    seats = _summaries(g.seats, list(judged), wakes, objective, g.penalty)
-    return Review(list(g.players), objective, list(judged), wakes, seats, budget, seed, notes,
-                  model, beta if model != "uniform" else "fitted")
+    wakes = replay_luck(rp)
+    g = rp.end
+    seats = _summaries(g.seats, list(judged), wakes, objective, rp.final)
+    return Review(list(g.players), objective, list(judged), wakes, seats, budget, seed,
+                  rp.notes, model, beta if model != "uniform" else "fitted")
 
 
 def review(
@@ -230,8 +240,8 @@ def review_steps(
     1
     """
     _check_budget(samples, seed, objective, model, beta)
-    obj = record.to_record() if isinstance(record, Game) else record_object(record)
-    ds = decisions(obj, history=model == "inferred")
+    rp = replay(record)  # once: the decisions and the luck read its positions
+    ds = replay_decisions(rp, history=model == "inferred")
     judged: list[TurnReview] = []
     for d in ds:
         judged.append(judge_decision(d, samples=samples, seed=seed, objective=objective,
@@ -239,5 +249,5 @@ def review_steps(
         if progress is not None:
             progress(d.turn + 1, len(ds))
         yield
-    return assemble_review(obj, judged, samples=samples, seed=seed, objective=objective,
-                           model=model, beta=beta)
+    return _assemble(rp, judged, samples=samples, seed=seed, objective=objective,
+                     model=model, beta=beta)

@@ -6,21 +6,21 @@ package's docstring (:mod:`tenleave_widget.analysis.review`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from ...engine.cards import parse_card
 from ...engine.game import Game
 from ...engine.record import RecordSource
 from ...engine.turn import Turn
+from ...engine.view import SwatEvent, View
 from ..odds import seat_odds
-from .replay import _load
+from .replay import Replay, replay
 from .results import WakeLuck
 
 __all__ = ["wake_luck"]
 
 
-def _swat_penalties(event: Mapping[str, Any], seats: int) -> list[int]:
+def _swat_penalties(event: SwatEvent, seats: int) -> list[int]:
     """Each seat's penalty from one ``swat`` event."""
     out = [0] * seats
     for qe in event["queues"]:
@@ -31,13 +31,12 @@ def _swat_penalties(event: Mapping[str, Any], seats: int) -> list[int]:
     return out
 
 
-def _expected_swat(view: Mapping[str, Any], daybreak: bool = False) -> list[float]:
+def _expected_swat(view: View, daybreak: bool = False) -> list[float]:
     """Each seat's expected penalty from a swat of the position of ``view``, under the
     viewing seat's uniform model (a daybreak pass: a queue holding exactly one card lets
     it escape unflipped)."""
     if daybreak and any(len(q) == 1 for q in view["queues"]):
-        view = dict(view)
-        view["queues"] = [[] if len(q) == 1 else q for q in view["queues"]]
+        view = {**view, "queues": [[] if len(q) == 1 else q for q in view["queues"]]}
     return [float(x) for x in seat_odds(view, moves=False)["expected_penalty"]]
 
 
@@ -78,10 +77,13 @@ def _turn_luck(
 def wake_luck(record: RecordSource | Game) -> list[WakeLuck]:
     """The luck of every swat of a record (chosen wakes, automatic wakes, daybreak passes),
     in order; exact (no sampling). See the package's docstring for an example."""
-    g, turns, _, _ = _load(record)
+    return replay_luck(replay(record))
+
+
+def replay_luck(rp: Replay) -> list[WakeLuck]:
+    """:func:`wake_luck` of a record already replayed (its positions read, not replayed)."""
     out: list[WakeLuck] = []
-    for k, t in enumerate(turns):
-        before = g.copy()
-        g.apply(t)
-        out.extend(_turn_luck(before, t, g, k))
+    at = rp.positions
+    for k, t in enumerate(rp.turns):
+        out.extend(_turn_luck(at[k], t, at[k + 1], k))
     return out

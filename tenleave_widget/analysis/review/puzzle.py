@@ -5,18 +5,30 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from ...engine.errors import SetupError
 from ...engine.game import Game
-from ...engine.record import RecordSource
+from ...engine.record import Record, RecordSource
 from ...engine.turn import Turn
 from ..lookahead import evaluate_view
 from .evaluator import DEFAULT_SAMPLES, REFINE, _paired, _values, decision
 from .results import THRESHOLDS, Review, _label
 from .text import turn_text
 
-__all__ = ["Puzzle", "puzzles"]
+__all__ = ["Answer", "Puzzle", "puzzles"]
+
+
+class Answer(TypedDict):
+    """A student's answer to a :class:`Puzzle`, judged (:meth:`Puzzle.judge`)."""
+
+    best: bool
+    loss: float
+    """In the objective's unit (0 for the best move)."""
+    loss_ci95: list[float]
+    """``[low, high]``: the paired 95% interval of the loss."""
+    text: str
+    """The verdict in words."""
 
 
 @dataclass
@@ -28,7 +40,7 @@ class Puzzle:
 
     turn: int
     seat: int
-    record: dict[str, Any]
+    record: Record
     best: Turn
     gap: float
     played: Turn
@@ -36,7 +48,7 @@ class Puzzle:
     objective: str = "margin"
 
     def judge(self, turn: Turn | Mapping[str, Any], *, samples: int | None = None,
-              seed: int = 0) -> dict[str, Any]:
+              seed: int = 0) -> Answer:
         """Judge a student's answer (a :class:`Turn` or record turn object of the seat to
         move): ``{"best": bool, "loss": points, "loss_ci95": [lo, hi], "text"}``. The
         answer is valued against the best on the same fresh worlds (``REFINE * samples``)

@@ -8,9 +8,18 @@ from __future__ import annotations
 import math
 import textwrap
 from dataclasses import dataclass, field
-from typing import Any
 
 from ...engine.turn import Turn
+from .schema import (
+    JudgeJSON,
+    ReviewJSON,
+    SavedReviewJSON,
+    SavedTurnJSON,
+    SavedWakeJSON,
+    SeatJSON,
+    TurnJSON,
+    WakeJSON,
+)
 from .text import model_words, turn_text
 
 __all__ = ["LABELS", "OBJECTIVES", "REVIEW_FORMAT", "THRESHOLDS", "Review", "SeatSummary",
@@ -84,8 +93,8 @@ class TurnReview:
         rollout policy's play (penalty points; negative when it did better)."""
         return self.expected_final_penalty - self.reference
 
-    def to_json(self) -> dict[str, Any]:
-        return {
+    def to_json(self) -> TurnJSON:
+        out: TurnJSON = {
             "turn": self.turn,
             "seat": self.seat,
             "played": self.played.to_json(),
@@ -96,8 +105,15 @@ class TurnReview:
             "loss_ci95": [self.loss_ci95[0], self.loss_ci95[1]],
             "label": self.label,
             "forced": self.forced,
-            **({} if self.beta is None else {"beta": dict(self.beta)}),
         }
+        if self.beta is not None:
+            out["beta"] = dict(self.beta)
+        return out
+
+    def to_saved(self) -> SavedTurnJSON:
+        """:meth:`to_json` with the ``reference`` and the ``gap`` (a saved review's turn)."""
+        out: SavedTurnJSON = {**self.to_json(), "reference": self.reference, "gap": self.gap}
+        return out
 
 
 @dataclass
@@ -116,8 +132,12 @@ class WakeLuck:
     def luck(self) -> list[float]:
         return [a - e for a, e in zip(self.actual, self.expected, strict=True)]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> WakeJSON:
         return {"turn": self.turn, "kind": self.kind, "luck": self.luck}
+
+    def to_saved(self) -> SavedWakeJSON:
+        """:meth:`to_json` with each seat's ``actual`` penalty (a saved review's swat)."""
+        return {**self.to_json(), "actual": list(self.actual)}
 
 
 @dataclass
@@ -149,7 +169,7 @@ class SeatSummary:
             return 0.0
         return self.final_penalty - self.start_expected - self.cost - self.luck
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SeatJSON:
         return {
             "seat": self.seat,
             "mean_loss": self.mean_loss,
@@ -177,31 +197,32 @@ class Review:
     """With ``model="inferred"``: the opponents' rationality asked for (a number, or
     ``"fitted"``: each opponent's from its own choices so far)."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ReviewJSON:
         """The ``tenleave review --json`` object (``model`` and ``beta`` only when the
         judge read the players: the uniform model's object is what it always was)."""
-        judge = {} if self.model == "uniform" else {"model": self.model, "beta": self.beta}
-        return {
-            "players": list(self.players),
-            "objective": self.objective,
-            **judge,
-            "turns": [t.to_json() for t in self.turns],
-            "wakes": [w.to_json() for w in self.wakes],
-            "seats": [s.to_json() for s in self.seats],
-        }
+        out: ReviewJSON = {"players": list(self.players), "objective": self.objective,
+                           **self._judge(),
+                           "turns": [t.to_json() for t in self.turns],
+                           "wakes": [w.to_json() for w in self.wakes],
+                           "seats": [s.to_json() for s in self.seats]}
+        return out
 
-    def to_saved(self) -> dict[str, Any]:
+    def to_saved(self) -> SavedReviewJSON:
         """The review as a record's ``review`` section: :meth:`to_json` plus ``format``,
         ``samples`` and ``seed``, per turn its ``reference`` and ``gap`` (see
         :class:`TurnReview`), and per wake each seat's ``actual`` penalty."""
-        out = {"format": REVIEW_FORMAT, "samples": self.samples, "seed": self.seed,
-               **self.to_json()}
-        for t, tj in zip(self.turns, out["turns"], strict=True):
-            tj["reference"] = t.reference
-            tj["gap"] = t.gap
-        for w, wj in zip(self.wakes, out["wakes"], strict=True):
-            wj["actual"] = list(w.actual)
+        out: SavedReviewJSON = {"format": REVIEW_FORMAT, "samples": self.samples,
+                                "seed": self.seed, "players": list(self.players),
+                                "objective": self.objective,
+                                **self._judge(),
+                                "turns": [t.to_saved() for t in self.turns],
+                                "wakes": [w.to_saved() for w in self.wakes],
+                                "seats": [s.to_json() for s in self.seats]}
         return out
+
+    def _judge(self) -> JudgeJSON:
+        """``model`` and ``beta`` when the judge read the players, else nothing."""
+        return {} if self.model == "uniform" else {"model": self.model, "beta": self.beta}
 
     def table(self, width: int = 100) -> str:
         """A readable plain-text report: one line per turn (turns counted from 1, as the

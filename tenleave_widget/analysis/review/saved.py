@@ -14,8 +14,8 @@ from ...engine.game import Game
 from ...engine.record import RecordSource, record_object
 from ...engine.turn import Turn
 from ..position import MODELS
-from .luck import wake_luck
-from .replay import _load
+from .luck import replay_luck
+from .replay import Replay, replay
 from .results import (
     OBJECTIVES,
     REVIEW_FORMAT,
@@ -52,10 +52,10 @@ def saved_review(record: RecordSource) -> Review | None:
     """
     obj = record_object(record)  # read once: the game and its review from the same text
     sec = obj.get("review")
-    g, turns, notes, final = _load(obj)
     if sec is None:
+        Game.from_record(obj)  # the record is checked all the same
         return None
-    return check_saved(sec, g, turns, notes, final)
+    return check_saved(sec, replay(obj))
 
 
 class _Bad(Exception):
@@ -107,21 +107,18 @@ def _close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=_TOL, abs_tol=_TOL)
 
 
-def check_saved(
-    sec: object, start: Game, turns: Sequence[Turn], notes: dict[int, str], final: list[int]
-) -> Review:
-    """The :class:`Review` of a saved ``review`` section of the game of ``turns`` (from
-    ``start``, its position before the first turn), every value checked; else a
-    :class:`RecordError` asking for a new review. See :func:`saved_review`."""
+def check_saved(sec: object, rp: Replay) -> Review:
+    """The :class:`Review` of a saved ``review`` section of the record replayed as ``rp``,
+    every value checked; else a :class:`RecordError` asking for a new review. See
+    :func:`saved_review`."""
     try:
-        return _check_saved(sec, start.copy(), turns, notes, final)
+        return _check_saved(sec, rp)
     except _Bad as e:
         raise RecordError(f"'review': {e.what} (review the record again)", turn=e.turn) from None
 
 
-def _check_saved(
-    sec: object, g: Game, turns: Sequence[Turn], notes: dict[int, str], final: list[int]
-) -> Review:
+def _check_saved(sec: object, rp: Replay) -> Review:
+    g, turns = rp.start, rp.turns
     if not isinstance(sec, dict):
         raise _Bad(f"it must be an object, not {excerpt(sec)}")
     if sec.get("format") != REVIEW_FORMAT:
@@ -151,15 +148,15 @@ def _check_saved(
     judged = []
     for k, (tj, t) in enumerate(zip(raw, turns, strict=True)):
         try:
-            judged.append(_check_turn(tj, k, t, g, objective, most[t.seat], model))
+            judged.append(_check_turn(tj, k, t, rp.positions[k], objective, most[t.seat],
+                                      model))
         except _Bad as e:
             raise _Bad(e.what, turn=k) from None
-        g.apply(t)
-    wakes = wake_luck(g.to_record())
+    wakes = replay_luck(rp)
     _check_wakes(_field(sec, "wakes"), wakes, g.seats)
-    seats = _summaries(g.seats, judged, wakes, objective, final)
+    seats = _summaries(g.seats, judged, wakes, objective, rp.final)
     _check_seats(_field(sec, "seats"), seats)
-    return Review(list(g.players), objective, judged, wakes, seats, samples, seed, notes,
+    return Review(list(g.players), objective, judged, wakes, seats, samples, seed, rp.notes,
                   model, beta)
 
 

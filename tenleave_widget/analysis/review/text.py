@@ -5,11 +5,11 @@ words), :func:`model_words` (which model judged) and :func:`evaluation_table` (t
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from ...engine.rules import ROMAN
 from ...engine.turn import BEFORE, Turn
+from ..move_values import MoveValues
 
 __all__ = ["evaluation_table", "model_words", "turn_text"]
 
@@ -58,7 +58,7 @@ def turn_text(t: Turn, *, words: bool = False) -> str:
     return f"{extra}{then}{play}" if t.extra == BEFORE else f"{play}{then}{extra}"
 
 
-def evaluation_table(ev: Mapping[str, Any], players: Sequence[str] | None = None) -> str:
+def evaluation_table(ev: MoveValues, players: Sequence[str] | None = None) -> str:
     """The ``tenleave evaluate`` JSON (:func:`tenleave_widget.evaluate`) as a readable
     table: one line per move, sorted best first, the best starred; turns counted from 1 as
     on the table (the JSON's ``turn`` is the number of turns applied).
