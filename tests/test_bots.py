@@ -137,6 +137,15 @@ def test_decide_rejects_a_bad_choice_and_a_finished_game() -> None:
         decide(RandomBot(1), g)
 
 
+def test_a_bot_decides_from_a_seats_view_never_the_omniscient_one() -> None:
+    from tenleave_widget.engine.errors import InvalidViewError
+
+    g = Game(3, seed=1)
+    for name in ("greedy", "lookahead"):
+        with pytest.raises(InvalidViewError, match="a seat's view"):
+            make_bot(name, 0).choose(g.view(None), g.legal_turns)
+
+
 def test_random_bot_draws_what_the_fast_path_draws() -> None:
     g = Game(4, seed=9)
     bot, rng = RandomBot(5), random.Random(5)

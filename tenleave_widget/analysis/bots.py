@@ -28,13 +28,14 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
-from typing import Any, Final, Literal, NamedTuple, Protocol
+from collections.abc import Callable
+from typing import Any, Final, Literal, NamedTuple, Protocol, cast
 
-from ..engine.errors import IllegalActionError, SetupError, excerpt
+from ..engine.errors import IllegalActionError, InvalidViewError, SetupError, excerpt
 from ..engine.game import Game
 from ..engine.rules import QUEUE_CAPACITY
 from ..engine.turn import AFTER, Turn
+from ..engine.view import View
 from .infer import Beta, Cost, with_history
 from .lookahead import DEFAULT_SAMPLES, Budget, evaluate_view
 from .move_values import MoveValues
@@ -42,8 +43,6 @@ from .reader import BELIEF_COST, Belief, dealer, peek_values, revealed
 
 WAKE: Final = "wake"
 """What :meth:`Bot.choose` returns to wake SleepKid before choosing its play."""
-
-View = Mapping[str, Any]
 
 
 class Peek(NamedTuple):
@@ -108,7 +107,7 @@ class GreedyBot:
     def choose(self, view: View, legal: Legal) -> Choice:
         from .odds import move_evaluation
 
-        seat = view["seat"]
+        seat = _mover(view)
         moves = move_evaluation(view)
         if moves and moves[-1].get("wake") and "play" in moves[0]:
             card, queue = moves[0]["play"]
@@ -176,9 +175,17 @@ class LookaheadBot:
         return self._evaluate(view, turns=plays)
 
 
+def _mover(view: View) -> int:
+    """The seat whose view it is: a bot decides from a seat's view, never the omniscient one."""
+    seat = view["seat"]
+    if seat is None:
+        raise InvalidViewError("a bot decides from a seat's view, not the omniscient view")
+    return seat
+
+
 def _plain_plays(view: View) -> list[Turn]:
     """The seat's plays without an action, from its view: distinct cards x queues with room."""
-    seat = view["seat"]
+    seat = _mover(view)
     cap = view.get("queue_capacity", QUEUE_CAPACITY)
     cards = sorted(set(view["hands"][seat]["cards"] or []))
     return [Turn(seat, c, q) for c in cards for q, qq in enumerate(view["queues"]) if len(qq) < cap]
@@ -363,7 +370,9 @@ def decide(bot: Bot, game: Game, seat: int | None = None) -> Turn:
     if seat is not None and seat != mover:
         raise IllegalActionError(f"seat {excerpt(seat)} cannot move: it is seat {mover}'s turn")
     legal = game.legal_turns
-    view = with_history(game, mover) if getattr(bot, "reads_history", False) else game.view(mover)
+    # a view with its history is a View with one more key (docs/view.md)
+    view = (cast(View, with_history(game, mover)) if getattr(bot, "reads_history", False)
+            else game.view(mover))
     choice = bot.choose(view, legal)
     if choice == WAKE or isinstance(choice, Peek):
         first: dict[str, Any] = (

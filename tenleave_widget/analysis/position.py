@@ -24,12 +24,12 @@ To step through a game in a notebook, use the widget: ``tenleave_widget.replay_w
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, cast
 
 from ..engine.errors import RecordError, SetupError, excerpt
 from ..engine.game import Game
 from ..engine.record import RecordSource
+from ..engine.view import View
 from .infer import DEFAULT_SAMPLES, Beta, infer, inferred_odds, with_history
 from .lookahead import DEFAULT_SAMPLES as LOOKAHEAD_SAMPLES
 from .lookahead import Budget, evaluate_view
@@ -98,7 +98,7 @@ def position_infer(
 
 def position_view(
     record: RecordSource | Game, seat: int, turns: int | None = None, *, history: bool = False
-) -> Mapping[str, Any]:
+) -> View:
     """Seat ``seat``'s view (``docs/view.md``) after the first ``turns`` turns of a record
     (a dict, or the path of a record file) or of a :class:`~tenleave_widget.Game` (all):
     the one record-or-game-to-view path of the odds and ``evaluate`` facades. ``history``
@@ -112,7 +112,8 @@ def position_view(
         g = Game.from_record(record, turns=turns)
     if type(seat) is not int or not 0 <= seat < g.seats:
         raise RecordError(f"seat {excerpt(seat)} does not exist (seats 0..{g.seats - 1})")
-    return with_history(g, seat) if history else g.view(seat)
+    # a view with its history is a View with one more key (docs/view.md)
+    return cast(View, with_history(g, seat)) if history else g.view(seat)
 
 def evaluate(
     record_or_game: Any,
@@ -149,7 +150,7 @@ def evaluate(
     if model != "inferred":
         raise SetupError(f"model must be 'uniform' or 'inferred', not {excerpt(model)}")
     view = position_view(record_or_game, seat, turns, history=True)
-    plain = {k: v for k, v in view.items() if k != "history"}
+    plain = cast(View, {k: v for k, v in view.items() if k != "history"})  # the seat view
     belief = Belief(view, beta, seed if seed is not None else 0)
     out = evaluate_view(plain, budget, seed, deal=dealer(plain, belief.sample), **options)
     return {**out, "model": "inferred", "beta": belief.beta}

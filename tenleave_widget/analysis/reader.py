@@ -43,12 +43,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine.view import View
 from .infer import Beta, Cost, _posterior
 from .worlds import Deal, Hidden
 
 __all__ = ["BELIEF_COST", "Belief", "PeekValue", "dealer", "peek_values", "revealed"]
 
-View = Mapping[str, Any]
 World = dict[int, int]
 """One world: the value of every face-down card the seat cannot see, by key."""
 
@@ -181,7 +181,7 @@ def _probabilities(cumulative: Sequence[float]) -> list[float]:
     return [b - a for a, b in zip((0.0, *cumulative[:-1]), cumulative, strict=True)]
 
 
-def revealed(view: View) -> dict[int, int]:
+def revealed(view: Mapping[str, Any]) -> dict[int, int]:  # reads events loosely
     """The values ``view`` shows of table cards by key: face-up-to-the-seat cards in the
     queues and the cards flipped by the swats of its last turn's events."""
     out = {int(c["key"]): int(c["value"]) for q in view["queues"] for c in q
