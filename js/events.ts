@@ -5,6 +5,20 @@ import { h } from "./dom";
 import type { TableState } from "./protocol";
 import type { UiState } from "./send";
 
+/** A swat's words on one queue: the sum and the rule ("2 + 3 + 5 = 10 — swing and miss"),
+ *  then which cards went where (": all escape"), a span of its own that a compact table
+ *  leaves out (the penalty piles show it; the title keeps it). */
+function explain(text: string, step: number): HTMLElement {
+  const cut = text.indexOf(": ", text.indexOf(" — "));
+  const head = text.indexOf(" — ") >= 0 && cut >= 0 ? text.slice(0, cut) : text;
+  return h(
+    "span",
+    { class: "tl-explain", style: `--tl-step:${step}`, title: text },
+    head,
+    head === text ? null : h("span", { class: "tl-swatlist" }, text.slice(cut)),
+  );
+}
+
 export function eventsBlock(model: TableState, ui: UiState): HTMLElement {
   const view = model.view;
   const turns = model.narration.turns;
@@ -31,7 +45,7 @@ export function eventsBlock(model: TableState, ui: UiState): HTMLElement {
               el.style.setProperty("--tl-step", String(step++));
               return el;
             }),
-            h("span", { class: "tl-explain", style: `--tl-step:${step++}` }, sq.text),
+            explain(sq.text, step++),
           ),
         ),
       );

@@ -14,8 +14,9 @@ export function handBlock(model: TableState, ui: UiState, send: Send, rerender: 
     const cards = view.hands[viewer]?.cards;
     if (cards) hands.push([viewer, cards]);
   } else {
-    // the teacher's view: every hand; at projector size only the hand of the seat to move
-    const only = model.size === "projector" && view.to_move !== null ? view.to_move : null;
+    // the teacher's view: every hand at large size; else only the hand of the seat to
+    // move (the scores show every hand, seats.ts), so that the table fits a screen
+    const only = model.size !== "large" && view.to_move !== null ? view.to_move : null;
     view.hands.forEach((hd, s) => {
       if (hd.cards && (only === null || s === only)) hands.push([s, hd.cards]);
     });

@@ -38,8 +38,9 @@ export function lessonBlock(model: TableState, send: Send): HTMLElement | null {
   const where =
     i === null
       ? `${l.total} question${l.total === 1 ? "" : "s"} (Page Down starts)`
-      : `Question ${i + 1} of ${l.total} · before turn ${(l.turn ?? 0) + 1} · ${l.view}`;
-  const prev = button("lesson-prev", "◀ Previous moment", () => i !== null && i > 0 && send({ kind: "moment", index: i - 1 }),
+      : `Question ${i + 1} of ${l.total} · before turn ${(l.turn ?? 0) + 1}`;
+  // short labels, so that the bar is one line above the table (their titles say more)
+  const prev = button("lesson-prev", "◀ Previous", () => i !== null && i > 0 && send({ kind: "moment", index: i - 1 }),
     "tl-lessonbtn", "Previous moment (Page Up)");
   prev.disabled = first || i === 0;
   const next = button("lesson-next", first ? "Start the lesson ▶" : "Next moment ▶",
@@ -62,7 +63,7 @@ export function lessonBlock(model: TableState, send: Send): HTMLElement | null {
       "div",
       { class: "tl-lessonbar" },
       h("strong", { class: "tl-lessontitle" }, l.title || "Lesson"),
-      h("span", { class: "tl-lessonwhere", "data-testid": "lesson-where" }, where),
+      h("span", { class: "tl-lessonwhere", "data-testid": "lesson-where", title: i === null ? null : l.view }, where),
       first ? null : prev, next, reveal, back,
     ),
     first ? null : h("p", { class: "tl-question", "data-testid": "question", "aria-live": "polite" }, l.question),

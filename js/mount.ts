@@ -65,12 +65,20 @@ export function mountTable(el: HTMLElement, source: TableSource): () => void {
     }
     const offline = isOffline(source);
     root.dataset["connected"] = offline ? "0" : "1";
-    const main = h("div", { class: "tl-main" }, ...buildTable(state, ui, send, draw));
+    const built = buildTable(state, ui, send, draw);
+    const main = h("div", { class: "tl-main" }, ...built.parts);
     side = panels.sideFor(state);
-    // Only the table is replaced: the layout and the side column stay in the page (moving
-    // them out and back made the browser restyle every node of the charts, ~10 ms a move).
-    if (layout.firstElementChild) layout.firstElementChild.replaceWith(main);
-    else layout.append(main);
+    // Only the lesson and the table are replaced: the layout and the side column stay in
+    // the page (moving them out and back made the browser restyle every node of the
+    // charts, ~10 ms a move). The lesson is above the table and its panels (their whole
+    // width), the table and the side column side by side.
+    const oldMain = layout.querySelector(":scope > .tl-main");
+    if (oldMain) oldMain.replaceWith(main);
+    else layout.prepend(main);
+    const oldLesson = layout.querySelector(":scope > .tl-lesson");
+    if (built.lesson === null) oldLesson?.remove();
+    else if (oldLesson) oldLesson.replaceWith(built.lesson);
+    else layout.prepend(built.lesson);
     if (side === null) panels.aside.remove();
     else if (panels.aside.parentElement !== layout) layout.append(panels.aside);
     layout.inert = offline;

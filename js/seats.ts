@@ -26,6 +26,9 @@ export function seatsBlock(model: TableState): HTMLElement {
       null,
       view.players.map((_, s) => {
         const hand = view.hands[s];
+        // the teacher's view at small and medium size: every hand's cards (hand.ts shows
+        // the hand of the seat to move alone)
+        const cards = view.seat === null && (model.size === "small" || model.size === "medium") ? hand?.cards : null;
         const winner = view.winners?.includes(s) ?? false;
         return h(
           "tr",
@@ -48,13 +51,20 @@ export function seatsBlock(model: TableState): HTMLElement {
             model.narration.roles?.[s]
               ? h("span", { class: "tl-role", "data-testid": `role-${s}` }, ` (${model.narration.roles[s]})`)
               : null,
-            view.to_move === s ? h("span", { class: "tl-turnmark" }, " ◀ to move") : null,
+            // "to move" in words at large and projector size (small, medium: the ◀ alone,
+            // the status line says it)
+            view.to_move === s
+              ? h("span", { class: "tl-turnmark" }, " ◀", h("span", { class: "tl-tomove-words" }, " to move"))
+              : null,
             winner ? h("span", { class: "tl-turnmark" }, " ★ winner") : null,
           ),
           h(
             "td",
-            null,
-            hand ? `${hand.size} (${hand.marked} marked, ${hand.plain} plain)` : "",
+            { class: cards ? "tl-handcards" : "tl-handcount" },
+            // the teacher's view shows each hand (its cards); a seat's, how many of each back
+            cards
+              ? cards.map((c) => faceUp(view, s, c, "in hand"))
+              : hand ? `${hand.size} (${hand.marked} marked, ${hand.plain} plain)` : "",
           ),
           h(
             "td",

@@ -18,13 +18,21 @@ import { lessonBlock } from "./lesson";
 import { statusLine, topBar } from "./topbar";
 import { coachBlock } from "./coach";
 
+/** The table drawn for one state: the lesson (for above the table and its panels, the
+ *  whole width: at projector size it is in the table's teaching column instead) and the
+ *  table's parts. */
+export interface BuiltTable {
+  lesson: HTMLElement | null;
+  parts: HTMLElement[];
+}
+
 /** Build the whole table for the current model state. */
 export function buildTable(
   model: TableState,
   ui: UiState,
   send: Send,
   rerender: () => void,
-): HTMLElement[] {
+): BuiltTable {
   if (ui.selected !== null && !model.offers.play_cards.includes(ui.selected)) {
     ui.selected = null;
     ui.selectedIndex = null;
@@ -45,25 +53,31 @@ export function buildTable(
   );
   if (model.cover.shown) {
     parts.push(coverBlock(model, ui, send));
-    return parts;
+    return { lesson: null, parts };
   }
-  parts.push(topBar(model, send));
-  parts.push(statusLine(model));
+  const inline = model.mode === "replay" && model.size !== "large";
+  parts.push(topBar(model, send, inline ? statusLine(model) : null));
+  if (!inline) parts.push(statusLine(model));
   const coach = coachBlock(model, ui, send);
   if (coach) parts.push(coach);
   if (model.view.finished) parts.push(gameOverBlock(model, ui, send));
   const note = model.mode === "replay" ? noteBlock(model) : null;
-  const projector = model.size === "projector";
-  if (model.mode === "replay") parts.push(replayBlock(model, send));
   const lesson = lessonBlock(model, send);
-  if (lesson) parts.push(lesson);
-  if (note && !projector) parts.push(note);
+  if (model.mode === "replay") parts.push(replayBlock(model, send));
   parts.push(queuesBlock(model, ui, send));
   parts.push(keyBlock(model));
   const hand = handBlock(model, ui, send, rerender);
-  if (hand) parts.push(hand);
-  parts.push(eventsBlock(model, ui));
-  parts.push(seatsBlock(model));
-  if (note && projector) parts.push(note); // the board first on a projector, then the note
-  return parts;
+  const board = [hand, eventsBlock(model, ui), seatsBlock(model)];
+  if (model.size !== "projector") {
+    parts.push(...board.filter((el): el is HTMLElement => el !== null));
+    if (note) parts.push(note); // below the scores (the board first)
+    return { lesson, parts };
+  }
+  // Projector: the queues take the whole width; below them the hand, the last turn and
+  // the scores, with the teaching column beside them (the lesson's question and answer,
+  // the teacher's note), so that neither pushes the scores off a 1280x720 screen.
+  const teach = lesson || note ? h("div", { class: "tl-teach" }, lesson, note) : null;
+  parts.push(h("div", { class: `tl-boardrow${teach ? " tl-with-teach" : ""}` },
+    h("div", { class: "tl-board" }, board), teach));
+  return { lesson: null, parts };
 }

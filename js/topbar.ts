@@ -10,7 +10,9 @@ export function statusLine(model: TableState): HTMLElement {
   return h("div", { class: "tl-status", "data-testid": "status", title: model.status }, model.status);
 }
 
-export function topBar(model: TableState, send: Send): HTMLElement {
+/** The top bar; `status` (the status line) goes in it, before the size control, on a
+ *  replay (except at large size: one row less above the board). */
+export function topBar(model: TableState, send: Send, status: HTMLElement | null = null): HTMLElement {
   const view = model.view;
   const awake = view.events.some((e) => e.kind === "swat");
   const tokenPositions = new Set(view.token_positions);
@@ -48,6 +50,7 @@ export function topBar(model: TableState, send: Send): HTMLElement {
         h("span", { class: `tl-pos ${tokenPositions.has(p + 1) ? "tl-pos-on" : ""}` }, roman(p)),
       ),
     ),
+    status,
     h(
       "label",
       { class: "tl-size" },

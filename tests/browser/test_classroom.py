@@ -225,6 +225,11 @@ def test_projector_size_fits_1280x720(browser: Any, lab: LabServer) -> None:
         assert font >= 18  # projector type
         for name, (top, bottom) in parts.items():
             assert visible[0] - 1 <= top and bottom <= visible[1] + 1, (name, top, bottom, visible)
+        # the teacher's note (on turn 12) sits beside the table, not below the scores
+        note = page.locator(".tl-root [data-testid=note]").bounding_box()
+        scores = page.locator(".tl-root [data-testid=seats]").bounding_box()
+        assert note["x"] >= scores["x"] + scores["width"], (note, scores)
+        assert note["y"] < parts["scores"][0] and note["y"] < visible[1], (note, parts)
     finally:
         context.close()
 

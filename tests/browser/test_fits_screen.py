@@ -1,7 +1,9 @@
 """Issue 22, "Fits the screen", in the real browser: at 1280x720 in JupyterLab the default
 (medium) size shows the queues, the hand, the last event, the scores and the first odds
 panel without scrolling, for the example play table (examples/play.ipynb), in the light
-and dark themes."""
+and dark themes; and for a replay of each sample game (2..5 seats) with its lesson, at
+every question of the lesson (the lesson above the table and its panels), in the
+teacher's view and in a seat's."""
 
 from __future__ import annotations
 
@@ -9,9 +11,13 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import nbformat
+import pytest
+
 from .conftest import artifact
-from .driver import open_and_run
+from .driver import Kernel, open_and_run
 from .harness import LabServer
+from .notebooks import _notebook
 from .test_browser import choose_theme
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -26,14 +32,14 @@ VISIBLE_JS = """() => { const r = document.querySelector(
     return [r.top, Math.min(r.bottom, window.innerHeight)]; }"""
 
 
-def boxes(page: Any) -> dict[str, tuple[float, float]]:
-    """The five parts' top and bottom (px, in the viewport) once the table is scrolled to
+def boxes(page: Any, parts: tuple[tuple[str, str], ...] = PARTS) -> dict[str, tuple[float, float]]:
+    """The parts' top and bottom (px, in the viewport) once the table is scrolled to
     the top of the notebook's area, as Run All and a click on the table leave it."""
     root = page.locator(".jp-OutputArea-output .tl-root").first
     root.evaluate("el => el.scrollIntoView({block: 'start'})")
     page.wait_for_function("() => document.querySelector('.tl-root').dataset.busy === '0'")
     found = {}
-    for name, sel in PARTS:
+    for name, sel in parts:
         box = page.locator(f".tl-root {sel}").first.bounding_box()
         assert box is not None, name
         found[name] = (round(box["y"]), round(box["y"] + box["height"]))
@@ -50,9 +56,10 @@ def live_turn(page: Any) -> None:
         timeout=60_000)
 
 
-def check_fits(page: Any, shot: str) -> dict[str, tuple[float, float]]:
+def check_fits(page: Any, shot: str, parts: tuple[tuple[str, str], ...] = PARTS
+               ) -> dict[str, tuple[float, float]]:
     visible = page.evaluate(VISIBLE_JS)
-    found = boxes(page)
+    found = boxes(page, parts)
     size = page.locator(".tl-root [data-testid=size]").input_value()
     page.screenshot(path=str(artifact(shot)))
     print(shot, "visible", visible, found)
@@ -75,4 +82,59 @@ def test_a_play_table_fits_1280x720_at_the_default_size(browser: Any, lab: LabSe
         live_turn(page)
         check_fits(page, "fit-play-dark-1280x720.png")
     finally:
+        context.close()
+
+
+LESSON_PARTS = (("lesson", "[data-testid=lesson]"), ("question", "[data-testid=question]"),
+                *PARTS)
+
+AT_MOMENT_JS = """(m) => { const r = document.querySelector('.jp-OutputArea-output .tl-root');
+    const l = r && r.querySelector('[data-testid=lesson]');
+    return r.dataset.connected !== '0' && r.dataset.busy === '0' && l && l.dataset.moment === m
+      && r.querySelector('[data-testid=question]') !== null
+      && r.querySelector('.tl-panels .tl-panel .js-plotly-plot') !== null; }"""
+
+
+@pytest.mark.parametrize("view", ["teacher", "seat"])
+def test_a_replay_with_its_lesson_fits_1280x720_at_every_question(
+    browser: Any, lab: LabServer, view: str
+) -> None:
+    """Each sample game's replay (2..5 seats) with its lesson, the odds shown, in the
+    teacher's view or Ben's: Next moment, pressed on the table, puts each question there;
+    at each, the lesson, its question, the queues, the hand, the last event, the scores and
+    the first panel are all inside the notebook's area at 1280x720, without scrolling."""
+    games = Path(__file__).resolve().parents[2] / "examples" / "games"
+    seat = "None" if view == "teacher" else "1"
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        for n in (2, 3, 4, 5):
+            name = f"fit-lesson-{n}-{view}.ipynb"
+            shutil.copy(games / f"game-{n}-seats.json", lab.root / f"game-{n}-seats.json")
+            nbformat.write(_notebook([
+                "import tenleave_widget.widget as tw",
+                f"w = tw.replay_widget('game-{n}-seats.json', seat={seat})\nw"]),
+                lab.root / name)
+            root = open_and_run(page, lab, name)
+            kernel = Kernel(lab, name)
+            try:
+                total = kernel.eval("len(w.session.lesson.moments)")
+            finally:
+                kernel.close()
+            for m in range(total):
+                root.locator("[data-testid=lesson-next]").click()  # Start, then Next moment
+                page.wait_for_function(AT_MOMENT_JS, arg=str(m), timeout=60_000)
+                check_fits(page, f"fit-lesson-{n}-{view}-q{m + 1}-1280x720.png", LESSON_PARTS)
+        if view == "teacher":  # the largest table in the dark theme too
+            choose_theme(page, "JupyterLab Dark", light=False)
+            root = open_and_run(page, lab, "fit-lesson-5-teacher.ipynb")
+            root.locator("[data-testid=lesson-next]").click()
+            page.wait_for_function(AT_MOMENT_JS, arg="0", timeout=60_000)
+            check_fits(page, "fit-lesson-5-teacher-dark-1280x720.png", LESSON_PARTS)
+        assert errors == []
+    finally:
+        if view == "teacher":
+            choose_theme(page, "JupyterLab Light", light=True)
         context.close()
