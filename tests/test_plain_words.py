@@ -135,7 +135,11 @@ def test_the_review_panel_speaks_plainly_too() -> None:
     assert "Points lost a move" in summary and "Luck:" in summary
     assert "ended with" in summary  # the results explained
     assert not JARGON.search(summary), JARGON.findall(summary)
+    # its controls: the button's whole label, and the analyst's number of worlds hidden
+    assert panel.button.layout.width == "auto"
+    assert panel.samples.layout.display == "none"
     w.send_intent({"kind": "details", "show": True})
+    assert panel.samples.layout.display == ""
     assert jargon(read(w))  # the analyst's words are the details'
     detail = re.sub(r"<[^>]+>", " ", panel.summary.value)
     assert "points of expected margin" in detail and "worlds per decision" in detail

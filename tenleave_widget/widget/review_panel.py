@@ -79,7 +79,9 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
             value=DEFAULT_SAMPLES, min=1, max=100_000, description="worlds",
             layout=ipywidgets.Layout(width="160px"),
         )
-        self.button = ipywidgets.Button(description="Review this game", icon="search")
+        # its whole label (a fixed width cut it to "Review this ga…")
+        self.button = ipywidgets.Button(description="Review this game", icon="search",
+                                        layout=ipywidgets.Layout(width="auto"))
         self.button.on_click(lambda _b: self.start())
         self.best = ipywidgets.Checkbox(value=False, description="show the best move",
                                         indent=False)
@@ -184,6 +186,9 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
         r = session.review
         self.button.description = "Review again" if r is not None else "Review this game"
         self.best.disabled = r is None
+        # how many sampled worlds: the analyst's setting, shown with Details (a class's
+        # table shows the button and "show the best move" alone)
+        self.samples.layout.display = "" if session.details else "none"
         key = (session.seat, id(r), session.details)
         if r is None:
             self.summary.value = ""
