@@ -1,7 +1,8 @@
 """Make the README's pictures of the widget, as a user sees it in JupyterLab:
 ``docs/images/widget-{1280,900}-{light,dark}.png`` (a 1280x720 screen with the table
 beside its panels; a 900 px wide window, the panels below the table) and
-``docs/images/projector-1280-light.png`` (the projector size at 1280x720).
+``docs/images/projector-1280-{light,dark}.png`` (the projector size at 1280x720, in the
+teacher's view after turn ``NOTE_TURN``: the teacher's note beside the table).
 
 Runs a real JupyterLab and Debian's Chromium through the browser-test harness in
 ``tests/browser/`` and replays ``examples/games/game-4-seats.json`` from the view of the
@@ -35,7 +36,9 @@ IMAGES = REPO / "docs" / "images"
 # the penalties are no longer all 0, so the timeline has something to show.
 TURN = 30
 SEAT = 2
+NOTE_TURN = 32  # the teacher's view after turn 32 (an automatic wake and its swat): its note
 NOTEBOOK = "screenshots.ipynb"
+PROJECTOR = "projector.ipynb"
 CHROMIUM_ARGS = [
     "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
     "--disable-component-update", "--disable-sync",
@@ -56,6 +59,7 @@ SHOTS = [  # (file, viewport width, height, dark theme, table size)
     ("widget-900-light.png", 900, 720, False, "medium"),
     ("widget-900-dark.png", 900, 720, True, "medium"),
     ("projector-1280-light.png", 1280, 720, False, "projector"),
+    ("projector-1280-dark.png", 1280, 720, True, "projector"),
 ]
 
 
@@ -70,6 +74,8 @@ def check_turn() -> None:
     peeked = sum(c["owner"] != SEAT and SEAT in c["peeked_by"] for c in cards)
     if unknown < 2 or peeked < 1:
         raise SystemExit(f"turn {TURN}: {unknown} unknown and {peeked} peeked cards")
+    if str(NOTE_TURN - 1) not in json.loads(GAME.read_text()).get("notes", {}):
+        raise SystemExit(f"the record has no note on turn {NOTE_TURN}")
 
 
 def theme(settings: Path, dark: bool) -> None:
@@ -80,13 +86,17 @@ def theme(settings: Path, dark: bool) -> None:
 
 
 def shoot(page: Any, lab: Any, png: str, dark: bool, size: str) -> None:
-    root = open_and_run(page, lab, NOTEBOOK)
+    projector = size == "projector"
+    root = open_and_run(page, lab, PROJECTOR if projector else NOTEBOOK)
     wait_idle(page, root)
     page.wait_for_function(
-        f"() => document.querySelector('.tl-root')?.dataset.turns === '{TURN}'",
+        f"() => document.querySelector('.tl-root')?.dataset.turns"
+        f" === '{NOTE_TURN if projector else TURN}'",
         timeout=TIMEOUT,
     )
     page.wait_for_function(PANELS_DRAWN, timeout=TIMEOUT)
+    if projector:
+        page.locator(".tl-root [data-testid=note]").wait_for(timeout=TIMEOUT)
     light = "false" if dark else "true"
     if page.evaluate("() => document.body.dataset.jpThemeLight") != light:
         raise SystemExit(f"JupyterLab is not in its {'dark' if dark else 'light'} theme")
@@ -120,9 +130,12 @@ def main() -> None:
             f"w = tw.replay_widget('game.json', seat={SEAT}, turn={TURN})\nw",
         ]
         nbformat.write(_notebook(cells), nb)
+        big = src / PROJECTOR  # the teacher's view, as a class sees it on the wall
+        nbformat.write(_notebook([cells[0], f"p = tw.replay_widget('game.json', seat=None,"
+                                            f" turn={NOTE_TURN})\np"]), big)
         game = src / "game.json"
         game.write_text(GAME.read_text())
-        with lab_server(tmp, [nb, game]) as lab, sync_playwright() as pw:
+        with lab_server(tmp, [nb, big, game]) as lab, sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             try:
                 for png, width, height, dark, size in SHOTS:
