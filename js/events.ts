@@ -5,17 +5,21 @@ import { h } from "./dom";
 import type { TableState } from "./protocol";
 import type { UiState } from "./send";
 
-/** A swat's words on one queue: the sum and the rule ("2 + 3 + 5 = 10 — swing and miss"),
- *  then which cards went where (": all escape"), a span of its own that a compact table
- *  leaves out (the penalty piles show it; the title keeps it). */
-function explain(text: string, step: number): HTMLElement {
-  const cut = text.indexOf(": ", text.indexOf(" — "));
-  const head = text.indexOf(" — ") >= 0 && cut >= 0 ? text.slice(0, cut) : text;
+/** A swat's words on one queue: the sum and the rule ("2 + 3 + 5 = 10 — swing and miss",
+ *  "... > 10 — Human Defense III+IV swats"), then which cards went where (": all escape",
+ *  " Cy's 4"), a span of its own that a compact table leaves out (the penalty piles show
+ *  it; the title keeps it), with how many cards were swatted in its place. */
+function explain(text: string, step: number, swatted: number): HTMLElement {
+  const dash = text.indexOf(" — ");
+  const colon = dash < 0 ? -1 : text.indexOf(": ", dash);
+  const swats = dash < 0 ? -1 : text.indexOf(" swats ", dash);
+  const cut = colon >= 0 ? colon : swats >= 0 ? swats + " swats".length : -1;
   return h(
     "span",
     { class: "tl-explain", style: `--tl-step:${step}`, title: text },
-    head,
-    head === text ? null : h("span", { class: "tl-swatlist" }, text.slice(cut)),
+    cut < 0 ? text : text.slice(0, cut),
+    cut < 0 ? null : h("span", { class: "tl-swatlist" }, text.slice(cut)),
+    cut < 0 || colon >= 0 ? null : h("span", { class: "tl-swatn" }, ` ${swatted} card${swatted === 1 ? "" : "s"}`),
   );
 }
 
@@ -45,7 +49,7 @@ export function eventsBlock(model: TableState, ui: UiState): HTMLElement {
               el.style.setProperty("--tl-step", String(step++));
               return el;
             }),
-            explain(sq.text, step++),
+            explain(sq.text, step++, sq.cards.filter((fc) => fc.swatted).length),
           ),
         ),
       );
