@@ -23,9 +23,9 @@ from tenleave_widget.analysis.bots import (
     make_bot,
     wake_plays,
 )
-from tenleave_widget.analysis.infer import infer, with_history
+from tenleave_widget.analysis.infer import Inference, infer, with_history
 from tenleave_widget.analysis.position import evaluate_view
-from tenleave_widget.analysis.reader import Belief, dealer, peek_values, revealed
+from tenleave_widget.analysis.reader import BELIEF_COST, Belief, dealer, peek_values, revealed
 from tenleave_widget.analysis.worlds import Hidden
 from tenleave_widget.programs.simulate import simulate
 
@@ -97,6 +97,14 @@ def test_the_reader_decides_from_its_view_only() -> None:
     assert done == 4
 
 
+def assert_samples_follow(worlds: list[dict[int, int]], post: Inference, tol: float) -> None:
+    """Each card's sampled value frequencies are its posterior chances, within ``tol``."""
+    for card in post["cards"]:
+        freq = Counter(w[card["key"]] for w in worlds)
+        for v, p in card["inferred"].items():
+            assert abs(freq[int(v)] / len(worlds) - p) < tol
+
+
 def test_its_worlds_are_the_posterior_and_fit_the_view() -> None:
     g = random_game(3, seed=11, turns=11)
     seat = g.to_move
@@ -106,10 +114,7 @@ def test_its_worlds_are_the_posterior_and_fit_the_view() -> None:
     post = infer(view, beta=4.0, seed=0, samples=256)
     rng = random.Random(1)
     worlds = [belief.sample(rng) for _ in range(4000)]
-    for card in post["cards"]:
-        freq = Counter(w[card["key"]] for w in worlds)
-        for v, p in card["inferred"].items():
-            assert abs(freq[int(v)] / len(worlds) - p) < 0.04
+    assert_samples_follow(worlds, post, 0.04)
     # the lookahead's sampler: every world fits the uniform model's pools
     plain = g.view(seat)
     deal = dealer(plain, belief.sample)
@@ -128,6 +133,28 @@ def test_its_worlds_are_the_posterior_and_fit_the_view() -> None:
     seen = Counter(fixed.sample(rng)[other] for _ in range(len(worlds)))
     for value, count in Counter(agree).items():
         assert abs(seen[value] / len(worlds) - count / len(agree)) < 0.05
+
+
+def test_its_cost_is_the_one_swat_unless_told() -> None:
+    """The reader's (and the inferred review's) worlds read the players by the one-swat
+    cost (BELIEF_COST), not infer's default; told ``cost``, by that one — the worlds then
+    follow that posterior."""
+    g = Game(3, seed=3)
+    bots = [make_bot(k, 30 + s) for s, k in enumerate(["greedy", "lookahead", "greedy"])]
+    while g.turns_applied < 9:
+        g.apply(decide(bots[g.to_move or 0], g))
+    seat = g.to_move
+    assert seat is not None
+    view = with_history(g, seat)
+    assert BELIEF_COST == "one-swat" and ReaderBot(1).cost == BELIEF_COST
+    for cost in (BELIEF_COST, "fitted"):
+        belief = Belief(view, seed=0, cost=cost)
+        post = infer(view, seed=0, samples=128, cost=cost)
+        rng = random.Random(2)
+        assert_samples_follow([belief.sample(rng) for _ in range(3000)], post, 0.04)
+    bot = ReaderBot(1, cost="fitted")
+    assert bot.belief(view).beta == Belief(view, seed=bot._seed(view, ":infer") % 2**31,
+                                           cost="fitted").beta
 
 
 def test_a_peek_that_changes_the_best_play_is_valued_and_taken() -> None:
