@@ -108,7 +108,7 @@ class Hidden:
     Raises :class:`InvalidViewError` when the view is inconsistent.
     """
 
-    __slots__ = ("keys", "slots", "owners", "on_table", "in_hand", "counts", "pools")
+    __slots__ = ("keys", "slots", "owners", "on_table", "in_hand", "counts", "_pools")
 
     def __init__(self, view: View, hands: bool = False) -> None:
         group_of: dict[tuple[int, str], int] = {}
@@ -116,14 +116,20 @@ class Hidden:
         on_table: list[int] = []
         slots: list[list[int]] = []
         owners: list[list[int]] = []
+        # one pass over the table, each card's owner read once, and the pools listed only
+        # when asked for: the exact odds build a Hidden per call, and this module had cost
+        # them 3.5% more instructions per call (benchmarks/bench_odds_instructions.py)
         for queue in view["queues"]:
             row: list[int] = []
+            whose: list[int] = []
             for card in queue:
+                owner = int(card["owner"])
+                whose.append(owner)
                 value = card["value"]
                 if value is not None:
                     row.append(int(value))
                     continue
-                key = (int(card["owner"]), card["back"])
+                key = (owner, card["back"])
                 g = group_of.get(key)
                 if g is None:
                     g = group_of[key] = len(keys)
@@ -132,7 +138,7 @@ class Hidden:
                 on_table[g] += 1
                 row.append(-1 - g)
             slots.append(row)
-            owners.append([int(card["owner"]) for card in queue])
+            owners.append(whose)
         in_hand = [0] * len(keys)
         seen = view["hands"]
         if hands:
@@ -157,7 +163,7 @@ class Hidden:
         self.on_table = on_table
         self.in_hand = in_hand
         self.counts: list[dict[int, int]] = []
-        self.pools: list[list[int]] = []
+        self._pools: list[list[int]] | None = None
         if not keys and not hands:
             return
         # with hands, every seat's pools are checked (the viewer's hand included)
@@ -175,7 +181,15 @@ class Hidden:
                     f"inconsistent view: seat {key[0]}'s {key[1]} cards cannot fill the table"
                 )
             self.counts.append(pool)
-            self.pools.append([v for v, c in pool.items() for _ in range(c)])
+
+    @property
+    def pools(self) -> list[list[int]]:
+        """Per group, the values of its pool listed, ascending, each as often as it is
+        left: listed on first use (the exact odds read only :attr:`counts`)."""
+        if self._pools is None:
+            self._pools = [[v for v, c in pool.items() for _ in range(c)]
+                           for pool in self.counts]
+        return self._pools
 
     def deal(self, rng: random.Random) -> tuple[list[list[int]], list[list[int]]]:
         """One world: per group, the values of its table cards (in table order) and the rest
