@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Generator, Mapping
-from typing import Any
+from collections.abc import Callable, Generator
+from typing import Any, TypedDict
 
 from ..analysis.review import (
     DEFAULT_SAMPLES,
@@ -46,7 +46,8 @@ from ..engine.view import View
 from . import tasks
 from .coach_check import CoachCheck
 
-__all__ = ["COACH_MODES", "Coach", "CoachRunner", "tally_words", "verdict_words"]
+__all__ = ["COACH_MODES", "Coach", "CoachRunner", "Judged", "Tally", "Verdict", "tally_words",
+           "verdict_words"]
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +61,38 @@ COACH_SEED = 0
 game gives the verdicts the table gave."""
 
 
-def verdict_words(v: Mapping[str, Any]) -> str:
+class Verdict(TypedDict):
+    """A coached decision's verdict: the review's judged turn (:class:`TurnReview`) in
+    record turns, what the table tells and keeps (``w.verdicts``)."""
+
+    turn: int
+    seat: int
+    played: dict[str, Any]
+    """The record turn object played."""
+    label: str
+    loss: float
+    loss_ci95: list[float]
+    best: dict[str, Any]
+    """The record turn object of the best decision (the one played when it was best)."""
+
+
+class Judged(Verdict):
+    """A verdict as the judging returns it, with the review's own judged turn."""
+
+    review: TurnReview
+
+
+class Tally(TypedDict):
+    """A seat's running tally (:meth:`Coach.tally`)."""
+
+    seat: int
+    decisions: int
+    labels: dict[str, int]
+    mean_loss: float | None
+    accuracy: float | None
+
+
+def verdict_words(v: Verdict) -> str:
     """A verdict in the table's words.
 
     >>> verdict_words({"label": "inaccuracy", "loss": 1.23, "loss_ci95": [0.9, 1.5],
@@ -81,7 +113,7 @@ def verdict_words(v: Mapping[str, Any]) -> str:
             f"({lo:.1f} to {hi:.1f}).")
 
 
-def tally_words(t: Mapping[str, Any], lead: str = "So far") -> str:
+def tally_words(t: Tally, lead: str = "So far") -> str:
     """A seat's running tally (:meth:`Coach.tally`) in words.
 
     >>> tally_words({"decisions": 3, "labels": {"best": 2, "good": 0, "inaccuracy": 1,
@@ -106,7 +138,7 @@ class Coach:
         self.mode = mode
         self.samples = DEFAULT_SAMPLES if samples is None else samples
         self.seed = COACH_SEED
-        self.verdicts: list[dict[str, Any]] = []
+        self.verdicts: list[Verdict] = []
         """One per coached decision, in turn order: the review's unit (record turns)."""
         self.reviews: list[TurnReview] = []
         """The same decisions as the review's :class:`TurnReview` (for the tallies)."""
@@ -132,40 +164,40 @@ class Coach:
         self.verdicts = [self.verdicts[i] for i in keep]
         self.reviews = [self.reviews[i] for i in keep]
 
-    def judge(self, d: Decision) -> dict[str, Any]:
+    def judge(self, d: Decision) -> Judged:
         """The verdict of ``d`` (seconds of work: the review's evaluation of one turn)."""
         r = judge_decision(d, samples=self.samples, seed=self.seed)
         return {"review": r, **self.as_verdict(r)}
 
-    def judge_steps(self, d: Decision) -> Generator[None, None, dict[str, Any]]:
+    def judge_steps(self, d: Decision) -> Generator[None, None, Judged]:
         """:meth:`judge` a slice of evaluation per ``next`` (the background job: it pauses
         between slices, so the loop's thread gets the interpreter; the same verdict)."""
         r = yield from judge_steps(d, samples=self.samples, seed=self.seed)
         return {"review": r, **self.as_verdict(r)}
 
     @staticmethod
-    def as_verdict(r: TurnReview) -> dict[str, Any]:
+    def as_verdict(r: TurnReview) -> Verdict:
         """A review's judged turn as a verdict (the keys of :attr:`verdicts`)."""
         return {"turn": r.turn, "seat": r.seat, "played": r.played.to_json(),
                 "label": r.label, "loss": r.loss, "loss_ci95": list(r.loss_ci95),
                 "best": r.best.to_json()}
 
-    def add(self, d: Decision, v: Mapping[str, Any]) -> bool:
+    def add(self, d: Decision, v: Judged) -> bool:
         """Keep the verdict of ``d`` unless ``d`` was taken back meanwhile; True if kept."""
         if d not in self.queue:
             return False
         self.queue.remove(d)
-        self.verdicts.append({k: x for k, x in v.items() if k != "review"})
+        self.verdicts.append(self.as_verdict(v["review"]))  # v less its "review"
         self.reviews.append(v["review"])
         order = sorted(range(len(self.verdicts)), key=lambda i: self.verdicts[i]["turn"])
         self.verdicts = [self.verdicts[i] for i in order]
         self.reviews = [self.reviews[i] for i in order]
         return True
 
-    def of_turn(self, k: int) -> dict[str, Any] | None:
+    def of_turn(self, k: int) -> Verdict | None:
         return next((v for v in self.verdicts if v["turn"] == k), None)
 
-    def tally(self, seat: int) -> dict[str, Any]:
+    def tally(self, seat: int) -> Tally:
         """``seat``'s running tally: decisions coached, the count of each label, and the
         review's mean loss and accuracy over its unforced decisions (``None`` before any).
 
@@ -184,10 +216,10 @@ class CoachRunner:
     runs, calling ``judged(verdict)`` on the loop for each kept verdict; without a
     running loop (a script), at once."""
 
-    def __init__(self, coach: Coach, judged: Callable[[Mapping[str, Any]], None]) -> None:
+    def __init__(self, coach: Coach, judged: Callable[[Judged], None]) -> None:
         self.coach = coach
         self.judged = judged
-        self.task: tasks.Task[tuple[bool, dict[str, Any] | None]] | None = None
+        self.task: tasks.Task[tuple[bool, Judged | None]] | None = None
 
     def kick(self) -> None:
         """Start judging the oldest waiting decision, unless one is under way."""
@@ -206,15 +238,15 @@ class CoachRunner:
         self._chunk(loop, d, self.coach.judge_steps(d))
 
     def _chunk(self, loop: asyncio.AbstractEventLoop, d: Decision,
-               job: Generator[None, None, dict[str, Any]]) -> None:
+               job: Generator[None, None, Judged]) -> None:
         """Run the next chunk of ``d``'s judging in the worker thread (see
         :func:`.tasks.chunk`: it takes turns there with the panel and the bots)."""
         task = self.task = tasks.run(loop, tasks.chunk(job, tasks.CHUNK_MS))
         task.future.add_done_callback(lambda _f: self._done(d, task, loop, job))
 
-    def _done(self, d: Decision, task: tasks.Task[tuple[bool, dict[str, Any] | None]],
+    def _done(self, d: Decision, task: tasks.Task[tuple[bool, Judged | None]],
               loop: asyncio.AbstractEventLoop,
-              job: Generator[None, None, dict[str, Any]]) -> None:
+              job: Generator[None, None, Judged]) -> None:
         try:
             ended, v = task.wait()
         except Exception:  # noqa: BLE001 - a failed verdict is dropped, the table goes on

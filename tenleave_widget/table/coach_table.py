@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from ..analysis.review import LABELS, ScreenLoss, turn_text
 from ..engine.turn import AFTER, Turn
 from ..engine.view import View
-from .coach import COACH_MODES, Coach, tally_words
+from .coach import COACH_MODES, Coach, Verdict, tally_words
 from .coach_check import ask_words
 from .offers import final_steps
 from .protocol import BestMove, CoachLook, CoachState, WidgetMessageError
@@ -243,7 +243,7 @@ class CoachTable:
         return out
 
     @staticmethod
-    def _looks(mine: list[dict[str, Any]]) -> list[CoachLook]:
+    def _looks(mine: list[Verdict]) -> list[CoachLook]:
         worth = [v for v in mine if v["label"] in SECOND_LOOK and v["best"] != v["played"]]
         worth = sorted(worth, key=lambda v: -float(v["loss"]))[:LOOKS]
         out: list[CoachLook] = []

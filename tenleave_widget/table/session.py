@@ -24,11 +24,10 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, cast
+from typing import cast
 
 from .bot_seats import BotSeats
-from .coach import tally_words, verdict_words
+from .coach import Verdict, tally_words, verdict_words
 from .coach_table import CoachTable
 from .game_line import GameLine
 from .history import build_history, public_view
@@ -102,7 +101,7 @@ class Session(GameLine, TurnInProgress, BotSeats, Preferences, TableView, Review
             Message, {"id": self.message["id"] + 1, "level": level, "text": text}
         )
 
-    def coached(self, verdict: Mapping[str, Any]) -> None:
+    def coached(self, verdict: Verdict) -> None:
         """A verdict came in: say it, and the seat's tally so far, if its seat is on screen
         (never behind the cover)."""
         seat = verdict["seat"]

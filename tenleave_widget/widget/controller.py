@@ -23,7 +23,7 @@ from ..engine.lesson import fit_lesson
 from ..engine.record import parse_record, record_digest, record_object, save_record
 from ..programs.export import export_html
 from ..table.charts import as_figures
-from ..table.coach import CoachRunner
+from ..table.coach import CoachRunner, Judged
 from ..table.coach_check import CheckRunner
 from ..table.config import assign_seats, check_config, check_delay
 from ..table.default_size import check_size
@@ -284,7 +284,7 @@ class TenLeaveWidget(LessonControls, ipywidgets.VBox):  # type: ignore[misc]
         s = self.session.seat if seat is None else seat
         if s not in self.session.humans:
             raise WidgetMessageError(f"seat {excerpt(s)} is not a human seat of this table")
-        return self.session.coach.tally(s)
+        return dict(self.session.coach.tally(s))
 
     @property
     def coach_threshold(self) -> float:
@@ -405,7 +405,7 @@ class TenLeaveWidget(LessonControls, ipywidgets.VBox):  # type: ignore[misc]
         for follow in self.followers:
             follow()
 
-    def _coached(self, verdict: Mapping[str, Any]) -> None:
+    def _coached(self, verdict: Judged) -> None:
         """A verdict came in (on the loop): tell its seat, if on screen."""
         self.session.coached(verdict)
         self._refresh()
