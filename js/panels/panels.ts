@@ -10,7 +10,7 @@ import { h } from "../dom";
 import type { Send } from "../send";
 import { detailsSwitch } from "./details";
 import { movesControls } from "./moves";
-import { drawFigure, purge, readTheme, resize } from "./plot";
+import { drawFigure, purge, readTheme, resize, themed, wordsOnly } from "./plot";
 import { oddsModelControls, suggestControls } from "./suggest";
 import type { Theme } from "./plot";
 import type { PanelData, PanelFigure } from "./types";
@@ -25,6 +25,8 @@ interface Slot {
   heading: HTMLElement;
   controls: HTMLElement;
   plot: HTMLElement;
+  /** The words of a figure with nothing to plot (shown instead of the chart). */
+  words: HTMLElement;
   alt: HTMLElement;
   caption: HTMLElement;
   figure: PanelFigure | null;
@@ -67,7 +69,8 @@ export class PanelsView {
               // there would draw every new state twice)
               const el = e.target as HTMLElement;
               const width = Math.round(e.contentRect.width);
-              if (this.widths.get(el) === width) return;
+              // hidden (its figure is words only): shown again at its width, not redrawn
+              if (width === 0 || this.widths.get(el) === width) return;
               this.widths.set(el, width);
               resize(el);
             }),
@@ -161,14 +164,15 @@ export class PanelsView {
 
   private make(key: string): Slot {
     const plot = h("div", { class: "tl-plot", "aria-hidden": "true", "data-figure": key });
+    const words = h("p", { class: "tl-plot-words", "aria-hidden": "true", hidden: "" });
     const alt = h("p", { class: "tl-visually-hidden" });
     const controls = h("div", { class: "tl-panel-controls" });
     const id = `tl-panel-title-${key}-${Math.random().toString(36).slice(2, 9)}`;
     const heading = h("h3", { class: "tl-panel-title", id });
     // the caption is read on the page (aria-hidden is on the chart only), so the alt need not repeat it
     const caption = h("p", { class: "tl-panel-caption", "data-testid": `caption-${key}` });
-    const section = h("section", { class: `tl-panel tl-panel-${key}`, "data-figure": key, "aria-labelledby": id }, heading, plot, caption, controls, alt);
-    const slot: Slot = { section, heading, controls, plot, alt, caption, figure: null, drawn: "", clicks: false };
+    const section = h("section", { class: `tl-panel tl-panel-${key}`, "data-figure": key, "aria-labelledby": id }, heading, plot, words, caption, controls, alt);
+    const slot: Slot = { section, heading, controls, plot, words, alt, caption, figure: null, drawn: "", clicks: false };
     this.slots.set(key, slot);
     this.resizer?.observe(plot);
     return slot;
@@ -177,9 +181,23 @@ export class PanelsView {
   private draw(key: string, slot: Slot, figure: PanelFigure): Promise<unknown> {
     slot.figure = figure;
     const theme = this.theme ?? readTheme(this.element);
-    // a state often leaves a chart as it was (the timeline on a preview): Plotly.react
-    // would still recompute and redraw all of it (its arrays are new objects)
+    // Words only (no card on the table, a turn half played): in HTML, with the chart
+    // hidden as it was, once plotly.js has drawn it (a table's first state too is a chart).
+    // A move and its take-back then redraw no chart for it, and the chart comes back as it
+    // was; plotly.js would rebuild the whole chart twice.
+    // A state often leaves a chart as it was (the timeline on a preview): Plotly.react
+    // would still recompute and redraw all of it (its arrays are new objects).
     const drawn = JSON.stringify([figure.figure, theme]);
+    const words = drawn === slot.drawn ? null : wordsOnly(figure.figure);
+    if (words !== null && slot.plot.classList.contains("js-plotly-plot")) {
+      slot.words.textContent = words;
+      slot.words.style.minHeight = `${Number(themed(figure.figure.layout, theme)["height"]) || 0}px`;
+      slot.words.hidden = false;
+      slot.plot.hidden = true;
+      return Promise.resolve();
+    }
+    slot.words.hidden = true;
+    slot.plot.hidden = false;
     if (drawn === slot.drawn) return Promise.resolve();
     slot.drawn = drawn;
     return drawFigure(slot.plot, key, figure.figure, theme).then((el) => {

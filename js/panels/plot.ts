@@ -120,6 +120,16 @@ export function themedData(data: Obj[], t: Theme): Obj[] {
   });
 }
 
+/** The words of a figure that plots nothing (table/charts.py `_words_figure`: no trace,
+ *  its axes hidden, one note), or null. */
+export function wordsOnly(figure: FigureJSON): string | null {
+  const layout = obj(figure.layout);
+  const notes = layout["annotations"];
+  if (figure.data.length !== 0 || !Array.isArray(notes) || notes.length !== 1) return null;
+  if (obj(layout["xaxis"])["visible"] !== false) return null;
+  return String(obj(notes[0])["text"] ?? "").split("<br>").join(" ");
+}
+
 const CONFIG = (name: string): Obj => ({
   displaylogo: false,
   responsive: false, // a ResizeObserver follows the output's width (the window may not change)
