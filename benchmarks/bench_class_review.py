@@ -12,10 +12,12 @@
 - ``dask``: Dask's overhead per task: ``--dask-tasks`` no-op tasks through a local cluster
   (2 workers, 1 thread each), submitted and gathered as the runner does, wall per task.
 - ``class``: a class's ``--games`` 3-seat games (Sam, Ana and Ben, with the bots of
-  ``examples/class_report.ipynb``) reviewed with W workers at the budget: wall, CPU,
-  decisions, CPU per decision, and what a cluster of 100 single-thread workers would take
-  (:func:`cluster_estimate`: each worker's share of the decisions at the measured CPU
-  per decision plus Dask's overhead per task).
+  ``examples/class_report.ipynb``) reviewed with W workers at the budget: wall, CPU
+  (this process and its workers), the load average, and each decision's own CPU time
+  (:func:`timed_judge`); from those, what a quiet W-core run would take (the decisions
+  handed out in order to W workers, :func:`schedule`, plus the parent's CPU) and what
+  10 and 100 single-thread Dask workers would take (each decision's CPU plus the
+  ``dask`` part's overhead per task, when it runs too).
 - ``saved``: peak resident memory (VmHWM) of a fresh process that brings together N
   records carrying saved reviews (reused, nothing judged: the batch's own memory), for
   each N of ``--counts``, and the bytes of its JSON (which grow with N by design).
@@ -32,6 +34,8 @@ the wall times are "loaded"; the CPU times are not.
 from __future__ import annotations
 
 import argparse
+import heapq
+import io
 import json
 import os
 import resource
@@ -41,9 +45,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from tenleave_widget import Game, save_record
 from tenleave_widget.analysis.bots import decide, make_bot
+from tenleave_widget.programs import class_review
 from tenleave_widget.programs.class_review import review_many
 
 GAME = Path(__file__).resolve().parent.parent / "examples" / "games" / "game-3-seats.json"
@@ -126,14 +132,71 @@ def cluster_estimate(decisions: int, cpu_s: float, workers: int, overhead_s: flo
             f"each = {rounds * (per + overhead_s):.1f} s (CPU-bound, no queueing assumed)")
 
 
-def a_class(a: argparse.Namespace, overhead: float | None) -> None:
+TIMES = tempfile.mkdtemp(prefix="bench-class-times-")
+"""Where each worker writes the CPU time of each decision it judges (one file a process)."""
+
+JUDGE = class_review._judge
+
+
+def timed_judge(job: Any) -> Any:
+    """``class_review._judge``, timed: the CPU and wall time of each decision, written to
+    this worker's file (the workers are forked after this replaces the runner's task)."""
+    c0, t0 = time.process_time(), time.perf_counter()
+    gi, t = JUDGE(job)
+    with open(Path(TIMES) / f"{os.getpid()}.txt", "a") as f:
+        f.write(f"{gi} {t.turn} {time.process_time() - c0} {time.perf_counter() - t0}\n")
+    return gi, t
+
+
+def schedule(costs: list[float], workers: int) -> float:
+    """The wall time of handing ``costs`` out in order, each to the first worker free
+    (as the runner does, with no wait between tasks)."""
+    free = [0.0] * workers
+    for c in costs:
+        heapq.heapreplace(free, free[0] + c)
+    return max(free)
+
+
+def a_class(a: argparse.Namespace) -> list[float]:
+    """The class reviewed with ``--workers`` local processes; each decision's CPU."""
     with tempfile.TemporaryDirectory() as d:
         files = make_games(Path(d), a.games)
-        wall, used, _, n = once(files, a.workers, a.samples)
+        load0 = os.getloadavg()
+        class_review._judge = timed_judge  # type: ignore[assignment]
+        try:
+            wall, used, _, n = once(files, a.workers, a.samples)
+        finally:
+            class_review._judge = JUDGE  # type: ignore[assignment]
+    rows = sorted(tuple(float(x) for x in line.split())
+                  for f in Path(TIMES).glob("*.txt") for line in f.read_text().splitlines())
+    assert len(rows) == n, (len(rows), n)
+    costs = [r[2] for r in rows]
     print(f"class: {a.games} games, {n} decisions, {a.workers} workers: wall {wall:.1f} s, "
-          f"cpu {used:.1f} s ({used / n:.3f} s CPU a decision)", flush=True)
-    print("class: " + cluster_estimate(n, used, 100, overhead if overhead is not None
-                                       else 0.0))
+          f"cpu {used:.1f} s ({used / n:.3f} s CPU a decision); load average "
+          f"{load0[0]:.1f} before, {os.getloadavg()[0]:.1f} after", flush=True)
+    judged = sum(costs)
+    print(f"class: the decisions' own CPU: total {judged:.1f} s, median "
+          f"{statistics.median(costs):.2f} s, p90 {sorted(costs)[int(0.9 * n)]:.2f} s, "
+          f"longest {max(costs):.2f} s; the rest of the CPU ({used - judged:.1f} s) is the "
+          f"parent (listing, assembling, outputs) and the workers' start", flush=True)
+    quiet = schedule(costs, a.workers)
+    print(f"class: a quiet {a.workers}-core run: the decisions handed out in order to "
+          f"{a.workers} workers take {quiet:.1f} s, plus the parent's "
+          f"{used - judged:.1f} s = about {quiet + used - judged:.0f} s", flush=True)
+    return costs
+
+
+def cluster(costs: list[float], overhead: float | None) -> None:
+    """What a cluster would take for the class's decisions (``costs``: their CPU)."""
+    over = overhead if overhead is not None else 0.0
+    judged, n = sum(costs), len(costs)
+    for w in (10, 100):
+        span = schedule([c + over for c in costs], w)
+        print(f"class: {w} single-thread Dask workers: {span:.1f} s for the decisions "
+              f"(each decision's CPU + {1000 * over:.1f} ms Dask overhead a task, handed out "
+              f"in order to the first free worker; at least the longest decision, "
+              f"{max(costs):.2f} s, and {judged / w:.1f} s of CPU each)", flush=True)
+    print("class: " + cluster_estimate(n, judged, 100, over))
 
 
 def status(key: str) -> int:
@@ -178,6 +241,16 @@ def memory_child(folder: str, count: int, marks: list[int]) -> None:
                       "wall": time.perf_counter() - t0, "cpu": cpu() - c0}), flush=True)
 
 
+class Counted(io.StringIO):
+    """A text sink that only counts what is written to it."""
+
+    chars = 0
+
+    def write(self, text: str) -> int:
+        self.chars += len(text)
+        return len(text)
+
+
 def saved_child(folder: str, count: int) -> None:
     """Bring together the first ``count`` records of ``folder``, each carrying its saved
     review (reused: nothing judged), and print the peak resident memory."""
@@ -185,7 +258,9 @@ def saved_child(folder: str, count: int) -> None:
     t0 = time.perf_counter()
     r = review_many(files, workers=1, samples=1, seed=0)
     assert r.decisions == 0 and len(r.games) == count and not r.failures
-    size = len(json.dumps(r.to_json()))
+    counter = Counted()
+    r.write_json(counter)  # as tenleave review --json writes it: one game at a time
+    size = counter.chars
     print(json.dumps({"records": count, "peak_kib": status("VmHWM"), "json": size,
                       "wall": time.perf_counter() - t0}), flush=True)
 
@@ -263,12 +338,13 @@ def main() -> None:
         memory(a)
     if "single" in parts:
         single(a)
+    costs = a_class(a) if "class" in parts else None  # its pool before Dask's threads
     overhead = None
     if "dask" in parts:
         overhead = dask_overhead(a.dask_tasks)
         print(f"dask: overhead per task {1000 * overhead:.1f} ms", flush=True)
-    if "class" in parts:
-        a_class(a, overhead)  # its CPU counted only when it runs without the dask part
+    if costs is not None:
+        cluster(costs, overhead)
     print(f"load average after: {os.getloadavg()}")
 
 
