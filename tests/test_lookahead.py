@@ -112,6 +112,67 @@ def test_play_out_policy_replayed_in_the_engine_scores_the_same(seats: int) -> N
         assert g.finished and pen == g.penalty
 
 
+
+def naive_policy(sim: Simulator, queues: list[list[int]], h: list[int], s: int, tok: int,
+                 x: float, may_wake: bool) -> tuple[int, int]:
+    """The rollout policy written plainly from the tables (RULES.md, the lookahead's
+    docstring): a random play one turn in ``explore`` (plays listed value by value,
+    queue by queue), else the least rise of the seat's penalty of a swat right now, ties
+    listed queue by queue, value by value, then waking (when every play raises it, or
+    as one more tie when the least rise is 0)."""
+    room = [q for q in range(len(queues)) if len(queues[q]) < sim.cap]
+    held = [v for v in range(1, 6) if h[v]]
+    if x < sim.explore:
+        plays = [(v, q) for v in held for q in room]
+        return plays[int(x / sim.explore * len(plays))]
+    rise = {(v, q): sim.table(queues[q], tok)[s][v] for q in room for v in held}
+    best = min(rise.values())
+    ties = [(v, q) for q in room for v in held if rise[(v, q)] == best]
+    if may_wake and best >= 0:
+        if best > 0:
+            return (0, -1)
+        ties.append((0, -1))
+    if len(ties) == 1 or not sim.random_ties:
+        return ties[0]
+    return ties[int((x - sim.explore) / (1.0 - sim.explore) * len(ties))]
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+def test_the_play_outs_inlined_policy_is_the_plain_policy(seats: int) -> None:
+    """play_out keeps masks, keys and counts and reads memoised choice rows, for speed:
+    every move it plays is the plain policy's (naive_policy) in the same position."""
+    for seed in range(12):
+        rng = random.Random(300 + seed)
+        chain = token_chain(rng)
+        g = Game(seats, seed=seed, defense=[TOKENS[i] for i in chain])
+        for _ in range(rng.randrange(3 * seats)):
+            g.apply(g.random_turn(rng))
+        policy = Policy(explore=0.3, random_ties=seed % 3 != 0)
+        sim = Simulator(Position(g.view(g.to_move)), policy)
+        queues, hands, pen, left = sim_state(g)
+        s, k = g.to_move or 0, len(g.defense) - 1
+        us = [rng.random() for _ in range(2 * left + 2)]
+        trace: list[Move] = []
+        sim.play_out([list(q) for q in queues], [list(h) for h in hands], list(pen), s, left,
+                     chain, k, us, trace)
+        for t, m in enumerate(trace):
+            may_wake = all(len(q) >= 2 for q in queues)
+            v, q = naive_policy(sim, queues, hands[s], s, chain[k], us[2 * t], may_wake)
+            if q < 0:  # a wake: the swat, the next token, then the best play
+                after = [list(x) for x in queues]
+                sim.swat_all(after, chain[k], [0] * seats)
+                v, q = naive_policy(sim, after, hands[s], s, chain[k + 1], us[2 * t + 1],
+                                    False)
+                assert m == Move(v, q, wake=True), (seed, t)
+            else:
+                assert m == Move(v, q), (seed, t)
+            got = sim.apply(m, queues, hands, pen, s, left, chain, k)
+            left -= 1
+            if got is None:
+                break
+            k, s = got, (s + 1) % seats
+        assert left == 0
+
 # ------------------------------------------------------------------ exact expectations
 
 

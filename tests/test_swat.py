@@ -12,7 +12,7 @@ import random
 import pytest
 
 from tenleave_widget import Game
-from tenleave_widget.analysis.playout import Policy, Simulator
+from tenleave_widget.analysis.playout import Policy, Simulator, queue_key
 from tenleave_widget.analysis.playout_position import Position
 from tenleave_widget.engine.cards import card_value
 from tenleave_widget.engine.errors import IllegalActionError
@@ -232,6 +232,34 @@ def test_the_play_out_daybreak_is_the_kernels() -> None:
                 i += 1
             assert codes == [[], []] and pen == want
 
+
+
+def test_the_memoised_keyed_swats_are_the_play_out_swats() -> None:
+    """The play-outs' loop swats through a memo keyed by queue_key (Simulator.swat_keyed,
+    daybreak_keyed): the same cards, penalties and keys as swat_all and daybreak, on
+    first use and from the memo."""
+    sim = _sim(3)
+    rng = random.Random(11)
+    for _ in range(300):
+        table = [[rng.randint(1, 5) * 8 + rng.randrange(3) for _ in range(rng.randint(0, 4))]
+                 for _ in range(3)]
+        tok = rng.randrange(len(sim.token_pos))
+        chain = [rng.randrange(len(sim.token_pos)) for _ in range(8)]
+        for _ in range(2):  # the second time from the memo
+            want, keyed = [list(q) for q in table], [list(q) for q in table]
+            pen, pen2 = [0, 0, 0], [0, 0, 0]
+            keys = [queue_key(q) for q in keyed]
+            sim.swat_all(want, tok, pen)
+            sim.swat_keyed(keyed, keys, tok, pen2)
+            assert (keyed, pen2, keys) == (want, pen, [queue_key(q) for q in want])
+            for change in (True, False):
+                sim.daybreak_change = change
+                want, keyed = [list(q) for q in table], [list(q) for q in table]
+                pen, pen2 = [0, 0, 0], [0, 0, 0]
+                keys = [queue_key(q) for q in keyed]
+                sim.daybreak(want, chain, 0, pen)
+                sim.daybreak_keyed(keyed, keys, chain, 0, pen2)
+                assert (keyed, pen2, keys) == ([[], [], []], pen, [0, 0, 0])
 
 
 

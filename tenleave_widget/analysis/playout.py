@@ -44,6 +44,86 @@ _TABLES: dict[tuple[int, tuple[tuple[int, ...], ...]], dict[tuple[int, ...], lis
 _TABLES = {}
 """The memoised queue tables of :class:`Simulator`, per (seats, tokens): exact, shared by calls."""
 
+Ties = tuple[tuple[int, int], ...]
+"""The plays ``(value, queue)`` tied for the greedy policy's least rise, value ascending."""
+
+Choices = list[tuple[int, Ties]]
+"""One seat's row of a queue's table as the greedy policy reads it (:func:`_choice_row`):
+per hand, the least rise and the plays that give it."""
+
+_CHOICES: dict[tuple[int, tuple[tuple[int, ...], ...], int], list[list[dict[int, list[Choices]]]]]
+_CHOICES = {}
+"""The memoised :meth:`Simulator.choices`, per (seats, tokens, queues), then per token
+and queue, by :func:`queue_key` (an integer: no tuple to build and hash in the
+play-outs' loop)."""
+
+Swatted = tuple[tuple[tuple[int, int], ...], int, int]
+"""A queue's swat as the play-outs apply it (:meth:`Simulator.swat_keyed`): the penalties
+``(seat, points)``, the cards flipped from the front, and the key of the cards that stay."""
+
+_SWATS: dict[tuple[int, tuple[tuple[int, ...], ...]], list[dict[int, Swatted]]] = {}
+"""The memoised swats of :meth:`Simulator.swat_keyed`, per (seats, tokens), then per
+token, by :func:`queue_key`."""
+
+_ROWS: dict[tuple[tuple[int, ...], int], Choices] = {}
+"""The choice rows (:func:`_choice_row`) by table row and queue: a row rises by small
+amounts, so they are few."""
+
+_NO_ROOM = 100
+"""The least rise of a full queue, above any real one (the greedy policy starts from 99):
+a full queue is never chosen, and the policy need not look at its size."""
+
+
+def queue_key(q: list[int]) -> int:
+    """A queue's codes as one integer, 6 bits a card (``code + 1``: a code is below 48),
+    front first: a card ``c`` added at the back makes it ``key * 64 + c + 1``."""
+    key = 0
+    for c in q:
+        key = key * 64 + c + 1
+    return key
+
+
+def _choice_row(row: tuple[int, ...], q: int) -> Choices:
+    """For each hand (a mask of the values it holds: bit v for value v, 0..63), the least
+    rise ``row[v]`` of the values held and the plays ``(v, q)`` that give it, value
+    ascending (``(99, ())`` for an empty hand)."""
+    got = _ROWS.get((row, q))
+    if got is None:
+        got = []
+        for m in range(64):
+            best = 99
+            vs: list[tuple[int, int]] = []
+            for v in _VALUES:
+                if m >> v & 1:
+                    d = row[v]
+                    if d < best:
+                        best = d
+                        vs = [(v, q)]
+                    elif d == best:
+                        vs.append((v, q))
+            got.append((best, tuple(vs)))
+        _ROWS[(row, q)] = got
+    return got
+
+
+_HELD: list[tuple[int, ...]] = [tuple(v for v in _VALUES if m >> v & 1) for m in range(64)]
+"""The values a hand holds, ascending, by its mask."""
+
+_FULL: Choices = [(_NO_ROOM, ())] * 64
+"""The choice row of a full queue."""
+
+_WAKE: Ties = ((0, -1),)
+
+
+def _counts(queues: list[list[int]]) -> tuple[int, int]:
+    """The cards on the table, and the queues of fewer than 2 cards (none: a seat may
+    wake)."""
+    on = short = 0
+    for q in queues:
+        on += len(q)
+        short += len(q) < 2
+    return on, short
+
 
 class Simulator:
     """The rules of RULES.md §3-6 on values, for play-outs (checked against the engine by
@@ -57,7 +137,15 @@ class Simulator:
     (its calls, its result tuples, a copy of the table for its daybreak) a daybreak took
     9.2 us instead of 5.7 us, about 4% of a decision. ``tests/test_swat.py`` checks all
     three against the kernel: every queue of up to 4 cards, every token, random tables
-    for the daybreak with and without the token change."""
+    for the daybreak with and without the token change.
+
+    The play-outs' loop (:meth:`play_out`) goes further, each step tested against the
+    plain one: it reads each queue's table as memoised choice rows (:meth:`choices`:
+    the least rise and its plays per hand mask; ``test_lookahead.py`` replays its moves
+    against the policy written plainly from the tables), and swats through a memo of
+    each queue's swat by its :func:`queue_key` (:meth:`swat_keyed`,
+    :meth:`daybreak_keyed`; ``test_swat.py`` checks them against :meth:`swat_all` and
+    :meth:`daybreak`)."""
 
     def __init__(self, pos: Position, policy: Policy) -> None:
         self.n = pos.n
@@ -69,6 +157,12 @@ class Simulator:
         self.explore = float(policy.explore)
         self.random_ties = policy.random_ties
         self._tables = _TABLES.setdefault((self.n, tuple(self.token_pos)), {})
+        self._choices = _CHOICES.setdefault(
+            (self.n, tuple(self.token_pos), self.nq),
+            [[{} for _ in range(self.nq)] for _ in self.token_pos])
+        self._full = [_FULL] * self.n
+        self._swats = _SWATS.setdefault((self.n, tuple(self.token_pos)),
+                                        [{} for _ in self.token_pos])
         self._zero: list[tuple[int, ...]] = [(0,) * 6] * self.n
 
     # one queue's swat: the per-seat penalty, and the cards that stay
@@ -107,6 +201,22 @@ class Simulator:
             if len(self._tables) > 200_000:
                 self._tables.clear()
         return t
+
+    def choices(self, q: list[int], tok: int, at: int) -> list[Choices]:
+        """:meth:`table` as the greedy policy reads it, for the queue ``q`` at index ``at``:
+        per seat, per hand (a mask of the values it holds, bit v for value v), the least
+        rise of a play to this queue and the plays that give it (:func:`_choice_row`; a
+        full queue's is :data:`_NO_ROOM`). Memoised per (token, queue) like the table,
+        the rows shared between tables."""
+        memo = self._choices[tok][at]
+        key = queue_key(q)
+        c = memo.get(key)
+        if c is None:
+            if len(memo) >= 200_000:
+                memo.clear()
+            c = memo[key] = (self._full if len(q) >= self.cap else
+                             [_choice_row(row, at) for row in self.table(q, tok)])
+        return c
 
     def _table(self, q: list[int], tok: int) -> list[tuple[int, ...]]:
         n = self.n
@@ -154,6 +264,43 @@ class Simulator:
             if q:
                 self.swat_queue(q, tok, pen)
 
+    def swat_keyed(self, queues: list[list[int]], keys: list[int], tok: int,
+                   pen: list[int], daybreak: bool = False) -> None:
+        """:meth:`swat_all` (with ``daybreak``: a daybreak pass, where a queue of one card
+        lets it escape) with the queues' :func:`queue_key` kept in ``keys``, each
+        queue's swat memoised per (token, queue): :meth:`swat_queue` once, then its
+        penalties and the cards it leaves."""
+        memo = self._swats[tok]
+        for i, q in enumerate(queues):
+            if daybreak and len(q) == 1:
+                q.clear()
+                keys[i] = 0
+            elif q:
+                got = memo.get(keys[i])
+                if got is None:
+                    if len(memo) >= 200_000:
+                        memo.clear()
+                    rest = list(q)
+                    add = [0] * self.n
+                    self.swat_queue(rest, tok, add)
+                    got = memo[keys[i]] = (
+                        tuple((o, p) for o, p in enumerate(add) if p),
+                        len(q) - len(rest), queue_key(rest))
+                for o, p in got[0]:
+                    pen[o] += p
+                del q[:got[1]]
+                keys[i] = got[2]
+
+    def daybreak_keyed(self, queues: list[list[int]], keys: list[int], chain: list[int], k: int,
+                       pen: list[int]) -> None:
+        """:meth:`daybreak` by :meth:`swat_keyed` passes."""
+        while True:
+            self.swat_keyed(queues, keys, chain[k], pen, True)
+            if not any(queues):
+                return
+            if self.daybreak_change:
+                k += 1
+
     def daybreak(self, queues: list[list[int]], chain: list[int], k: int, pen: list[int]) -> int:
         """Swat passes until the table is empty; returns the new token index in ``chain``."""
         while True:
@@ -168,36 +315,34 @@ class Simulator:
                 k += 1
 
     def greedy(
-        self, queues: list[list[int]], tabs: list[list[tuple[int, ...]]], h: list[int], s: int,
+        self, queues: list[list[int]], tabs: list[list[Choices]], m: int, s: int,
         x: float, may_wake: bool,
     ) -> tuple[int, int]:
-        """The policy's choice for seat ``s`` with hand counts ``h``: ``(value, queue)``, or
-        ``(0, -1)`` to wake. ``x`` in [0, 1) is the turn's random number."""
+        """The policy's choice for seat ``s`` holding the values of the mask ``m`` (bit v
+        for value v): ``(value, queue)``, or ``(0, -1)`` to wake. ``x`` in [0, 1) is the
+        turn's random number; ``tabs`` the queues' :meth:`choices`. A random play is the
+        ``x / explore`` quantile of the plays listed value by value, queue by queue; the
+        plays tied for the least rise are listed queue by queue, value by value."""
         cap = self.cap
         explore = self.explore
         if x < explore:
-            plays = [
-                (v, q) for v in range(1, 6) if h[v] for q in range(self.nq)
-                if len(queues[q]) < cap
-            ]
-            return plays[int(x / explore * len(plays))]
+            held = _HELD[m]
+            room = [q for q in range(self.nq) if len(queues[q]) < cap]
+            i = int(x / explore * (len(held) * len(room)))
+            return held[i // len(room)], room[i % len(room)]
         best = 99
-        ties: list[tuple[int, int]] = []
-        for q in range(self.nq):
-            if len(queues[q]) < cap:
-                row = tabs[q][s]
-                for v in range(1, 6):
-                    if h[v]:
-                        d = row[v]
-                        if d < best:
-                            best = d
-                            ties = [(v, q)]
-                        elif d == best:
-                            ties.append((v, q))
+        ties: Ties = ()
+        for tab in tabs:
+            d, tq = tab[s][m]
+            if d < best:
+                best = d
+                ties = tq
+            elif d == best:
+                ties += tq
         if may_wake and best >= 0:
             if best > 0:
                 return (0, -1)
-            ties.append((0, -1))
+            ties += _WAKE
         if len(ties) == 1 or not self.random_ties:
             return ties[0]
         return ties[int((x - explore) / (1.0 - explore) * len(ties))]
@@ -211,72 +356,92 @@ class Simulator:
         ``trace`` collects the moves played (the tests replay them in the engine).
 
         The policy (:meth:`greedy`) is inlined for its common case: this loop is where
-        an evaluation spends its time."""
+        an evaluation spends its time, so it keeps counts instead of looking again: each
+        seat's hand as a mask of the values it holds (bit v), which indexes the queues'
+        :meth:`choices`; each queue's :func:`queue_key`; the cards on the table (full at
+        ``cap`` times the queues) and the queues of fewer than 2 cards (none: the seat may
+        wake)."""
         n, cap, explore = self.n, self.cap, self.explore
         spread = 1.0 - explore
         random_ties = self.random_ties
-        table = self.table
+        choices = self.choices
+        memos = self._choices
         greedy = self.greedy
-        qrange = range(len(queues))
+        swat_keyed = self.swat_keyed
+        full = cap * len(queues)
+        masks = [0] * n
+        for i, hi in enumerate(hands):
+            for v in _VALUES:
+                if hi[v]:
+                    masks[i] |= 1 << v
         tok = chain[k]
-        tabs = [table(q, tok) for q in queues]
+        memo = memos[tok]
+        tabs = [choices(q0, tok, i) for i, q0 in enumerate(queues)]
+        keys = [queue_key(q0) for q0 in queues]
+        on, short = _counts(queues)
         t = 0
         while left:
             h = hands[s]
             x = us[t]
-            may_wake = True
-            for qq in queues:
-                if len(qq) < 2:
-                    may_wake = False
-                    break
             if x < explore:
-                v, q = greedy(queues, tabs, h, s, x, may_wake)
+                v, q = greedy(queues, tabs, masks[s], s, x, not short)
             else:
+                m = masks[s]
                 best = 99
-                ties: list[tuple[int, int]] = []
-                vals = [v for v in _VALUES if h[v]]
-                for q in qrange:
-                    if len(queues[q]) < cap:
-                        row = tabs[q][s]
-                        for v in vals:
-                            d = row[v]
-                            if d < best:
-                                best = d
-                                ties = [(v, q)]
-                            elif d == best:
-                                ties.append((v, q))
-                if may_wake and best >= 0:
-                    if best > 0:
-                        ties = [(0, -1)]
-                    else:
-                        ties.append((0, -1))
-                if len(ties) == 1 or not random_ties:
-                    v, q = ties[0]
+                ties: Ties = ()
+                for tab in tabs:
+                    d, tq = tab[s][m]
+                    if d < best:
+                        best = d
+                        ties = tq
+                    elif d == best:
+                        ties += tq
+                if best > 0 and not short:
+                    v, q = 0, -1
                 else:
-                    v, q = ties[int((x - explore) / spread * len(ties))]
+                    if best == 0 and not short:
+                        ties += _WAKE
+                    if len(ties) == 1 or not random_ties:
+                        v, q = ties[0]
+                    else:
+                        v, q = ties[int((x - explore) / spread * len(ties))]
             wake = q < 0
             if wake:  # swat, a new token, then the best play for the new table
-                self.swat_all(queues, tok, pen)
+                swat_keyed(queues, keys, tok, pen)
                 k += 1
                 tok = chain[k]
-                tabs = [table(qq, tok) for qq in queues]
-                v, q = greedy(queues, tabs, h, s, us[t + 1], False)
+                memo = memos[tok]
+                tabs = [memo[i].get(kx) or choices(queues[i], tok, i)
+                        for i, kx in enumerate(keys)]
+                on, short = _counts(queues)
+                v, q = greedy(queues, tabs, masks[s], s, us[t + 1], False)
             if trace is not None:
                 trace.append(Move(v, q, wake))
             h[v] -= 1
+            if not h[v]:
+                masks[s] ^= 1 << v
             qq = queues[q]
-            qq.append(v * 8 + s)
+            c = v * 8 + s
+            qq.append(c)
+            kq = keys[q] = keys[q] * 64 + c + 1
             left -= 1
             if left == 0:
-                self.daybreak(queues, chain, k, pen)
+                self.daybreak_keyed(queues, keys, chain, k, pen)
                 return
-            if len(qq) == cap and all(len(x) == cap for x in queues):
-                self.swat_all(queues, tok, pen)
+            on += 1
+            if on == full:  # every queue is full
+                swat_keyed(queues, keys, tok, pen)
                 k += 1
                 tok = chain[k]
-                tabs = [table(x, tok) for x in queues]
+                memo = memos[tok]
+                tabs = [memo[i].get(kx) or choices(queues[i], tok, i)
+                        for i, kx in enumerate(keys)]
+                on, short = _counts(queues)
             else:
-                tabs[q] = table(qq, tok)
+                if len(qq) == 2:
+                    short -= 1
+                got = memo[q].get(kq)
+                tabs[q] = got if got is not None else choices(qq, tok, q)
             s = s + 1 if s + 1 < n else 0
             t += 2
 
