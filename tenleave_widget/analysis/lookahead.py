@@ -133,7 +133,7 @@ class _Stats:
         mine = pen[seat]
         self.pen.append(mine)
         self.margin.append(mine - (sum(pen) - mine) / (len(pen) - 1))
-        won = mine <= min(p for j, p in enumerate(pen) if j != seat)
+        won = mine <= min(pen[:seat] + pen[seat + 1:])
         self.wins += won
         self.win_list.append(int(won))
 
@@ -341,19 +341,20 @@ class Evaluation:
         seat, n = pos.seat, pos.n
         left = pos.cards_left
         w = World(pos, random.Random(self._rng.getrandbits(64)), left, self._deal)
+        nxt = seat + 1 if seat + 1 < n else 0
+        apply, play_out = sim.apply, sim.play_out
+        chain, us = w.chain, w.us
         for i in self._live:
-            move = self._distinct[i]
-            queues = [list(q) for q in w.queues]
-            hands = [list(h) for h in w.hands]
+            queues = list(map(list, w.queues))
+            hands = list(map(list, w.hands))
             pen = list(pos.penalty)
-            k = sim.apply(move, queues, hands, pen, seat, left, w.chain, 0)
+            k = apply(self._distinct[i], queues, hands, pen, seat, left, chain, 0)
             if k is not None:
-                nxt = seat + 1 if seat + 1 < n else 0
-                sim.play_out(queues, hands, pen, nxt, left - 1, w.chain, k, w.us)
+                play_out(queues, hands, pen, nxt, left - 1, chain, k, us)
             self._stats[i].add(pen, seat)
         if self._ref is not None:
-            queues = [list(q) for q in w.queues]
-            hands = [list(h) for h in w.hands]
+            queues = list(map(list, w.queues))
+            hands = list(map(list, w.hands))
             pen = list(pos.penalty)
             sim.play_out(queues, hands, pen, seat, left, w.chain, 0, w.us)
             self._ref.add(pen, seat)

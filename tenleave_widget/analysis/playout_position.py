@@ -122,11 +122,23 @@ class World:
             queues.append(out)
         self.queues = queues
         self.hands = hands
-        # tokens: enough reveals for every swat the rest of the game can hold
+        # tokens: enough reveals for every swat the rest of the game can hold. A draw is
+        # rng.randrange(others), written out as CPython's randrange does it for a
+        # Random (getrandbits of others.bit_length() bits until below others: the same
+        # numbers, without randrange's checks and calls, a tenth of a world's sampling)
         chain = [pos.token]
-        ntok = len(pos.token_pos)
+        others = len(pos.token_pos) - 1
+        if others < 1:
+            rng.randrange(others)  # raises, as randrange does
+        bits = others.bit_length()
+        getrandbits = rng.getrandbits
+        last = pos.token
         for _ in range(turns + 8):
-            j = rng.randrange(ntok - 1)
-            chain.append(j if j < chain[-1] else j + 1)
+            j = getrandbits(bits)
+            while j >= others:
+                j = getrandbits(bits)
+            last = j if j < last else j + 1
+            chain.append(last)
         self.chain = chain
-        self.us = [rng.random() for _ in range(2 * turns + 2)]
+        uniform = rng.random
+        self.us = [uniform() for _ in range(2 * turns + 2)]
