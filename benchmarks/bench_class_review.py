@@ -132,8 +132,9 @@ def cluster_estimate(decisions: int, cpu_s: float, workers: int, overhead_s: flo
             f"each = {rounds * (per + overhead_s):.1f} s (CPU-bound, no queueing assumed)")
 
 
-TIMES = tempfile.mkdtemp(prefix="bench-class-times-")
-"""Where each worker writes the CPU time of each decision it judges (one file a process)."""
+TIMES = ""
+"""Where each worker writes the CPU time of each decision it judges (one file a process;
+a temporary folder, set by :func:`a_class` before the workers are forked)."""
 
 JUDGE = class_review._judge
 
@@ -159,16 +160,19 @@ def schedule(costs: list[float], workers: int) -> float:
 
 def a_class(a: argparse.Namespace) -> list[float]:
     """The class reviewed with ``--workers`` local processes; each decision's CPU."""
+    global TIMES
     with tempfile.TemporaryDirectory() as d:
         files = make_games(Path(d), a.games)
+        TIMES = str(Path(d) / "times")
+        os.mkdir(TIMES)
         load0 = os.getloadavg()
         class_review._judge = timed_judge  # type: ignore[assignment]
         try:
             wall, used, _, n = once(files, a.workers, a.samples)
         finally:
             class_review._judge = JUDGE  # type: ignore[assignment]
-    rows = sorted(tuple(float(x) for x in line.split())
-                  for f in Path(TIMES).glob("*.txt") for line in f.read_text().splitlines())
+        rows = sorted(tuple(float(x) for x in line.split()) for f in Path(TIMES).glob("*.txt")
+                      for line in f.read_text().splitlines())
     assert len(rows) == n, (len(rows), n)
     costs = [r[2] for r in rows]
     print(f"class: {a.games} games, {n} decisions, {a.workers} workers: wall {wall:.1f} s, "
