@@ -309,7 +309,7 @@ def _names() -> dict[str, Any]:
 
     names: dict[str, Any] = {n: getattr(tw, n) for n in tw.__all__}
     names.update({"tenleave_widget": tw, "tw": tw, "w": TenLeaveWidget, "r": TenLeaveWidget,
-                  "bots": bots,
+                  "bots": bots, "ReaderBot": bots.ReaderBot,
                   "Budget": Budget, "simulated_game": simulate.simulated_game,
                   "simulate": simulate.simulate,
                   "play_from_here": TenLeaveWidget.play_from_here,
