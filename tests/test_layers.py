@@ -30,6 +30,7 @@ LAYERS: list[set[str]] = [
     {"analysis.playout_position", "analysis.playout"},
     {"analysis.position", "analysis.bots", "analysis.lookahead", "analysis.infer",
      "analysis.reader"},
+    {"analysis.evidence"},  # why a card's chances moved: reads infer's model
     # review/: the judgement of a finished game, one concept a module
     {"analysis.review.schema", "analysis.review.text", "analysis.review.results",
      "analysis.review.replay"},
@@ -75,9 +76,15 @@ def module_name(path: Path) -> str:
 
 
 def layer_of(module: str) -> int:
+    """The layer that names ``module``; a module no layer names is in the layer that
+    names its package (``table.session`` -> ``table``). A module named by a layer is
+    judged by that layer, not its package's (``analysis.infer`` is above ``analysis``)."""
+    for i, layer in enumerate(LAYERS):
+        if module in layer:
+            return i
     top = module.split(".")[0]
     for i, layer in enumerate(LAYERS):
-        if module in layer or top in layer:
+        if top in layer:
             return i
     raise AssertionError(f"tenleave_widget.{module} is in no layer: add it to LAYERS here")
 
@@ -274,3 +281,18 @@ def test_the_checker_sees_every_import() -> None:
     found = {t for _, t in imports(PACKAGE / "widget" / "session.py", "from ..game import G\n"
                                    "from .protocol import P\nfrom . import bots\n")}
     assert found == {"game", "widget.protocol", "widget"}  # no widget/bots.py: the package
+
+
+def test_a_module_is_judged_by_its_own_layer_not_its_package() -> None:
+    # analysis.worlds is below analysis.infer inside analysis/: its layer is the one that
+    # names it, so an import of infer from worlds (a layer above it) is a fault; a module
+    # no layer names falls back to its package's layer.
+    assert layer_of("analysis.worlds") < layer_of("analysis.infer") < layer_of(
+        "analysis.evidence")
+    assert layer_of("engine.swat") < layer_of("engine.game")
+    assert layer_of("table.session") == layer_of("table")
+    bad = [target for _, target in imports(
+        PACKAGE / "analysis" / "worlds.py",
+        "from .infer import infer\nfrom ..engine.game import Game\n")
+        if layer_of(target) > layer_of("analysis.worlds")]
+    assert bad == ["analysis.infer"]
