@@ -93,12 +93,9 @@ def test_play_out_rules_match_the_engine(seats: int) -> None:
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 5])
 def test_play_out_policy_replayed_in_the_engine_scores_the_same(seats: int) -> None:
+    woke = 0
     for seed in range(10):
-        rng = random.Random(100 + seed)
-        chain = token_chain(rng)
-        g = Game(seats, seed=seed, defense=[TOKENS[i] for i in chain])
-        for _ in range(rng.randrange(3 * seats)):
-            g.apply(g.random_turn(rng))
+        rng, chain, g = random_position(seats, seed, 100)
         sim = Simulator(Position(g.view(g.to_move)), Policy(explore=0.3))
         queues, hands, pen, left = sim_state(g)
         trace: list[Move] = []
@@ -106,11 +103,22 @@ def test_play_out_policy_replayed_in_the_engine_scores_the_same(seats: int) -> N
         sim.play_out(queues, hands, pen, g.to_move or 0, left, chain, len(g.defense) - 1, us,
                      trace)
         assert len(trace) == left
-        assert any(m.wake for m in trace) or seats > 0
+        woke += any(m.wake for m in trace)
         for m in trace:
             g.apply(as_turn(g, m))
         assert g.finished and pen == g.penalty
+    assert woke, "no play-out woke SleepKid: the wakes were never replayed in the engine"
 
+
+def random_position(seats: int, seed: int, base: int) -> tuple[random.Random, list[int], Game]:
+    """A game of ``seats`` after a random number of random turns (seeded ``base + seed``),
+    with the token chain its defense was dealt from, and the generator to go on with."""
+    rng = random.Random(base + seed)
+    chain = token_chain(rng)
+    g = Game(seats, seed=seed, defense=[TOKENS[i] for i in chain])
+    for _ in range(rng.randrange(3 * seats)):
+        g.apply(g.random_turn(rng))
+    return rng, chain, g
 
 
 def naive_policy(sim: Simulator, queues: list[list[int]], h: list[int], s: int, tok: int,
@@ -142,11 +150,7 @@ def test_the_play_outs_inlined_policy_is_the_plain_policy(seats: int) -> None:
     """play_out keeps masks, keys and counts and reads memoised choice rows, for speed:
     every move it plays is the plain policy's (naive_policy) in the same position."""
     for seed in range(12):
-        rng = random.Random(300 + seed)
-        chain = token_chain(rng)
-        g = Game(seats, seed=seed, defense=[TOKENS[i] for i in chain])
-        for _ in range(rng.randrange(3 * seats)):
-            g.apply(g.random_turn(rng))
+        rng, chain, g = random_position(seats, seed, 300)
         policy = Policy(explore=0.3, random_ties=seed % 3 != 0)
         sim = Simulator(Position(g.view(g.to_move)), policy)
         queues, hands, pen, left = sim_state(g)
