@@ -31,6 +31,16 @@ alternate between the trees over ``--rounds`` rounds (the order flips every roun
 load that comes and goes falls on both. Prints each tree's medians and 90th percentiles
 and the ratio of the medians (this tree / the other) with a bootstrap 95% interval.
 
+**The page's CPU per click** (``--cpu-moves``, by default as many as ``--moves``): after
+each block of timed clicks, the same number again with the page traced through the
+DevTools protocol (page_trace.py; the timed clicks are not traced, so tracing's own cost
+stays out of their wall times). For each traced click, the renderer main thread's time on
+a core: for the whole click, and for the click's state alone (from the task that handles
+its message to the frame that shows its panels), split by activity (script, style,
+layout, paint, GC) and by owner (plotly.js, the table's code, the widget manager,
+JupyterLab, the browser's own rendering). A loaded machine stretches wall times; the
+thread time much less, so compare trees and changes by it (the ratio is printed too).
+
 **First draw of a table**: each tree's first table is drawn in a fresh kernel and page
 (``--first-draws`` times, alternating trees), timed in the page from the "Run All" click
 to the widget's output in the page, to the table, and to its panels drawn; the ESM
@@ -59,9 +69,11 @@ import requests
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from browser.driver import Kernel, wait_idle  # noqa: E402
 from browser.harness import CHROMIUM, LabServer, lab_server  # noqa: E402
+from page_trace import Tracer, medians  # noqa: E402
 
 TIMEOUT = 120_000
 
@@ -89,16 +101,20 @@ MEASURE_JS = """async ([selector, revisioned]) => {
     const done = new Promise((resolve, reject) => {
         const obs = new MutationObserver(() => {
             const now = performance.now();
-            if (tTable === null && root.dataset.pending !== pending) tTable = now;
+            if (tTable === null && root.dataset.pending !== pending) {
+                tTable = now;
+                performance.mark('tl-table');
+            }
             const m = mark();
             if (m === seen || m === null || m === undefined) return;
             if (tTable === null) { seen = m; return; }
-            tPanels = now; obs.disconnect(); resolve();
+            tPanels = now; performance.mark('tl-panels'); obs.disconnect(); resolve();
         });
         obs.observe(root, {subtree: true, childList: true, attributes: true,
                            attributeFilter: ['data-pending', 'data-revision']});
         setTimeout(() => reject(new Error('timeout')), 10000);
     });
+    performance.mark('tl-click');  // for the page's CPU (page_trace.py), when traced
     const t0 = performance.now();
     button.click();
     await done;
@@ -248,6 +264,10 @@ def main() -> None:
                         help="with --compare-tree: rounds of blocks, alternating the trees")
     parser.add_argument("--first-draws", type=int, default=1,
                         help="first draws of a table per tree, each in a fresh kernel")
+    parser.add_argument("--cpu-moves", type=int, default=None,
+                        help="play+take-back cycles per tree and lookahead setting measured "
+                        "again with the page traced, for its CPU per click (page_trace.py); "
+                        "default: --moves; 0: none")
     args = parser.parse_args()
     if not CHROMIUM.exists():
         raise SystemExit(f"{CHROMIUM} is missing: apt-get install chromium")
@@ -259,7 +279,11 @@ def main() -> None:
     rounds = args.rounds if len(trees) > 1 else 1
     blocks = ["off", "on"] if args.lookahead == "both" else [args.lookahead]
     per_block = [args.moves // rounds + (r < args.moves % rounds) for r in range(rounds)]
+    cpu_moves = args.moves if args.cpu_moves is None else args.cpu_moves
+    cpu_block = [cpu_moves // rounds + (r < cpu_moves % rounds) for r in range(rounds)]
     samples: dict[tuple[int, str], list[dict[str, Any]]] = {
+        (i, b): [] for i in range(len(trees)) for b in blocks}
+    traced: dict[tuple[int, str], list[dict[str, Any]]] = {
         (i, b): [] for i in range(len(trees)) for b in blocks}
     firsts: dict[int, list[dict[str, float]]] = {i: [] for i in range(len(trees))}
     budget = None
@@ -272,7 +296,7 @@ def main() -> None:
                  for i, tree in enumerate(trees)]
         with lab_server(tmp, sorted(src.iterdir())) as lab, sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=str(CHROMIUM))
-            pages, kernels, roots = [], [], []
+            pages, kernels, roots, tracers = [], [], [], []
             for i, tree in enumerate(trees):  # each tree's first draw, in its own page
                 page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
                 firsts[i].append(open_timed(page, lab, names[i], tree))
@@ -287,6 +311,7 @@ def main() -> None:
                 pages.append(page)
                 kernels.append(kernel)
                 roots.append(root)
+                tracers.append(Tracer(page) if cpu_moves else None)
             for n in range(args.first_draws - 1):  # more first draws, alternating trees
                 for i in (range(len(trees)) if n % 2 else reversed(range(len(trees)))):
                     context = browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -303,13 +328,24 @@ def main() -> None:
                             f"setattr(b.session.lookahead, 'enabled', {block == 'on'})")
                         samples[(i, block)] += measure(
                             pages[i], roots[i], per_block[r], args.pause, trees[i].revisioned)
+                        tracer = tracers[i]
+                        if tracer is not None and cpu_block[r]:
+                            tracer.start()
+                            timed = measure(pages[i], roots[i], cpu_block[r], args.pause,
+                                            trees[i].revisioned)
+                            cpu = tracer.stop()
+                            if len(cpu) != len(timed):
+                                raise SystemExit(f"{trees[i].label}: {len(timed)} clicks "
+                                                 f"traced, {len(cpu)} found in the trace")
+                            traced[(i, block)] += [{**c, "wall": t["panels"], "kind": t["kind"]}
+                                                   for c, t in zip(cpu, timed, strict=True)]
                     kernels[i].eval("setattr(b.session.lookahead, 'enabled', False)")
             if "on" in blocks:
                 budget = kernels[0].eval("b.session.lookahead.budget")
             for kernel in kernels:
                 kernel.close()
             browser.close()
-    report(trees, blocks, samples, firsts, budget)
+    report(trees, blocks, samples, traced, firsts, budget)
 
 
 def summary(every: list[dict[str, Any]], play: list[dict[str, Any]]) -> dict[str, Any]:
@@ -326,8 +362,32 @@ def summary(every: list[dict[str, Any]], play: list[dict[str, Any]]) -> dict[str
     }
 
 
+OWNER_WORDS = {"plotly": "plotly.js", "table": "table code", "widgets": "widget manager",
+               "jupyterlab": "JupyterLab", "browser": "browser (style, layout, paint)",
+               "gc": "GC"}
+
+
+def cpu_summary(cpu: list[dict[str, Any]]) -> dict[str, Any]:
+    """The traced clicks' page CPU (page_trace.py), printed and returned."""
+    result = {"clicks": len(cpu),
+              "wall_median_ms": round(statistics.median(c["wall"] for c in cpu), 1),
+              "click": medians(cpu, "click"), "state": medians(cpu, "state")}
+    state = result["state"]
+    print(f"    page CPU (main thread's time on a core), {len(cpu)} clicks traced "
+          f"(their click -> panels median {result['wall_median_ms']} ms):")
+    print(f"      whole click: median {result['click']['cpu_median_ms']} ms; the click's "
+          f"state, from its message to the frame that shows it: median "
+          f"{state['cpu_median_ms']} ms, of which (medians)")
+    print("        by activity: " + ", ".join(
+        f"{k} {v}" for k, v in state["activity_median_ms"].items()) + " ms")
+    print("        by owner: " + ", ".join(
+        f"{OWNER_WORDS[k]} {v}" for k, v in state["owner_median_ms"].items()) + " ms")
+    return result
+
+
 def report(trees: list[Tree], blocks: list[str],
            samples: dict[tuple[int, str], list[dict[str, Any]]],
+           traced: dict[tuple[int, str], list[dict[str, Any]]],
            firsts: dict[int, list[dict[str, float]]], budget: int | None) -> None:
     out: dict[str, Any] = {"trees": [], "worlds_per_position": budget}
     for i, tree in enumerate(trees):
@@ -350,6 +410,8 @@ def report(trees: list[Tree], blocks: list[str],
             print(f"    of which the page's long task drawing them: median "
                   f"{result['page_median_ms']} ms, p90 {result['page_p90_ms']} ms "
                   "(0: none over 50 ms)")
+            if traced[(i, block)]:
+                result["cpu"] = cpu_summary(traced[(i, block)])
         if len(blocks) == 2:
             for key in ("table_median_ms", "panels_median_ms"):
                 on, off = entry["blocks"]["on"][key], entry["blocks"]["off"][key]
@@ -379,6 +441,17 @@ def report(trees: list[Tree], blocks: list[str],
                 low, high = ratio_interval(a, b, rng)
                 out["ratios"][f"{block}_{key}"] = [round(ratio, 2), round(low, 2), round(high, 2)]
                 print(f"  evaluation {block}, click -> {key}: x{ratio:.2f} [{low:.2f}, {high:.2f}]")
+            for span in ("click", "state"):
+                a = [c[span]["cpu"] for c in traced[(0, block)]]
+                b = [c[span]["cpu"] for c in traced[(1, block)]]
+                if not a or not b:
+                    continue
+                ratio = statistics.median(a) / statistics.median(b)
+                low, high = ratio_interval(a, b, rng)
+                out["ratios"][f"{block}_cpu_{span}"] = [
+                    round(ratio, 2), round(low, 2), round(high, 2)]
+                print(f"  evaluation {block}, page CPU of the {span}: x{ratio:.2f} "
+                      f"[{low:.2f}, {high:.2f}]")
         for key in ("output_to_panels", "run_to_panels"):
             this, other = (out["trees"][j][f"first_{key}_median_ms"] for j in (0, 1))
             ratio = this / other
