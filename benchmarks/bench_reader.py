@@ -23,6 +23,7 @@ CPU times per decision are per process and hold under load; wall times do not.
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import signal
 import statistics
@@ -33,6 +34,7 @@ from typing import Any
 
 from tenleave_widget.analysis.bots import Bot, Legal, LookaheadBot, ReaderBot, decide, make_bot
 from tenleave_widget.analysis.infer import COSTS
+from tenleave_widget.analysis.lookahead import Budget
 from tenleave_widget.analysis.reader import dealer
 from tenleave_widget.analysis.stats import mean_ci
 from tenleave_widget.engine.game import Game
@@ -57,21 +59,38 @@ class Clairvoyant(LookaheadBot):
         return super().choose(view, legal)
 
 
+VARIANTS: dict[str, dict[str, Any]] = {
+    "nopeek": {"peeks": False},
+    "uniformworlds": {"beta": 0.0},
+    "afteronly": {"peek_gain": float("inf")},
+    "worlds192": {"budget": Budget(samples=192, prune=2.0)},
+    **{cost: {"cost": cost} for cost in COSTS},
+}
+"""The reader's variants (``ReaderBot``'s options), each played as one more game per deal:
+``nopeek``, the posterior worlds without any peek (the ablation of the peeks);
+``uniformworlds``, the peeks valued on the uniform model's worlds (beta 0: the ablation of
+the reading); ``afteronly``, the posterior worlds and only the free peek after the play
+(no peek valued before it); ``worlds192``, twice the worlds per decision (the bare choice
+and the peek valuation from 192 worlds instead of 96); a cost of ``infer`` (``one-swat``,
+``lookahead``, ``fitted``), the players read by that cost."""
+
+
 def _truth(g: Game) -> dict[int, int]:
     return {int(c["key"]): int(c["value"]) for q in g.view(None)["queues"] for c in q}
 
 
 def play(n: int, game: int, kind: str, opponents: Sequence[str],
-         cost: str | None = None) -> tuple[int, list[float]]:
-    """Seat 0's final penalty in game ``game`` with ``kind`` in seat 0 (the reader reading
-    by ``cost``, if given); the CPU seconds of each of seat 0's decisions."""
+         variant: str | None = None) -> tuple[int, list[float]]:
+    """Seat 0's final penalty in game ``game`` with ``kind`` in seat 0 (the reader as
+    ``variant`` of :data:`VARIANTS`, if given); the CPU seconds of each of seat 0's
+    decisions."""
     first = game % n
     g = Game(n, seed=100_000 + game, first=first)
     seat0: Bot
     if kind == "clairvoyant":
         seat0 = Clairvoyant(7 * game + 1)
-    elif cost is not None:
-        seat0 = ReaderBot(7 * game + 1, cost=cost)
+    elif variant is not None:
+        seat0 = ReaderBot(7 * game + 1, **VARIANTS[variant])
     else:
         seat0 = make_bot(kind, 7 * game + 1)
     bots = [seat0] + [make_bot(b, 7 * game + 2 + i) for i, b in enumerate(opponents)]
@@ -91,20 +110,17 @@ def play(n: int, game: int, kind: str, opponents: Sequence[str],
     return int(g.view(None)["penalty"][0]), times
 
 
-Row = tuple[int, int, int, list[float], int | None, list[float]]
+Row = tuple[int, int, int, list[float], dict[str, tuple[int, list[float]]]]
 """Seat 0's penalty with the reader, the lookahead bot, the clairvoyant; the reader's
-CPU seconds per decision; the variant reader's penalty and CPU seconds (or None, [])."""
+CPU seconds per decision; per variant, its penalty and CPU seconds per decision."""
 
 
-def _task(args: tuple[int, int, tuple[str, ...], str | None]) -> Row:
-    n, game, opponents, variant = args
+def _task(args: tuple[int, int, tuple[str, ...], tuple[str, ...]]) -> Row:
+    n, game, opponents, variants = args
     r, times = play(n, game, "reader", opponents)
     la, _ = play(n, game, "lookahead", opponents)
     cv, _ = play(n, game, "clairvoyant", opponents)
-    if variant is None:
-        return r, la, cv, times, None, []
-    v, vtimes = play(n, game, "reader", opponents, variant)
-    return r, la, cv, times, v, vtimes
+    return r, la, cv, times, {v: play(n, game, "reader", opponents, v) for v in variants}
 
 
 class _Serial:
@@ -120,33 +136,53 @@ class _Serial:
         return map(f, tasks)
 
 
+def _p99(xs: Sequence[float]) -> float:
+    return xs[min(len(xs) - 1, int(0.99 * len(xs)))]
+
+
+def _running(rows: Sequence[Row], variants: Sequence[str]) -> str:
+    """The running line: each player's gain over the lookahead bot so far (a variant's
+    also against the default reader)."""
+    parts = [f"reader {_ci(mean_ci([r[1] - r[0] for r in rows]))}"]
+    for v in variants:
+        parts.append(f"{v} {_ci(mean_ci([r[1] - r[4][v][0] for r in rows]))} "
+                     f"(- reader {_ci(mean_ci([r[0] - r[4][v][0] for r in rows]))})")
+    parts.append(f"clairvoyant {_ci(mean_ci([r[1] - r[2] for r in rows]))}")
+    return ", ".join(parts)
+
+
 def run(n: int, games: int, opponents: tuple[str, ...], workers: int,
-        every: int = 0, variant: str | None = None) -> dict[str, Any]:
+        every: int = 0, variants: Sequence[str] = (),
+        rows_file: str | None = None) -> dict[str, Any]:
     """The figures of ``games`` games; ``every``: a running line on standard error every
     ``every`` games (0: none), so that a long run read half-way says where it stands;
-    ``variant``: a fourth game per deal, the reader reading the players by that cost."""
-    tasks = [(n, i, opponents, variant) for i in range(games)]
+    ``variants``: names of :data:`VARIANTS`, each one more game per deal; ``rows_file``:
+    each game's penalties appended to it as a JSON line."""
+    tasks = [(n, i, opponents, tuple(variants)) for i in range(games)]
     t0 = time.perf_counter()
     rows: list[Row] = []
+    out = open(rows_file, "a") if rows_file else None  # noqa: SIM115 (closed below)
     with multiprocessing.get_context("fork").Pool(workers) if workers > 1 else _Serial() as pool:
         try:
-            for row in pool.imap(_task, tasks, chunksize=1):
+            for i, row in enumerate(pool.imap(_task, tasks, chunksize=1)):
                 rows.append(row)
+                if out is not None:
+                    print(json.dumps({"seats": n, "opponents": list(opponents), "game": i,
+                                      "reader": row[0], "lookahead": row[1],
+                                      "clairvoyant": row[2],
+                                      **{v: row[4][v][0] for v in variants}}),
+                          file=out, flush=True)
                 if every and len(rows) % every == 0:
-                    g, lo, hi = mean_ci([row[1] - row[0] for row in rows])
-                    h, hlo, hhi = mean_ci([row[1] - row[2] for row in rows])
-                    more = ""
-                    if variant is not None:
-                        vg, vlo, vhi = mean_ci([row[1] - (row[4] or 0) for row in rows])
-                        more = f"variant {vg:+.2f} [{vlo:+.2f}, {vhi:+.2f}], "
-                    print(f"  {len(rows)} games: reader {g:+.2f} [{lo:+.2f}, {hi:+.2f}], "
-                          f"{more}clairvoyant {h:+.2f} [{hlo:+.2f}, {hhi:+.2f}], "
+                    print(f"  {len(rows)} games: {_running(rows, variants)}, "
                           f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
         except KeyboardInterrupt:  # Ctrl-C (SIGINT): the figures of the games played so far
             if len(rows) < 2:
                 raise
             print(f"  interrupted after {len(rows)} of {games} games", file=sys.stderr,
                   flush=True)
+        finally:
+            if out is not None:
+                out.close()
     games = len(rows)
     wall = time.perf_counter() - t0
     gain = [row[1] - row[0] for row in rows]
@@ -154,15 +190,15 @@ def run(n: int, games: int, opponents: tuple[str, ...], workers: int,
     times = sorted(t * 1000 for row in rows for t in row[3])
     g, glo, ghi = mean_ci(gain)
     h, hlo, hhi = mean_ci(head)
-    extra: dict[str, Any] = {}
-    if variant is not None:
-        vtimes = sorted(t * 1000 for row in rows for t in row[5])
-        extra = {"variant": variant,
-                 "variant_gain": list(mean_ci([row[1] - (row[4] or 0) for row in rows])),
-                 "variant_vs_reader": list(mean_ci([row[0] - (row[4] or 0) for row in rows])),
-                 "variant_ms_median": statistics.median(vtimes),
-                 "variant_ms_p99": vtimes[min(len(vtimes) - 1, int(0.99 * len(vtimes)))]}
-    return {**extra,
+    per_variant: dict[str, Any] = {}
+    for v in variants:
+        vtimes = sorted(t * 1000 for row in rows for t in row[4][v][1])
+        per_variant[v] = {
+            "gain": list(mean_ci([row[1] - row[4][v][0] for row in rows])),
+            "vs_reader": list(mean_ci([row[0] - row[4][v][0] for row in rows])),
+            "mean": statistics.fmean(row[4][v][0] for row in rows),
+            "ms_median": statistics.median(vtimes), "ms_p99": _p99(vtimes)}
+    return {
         "seats": n, "opponents": list(opponents), "games": games,
         "reader_gain": [g, glo, ghi], "clairvoyant_gain": [h, hlo, hhi],
         "share": g / h if h else float("nan"),
@@ -170,8 +206,9 @@ def run(n: int, games: int, opponents: tuple[str, ...], workers: int,
         "lookahead_mean": statistics.fmean(row[1] for row in rows),
         "decisions": len(times),
         "ms_median": statistics.median(times),
-        "ms_p99": times[min(len(times) - 1, int(0.99 * len(times)))],
+        "ms_p99": _p99(times),
         "wall_s": wall,
+        "variants": per_variant,
     }
 
 
@@ -193,9 +230,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--opponents", nargs="+", default=None,
                     help="one opponent set, comma-separated (default: at 3 seats "
                          "lookahead,greedy and lookahead,lookahead; else all lookahead)")
-    ap.add_argument("--variant", choices=COSTS, default=None,
-                    help="also a reader reading the players by this cost (infer's), on the "
-                         "same deals: its gain, and its difference from the default reader")
+    ap.add_argument("--variant", nargs="+", choices=tuple(VARIANTS), default=[],
+                    help="also these readers (one more game each per deal; see VARIANTS): "
+                         "each one's gain, and its difference from the default reader")
+    ap.add_argument("--rows", default=None,
+                    help="append each game's penalties to this file, one JSON line a game")
     a = ap.parse_args(argv)
     for n in a.seats:
         if a.opponents:
@@ -205,7 +244,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         else:
             sets = [("lookahead",) * (n - 1)]
         for opp in sets:
-            out = run(n, a.games, opp, a.workers, a.every, a.variant)
+            out = run(n, a.games, opp, a.workers, a.every, a.variant, a.rows)
             h = out["clairvoyant_gain"][0]
             print(f"{n} seats vs {'+'.join(opp)}, {out['games']} games: reader better than "
                   f"lookahead by {_ci(out['reader_gain'])} points a game; clairvoyant "
@@ -215,14 +254,12 @@ def main(argv: Sequence[str] | None = None) -> None:
                   f"{out['ms_median']:.1f} ms, p99 {out['ms_p99']:.1f} ms "
                   f"({out['decisions']} decisions); wall {out['wall_s']:.0f} s",
                   flush=True)
-            if a.variant is not None:
-                v = out["variant_gain"][0]
-                print(f"  reader reading by cost {a.variant}: better than lookahead by "
-                      f"{_ci(out['variant_gain'])}; than the default reader by "
-                      f"{_ci(out['variant_vs_reader'])}; share recovered "
-                      f"{v / h if h else float('nan'):.0%}; CPU per decision median "
-                      f"{out['variant_ms_median']:.1f} ms, p99 {out['variant_ms_p99']:.1f} ms",
-                      flush=True)
+            for v, f in out["variants"].items():
+                print(f"  reader {v}: better than lookahead by {_ci(f['gain'])}; than the "
+                      f"default reader by {_ci(f['vs_reader'])}; share recovered "
+                      f"{f['gain'][0] / h if h else float('nan'):.0%}; mean penalty "
+                      f"{f['mean']:.2f}; CPU per decision median {f['ms_median']:.1f} ms, "
+                      f"p99 {f['ms_p99']:.1f} ms", flush=True)
 
 
 def _ci(x: Sequence[float]) -> str:

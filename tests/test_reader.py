@@ -135,6 +135,22 @@ def test_its_worlds_are_the_posterior_and_fit_the_view() -> None:
         assert abs(seen[value] / len(worlds) - count / len(agree)) < 0.05
 
 
+def test_a_uniform_belief_conditions_on_what_was_seen() -> None:
+    """A belief with no weighed worlds (the uniform model, or beta 0: the bench's
+    ``uniformworlds`` reader) conditions on a seen value by fixing it (it raised before)."""
+    g = Game.from_record(PEEK_RECORD)
+    view = with_history(g, 0)
+    key = int(g.view(0)["queues"][1][2]["key"])
+    for belief in (Belief.uniform(g.view(0)), Belief(view, beta=0.0, seed=0)):
+        assert all(not part.support for part in belief.parts) and key in belief.unknown
+        fixed = belief.condition({key: 2})
+        assert key not in fixed.unknown
+        rng = random.Random(0)
+        for _ in range(20):
+            world = fixed.sample(rng)
+            assert key not in world and set(world) == fixed.unknown
+
+
 def test_its_cost_is_the_one_swat_unless_told() -> None:
     """The reader's (and the inferred review's) worlds read the players by the one-swat
     cost (BELIEF_COST), not infer's default; told ``cost``, by that one — the worlds then

@@ -180,6 +180,8 @@ def _table_keys(view: View, hidden: Hidden) -> list[list[int]]:
 
 
 def _probabilities(cumulative: Sequence[float]) -> list[float]:
+    if not cumulative:  # a uniform part: no weighed worlds
+        return []
     return [b - a for a, b in zip((0.0, *cumulative[:-1]), cumulative, strict=True)]
 
 
