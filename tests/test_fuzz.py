@@ -6,9 +6,9 @@ tried are the same on every machine up to where a slow one stops:
 
 * the ``tenleave`` command, in process (``programs.cli.main([...])``): random command
   lines (commands, options, odd values) over mutated record files and standard input —
-  ``infer`` and ``odds --model inferred`` (``--beta``, ``--seed``) and ``review`` with
-  several files, a folder, ``--seed``, ``--report`` and refused ``--workers`` /
-  ``--scheduler`` values among them;
+  ``infer`` and ``odds --model inferred`` (``--beta``, ``--seed``; ``infer``'s
+  ``--cost``) and ``review`` with several files, a folder, ``--seed``, ``--report`` and
+  refused ``--workers`` / ``--scheduler`` values among them;
 * records: the sample games mutated (keys dropped, values replaced by other JSON, turns
   cut, cards and seats changed, the shapes issue 21 lists) and read by
   ``Game.from_record``;
@@ -248,6 +248,8 @@ def cli_case(rng: random.Random, tmp: Path) -> tuple[list[str], bytes | None]:
     if cmd == "infer":
         if rng.random() < 0.5:
             argv += ["--beta", beta()]
+        if rng.random() < 0.3:
+            argv += ["--cost", rng.choice(["one-swat", "fitted", "clever", ""])]
         if rng.random() < 0.3:
             argv += ["--seed", number()]
     if cmd == "evaluate":

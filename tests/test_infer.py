@@ -497,6 +497,34 @@ def test_cli_infer_prints_the_json_of_position_infer(tmp_path: Path) -> None:
     assert fitted["turn"] == g.turns_applied and all(f["fitted"] for f in fitted["opponents"])
 
 
+def test_cli_infer_and_odds_read_the_players_by_the_cost_asked(tmp_path: Path) -> None:
+    """``--cost C`` is ``cost=C`` of ``position_infer`` / ``position_odds`` (the default:
+    ``fitted``); the uniform odds ignore it, byte for byte; a cost that is not one of
+    ``infer``'s is one line on stderr, exit 2, with or without the inferred model."""
+    g = bot_game(["greedy", "random", "greedy"], 4, 40)
+    f = tmp_path / "g.json"
+    f.write_text(json.dumps(g.to_record()))
+    base = ["--seat", "1", "--turns", "11"]
+    swat = _cli("infer", str(f), *base, "--cost", "one-swat")
+    assert swat.returncode == 0, swat.stderr
+    assert json.loads(swat.stdout) == json.loads(json.dumps(
+        position_infer(g.to_record(), 1, 11, cost="one-swat")))
+    fitted = json.loads(_cli("infer", str(f), *base).stdout)
+    assert fitted == json.loads(_cli("infer", str(f), *base, "--cost", "fitted").stdout)
+    assert json.loads(swat.stdout)["model"] != fitted["model"]  # it says how it read them
+    odds = _cli("odds", str(f), *base, "--model", "inferred", "--beta", "2", "--cost", "one-swat")
+    assert odds.returncode == 0, odds.stderr
+    assert json.loads(odds.stdout) == json.loads(json.dumps(
+        position_odds(g.to_record(), 1, 11, model="inferred", beta=2.0, cost="one-swat")))
+    plain = _cli("odds", str(f), *base)
+    assert _cli("odds", str(f), *base, "--cost", "lookahead").stdout == plain.stdout
+    for command in (["infer"], ["odds", "--model", "inferred"], ["odds"]):
+        bad = _cli(command[0], str(f), *base, *command[1:], "--cost", "clever")
+        assert bad.returncode == 2 and bad.stdout == "", bad.stderr
+        assert len(bad.stderr.splitlines()) == 1 and "--cost must be one of one-swat" \
+            in bad.stderr and "clever" in bad.stderr
+
+
 def test_cli_infer_errors_are_one_line_exit_2(tmp_path: Path) -> None:
     g = bot_game(["greedy", "random"], 2, 8)
     f = tmp_path / "g.json"

@@ -230,6 +230,14 @@ def test_evaluate_with_the_inferred_model() -> None:
     assert inferred["moves"] != plain["moves"]  # other worlds: Ben's greedy plays read
     with pytest.raises(SetupError, match="model must be 'uniform' or 'inferred'"):
         evaluate(g, 0, budget=4, model="poker")
+    # read by the one-swat cost unless told (the reader bot's): cost="fitted" reads otherwise
+    assert inferred["cost"] == "one-swat"
+    assert evaluate(g, 0, budget=16, seed=1, model="inferred", beta=8.0,
+                    cost="one-swat") == inferred
+    fitted = evaluate(g, 0, budget=16, seed=1, model="inferred", cost="fitted")
+    assert fitted["cost"] == "fitted" and fitted["model"] == "inferred"
+    with pytest.raises(SetupError, match="cost must be one of"):
+        evaluate(g, 0, budget=4, model="inferred", cost="clever")
 
 
 @pytest.mark.slow
@@ -251,3 +259,10 @@ def test_tenleave_evaluate_model_inferred(tmp_path: object) -> None:
     assert json.loads(inferred.stdout)["beta"] == {"1": 4.0}
     bad = run("--model", "inferred", "--beta", "-1")
     assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1
+    fitted = run("--model", "inferred", "--beta", "4", "--cost", "fitted")
+    assert fitted.returncode == 0, fitted.stderr
+    assert json.loads(fitted.stdout)["cost"] == "fitted"
+    assert json.loads(inferred.stdout)["cost"] == "one-swat"  # the default
+    bad = run("--model", "inferred", "--cost", "clever")
+    assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1
+    assert "--cost must be one of" in bad.stderr

@@ -86,3 +86,6 @@ class MoveValues(_MoveValuesBase, total=False):
     worlds from the inference's posterior (absent for the uniform model)."""
     beta: dict[str, float]
     """With ``model``: the beta read per opponent seat."""
+    cost: str | dict[str, str]
+    """With ``model``: what the players were read as minimising (one of ``infer``'s
+    costs, or one per opponent seat)."""

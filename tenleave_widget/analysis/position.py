@@ -30,12 +30,12 @@ from ..engine.errors import RecordError, SetupError, excerpt
 from ..engine.game import Game
 from ..engine.record import RecordSource
 from ..engine.view import View
-from .infer import DEFAULT_SAMPLES, Beta, infer, inferred_odds, with_history
+from .infer import DEFAULT_COST, DEFAULT_SAMPLES, Beta, Cost, infer, inferred_odds, with_history
 from .lookahead import DEFAULT_SAMPLES as LOOKAHEAD_SAMPLES
 from .lookahead import Budget, evaluate_view
 from .move_values import MoveValues
 from .odds import seat_odds
-from .reader import Belief, dealer
+from .reader import BELIEF_COST, Belief, dealer
 
 
 def replay(record: RecordSource, turns: int | None = None) -> dict[str, Any]:
@@ -68,32 +68,34 @@ posterior of what the players' choices suggest (:mod:`tenleave_widget.analysis.i
 def position_odds(
     record: RecordSource | Game, seat: int, turns: int | None = None, model: str = "uniform",
     beta: Beta = "fitted", seed: int = 0, samples: int = DEFAULT_SAMPLES,
+    cost: Cost = DEFAULT_COST,
 ) -> dict[str, Any]:
     """Seat ``seat``'s exact swat-risk odds (and move evaluation on its turn) after the
     first ``turns`` turns of a record (a dict, or the path of a record file), or of a
     :class:`~tenleave_widget.Game` (its current position by default): the ``tenleave
     odds`` JSON. Exported as
     ``tenleave_widget.position_odds``. ``model="inferred"``: the same odds under the
-    posterior of :func:`~tenleave_widget.analysis.infer.inferred_odds` (``beta``, ``seed``
-    and ``samples`` as for ``infer``; they are not used by the default uniform model)."""
+    posterior of :func:`~tenleave_widget.analysis.infer.inferred_odds` (``beta``, ``seed``,
+    ``samples`` and ``cost`` as for ``infer``; they are not used by the default uniform
+    model)."""
     if model == "uniform":
         return cast(dict[str, Any], seat_odds(position_view(record, seat, turns)))
     if model != "inferred":
         raise SetupError(f"model must be one of {', '.join(MODELS)}, not {excerpt(model)}")
     view = position_view(record, seat, turns, history=True)
-    return inferred_odds(view, beta=beta, seed=seed, samples=samples)
+    return inferred_odds(view, beta=beta, seed=seed, samples=samples, cost=cost)
 
 
 def position_infer(
     record: RecordSource | Game, seat: int, turns: int | None = None, beta: Beta = "fitted",
-    seed: int = 0, samples: int = DEFAULT_SAMPLES,
+    seed: int = 0, samples: int = DEFAULT_SAMPLES, cost: Cost = DEFAULT_COST,
 ) -> dict[str, Any]:
     """What the players' choices suggest about the cards seat ``seat`` cannot see, after
     the first ``turns`` turns of a record or a :class:`~tenleave_widget.Game`
-    (:func:`~tenleave_widget.analysis.infer.infer` of its view and public history): the
-    ``tenleave infer`` JSON."""
+    (:func:`~tenleave_widget.analysis.infer.infer` of its view and public history; its
+    ``beta``, ``seed``, ``samples`` and ``cost``): the ``tenleave infer`` JSON."""
     return cast(dict[str, Any], infer(position_view(record, seat, turns, history=True),
-                                      beta=beta, seed=seed, samples=samples))
+                                      beta=beta, seed=seed, samples=samples, cost=cost))
 
 
 def position_view(
@@ -124,6 +126,7 @@ def evaluate(
     *,
     model: str = "uniform",
     beta: float | str = "fitted",
+    cost: Cost = BELIEF_COST,
     **options: Any,
 ) -> MoveValues:
     """Seat ``seat``'s whole-game move values after the first ``turns`` turns of a record
@@ -134,9 +137,11 @@ def evaluate(
 
     ``model="inferred"`` deals the worlds from the posterior of
     :mod:`~tenleave_widget.analysis.infer` (what the players' choices suggest, ``beta`` per
-    opponent or ``"fitted"``) instead of the uniform model, and adds ``"model":
-    "inferred"`` and ``"beta"`` (per opponent seat, the beta read) to the result; the
-    default ``"uniform"`` is the rules alone, its output unchanged.
+    opponent or ``"fitted"``; ``cost``, what the players are read as minimising, as
+    ``infer``'s: the one-swat cost by default, as the reader bot's) instead of the uniform
+    model, and adds ``"model": "inferred"``, ``"beta"`` (per opponent seat, the beta read)
+    and ``"cost"`` to the result; the default ``"uniform"`` is the rules alone, its output
+    unchanged.
 
     >>> from tenleave_widget import Game
     >>> ev = evaluate(Game(3, seed=2), 0, budget=4, seed=0)
@@ -151,6 +156,7 @@ def evaluate(
         raise SetupError(f"model must be 'uniform' or 'inferred', not {excerpt(model)}")
     view = position_view(record_or_game, seat, turns, history=True)
     plain = cast(View, {k: v for k, v in view.items() if k != "history"})  # the seat view
-    belief = Belief(view, beta, seed if seed is not None else 0)
+    belief = Belief(view, beta, seed if seed is not None else 0, cost=cost)
     out = evaluate_view(plain, budget, seed, deal=dealer(plain, belief.sample), **options)
-    return {**out, "model": "inferred", "beta": belief.beta}
+    read = cost if isinstance(cost, str) else {str(o): c for o, c in cost.items()}
+    return {**out, "model": "inferred", "beta": belief.beta, "cost": read}

@@ -1,11 +1,13 @@
 """The ``tenleave`` command (also ``python -m tenleave_widget``).
 
 - ``tenleave replay FILE [--turns N]``: the position after N turns, as JSON.
-- ``tenleave odds FILE --seat P [--turns N] [--model uniform|inferred [--beta B]]``: seat
-  P's exact swat-risk odds, as JSON (under the rules alone, or as the players' choices
-  suggest).
-- ``tenleave infer FILE --seat P [--turns N] [--beta B | --beta fitted] [--seed S]``: what
-  the players' choices suggest about the cards seat P cannot see, as JSON.
+- ``tenleave odds FILE --seat P [--turns N] [--model uniform|inferred [--beta B]
+  [--cost C]]``: seat P's exact swat-risk odds, as JSON (under the rules alone, or as the
+  players' choices suggest; ``--cost``: what they are read as minimising, one of
+  ``infer``'s costs: ``one-swat``, ``lookahead``, ``fitted``).
+- ``tenleave infer FILE --seat P [--turns N] [--beta B | --beta fitted] [--cost C]
+  [--seed S]``: what the players' choices suggest about the cards seat P cannot see, as
+  JSON.
 - ``tenleave simulate --players N --games K [--seed S] [--bots random,greedy,...]
   [--rotate-first] [--workers W | --scheduler ADDRESS] [--json]``: per-seat statistics and
   paired differences; W local processes (default: every core) or a Dask cluster. Ctrl-C
@@ -20,7 +22,7 @@
   (:mod:`tenleave_widget.programs.class_review`); a record that fails to load is one line
   on stderr and the others go on.
 - ``tenleave evaluate FILE --seat P [--turns N] [--samples K] [--seed S] [--model inferred
-  [--beta B]] [--json]``: seat P's whole-game value of every move
+  [--beta B] [--cost C]] [--json]``: seat P's whole-game value of every move
   (``tenleave_widget.evaluate``): a table, best first, or one JSON object with ``--json``.
 - ``tenleave export FILE --html OUT [--seat P | --teacher]``: the game as one
   self-contained HTML page that steps through it offline (seat P's view only, or the
@@ -265,6 +267,7 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("--beta", type=_beta, default="fitted",
                    help="with --model inferred: every opponent's rationality, or 'fitted'")
     o.add_argument("--seed", type=int, default=0, help="with --model inferred")
+    o.add_argument("--cost", default=None, help="with --model inferred: " + _COST_HELP)
     i = sub.add_parser("infer", help="print what the players' choices suggest about the cards "
                        "a seat cannot see")
     i.add_argument("file", help=_FILE_HELP)
@@ -272,6 +275,7 @@ def _parser() -> argparse.ArgumentParser:
     i.add_argument("--turns", type=int, default=None, help=_TURNS_HELP)
     i.add_argument("--beta", type=_beta, default="fitted",
                    help="every opponent's rationality, a number >= 0, or 'fitted' (the default)")
+    i.add_argument("--cost", default=None, help=_COST_HELP)
     i.add_argument("--seed", type=int, default=0)
     s = sub.add_parser("simulate", help="self-play games and print per-seat statistics")
     s.add_argument("--players", type=int, required=True)
@@ -318,6 +322,9 @@ def _parser() -> argparse.ArgumentParser:
                         "players' choices suggest")
     e.add_argument("--beta", type=_beta, default="fitted",
                    help="with --model inferred: every opponent's rationality, or 'fitted'")
+    e.add_argument("--cost", default=None,
+                   help="with --model inferred: what the players are read as minimising: "
+                        "one-swat (the default), lookahead or fitted")
     e.add_argument("--json", action="store_true", help="one JSON object instead of a table")
     x = sub.add_parser("export", help="write a game as one self-contained HTML page")
     x.add_argument("file", help=_FILE_HELP)
@@ -328,6 +335,23 @@ def _parser() -> argparse.ArgumentParser:
     whose.add_argument("--teacher", action="store_true",
                        help="every card and every seat's view, with the notes (the default)")
     return p
+
+
+_COST_HELP = ("what the players are read as minimising: one-swat, lookahead or fitted "
+              "(the default)")
+
+
+def _cost(args: argparse.Namespace, default: str) -> str:
+    """``--cost`` if given (checked: one of ``infer``'s costs), else the command's
+    ``default``."""
+    from ..analysis.infer import COSTS
+    from ..engine.errors import SetupError, excerpt
+
+    if args.cost is None:
+        return default
+    if args.cost not in COSTS:
+        raise SetupError(f"--cost must be one of {', '.join(COSTS)}, not {excerpt(args.cost)}")
+    return str(args.cost)
 
 
 def _beta(text: str) -> float | str:
@@ -376,25 +400,31 @@ def _run(args: argparse.Namespace) -> int:
 
             out = replay(_read(args.file), turns=args.turns)
         elif args.command == "odds":
+            from ..analysis.infer import DEFAULT_COST
             from ..analysis.position import position_odds
 
             out = position_odds(_read(args.file), args.seat, turns=args.turns,
-                                model=args.model, beta=args.beta, seed=args.seed)
+                                model=args.model, beta=args.beta, seed=args.seed,
+                                cost=_cost(args, DEFAULT_COST))
         elif args.command == "infer":
+            from ..analysis.infer import DEFAULT_COST
             from ..analysis.position import position_infer
 
             out = position_infer(_read(args.file), args.seat, turns=args.turns,
-                                 beta=args.beta, seed=args.seed)
+                                 beta=args.beta, seed=args.seed,
+                                 cost=_cost(args, DEFAULT_COST))
         elif args.command == "review":
             return _review(args)
         elif args.command == "evaluate":
             from ..analysis.lookahead import DEFAULT_SAMPLES
             from ..analysis.position import evaluate
+            from ..analysis.reader import BELIEF_COST
 
             samples = DEFAULT_SAMPLES if args.samples is None else args.samples
             record = _read(args.file)
             out = evaluate(record, args.seat, args.turns, budget=samples,
-                           seed=args.seed, model=args.model, beta=args.beta)
+                           seed=args.seed, model=args.model, beta=args.beta,
+                           cost=_cost(args, BELIEF_COST))
             if not args.json:
                 from ..analysis.review import evaluation_table
 
