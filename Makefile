@@ -49,7 +49,7 @@ lab:
 
 # The working copy: every file of examples/ that it does not hold yet is copied in; a
 # notebook you have changed is kept (a note says when examples/ has a newer version;
-# delete your copy to get it). tests/test_lab.py starts JupyterLab through this target.
+# delete your copy to get it). tests/widget/test_lab.py starts JupyterLab through this target.
 lab-open:
 	$(BIN)/python -c "$$COPY_EXAMPLES" examples $(LAB_DIR)
 	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_FLAGS) $(LAB_DIR)/

@@ -14,7 +14,7 @@ The notes of a decision (a wake, a peek, a rotate) also say what the game review
 same game at the default budget thinks of it (``reviews.json``, made by ``--review``, which
 takes minutes): the exact odds only look one swat ahead, the review the whole game, and
 the two can disagree. Only those verdicts call a move best, good or a mistake
-(tests/test_game_verdicts.py reviews each game and checks them).
+(tests/analysis/test_game_verdicts.py reviews each game and checks them).
 """
 
 from __future__ import annotations

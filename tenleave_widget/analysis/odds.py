@@ -226,7 +226,7 @@ def _summary(
     cost = [0.0] * n
     # the swat kernel's rule (engine/swat.py) written out per outcome class: this loop runs
     # once per leaf, thousands per cold position; a kernel call per leaf made the hardest
-    # positions about a third slower (bench_odds); tests/test_swat.py checks it against
+    # positions about a third slower (bench_odds); tests/engine/test_swat.py checks it against
     # the kernel
     struck = tuple(p - 1 for p in positions)
     for w, t, values in _leaves(slots, pools):

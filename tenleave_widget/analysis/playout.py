@@ -4,8 +4,8 @@ policy every seat plays in the lookahead's worlds (:mod:`~tenleave_widget.analys
 A second rules engine, on purpose: a play-out runs thousands of times per decision, so the
 state is plain lists of small integers (a card is ``value * 8 + owner``: in a sampled world
 every card is visible) and the policy reads memoised tables instead of trying each play.
-``tests/test_lookahead.py`` plays the same turns in the engine and here and compares the
-queues, tokens and penalties; ``tests/test_swat.py`` checks the specialised swat, daybreak
+``tests/analysis/test_lookahead.py`` plays the same turns in the engine and here and compares the
+queues, tokens and penalties; ``tests/engine/test_swat.py`` checks the specialised swat, daybreak
 and table against the swat kernel (:mod:`tenleave_widget.engine.swat`).
 """
 
@@ -127,7 +127,7 @@ def _counts(queues: list[list[int]]) -> tuple[int, int]:
 
 class Simulator:
     """The rules of RULES.md §3-6 on values, for play-outs (checked against the engine by
-    ``tests/test_lookahead.py``). State: ``queues`` (codes, front first), ``hands`` (counts
+    ``tests/analysis/test_lookahead.py``). State: ``queues`` (codes, front first), ``hands`` (counts
     per value, per seat), ``pen`` (penalty per seat).
 
     The swat (:meth:`swat_queue`), the daybreak (:meth:`daybreak`) and the greedy
@@ -135,7 +135,7 @@ class Simulator:
     kernel's rules (:mod:`tenleave_widget.engine.swat`) specialised to the packed codes,
     for speed: they run in every play-out, thousands per decision. Through the kernel
     (its calls, its result tuples, a copy of the table for its daybreak) a daybreak took
-    9.2 us instead of 5.7 us, about 4% of a decision. ``tests/test_swat.py`` checks all
+    9.2 us instead of 5.7 us, about 4% of a decision. ``tests/engine/test_swat.py`` checks all
     three against the kernel: every queue of up to 4 cards, every token, random tables
     for the daybreak with and without the token change.
 

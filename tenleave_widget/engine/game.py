@@ -534,7 +534,7 @@ class Game:
         table is empty — a single card escapes unflipped, the other queues are swatted —
         with a new token between passes (unless the variant says not). Spelled here on
         the card ids to reveal the tokens and write the events pass by pass;
-        ``tests/test_swat.py`` checks it against the kernel. ``before_pass`` is called
+        ``tests/engine/test_swat.py`` checks it against the kernel. ``before_pass`` is called
         before each pass, its token revealed (:meth:`daybreak_views` reads the views there)."""
         queues = self._queues
         while any(queues):
@@ -726,7 +726,7 @@ class Game:
 
 
 # Every attribute of a Game, once: how copy() copies it and what == compares (None: not
-# compared, with the reason). tests/test_properties.py checks that this list is complete.
+# compared, with the reason). tests/engine/test_properties.py checks that this list is complete.
 _SHARED, _LIST, _NESTED, _OWN = "shared", "list", "list of lists", "own"
 _FIELDS: tuple[tuple[str, str, str | None], ...] = (
     # the setup

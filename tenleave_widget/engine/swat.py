@@ -20,7 +20,7 @@ events between passes; ``Game.daybreak_views`` gives the tables before each pass
 the review's luck reads); the exact odds judge every enumerated outcome with
 :func:`swat`. The lookahead's
 play-out simulator keeps copies specialised to its packed cards, for speed (see
-``Simulator`` in :mod:`tenleave_widget.analysis.playout`). ``tests/test_swat.py`` checks
+``Simulator`` in :mod:`tenleave_widget.analysis.playout`). ``tests/engine/test_swat.py`` checks
 the engine and those copies against this module.
 
 >>> swat([4, 5, 3], (1, 2))  # 12 > 10: positions I and II

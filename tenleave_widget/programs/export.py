@@ -62,7 +62,7 @@ SEAT_NOTE = "(a teacher's note on this turn: it is in the teacher's export only)
 FIRST_LIMIT = 24 * 1024
 """The most bytes of the page's JSON for the first position of one view (stored whole, or
 as a patch of the view before's), with every record field at its bound. The largest
-measured: 21,941 bytes (5 seats, ``tests/test_record_bounds.py``)."""
+measured: 21,941 bytes (5 seats, ``tests/engine/test_record_bounds.py``)."""
 POSITION_LIMIT = 24 * 1024
 """The most bytes of the page's JSON for any later position of one view, the note aside:
 a patch of the position before (what changed: the cards, the odds panels, one more turn

@@ -415,7 +415,7 @@ def hidden_panels(players: Sequence[str], colours: Sequence[str], message: str) 
 # draws): built here as plain JSON, so composing a table state costs no plotly.py
 # validation (a ``go.Figure`` per panel costs ~10 ms; these take well under 1 ms) and the
 # export needs no plotly.py at all; :func:`figures` wraps them in ``go.Figure`` objects for
-# an analyst (``tests/test_charts.py`` checks that plotly.py accepts every one). The
+# an analyst (``tests/table/test_charts.py`` checks that plotly.py accepts every one). The
 # browser fills in the theme (colours and fonts from JupyterLab's CSS variables).
 
 OUTCOME_PARTS = (

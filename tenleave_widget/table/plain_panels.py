@@ -9,7 +9,7 @@ under 10 94% of the time"; "Best for the whole game: 5 on queue 1 — about 3 po
 better than the next". The interval bars are left out (the details show them). When the
 one-swat and the whole-game rankings disagree, one sentence says why.
 
-``tests/test_plain_words.py`` reads every text of every panel the widget produces, over
+``tests/table/test_plain_words.py`` reads every text of every panel the widget produces, over
 many positions and every panel state, for a list of banned words (:data:`JARGON`).
 
 >>> plain_points(3.94), plain_points(-1.2), plain_points(0.01)

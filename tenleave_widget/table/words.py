@@ -4,7 +4,7 @@ The engine and the session speak precisely, for programmers and scripts (0-based
 numbers, card notation, ``queue sizes [1, 2]``). What the table's message line shows is
 this module's sentence instead: the rule in a sentence, queues numbered as on the table,
 no internal notation. :func:`plain_words` knows every message a click can cause
-(``tests/test_widget_classroom.py`` collects them by clicking through many games); any
+(``tests/widget/test_widget_classroom.py`` collects them by clicking through many games); any
 other message gets a generic sentence.
 
 >>> from tenleave_widget.engine.errors import IllegalActionError
