@@ -7,6 +7,7 @@
 // everything else is computed by Python (tenleave_widget/table/session.py). The browser
 // holds no game rules: it draws what it is given and sends an `Intent` back.
 
+/** A card's back as a view writes it: `"marked"` (`*` in the notation) or `"plain"`. */
 export type Back = "marked" | "plain";
 
 export interface TableCard {

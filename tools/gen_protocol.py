@@ -5,16 +5,16 @@ contract). Run from the repository root, after changing a TypedDict of the contr
     python tools/gen_protocol.py --check   # exit 1 if js/protocol.ts is stale (writes nothing)
 
 What it reads: the TypedDicts and type aliases reachable from ``TableState`` and ``Intent``
-in ``tenleave_widget.table.protocol`` (some defined in ``engine/view.py`` and
-``table/charts.py``, which it re-exports). Each TypedDict becomes an ``export interface``
-(its keys in order, ``NotRequired``/``total=False`` keys optional with ``?``), each
-module-level alias (``Name = Literal[...]`` or ``Name: TypeAlias = A | B``) an ``export
-type``; the class docstrings and the docstring under a field become ``/** ... */``
+in ``tenleave_widget.table.protocol`` (some defined in ``engine/cards.py``,
+``engine/view.py`` and ``table/charts.py``, which it re-exports). Each TypedDict becomes an
+``export interface`` (its keys in order, ``NotRequired``/``total=False`` keys optional with
+``?``), each module-level alias (``Name = Literal[...]`` or ``Name: TypeAlias = A | B``) an
+``export type``; the class docstrings and the docstring under a field become ``/** ... */``
 comments. A field typed ``Annotated[T, TypeScript("...")]`` is written as that TypeScript
 (a more precise spelling of the same JSON). ``TABLE_STATE_KEYS`` lists ``TableState``'s
-keys. Types: bool -> boolean, int/float -> number, str -> string, None -> null,
-Any -> unknown, list[T] -> T[], tuple[A, B] -> [A, B], dict[str, T] -> Record<string, T>,
-Literal -> a union of JSON literals; anything else is refused (an error, not a guess).
+keys. Types: bool -> boolean, int/float -> number, str -> string, None -> null, Any ->
+unknown, list[T] -> T[], tuple[A, B] -> [A, B], dict[str, T] -> Record<string, T>, Literal
+-> a union of JSON literals; anything else is refused (an error, not a guess).
 
 tests/table/test_widget_protocol.py fails when the checked-in js/protocol.ts differs from what
 this script writes, and reads the TypeScript back to compare it with Python.
@@ -48,6 +48,7 @@ OUT = ROOT / "js" / "protocol.ts"
 COMMAND = "python tools/gen_protocol.py"
 # the modules whose definitions are written, in this order (each in its source order)
 MODULES = (
+    "tenleave_widget.engine.cards",
     "tenleave_widget.engine.view",
     "tenleave_widget.table.charts",
     "tenleave_widget.table.protocol",

@@ -29,13 +29,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, Final, Literal, NamedTuple, Protocol, cast
+from typing import Any, Final, Literal, NamedTuple, Protocol
 
 from ..engine.errors import IllegalActionError, InvalidViewError, SetupError, excerpt
 from ..engine.game import Game
 from ..engine.rules import QUEUE_CAPACITY
 from ..engine.turn import AFTER, Turn
-from ..engine.view import View
+from ..engine.view import View, has_history
 from .infer import Beta, Cost, with_history
 from .lookahead import DEFAULT_SAMPLES, Budget, evaluate_view
 from .move_values import MoveValues
@@ -249,7 +249,7 @@ class ReaderBot:
         the same turn after a peek or a wake, that belief conditioned on what was seen; the
         uniform model for a view without history (nothing to read)."""
         turn = int(view["turns_applied"])
-        if "history" in view:
+        if has_history(view):
             b = Belief(view, self.beta, self._seed(view, ":infer") % 2**31, self.samples,
                        cost=self.cost)
             self._belief = (turn, b)
@@ -270,7 +270,7 @@ class ReaderBot:
 
     def choose(self, view: View, legal: Legal) -> Choice:
         """The best turn, a :class:`Peek` first when it is worth it (see the class)."""
-        again = "history" not in view and self._belief is not None \
+        again = not has_history(view) and self._belief is not None \
             and self._belief[0] == int(view["turns_applied"])
         if not again:
             ev, worlds = self._evaluate(view, "")
@@ -371,8 +371,8 @@ def decide(bot: Bot, game: Game, seat: int | None = None) -> Turn:
         raise IllegalActionError(f"seat {excerpt(seat)} cannot move: it is seat {mover}'s turn")
     legal = game.legal_turns
     # a view with its history is a View with one more key (docs/view.md)
-    view = (cast(View, with_history(game, mover)) if getattr(bot, "reads_history", False)
-            else game.view(mover))
+    view: View = (with_history(game, mover) if getattr(bot, "reads_history", False)
+                  else game.view(mover))
     choice = bot.choose(view, legal)
     if choice == WAKE or isinstance(choice, Peek):
         first: dict[str, Any] = (

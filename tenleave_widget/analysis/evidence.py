@@ -44,6 +44,7 @@ from collections.abc import Mapping
 from typing import Any, TypedDict
 
 from ..engine.cards import card_notation
+from ..engine.view import ViewWithHistory
 from .infer import (
     DEFAULT_COST,
     DEFAULT_SAMPLES,
@@ -111,7 +112,7 @@ def _tv(a: Mapping[Any, float], b: Mapping[Any, float]) -> float:
     return 0.5 * sum(abs(a.get(v, 0.0) - b.get(v, 0.0)) for v in set(a) | set(b))
 
 
-def biggest_shift(view: Mapping[str, Any], beta: Beta = "fitted", seed: int = 0,
+def biggest_shift(view: ViewWithHistory, beta: Beta = "fitted", seed: int = 0,
                   samples: int = DEFAULT_SAMPLES, cost: Cost = DEFAULT_COST) -> Shift | None:
     """The card whose chances the players' choices moved most, and the choice that moved
     it most (see the module docstring); ``None`` when no card moved. Arguments and errors
@@ -149,7 +150,7 @@ def biggest_shift(view: Mapping[str, Any], beta: Beta = "fitted", seed: int = 0,
                               seed, samples)}
 
 
-def _choice(view: Mapping[str, Any], post: _Posterior, c: _Component, key: int, value: int,
+def _choice(view: ViewWithHistory, post: _Posterior, c: _Component, key: int, value: int,
             direction: float, seed: int, samples: int) -> Choice | None:
     """The decision of component ``c`` without which the chance of ``key`` being ``value``
     is furthest back (against ``direction``), with its regrets."""

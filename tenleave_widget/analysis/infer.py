@@ -91,7 +91,7 @@ from ..engine.errors import InvalidViewError, SetupError, TenLeaveError, excerpt
 from ..engine.game import Game
 from ..engine.rules import Rules
 from ..engine.turn import AFTER, BEFORE, Turn
-from ..engine.view import GameEvent
+from ..engine.view import GameEvent, History, TableCard, View, ViewWithHistory
 from .odds import move_evaluation
 from .worlds import Hidden
 
@@ -113,8 +113,6 @@ __all__ = [
     "public_history",
     "with_history",
 ]
-
-View = Mapping[str, Any]
 
 BETA_GRID: tuple[float, ...] = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 """The values of beta that ``beta="fitted"`` weighs."""
@@ -201,14 +199,6 @@ class Inference(TypedDict):
     fallback: bool
 
 
-class History(TypedDict):
-    """The public history of a game: the first Human Defense token and each turn's public
-    events (``Game.events(k)``, as a view's ``events`` lists them)."""
-
-    token: str
-    turns: list[list[GameEvent]]
-
-
 MODEL = "softmax of the one-swat expected penalty"
 
 COSTS = ("one-swat", "lookahead", "fitted")
@@ -270,8 +260,9 @@ def public_history(game: Game) -> History:
     return {"token": game.defense[0], "turns": [game.events(k) for k in range(game.turns_applied)]}
 
 
-def with_history(game: Game, seat: int) -> dict[str, Any]:
-    """Seat ``seat``'s view of ``game`` with its public history (the input of :func:`infer`)."""
+def with_history(game: Game, seat: int | None) -> ViewWithHistory:
+    """Seat ``seat``'s view of ``game`` with its public history (the input of :func:`infer`;
+    ``None``: the omniscient view's, which :func:`observed_choices` reads)."""
     return {**game.view(seat), "history": public_history(game)}
 
 
@@ -360,16 +351,17 @@ def _groups(view: View, seat: int) -> tuple[list[_Group], Hidden]:
 class _Decision:
     """One past choice of an opponent, as it saw the table then.
 
-    ``template``: its view (the parts the move evaluation reads), with the values it knew
-    in the reference world; ``patch``: where that view shows a value the seat cannot see
-    ``(queue, position, key)``; its hand was ``base`` less the cards of ``played`` (its
-    cards played before then that the seat cannot see). ``chosen``: ``None`` for a wake,
-    else the key and queue of the card played; ``plays_only``: waking was not open;
+    ``view``: its view then, with the values it knew in the reference world (what the
+    move evaluation and ``cost="lookahead"`` read); ``patch``: where that view shows a
+    value the seat cannot see ``(queue, position, key)``; its hand was ``base`` less the
+    cards of ``played`` (its cards played before then that the seat cannot see).
+    ``chosen``: ``None`` for a wake, else the key and queue of the card played;
+    ``plays_only``: waking was not open;
     ``deps``: the keys whose values its choice depends on (the memo's key)."""
 
     seat: int
     turn: int
-    template: dict[str, Any]
+    view: View
     patch: list[tuple[int, int, int]]
     base: Counter[str]
     played: list[int]
@@ -377,15 +369,9 @@ class _Decision:
     plays_only: bool
     deps: tuple[int, ...] = ()
     cache: dict[tuple[str, ...], tuple[list[float], int]] = field(default_factory=dict)
-    view: Mapping[str, Any] = field(default_factory=dict)
-    """Its whole view then (what ``cost="lookahead"`` evaluates), values as ``template``'s."""
 
 
-_VIEW_KEYS = ("seat", "finished", "to_move", "queue_capacity", "queues", "hands", "dealt",
-              "swatted", "safe", "token_positions")
-
-
-def _history(view: View) -> History:
+def _history(view: ViewWithHistory) -> History:
     history = view.get("history")
     if not isinstance(history, Mapping):
         raise InvalidViewError(
@@ -404,11 +390,11 @@ def _history(view: View) -> History:
     return {"token": token, "turns": turns}
 
 
-def _turn_of(events: Sequence[Mapping[str, Any]], card_of: Mapping[int, str]) -> Turn:
+def _turn_of(events: Sequence[GameEvent], card_of: Mapping[int, str]) -> Turn:
     """The record turn behind one turn's public events, given every played card."""
     kinds = [e["kind"] for e in events]
-    i = kinds.index("play")
-    play = events[i]
+    i = kinds.index("play")  # a ValueError for a turn without a play: a malformed history
+    play = next(e for e in events[i:] if e["kind"] == "play")
     peek = rotate = None
     wake = "wake" in kinds
     extra = BEFORE
@@ -424,7 +410,7 @@ def _turn_of(events: Sequence[Mapping[str, Any]], card_of: Mapping[int, str]) ->
                 peek, rotate, wake, extra)
 
 
-def _decisions(view: View, seat: int | None, groups: list[_Group]
+def _decisions(view: ViewWithHistory, seat: int | None, groups: list[_Group]
                ) -> tuple[list[_Decision], dict[int, str]]:
     """Replay the public history in one world consistent with the view (any will do:
     the values it fills in are patched per world) and take each opponent's view at each
@@ -476,22 +462,21 @@ def _decisions(view: View, seat: int | None, groups: list[_Group]
             else:
                 moments = [([], chosen, False)]
             for steps, what, plays_only in moments:
-                seen: Mapping[str, Any] = (game.preview(steps) if steps else game).view(o)
-                template = {name: seen[name] for name in _VIEW_KEYS}
+                seen = (game.preview(steps) if steps else game).view(o)
                 patch = [(q, i, int(c["key"])) for q, queue in enumerate(seen["queues"])
                          for i, c in enumerate(queue)
                          if c["value"] is not None and int(c["key"]) in unknown]
                 deps = sorted({key for _, _, key in patch} | set(hidden)
                               | ({k} if k in unknown else set()))
-                out.append(_Decision(o, k, template, patch, base, hidden, what, plays_only,
-                                     tuple(deps), view=seen))
+                out.append(_Decision(o, k, seen, patch, base, hidden, what, plays_only,
+                                     tuple(deps)))
         try:
             game.apply(turn)
         except TenLeaveError as e:
             raise InvalidViewError(f"the view's history is not a legal game at turn {k}: "
                                    f"{e}") from None
-    final: Mapping[str, Any] = game.view(seat)
-    if any(final[key] != view[key] for key in final):
+    given: Mapping[str, object] = view
+    if any(value != given[key] for key, value in game.view(seat).items()):
         raise InvalidViewError("the view's history does not lead to this view")
     return out, card_of
 
@@ -510,8 +495,7 @@ def observed_choices(game: Game, cost: str = "one-swat"
     >>> seat, turn, costs[chosen], min(costs)
     (1, 1, 2.25, 0.5)
     """
-    view = {**game.view(None), "history": public_history(game)}
-    decisions, card_of = _decisions(view, None, [])
+    decisions, card_of = _decisions(with_history(game, None), None, [])
     return [(d.seat, d.turn, *_costs(d, card_of, cost)) for d in decisions]
 
 
@@ -524,19 +508,20 @@ def _costs(d: _Decision, card_of: Mapping[int, str],
     hit = d.cache.get(sig)
     if hit is not None:
         return hit
-    t = d.template
+    t = d.view
     queues = [list(q) for q in t["queues"]]
     for q, i, key in d.patch:
         queues[q][i] = {**queues[q][i], "value": value_and_back(card_of[key])[0]}
     hand = d.base - Counter(card_of[k] for k in d.played)
     hands = list(t["hands"])
     hands[d.seat] = {**hands[d.seat], "cards": sorted(hand.elements())}
-    moves = move_evaluation({**t, "queues": queues, "hands": hands})
+    then: View = {**t, "queues": queues, "hands": hands}
+    moves = move_evaluation(then)
     if d.plays_only:
         moves = [m for m in moves if "play" in m]
     costs = [float(m["expected_penalty"]) for m in moves]
     if cost == "lookahead":
-        costs = _lookahead_costs({**d.view, "queues": queues, "hands": hands}, moves, d.turn)
+        costs = _lookahead_costs(then, moves, d.turn)
     if d.chosen is None:
         index = next(j for j, m in enumerate(moves) if m.get("wake"))
     else:
@@ -547,7 +532,7 @@ def _costs(d: _Decision, card_of: Mapping[int, str],
     return result
 
 
-def _lookahead_costs(view: Mapping[str, Any], moves: Sequence[Mapping[str, Any]],
+def _lookahead_costs(view: View, moves: Sequence[Mapping[str, Any]],
                      seed: int) -> list[float]:
     """Per move of ``moves`` (a play, or waking), its expected final margin from ``view``
     (:data:`LOOKAHEAD_COST_WORLDS` worlds, rotations off; waking: its best play after)."""
@@ -853,7 +838,7 @@ class _Posterior:
     each weighed world patches; :mod:`.evidence` weighs the same worlds again)."""
 
 
-def _posterior(view: View, beta: Beta, seed: int, samples: int,
+def _posterior(view: ViewWithHistory, beta: Beta, seed: int, samples: int,
                cost: Cost = DEFAULT_COST) -> _Posterior:
     """Check the arguments, read every decision and weigh every component's worlds."""
     seat = view.get("seat")
@@ -901,7 +886,7 @@ def _fits(post: _Posterior) -> list[OpponentFit]:
     ]
 
 
-def infer(view: View, beta: Beta = "fitted", seed: int = 0,
+def infer(view: ViewWithHistory, beta: Beta = "fitted", seed: int = 0,
           samples: int = DEFAULT_SAMPLES, cost: Cost = DEFAULT_COST) -> Inference:
     """The posterior of seat P's view (P = ``view["seat"]``) over the cards P cannot see,
     beside the uniform model's (see the module docstring for the model).
@@ -972,7 +957,7 @@ def infer(view: View, beta: Beta = "fitted", seed: int = 0,
 # ----------------------------------------------------------------------- the odds, read
 
 
-def inferred_odds(view: View, beta: Beta = "fitted", seed: int = 0,
+def inferred_odds(view: ViewWithHistory, beta: Beta = "fitted", seed: int = 0,
                   samples: int = DEFAULT_SAMPLES, cost: Cost = DEFAULT_COST) -> dict[str, Any]:
     """The swat-risk odds of RULES.md §9 (the shape of
     :func:`~tenleave_widget.analysis.odds.seat_odds`, moves included on the seat's turn)
@@ -1001,7 +986,7 @@ def inferred_odds(view: View, beta: Beta = "fitted", seed: int = 0,
     post = _posterior(view, beta, seed, samples, cost)
     model = _model_name(post)
     seat = post.seat
-    plain = {k: v for k, v in view.items() if k != "history"}
+    plain: View = view  # the odds below read the seat view (a ViewWithHistory is one)
     comp_of = {o: c for c in post.comps for o in c.seats}
     group_of = {key: g for g in post.groups for key in g.keys}
     n = len(view["dealt"])
@@ -1025,9 +1010,10 @@ def inferred_odds(view: View, beta: Beta = "fitted", seed: int = 0,
             p = math.prod(w for _, w in combo)
             value_of = {k: v for (keys, _), (values, _) in zip(joints, combo, strict=True)
                         for k, v in zip(keys, values, strict=True)}
-            filled = [{**c, "value": value_of.get(int(c["key"]), c["value"])} for c in queue]
-            one = seat_odds({**plain, "queues": [filled if r == q else [] for r in range(nq)]},
-                            moves=on_turn)
+            filled: list[TableCard] = [
+                {**c, "value": value_of.get(int(c["key"]), c["value"])} for c in queue]
+            alone: View = {**plain, "queues": [filled if r == q else [] for r in range(nq)]}
+            one = seat_odds(alone, moves=on_turn)
             qo = one["queues"][q]
             for t, tp in qo["total"].items():
                 totals[int(t)] = totals.get(int(t), 0.0) + p * tp

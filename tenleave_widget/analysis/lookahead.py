@@ -55,6 +55,7 @@ from typing import Any
 
 from ..engine.cards import count_backs, parse_card, value_and_back
 from ..engine.errors import IllegalActionError, SetupError, excerpt
+from ..engine.view import TableCard, View
 from .move_values import Figures, MoveValue, MoveValues, NotValued, WorldResults
 from .odds import move_evaluation, seat_odds
 from .playout import Move, Policy, Simulator
@@ -80,9 +81,6 @@ _PEEK_REASON = (
     "a peek is worth what it lets the seat decide better later; play-outs in worlds where "
     "every card is visible would price it exactly like the bare play, so it is not valued"
 )
-
-View = Mapping[str, Any]
-
 
 @dataclass(frozen=True)
 class Budget:
@@ -205,8 +203,8 @@ def _immediate(view: View, pos: Position, turn: dict[str, Any]) -> float:
     queues = [list(q) for q in view["queues"]]
     card, q = turn["play"]
     v, back = value_and_back(card)
-    mine: dict[str, Any] = {"key": pos.turns_applied, "owner": seat,
-                            "back": back, "value": v, "peeked_by": []}
+    mine: TableCard = {"key": pos.turns_applied, "owner": seat,
+                       "back": back, "value": v, "peeked_by": []}
     r = turn["rotate"]
     if turn.get("extra") == "after":
         queues[q].append(mine)
@@ -214,12 +212,12 @@ def _immediate(view: View, pos: Position, turn: dict[str, Any]) -> float:
     else:
         queues[r].append(queues[r].pop(0))
         queues[q].append(mine)
-    hands = [dict(h) for h in view["hands"]]
+    hands = list(view["hands"])
     own = list(hands[seat]["cards"] or [])
     own.remove(card)
     marked, plain = count_backs(own)
     hands[seat] = {"size": len(own), "marked": marked, "plain": plain, "cards": own}
-    after = dict(view, queues=queues, hands=hands)
+    after: View = {**view, "queues": queues, "hands": hands}
     return float(seat_odds(after, moves=False)["expected_penalty"][seat])
 
 

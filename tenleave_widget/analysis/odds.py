@@ -29,13 +29,14 @@ joint arrangement of all the unknown multisets (``tests/naive_odds.py`` checks i
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any, TypedDict
 
-from ..engine.cards import MARKED, PLAIN, count_backs, split_back, value_and_back
-from ..engine.rules import DEFAULT_RULES, DEFAULT_TOKENS, TARGET
+from ..engine.cards import COLOURS, MARKED, PLAIN, Back, count_backs, split_back, value_and_back
+from ..engine.rules import DEFAULT_RULES, DEFAULT_TOKENS, QUEUE_CAPACITY, TARGET
 from ..engine.swat import swat
+from ..engine.view import VIEW_FORMAT, Hand, SafeCard, TableCard, View, rules_view
 from .worlds import Hidden
 
 __all__ = [
@@ -52,7 +53,6 @@ __all__ = [
 ]
 
 
-View = Mapping[str, Any]
 Pool = tuple[tuple[int, int], ...]
 """A multiset of values: sorted ``(value, count)`` pairs with count > 0."""
 Leaf = tuple[float, int, tuple[int, ...]]
@@ -493,7 +493,7 @@ def sketch_view(
     token: str = "I+II",
     hand: Sequence[str] | None = None,
     flipped: Sequence[tuple[int, str]] = (),
-) -> dict[str, Any]:
+) -> View:
     """A hand-made seat view, for examples and tests: not every sketch is a reachable game.
 
     Table cards are written ``"owner:card"``: ``"1:4*"`` is seat 1's 4 whose value the
@@ -510,13 +510,15 @@ def sketch_view(
     dealt = [sorted(deck) for _ in range(players)]
     left = [Counter(deck) for _ in range(players)]
     unknown_left: list[Counter[str]] = [Counter() for _ in range(players)]
-    table: list[list[dict[str, Any]]] = []
+    table: list[list[TableCard]] = []
     key = 0
     for queue in queues:
-        row: list[dict[str, Any]] = []
+        row: list[TableCard] = []
         for text in queue:
             owner_text, card = text.split(":")
             owner = int(owner_text)
+            back: Back
+            value: int | None
             if card.startswith("?"):
                 back = MARKED if split_back(card)[1] else PLAIN
                 unknown_left[owner][back] += 1
@@ -527,11 +529,11 @@ def sketch_view(
             row.append({"key": key, "owner": owner, "back": back, "value": value, "peeked_by": []})
             key += 1
         table.append(row)
-    safe = []
+    safe: list[SafeCard] = []
     for owner, card in flipped:
         left[owner][card] -= 1
         safe.append({"owner": owner, "card": card})
-    hands = []
+    hands: list[Hand] = []
     for s in range(players):
         cards = sorted(left[s].elements())
         marked, plain = count_backs(cards)
@@ -545,11 +547,14 @@ def sketch_view(
             shown = cards
         hands.append({"size": marked + plain, "marked": marked, "plain": plain, "cards": shown})
     return {
-        "format": "tenleave-view/1",
+        "format": VIEW_FORMAT,
         "seat": seat,
         "players": [f"P{s}" for s in range(players)],
+        "colours": list(COLOURS[:players]),
         "first": 0,
-        "queue_capacity": 4,
+        "rules": rules_view(DEFAULT_RULES),
+        "queue_capacity": QUEUE_CAPACITY,
+        "turns_applied": 0,
         "to_move": seat,
         "finished": False,
         "token": token,
@@ -560,4 +565,6 @@ def sketch_view(
         "swatted": [[] for _ in range(players)],
         "safe": safe,
         "penalty": [0] * players,
+        "winners": None,
+        "events": [],
     }

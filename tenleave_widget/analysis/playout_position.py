@@ -13,18 +13,15 @@ simulator that plays a world out is :mod:`~tenleave_widget.analysis.playout`.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from ..engine.cards import parse_card
 from ..engine.errors import IllegalActionError, InvalidViewError, excerpt
 from ..engine.rules import DEFAULT_TOKENS, QUEUE_CAPACITY
+from ..engine.view import View
 from .worlds import Deal, Hidden
 
 __all__ = ["Position", "World"]
-
-View = Mapping[str, Any]
-
 
 class Position:
     """A seat view reduced to what the play-outs need (values only: in a world every card

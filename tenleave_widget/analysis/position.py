@@ -82,7 +82,7 @@ def position_odds(
         return cast(dict[str, Any], seat_odds(position_view(record, seat, turns)))
     if model != "inferred":
         raise SetupError(f"model must be one of {', '.join(MODELS)}, not {excerpt(model)}")
-    view = position_view(record, seat, turns, history=True)
+    view = with_history(position_game(record, seat, turns), seat)
     return inferred_odds(view, beta=beta, seed=seed, samples=samples, cost=cost)
 
 
@@ -94,18 +94,22 @@ def position_infer(
     the first ``turns`` turns of a record or a :class:`~tenleave_widget.Game`
     (:func:`~tenleave_widget.analysis.infer.infer` of its view and public history; its
     ``beta``, ``seed``, ``samples`` and ``cost``): the ``tenleave infer`` JSON."""
-    return cast(dict[str, Any], infer(position_view(record, seat, turns, history=True),
+    return cast(dict[str, Any], infer(with_history(position_game(record, seat, turns), seat),
                                       beta=beta, seed=seed, samples=samples, cost=cost))
 
 
-def position_view(
-    record: RecordSource | Game, seat: int, turns: int | None = None, *, history: bool = False
-) -> View:
+def position_view(record: RecordSource | Game, seat: int, turns: int | None = None) -> View:
     """Seat ``seat``'s view (``docs/view.md``) after the first ``turns`` turns of a record
     (a dict, or the path of a record file) or of a :class:`~tenleave_widget.Game` (all):
-    the one record-or-game-to-view path of the odds and ``evaluate`` facades. ``history``
-    adds the public history (the input of the inference). A seat that does not exist is
-    a :class:`~tenleave_widget.RecordError`."""
+    the one record-or-game-to-view path of the odds and ``evaluate`` facades. A seat that
+    does not exist is a :class:`~tenleave_widget.RecordError`."""
+    return position_game(record, seat, turns).view(seat)
+
+
+def position_game(record: RecordSource | Game, seat: int, turns: int | None = None) -> Game:
+    """The game after the first ``turns`` turns of a record or of a game (all), checked to
+    have seat ``seat``: :func:`position_view`'s, and with the seat's public history
+    (``with_history(position_game(...), seat)``) the inference's input."""
     if isinstance(record, Game):
         g = record
         if turns is not None:
@@ -114,8 +118,8 @@ def position_view(
         g = Game.from_record(record, turns=turns)
     if type(seat) is not int or not 0 <= seat < g.seats:
         raise RecordError(f"seat {excerpt(seat)} does not exist (seats 0..{g.seats - 1})")
-    # a view with its history is a View with one more key (docs/view.md)
-    return cast(View, with_history(g, seat)) if history else g.view(seat)
+    return g
+
 
 def evaluate(
     record_or_game: Any,
@@ -154,9 +158,9 @@ def evaluate(
         return evaluate_view(position_view(record_or_game, seat, turns), budget, seed, **options)
     if model != "inferred":
         raise SetupError(f"model must be 'uniform' or 'inferred', not {excerpt(model)}")
-    view = position_view(record_or_game, seat, turns, history=True)
-    plain = cast(View, {k: v for k, v in view.items() if k != "history"})  # the seat view
+    view = with_history(position_game(record_or_game, seat, turns), seat)
     belief = Belief(view, beta, seed if seed is not None else 0, cost=cost)
-    out = evaluate_view(plain, budget, seed, deal=dealer(plain, belief.sample), **options)
+    # the lookahead reads the seat view (a ViewWithHistory is one): the history is not read
+    out = evaluate_view(view, budget, seed, deal=dealer(view, belief.sample), **options)
     read = cost if isinstance(cost, str) else {str(o): c for o, c in cost.items()}
     return {**out, "model": "inferred", "beta": belief.beta, "cost": read}

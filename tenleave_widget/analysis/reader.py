@@ -43,7 +43,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.view import View
+from ..engine.cards import card_value
+from ..engine.view import View, ViewWithHistory
 from .infer import Beta, Cost, _posterior
 from .worlds import Deal, Hidden
 
@@ -91,7 +92,7 @@ class Belief:
     it left uniform (beta 0, nothing to read, a fallback) is dealt from its pools.
     """
 
-    def __init__(self, view: View | None = None, beta: Beta = "fitted", seed: int = 0,
+    def __init__(self, view: ViewWithHistory | None = None, beta: Beta = "fitted", seed: int = 0,
                  samples: int = 128, *, parts: Sequence[_Part] = (),
                  cost: Cost = BELIEF_COST) -> None:
         self.beta: dict[str, float] = {}
@@ -185,16 +186,16 @@ def _probabilities(cumulative: Sequence[float]) -> list[float]:
     return [b - a for a, b in zip((0.0, *cumulative[:-1]), cumulative, strict=True)]
 
 
-def revealed(view: Mapping[str, Any]) -> dict[int, int]:  # reads events loosely
+def revealed(view: View) -> dict[int, int]:
     """The values ``view`` shows of table cards by key: face-up-to-the-seat cards in the
     queues and the cards flipped by the swats of its last turn's events."""
-    out = {int(c["key"]): int(c["value"]) for q in view["queues"] for c in q
-           if c["value"] is not None}
-    for e in view.get("events") or ():
-        if e.get("kind") == "swat":
+    out = {c["key"]: c["value"] for q in view["queues"] for c in q if c["value"] is not None}
+    for e in view["events"]:
+        if e["kind"] == "swat":
             for qe in e["queues"]:
-                for c in qe["flipped"] + ([qe["single"]] if qe.get("single") else []):
-                    out[int(c["key"])] = int(str(c["card"]).rstrip("*"))
+                single = qe["single"]
+                for c in qe["flipped"] + ([single] if single else []):
+                    out[c["key"]] = card_value(c["card"])
     return out
 
 

@@ -26,15 +26,14 @@ Both read the view through this module.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable
 
 from ..engine.cards import MARKED, PLAIN, value_and_back
 from ..engine.errors import InvalidViewError
+from ..engine.view import View
 
 __all__ = ["Deal", "Hidden", "Pools", "uniform_pools"]
 
-View = Mapping[str, Any]
 Pools = dict[tuple[int, str], dict[int, int]]
 """Per (owner, back): value -> how many of that value the seat cannot place (counts > 0,
 ascending values)."""
@@ -129,7 +128,7 @@ class Hidden:
                 if value is not None:
                     row.append(int(value))
                     continue
-                key = (owner, card["back"])
+                key: tuple[int, str] = (owner, card["back"])
                 g = group_of.get(key)
                 if g is None:
                     g = group_of[key] = len(keys)

@@ -12,7 +12,7 @@ hint illustration, ``"5"`` a plain 5.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
+from typing import Final, Literal, TypeAlias
 
 from .errors import TenLeaveError, excerpt
 
@@ -21,6 +21,8 @@ COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue", "purple")
 
 MARKED: Final = "marked"
 PLAIN: Final = "plain"
+Back: TypeAlias = Literal["marked", "plain"]
+"""A card's back as a view writes it: ``"marked"`` (``*`` in the notation) or ``"plain"``."""
 
 DEFAULT_DECK: tuple[str, ...] = ("1", "1", "2", "2", "3*", "3*", "4*", "4*", "5*", "5")
 """One colour's ten cards (RULES.md §1, variant ``deck``)."""
@@ -44,12 +46,12 @@ def card_value(notation: str) -> int:
     return parse_card(notation)[0]
 
 
-def card_back(notation: str) -> str:
+def card_back(notation: str) -> Back:
     """``"marked"`` or ``"plain"``: the back of a card notation."""
     return MARKED if parse_card(notation)[1] else PLAIN
 
 
-def value_and_back(notation: str) -> tuple[int, str]:
+def value_and_back(notation: str) -> tuple[int, Back]:
     """``(value, back)`` of a card notation, the back as a view writes it.
 
     >>> value_and_back("4*"), value_and_back("5")
@@ -94,6 +96,6 @@ def card_notation(value: int, marked: bool) -> str:
 _PARSED: dict[str, tuple[int, bool]] = {
     card_notation(v, m): (v, m) for v in range(1, 6) for m in (False, True)
 }
-_VALUE_BACK: dict[str, tuple[int, str]] = {
+_VALUE_BACK: dict[str, tuple[int, Back]] = {
     n: (v, MARKED if m else PLAIN) for n, (v, m) in _PARSED.items()
 }

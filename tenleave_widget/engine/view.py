@@ -22,18 +22,18 @@ re-exports them and ``tools/gen_protocol.py`` writes them into the generated
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal, Protocol, TypeAlias, TypedDict
+from typing import Any, Literal, Protocol, TypeAlias, TypedDict, TypeGuard
 
-from .cards import COLOURS, MARKED, PLAIN
+from .cards import COLOURS, MARKED, PLAIN, Back
 from .errors import IllegalActionError, excerpt
 from .rules import QUEUE_CAPACITY, Rules
 from .swat import outcome as swat_outcome
 
 __all__ = [
-    "VIEW_FORMAT", "Back", "EndEvent", "Event", "FlippedCard", "GameEvent", "Hand",
+    "VIEW_FORMAT", "Back", "EndEvent", "Event", "FlippedCard", "GameEvent", "Hand", "History",
     "PeekEvent", "PlayEvent", "RotateEvent", "SafeCard", "SwatEvent", "SwatQueue",
-    "TableCard", "TokenEvent", "View", "ViewRules", "ViewSource", "WakeEvent", "events_json",
-    "rules_view", "seat_view",
+    "TableCard", "TokenEvent", "View", "ViewRules", "ViewSource", "ViewWithHistory",
+    "WakeEvent", "events_json", "has_history", "rules_view", "seat_view",
 ]
 
 VIEW_FORMAT = "tenleave-view/1"
@@ -43,9 +43,6 @@ Event = tuple[Any, ...]
 queue, card)``, ``("peek", seat, queue, position, card)``, ``("rotate", seat, queue)``,
 ``("wake", seat)``, ``("swat", reason, [(queue, flipped, total, swatted, single), ...])``,
 ``("token", token)``, ``("end", winners)``. :func:`events_json` projects it."""
-
-Back = Literal["marked", "plain"]
-
 
 class TableCard(TypedDict):
     key: int
@@ -165,6 +162,28 @@ class View(TypedDict):
     penalty: list[int]
     winners: list[int] | None
     events: list[GameEvent]
+
+
+class History(TypedDict):
+    """The public history of a game: the first Human Defense token and each turn's public
+    events (``Game.events(k)``, as a view's ``events`` lists them)."""
+
+    token: str
+    turns: list[list[GameEvent]]
+
+
+class ViewWithHistory(View):
+    """A seat's view with one more key, its public ``history`` (``docs/view.md``): what
+    the inference reads (:func:`~tenleave_widget.analysis.infer.with_history` makes it).
+    It holds nothing the seat does not know."""
+
+    history: History
+
+
+def has_history(view: View) -> TypeGuard[ViewWithHistory]:
+    """Whether ``view`` carries its public history (a bot that reads the players gets it
+    at the start of a turn, not after a wake or a peek)."""
+    return "history" in view
 
 
 # ------------------------------------------------------------------- the projection

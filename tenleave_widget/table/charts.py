@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from ..analysis.odds import seat_odds
 from ..analysis.review import Review, turn_text
+from ..engine.view import View
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
@@ -891,7 +892,7 @@ def panel_figures(data: PanelData) -> dict[str, PanelFigure]:
 
 
 def figures(
-    view: Mapping[str, Any],
+    view: View,
     odds: Mapping[str, Any] | None = None,
     timeline: Sequence[TimelinePoint] = (),
     *,

@@ -59,6 +59,7 @@ from ..analysis.evidence import Shift, biggest_shift
 from ..analysis.infer import Beta, Inference, infer, inferred_odds, with_history
 from ..analysis.worlds import Hidden
 from ..engine.game import Game
+from ..engine.view import View
 from . import tasks
 from .charts import ROMAN, PanelData, SuggestCard, SuggestChart, percent, quiet_suggest
 from .config import Config
@@ -312,7 +313,7 @@ def _hand(players: list[str], owner: int, back: str, n: int, uniform: dict[str, 
             "key": None, "size": n, "uniform": uniform, "inferred": inferred}
 
 
-def rules_alone(view: Mapping[str, Any], players: list[str]) -> list[SuggestCard]:
+def rules_alone(view: View, players: list[str]) -> list[SuggestCard]:
     """The cards ``view``'s seat cannot see with their chances by the rules alone (the
     uniform model; ``inferred`` empty), in the order of a reading: what the panel shows
     while the players' choices are read (computed on the spot, from the view only)."""

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import cast
 
 from ...engine.errors import SetupError
 from ...engine.game import Game
 from ...engine.record import RecordSource
 from ...engine.turn import Turn
-from ...engine.view import View
+from ...engine.view import View, has_history
 from ..infer import with_history
 from ..reader import Belief, dealer
 from .evaluator import (
@@ -106,7 +105,7 @@ def replay_decisions(rp: Replay, *, history: bool = False) -> list[Decision]:
     out = []
     for k, (g, t) in enumerate(zip(rp.positions, rp.turns, strict=False)):
         # a view with its history is a View with one more key (docs/view.md)
-        view = cast(View, with_history(g, t.seat)) if history else g.view(t.seat)
+        view: View = with_history(g, t.seat) if history else g.view(t.seat)
         out.append(Decision(k, view, t))
     return out
 
@@ -138,13 +137,13 @@ def judge_steps(
     if model == "uniform":
         j = yield from _evaluate_steps(d.view, d.played, budget, turn_seed, objective)
         return _judge(d.turn, d.played.seat, d.played, j)
-    if "history" not in d.view:
+    if not has_history(d.view):
         raise SetupError("the inferred model reads the public history: judge the decisions "
                          "of decisions(record, history=True)")
-    plain = cast(View, {k: v for k, v in d.view.items() if k != "history"})  # the seat view
     belief = Belief(d.view, beta, turn_seed)
-    j = yield from _evaluate_steps(plain, d.played, budget, turn_seed, objective,
-                                   dealer(plain, belief.sample))
+    # the lookahead reads the seat view (a ViewWithHistory is one): the history is not read
+    j = yield from _evaluate_steps(d.view, d.played, budget, turn_seed, objective,
+                                   dealer(d.view, belief.sample))
     return _judge(d.turn, d.played.seat, d.played, j, belief.beta)
 
 
