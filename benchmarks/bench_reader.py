@@ -29,7 +29,7 @@ import signal
 import statistics
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from tenleave_widget.analysis.bots import Bot, Legal, LookaheadBot, ReaderBot, decide, make_bot
@@ -39,6 +39,7 @@ from tenleave_widget.analysis.reader import dealer
 from tenleave_widget.analysis.stats import mean_ci
 from tenleave_widget.engine.game import Game
 from tenleave_widget.engine.turn import Turn
+from tenleave_widget.engine.view import View
 
 
 class Clairvoyant(LookaheadBot):
@@ -51,11 +52,11 @@ class Clairvoyant(LookaheadBot):
         super().__init__(seed)
         self.truth: dict[int, int] = {}
 
-    def _evaluate(self, view: Mapping[str, Any], **options: Any) -> Turn:
+    def _evaluate(self, view: View, **options: Any) -> Turn:
         truth = self.truth
         return super()._evaluate(view, deal=dealer(view, lambda rng: truth), **options)
 
-    def choose(self, view: Mapping[str, Any], legal: Legal) -> Any:
+    def choose(self, view: View, legal: Legal) -> Any:
         return super().choose(view, legal)
 
 
@@ -76,7 +77,12 @@ and the peek valuation from 192 worlds instead of 96); a cost of ``infer`` (``on
 
 
 def _truth(g: Game) -> dict[int, int]:
-    return {int(c["key"]): int(c["value"]) for q in g.view(None)["queues"] for c in q}
+    out: dict[int, int] = {}
+    for q in g.view(None)["queues"]:
+        for c in q:
+            assert c["value"] is not None  # the teacher's view (seat None) shows every value
+            out[int(c["key"])] = int(c["value"])
+    return out
 
 
 def play(n: int, game: int, kind: str, opponents: Sequence[str],
