@@ -59,10 +59,11 @@ from ..analysis.review import (
 from ..analysis.review.evaluator import _check_budget
 from ..analysis.review.results import _accuracy as _loss_accuracy
 from ..analysis.stats import mean_ci
-from ..engine.cards import card_value
+from ..engine.cards import MARKED, card_back, card_value
 from ..engine.errors import RecordError, TenLeaveError, one_line
 from ..engine.record import RecordSource, record_digest, record_object
 from ..engine.turn import Turn
+from ..engine.view import View
 from .class_report import page
 from .pool import Runner, Task
 
@@ -83,12 +84,12 @@ end of a run: with the CPU times of the 3-seat sample's 30 decisions (0.02 to 2.
 1) after 8.68 s, where half the work is 8.67 s."""
 
 
-def kinds_of(view: Mapping[str, Any], played: Turn) -> list[str]:
+def kinds_of(view: View, played: Turn) -> list[str]:
     """The kinds of a decision, one of each family (see the module docstring)."""
     action = {"wake": "wake", "peek": "peek", "rotate": "rotate"}.get(played.action,
                                                                        "play only")
     card = "high card" if card_value(played.card) >= 4 else "low card"
-    back = "marked card" if played.card.endswith("*") else "plain card"
+    back = "marked card" if card_back(played.card) == MARKED else "plain card"
     on_table = sum(len(q) for q in view["queues"])
     when = "early in a round" if on_table < int(view["queue_capacity"]) else "late in a round"
     return [action, card, back, when]

@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ..engine.cards import card_value
 from .charts import (
     OUTCOME_PARTS,
     MoveChart,
@@ -56,10 +57,6 @@ def plain_points(margin: float) -> str:
 def _card(label: str) -> str:
     """The card of a move's label (``"5* on queue 2"`` -> ``"5*"``), or ``""``."""
     return label.split(" on queue ")[0] if " on queue " in label else ""
-
-
-def _value(card: str) -> int:
-    return int(card[0]) if card[:1].isdigit() else 0
 
 
 def _best(rows: Sequence[MoveChart], key: str) -> MoveChart | None:
@@ -108,9 +105,9 @@ def disagreement(moves: MovesChart) -> str:
     if swat["label"] == game["label"] or (swat["margin"] or 0.0) <= (game["margin"] or 0.0) + 0.05:
         return ""
     a, b = _card(swat["label"]), _card(game["label"])
-    if b and a and _value(b) > _value(a):
+    if b and a and card_value(b) > card_value(a):
         why = f"it keeps your {b} for a worse moment"
-    elif b and a and _value(b) < _value(a):
+    elif b and a and card_value(b) < card_value(a):
         why = f"it spends your {a} now, when it could stay safe for later"
     elif a and a == b:
         why = "the later swats are kinder on the other queue"
