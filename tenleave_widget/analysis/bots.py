@@ -28,7 +28,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Final, Literal, NamedTuple, Protocol
 
 from ..engine.errors import IllegalActionError, InvalidViewError, SetupError, excerpt
@@ -39,7 +39,7 @@ from ..engine.view import View, has_history
 from .infer import Beta, Cost, with_history
 from .lookahead import DEFAULT_SAMPLES, Budget, evaluate_view
 from .move_values import MoveValues
-from .reader import BELIEF_COST, Belief, dealer, peek_values, revealed
+from .reader import BELIEF_COST, Belief, PeekValue, dealer, peek_values, revealed
 
 WAKE: Final = "wake"
 """What :meth:`Bot.choose` returns to wake SleepKid before choosing its play."""
@@ -238,7 +238,7 @@ class ReaderBot:
         self.peek_gain = peek_gain
         self.peeks = peeks
         self.last: MoveValues | None = None
-        self.last_peeks: list[Any] = []
+        self.last_peeks: list[PeekValue] = []
         self._belief: tuple[int, Belief] | None = None
 
     def _seed(self, view: View, salt: str) -> int:
@@ -259,8 +259,8 @@ class ReaderBot:
         return Belief.uniform(view)
 
     def _evaluate(self, view: View, salt: str, turns: list[dict[str, Any]] | None = None
-                  ) -> tuple[MoveValues, list[Any]]:
-        worlds: list[Any] = []
+                  ) -> tuple[MoveValues, list[Mapping[int, int]]]:
+        worlds: list[Mapping[int, int]] = []
         deal = dealer(view, self.belief(view).sample, worlds)
         budget = self.budget if self.budget is not None else bot_budget(len(view["hands"]))
         ev = evaluate_view(view, budget, self._seed(view, salt), rotations=False,
@@ -286,7 +286,8 @@ class ReaderBot:
         ev, _ = self._evaluate(view, ":again", turns=plays)
         return Turn.from_json(ev["moves"][ev["best"]]["turn"])
 
-    def _peek_after(self, view: View, best: Turn, legal: Legal, worlds: list[Any]) -> Turn:
+    def _peek_after(self, view: View, best: Turn, legal: Legal,
+                    worlds: list[Mapping[int, int]]) -> Turn:
         """``best`` with a peek after the play at the card whose value the worlds spread the
         most (front first on a tie), if there is one and that turn is legal."""
         if not self.peeks:

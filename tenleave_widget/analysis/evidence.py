@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from ..engine.cards import card_notation
 from ..engine.view import ViewWithHistory
@@ -108,7 +108,7 @@ class Shift(TypedDict):
     choice: Choice | None
 
 
-def _tv(a: Mapping[Any, float], b: Mapping[Any, float]) -> float:
+def _tv(a: Mapping[int, float], b: Mapping[int, float]) -> float:
     return 0.5 * sum(abs(a.get(v, 0.0) - b.get(v, 0.0)) for v in set(a) | set(b))
 
 

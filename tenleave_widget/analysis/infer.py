@@ -92,7 +92,7 @@ from ..engine.game import Game
 from ..engine.rules import Rules
 from ..engine.turn import AFTER, BEFORE, Turn
 from ..engine.view import GameEvent, History, TableCard, View, ViewWithHistory
-from .odds import move_evaluation
+from .odds import QueueOdds, SeatOdds, move_evaluation
 from .worlds import Hidden
 
 __all__ = [
@@ -106,6 +106,8 @@ __all__ = [
     "HandBelief",
     "History",
     "Inference",
+    "InferenceSummary",
+    "InferredOdds",
     "OpponentFit",
     "infer",
     "inferred_odds",
@@ -197,6 +199,25 @@ class Inference(TypedDict):
     effective_samples: float | None
     samples: int
     fallback: bool
+
+
+class InferenceSummary(TypedDict):
+    """What :func:`inferred_odds` says of the reading behind its odds (``"inference"``)."""
+
+    model: str
+    beta: dict[str, float]
+    opponents: list[OpponentFit]
+    effective_samples: float | None
+    samples: int
+    fallback: bool
+
+
+class InferredOdds(SeatOdds, total=False):
+    """The result of :func:`inferred_odds` (``tenleave odds --model inferred``): the odds'
+    shape, then ``"model": "inferred"`` and the ``inference`` behind them."""
+
+    model: str
+    inference: InferenceSummary
 
 
 MODEL = "softmax of the one-swat expected penalty"
@@ -958,7 +979,7 @@ def infer(view: ViewWithHistory, beta: Beta = "fitted", seed: int = 0,
 
 
 def inferred_odds(view: ViewWithHistory, beta: Beta = "fitted", seed: int = 0,
-                  samples: int = DEFAULT_SAMPLES, cost: Cost = DEFAULT_COST) -> dict[str, Any]:
+                  samples: int = DEFAULT_SAMPLES, cost: Cost = DEFAULT_COST) -> InferredOdds:
     """The swat-risk odds of RULES.md §9 (the shape of
     :func:`~tenleave_widget.analysis.odds.seat_odds`, moves included on the seat's turn)
     under the posterior of :func:`infer` instead of the uniform model, plus ``"model":
@@ -992,7 +1013,7 @@ def inferred_odds(view: ViewWithHistory, beta: Beta = "fitted", seed: int = 0,
     n = len(view["dealt"])
     nq = len(view["queues"])
     on_turn = not view["finished"] and view["to_move"] == seat
-    queues: list[dict[str, Any]] = []
+    queues: list[QueueOdds] = []
     penalty = [[0.0] * n for _ in range(nq)]
     append: dict[tuple[str, int], float] = {}
     for q, queue in enumerate(view["queues"]):
@@ -1037,7 +1058,7 @@ def inferred_odds(view: ViewWithHistory, beta: Beta = "fitted", seed: int = 0,
                        "p_swatted": f[0], "p_escapes": f[1], "p_stays": f[2]}
                       for c, f in zip(queue, fate, strict=True)],
         })
-    out: dict[str, Any] = {
+    out: InferredOdds = {
         "seat": seat,
         "token": view["token"],
         "queues": queues,

@@ -24,17 +24,27 @@ To step through a game in a notebook, use the widget: ``tenleave_widget.replay_w
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from ..engine.errors import RecordError, SetupError, excerpt
 from ..engine.game import Game
 from ..engine.record import RecordSource
 from ..engine.view import View
-from .infer import DEFAULT_COST, DEFAULT_SAMPLES, Beta, Cost, infer, inferred_odds, with_history
+from .infer import (
+    DEFAULT_COST,
+    DEFAULT_SAMPLES,
+    Beta,
+    Cost,
+    Inference,
+    InferredOdds,
+    infer,
+    inferred_odds,
+    with_history,
+)
 from .lookahead import DEFAULT_SAMPLES as LOOKAHEAD_SAMPLES
 from .lookahead import Budget, evaluate_view
 from .move_values import MoveValues
-from .odds import seat_odds
+from .odds import SeatOdds, seat_odds
 from .reader import BELIEF_COST, Belief, dealer
 
 
@@ -69,7 +79,7 @@ def position_odds(
     record: RecordSource | Game, seat: int, turns: int | None = None, model: str = "uniform",
     beta: Beta = "fitted", seed: int = 0, samples: int = DEFAULT_SAMPLES,
     cost: Cost = DEFAULT_COST,
-) -> dict[str, Any]:
+) -> SeatOdds | InferredOdds:
     """Seat ``seat``'s exact swat-risk odds (and move evaluation on its turn) after the
     first ``turns`` turns of a record (a dict, or the path of a record file), or of a
     :class:`~tenleave_widget.Game` (its current position by default): the ``tenleave
@@ -79,7 +89,7 @@ def position_odds(
     ``samples`` and ``cost`` as for ``infer``; they are not used by the default uniform
     model)."""
     if model == "uniform":
-        return cast(dict[str, Any], seat_odds(position_view(record, seat, turns)))
+        return seat_odds(position_view(record, seat, turns))
     if model != "inferred":
         raise SetupError(f"model must be one of {', '.join(MODELS)}, not {excerpt(model)}")
     view = with_history(position_game(record, seat, turns), seat)
@@ -89,13 +99,13 @@ def position_odds(
 def position_infer(
     record: RecordSource | Game, seat: int, turns: int | None = None, beta: Beta = "fitted",
     seed: int = 0, samples: int = DEFAULT_SAMPLES, cost: Cost = DEFAULT_COST,
-) -> dict[str, Any]:
+) -> Inference:
     """What the players' choices suggest about the cards seat ``seat`` cannot see, after
     the first ``turns`` turns of a record or a :class:`~tenleave_widget.Game`
     (:func:`~tenleave_widget.analysis.infer.infer` of its view and public history; its
     ``beta``, ``seed``, ``samples`` and ``cost``): the ``tenleave infer`` JSON."""
-    return cast(dict[str, Any], infer(with_history(position_game(record, seat, turns), seat),
-                                      beta=beta, seed=seed, samples=samples, cost=cost))
+    return infer(with_history(position_game(record, seat, turns), seat),
+                 beta=beta, seed=seed, samples=samples, cost=cost)
 
 
 def position_view(record: RecordSource | Game, seat: int, turns: int | None = None) -> View:
@@ -122,7 +132,7 @@ def position_game(record: RecordSource | Game, seat: int, turns: int | None = No
 
 
 def evaluate(
-    record_or_game: Any,
+    record_or_game: RecordSource | Game,
     seat: int,
     turns: int | None = None,
     budget: int | Budget = LOOKAHEAD_SAMPLES,

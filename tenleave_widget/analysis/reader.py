@@ -41,11 +41,11 @@ import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ..engine.cards import card_value
 from ..engine.view import View, ViewWithHistory
 from .infer import Beta, Cost, _posterior
+from .move_values import MoveValues
 from .worlds import Deal, Hidden
 
 __all__ = ["BELIEF_COST", "Belief", "PeekValue", "dealer", "peek_values", "revealed"]
@@ -256,7 +256,7 @@ def _crossfit(margins: Sequence[Sequence[float]], worlds: Sequence[int]) -> floa
     return total / len(worlds)
 
 
-def peek_values(view: View, evaluation: Mapping[str, Any],
+def peek_values(view: View, evaluation: MoveValues,
                 worlds: Sequence[Mapping[int, int]]) -> list[PeekValue]:
     """Per face-down card the seat cannot see, the honest worth of peeking it before the
     play (see the module docstring), from an ``evaluation`` with ``per_world`` figures and

@@ -56,7 +56,7 @@ from collections.abc import Callable, Generator, Mapping
 from typing import Any, Literal, Protocol, TypedDict, cast
 
 from ..analysis.evidence import Shift, biggest_shift
-from ..analysis.infer import Beta, Inference, infer, inferred_odds, with_history
+from ..analysis.infer import Beta, Inference, InferredOdds, infer, inferred_odds, with_history
 from ..analysis.worlds import Hidden
 from ..engine.game import Game
 from ..engine.view import View
@@ -130,7 +130,7 @@ class Reading(TypedDict):
 
     inference: Inference
     shift: Shift | None
-    odds: dict[str, Any] | None
+    odds: InferredOdds | None
 
 
 class SuggestFeed:
