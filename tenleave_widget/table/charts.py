@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
-from ..analysis.odds import seat_odds
+from ..analysis.odds import SeatOdds, seat_odds
 from ..analysis.review import Review, turn_text
 from ..engine.view import View
 
@@ -274,7 +274,7 @@ def _winners(view: Mapping[str, Any]) -> str:
 
 
 def _timeline(
-    view: Mapping[str, Any], points: Sequence[TimelinePoint], expected_now: float | None
+    view: View, points: Sequence[TimelinePoint], expected_now: float | None
 ) -> TimelineChart:
     """The timeline, ending at the position shown: a last point is added when the view
     is ahead of the history (a turn in progress that swatted, e.g. a wake)."""
@@ -293,8 +293,8 @@ def _timeline(
 
 
 def panel_data(
-    view: Mapping[str, Any],
-    odds: Mapping[str, Any],
+    view: View,
+    odds: SeatOdds,
     timeline: Sequence[TimelinePoint],
     *,
     moves_seat: int | None = None,
@@ -893,7 +893,7 @@ def panel_figures(data: PanelData) -> dict[str, PanelFigure]:
 
 def figures(
     view: View,
-    odds: Mapping[str, Any] | None = None,
+    odds: SeatOdds | None = None,
     timeline: Sequence[TimelinePoint] = (),
     *,
     review: Review | None = None,

@@ -9,22 +9,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, cast
-
 from ..engine.game import Game
 from .protocol import View
 
 __all__ = ["build_history", "public_view"]
 
 
-def public_view(view: Mapping[str, Any]) -> View:
+def public_view(view: View) -> View:
     """``view`` with every face-down value and every hand removed: what anyone may see
     (shown behind the hot-seat cover)."""
-    out = dict(view)
-    out["queues"] = [[{**c, "value": None} for c in q] for q in view["queues"]]
-    out["hands"] = [{**h, "cards": None} for h in view["hands"]]
-    return cast(View, out)
+    return {**view, "queues": [[{**c, "value": None} for c in q] for q in view["queues"]],
+            "hands": [{**h, "cards": None} for h in view["hands"]]}
 
 
 def build_history(game: Game) -> list[Game]:

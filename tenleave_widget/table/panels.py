@@ -19,7 +19,7 @@ Behind the hot-seat cover, or with the odds switched off, the panels hold only a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..analysis.odds import seat_odds
 from .charts import (
@@ -99,7 +99,7 @@ class PanelFeed:
         seat = session.seat
         shown = session.shown()
         view = shown.view(seat)
-        odds: dict[str, Any] = session.suggest.odds(session, dict(seat_odds(view)))
+        odds = session.suggest.odds(session, seat_odds(view))  # a new dict: changed below
         empty = ""
         if any(s["kind"] == "play" for s in session.pending):
             odds.pop("moves", None)

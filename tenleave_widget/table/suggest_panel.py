@@ -57,6 +57,7 @@ from typing import Any, Literal, Protocol, TypedDict, cast
 
 from ..analysis.evidence import Shift, biggest_shift
 from ..analysis.infer import Beta, Inference, InferredOdds, infer, inferred_odds, with_history
+from ..analysis.odds import SeatOdds
 from ..analysis.worlds import Hidden
 from ..engine.game import Game
 from ..engine.view import View
@@ -223,7 +224,7 @@ class SuggestFeed:
                     break
 
     # ------------------------------------------------------------------ the panels
-    def odds(self, session: SuggestSession, odds: dict[str, Any]) -> dict[str, Any]:
+    def odds(self, session: SuggestSession, odds: SeatOdds) -> SeatOdds:
         """``odds`` (the uniform model's, of the view shown) with the queues read from the
         players' choices when the switch says so and the reading is in (and no step of
         the turn has been taken: the reading is of the turn's start)."""
