@@ -39,6 +39,7 @@ from ..engine.view import View, has_history
 from .infer import Beta, Cost, with_history
 from .lookahead import DEFAULT_SAMPLES, Budget, evaluate_view
 from .move_values import MoveValues
+from .odds import MoveOdds, move_evaluation, play_of
 from .reader import BELIEF_COST, Belief, PeekValue, dealer, peek_values, revealed
 
 WAKE: Final = "wake"
@@ -99,25 +100,22 @@ class GreedyBot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def _best(self, moves: list[dict[str, Any]]) -> dict[str, Any]:
+    def _best(self, moves: list[MoveOdds]) -> MoveOdds:
         low = min(float(m["expected_penalty"]) for m in moves)
         best = [m for m in moves if float(m["expected_penalty"]) <= low + 1e-12]
         return best[self.rng.randrange(len(best))] if len(best) > 1 else best[0]
 
     def choose(self, view: View, legal: Legal) -> Choice:
-        from .odds import move_evaluation
-
         seat = _mover(view)
         moves = move_evaluation(view)
         if moves and moves[-1].get("wake") and "play" in moves[0]:
-            card, queue = moves[0]["play"]
+            card, queue = play_of(moves[0])
             if Turn(seat, card, queue, wake=True) not in legal:  # after a wake: plays only
                 moves = moves[:-1]
         move = self._best(moves)
         if move.get("wake"):
             return WAKE
-        card, queue = move["play"]
-        return Turn(seat, str(card), int(queue))
+        return Turn(seat, *play_of(move))
 
 
 class LookaheadBot:

@@ -92,7 +92,7 @@ from ..engine.game import Game
 from ..engine.rules import Rules
 from ..engine.turn import AFTER, BEFORE, Turn
 from ..engine.view import GameEvent, History, TableCard, View, ViewWithHistory
-from .odds import QueueOdds, SeatOdds, move_evaluation
+from .odds import MoveOdds, QueueOdds, SeatOdds, move_evaluation, play_of
 from .worlds import Hidden
 
 __all__ = [
@@ -553,14 +553,14 @@ def _costs(d: _Decision, card_of: Mapping[int, str],
     return result
 
 
-def _lookahead_costs(view: View, moves: Sequence[Mapping[str, Any]],
+def _lookahead_costs(view: View, moves: Sequence[MoveOdds],
                      seed: int) -> list[float]:
     """Per move of ``moves`` (a play, or waking), its expected final margin from ``view``
     (:data:`LOOKAHEAD_COST_WORLDS` worlds, rotations off; waking: its best play after)."""
     from .lookahead import evaluate_view  # the lookahead imports this module's users
 
     ev = evaluate_view(view, LOOKAHEAD_COST_WORLDS, seed, rotations=False)
-    value: dict[tuple[Any, ...], float] = {}
+    value: dict[tuple[str | int, ...], float] = {}
     for m in ev["moves"]:
         turn = m["turn"]
         key = ("wake",) if turn.get("wake") else ("play", *turn["play"])
@@ -1049,7 +1049,7 @@ def inferred_odds(view: ViewWithHistory, beta: Beta = "fitted", seed: int = 0,
                 penalty[q][s] += p * one["expected_penalty"][s]
             for m in one.get("moves", []):
                 if "play" in m and m["play"][1] == q:
-                    k2 = (str(m["play"][0]), q)
+                    k2 = (play_of(m)[0], q)
                     append[k2] = append.get(k2, 0.0) + p * float(m["expected_penalty"])
         queues.append({
             "p_under": outcome[0], "p_exact": outcome[1], "p_over": outcome[2],
@@ -1065,12 +1065,12 @@ def inferred_odds(view: ViewWithHistory, beta: Beta = "fitted", seed: int = 0,
         "expected_penalty": [sum(penalty[q][s] for q in range(nq)) for s in range(n)],
     }
     if on_turn:
-        moves: list[dict[str, Any]] = []
+        moves: list[MoveOdds] = []
         for m in move_evaluation(plain):
             if "play" in m:
-                card, q = m["play"]
+                note, q = play_of(m)
                 rest = sum(penalty[r][seat] for r in range(nq) if r != q)
-                moves.append({"play": [card, q], "expected_penalty": rest + append[(card, q)]})
+                moves.append({"play": [note, q], "expected_penalty": rest + append[(note, q)]})
             else:
                 moves.append({"wake": True, "expected_penalty": sum(c[seat] for c in penalty)})
         out["moves"] = moves

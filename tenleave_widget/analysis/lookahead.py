@@ -57,7 +57,7 @@ from ..engine.cards import count_backs, parse_card, value_and_back
 from ..engine.errors import IllegalActionError, SetupError, excerpt
 from ..engine.view import TableCard, View
 from .move_values import Figures, MoveValue, MoveValues, NotValued, WorldResults
-from .odds import move_evaluation, seat_odds
+from .odds import move_evaluation, play_of, seat_odds
 from .playout import Move, Policy, Simulator
 from .playout_position import Position, World
 from .stats import Z95, mean_ci, wilson
@@ -393,7 +393,8 @@ class Evaluation:
         imm: dict[tuple[str, ...], float] = {}
         for m in move_evaluation(view):
             if "play" in m:
-                imm[("play", m["play"][0], str(m["play"][1]))] = float(m["expected_penalty"])
+                card, queue = play_of(m)
+                imm[("play", card, str(queue))] = float(m["expected_penalty"])
             else:
                 imm[("wake",)] = float(m["expected_penalty"])
         out_moves: list[MoveValue] = []

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from ..engine.cards import COLOURS, MARKED, PLAIN, Back, count_backs, split_back, value_and_back
 from ..engine.rules import DEFAULT_RULES, DEFAULT_TOKENS, QUEUE_CAPACITY, TARGET
@@ -41,12 +41,14 @@ from .worlds import Hidden
 
 __all__ = [
     "CardOdds",
+    "MoveOdds",
     "QueueOdds",
     "QueueOuts",
     "SeatOdds",
     "TARGET",
     "clear_cache",
     "move_evaluation",
+    "play_of",
     "queue_outs",
     "seat_odds",
     "sketch_view",
@@ -80,6 +82,18 @@ class QueueOdds(TypedDict):
     cards: list[CardOdds]
 
 
+class _MoveOddsBase(TypedDict):
+    expected_penalty: float
+
+
+class MoveOdds(_MoveOddsBase, total=False):
+    """One decision of :func:`move_evaluation`: a ``play``, ``[notation, queue]`` (a JSON
+    pair: :func:`play_of` reads it), or ``wake`` (true), and its ``expected_penalty``."""
+
+    play: list[str | int]
+    wake: bool
+
+
 class SeatOdds(TypedDict, total=False):
     """The JSON of ``tenleave odds FILE --seat P``; ``moves`` only on P's turn."""
 
@@ -87,7 +101,7 @@ class SeatOdds(TypedDict, total=False):
     token: str
     queues: list[QueueOdds]
     expected_penalty: list[float]
-    moves: list[dict[str, Any]]
+    moves: list[MoveOdds]
 
 
 class QueueOut(TypedDict):
@@ -383,7 +397,7 @@ def _on_turn(view: View) -> bool:
     return seat is not None and not view["finished"] and view["to_move"] == seat
 
 
-def move_evaluation(view: View) -> list[dict[str, Any]]:
+def move_evaluation(view: View) -> list[MoveOdds]:
     """The viewing seat's expected penalty of a swat right after each of its legal plays.
 
     One entry ``{"play": [notation, queue], "expected_penalty": f}`` per distinct card in
@@ -401,7 +415,7 @@ def move_evaluation(view: View) -> list[dict[str, Any]]:
     return _moves(_Model(view))
 
 
-def _moves(model: _Model, costs: list[float] | None = None) -> list[dict[str, Any]]:
+def _moves(model: _Model, costs: list[float] | None = None) -> list[MoveOdds]:
     """The move evaluation; ``costs``: the seat's expected penalty per queue, if known."""
     seat = model.seat
     assert seat is not None
@@ -411,7 +425,7 @@ def _moves(model: _Model, costs: list[float] | None = None) -> list[dict[str, An
     notations = sorted(set(cards), key=lambda n: (_parse(n)[0], n))
     if costs is None:
         costs = [_queue_costs(model, q)[1][seat] for q in range(len(model.slots))]
-    moves: list[dict[str, Any]] = []
+    moves: list[MoveOdds] = []
     after: dict[int, dict[int, float]] = {}
     values = tuple(sorted({_parse(n)[0] for n in notations}))
     for q, slots in enumerate(model.slots):
@@ -429,6 +443,16 @@ def _moves(model: _Model, costs: list[float] | None = None) -> list[dict[str, An
     if all(len(slots) >= 2 for slots in model.slots):
         moves.append({"wake": True, "expected_penalty": sum(costs)})
     return moves
+
+
+def play_of(move: MoveOdds) -> tuple[str, int]:
+    """The card (its notation) and the queue of a move's ``play``.
+
+    >>> play_of({"play": ["4*", 1], "expected_penalty": 2.0})
+    ('4*', 1)
+    """
+    card, queue = move["play"]
+    return str(card), int(queue)
 
 
 def queue_outs(view: View) -> list[QueueOuts]:
