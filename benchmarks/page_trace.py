@@ -1,8 +1,8 @@
 """The page's main-thread CPU per click, from a Chromium trace (bench_widget.py uses it).
 
 While a block of clicks is measured, the page is traced through the DevTools protocol
-(``Tracing`` domain: the renderer's timeline events, the ``performance.mark`` calls of the
-measuring script, and V8's sampling profiler). For each click:
+(``Tracing`` domain: the renderer's timeline events and the ``performance.mark`` calls of
+the measuring script; ``Profiler`` domain: V8's samples of the page's scripts). For each click:
 
 * **CPU**: the renderer main thread's *thread time* (``tdur``: time on a core, not time
   waiting for one), summed over its tasks between two marks, a task cut by a mark counted
@@ -32,7 +32,12 @@ from typing import Any
 
 CATEGORIES = ",".join((
     "devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing",
-    "v8.execute", "disabled-by-default-v8.cpu_profiler"))
+    "v8.execute"))
+
+# V8's samples come from the Profiler domain (its clock is the trace's): the trace's own
+# sampler (disabled-by-default-v8.cpu_profiler) names the scripts in the first tracing of
+# a browser only, and "(program)" in every later one.
+SAMPLING_US = 200
 
 MARKS = ("tl-click", "tl-table", "tl-panels")
 
@@ -101,14 +106,19 @@ class Tracer:
     def start(self) -> None:
         self.events = []
         self.done = False
+        self.cdp.send("Profiler.enable")
+        self.cdp.send("Profiler.setSamplingInterval", {"interval": SAMPLING_US})
         self.cdp.send("Tracing.start", {"categories": CATEGORIES, "transferMode": "ReportEvents"})
+        self.cdp.send("Profiler.start")
 
     def stop(self) -> list[dict[str, Any]]:
         """Stop tracing; the page CPU of each click traced (see `clicks`)."""
+        profile = self.cdp.send("Profiler.stop")["profile"]
+        self.cdp.send("Profiler.disable")
         self.cdp.send("Tracing.end")
         while not self.done:
             self.page.wait_for_timeout(100)
-        return clicks(self.events, self.owners)
+        return clicks(self.events, profile, self.owners)
 
 
 def _top_level(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -134,27 +144,12 @@ def _top_level(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _samples(events: list[dict[str, Any]], pid: int, tid: int,
-             owners: dict[int, str]) -> tuple[list[float], list[str | None]]:
-    """The main thread's V8 samples: their times and owners (None: idle)."""
-    ids = {e["id"] for e in events
-           if e.get("name") == "Profile" and e.get("pid") == pid and e.get("tid") == tid}
-    start = {e["id"]: e["args"]["data"]["startTime"] for e in events
-             if e.get("name") == "Profile" and e["id"] in ids}
-    nodes: dict[int, dict[str, Any]] = {}
-    raw: list[tuple[float, int]] = []
-    clock = dict(start)
-    for e in events:
-        if e.get("name") != "ProfileChunk" or e.get("id") not in ids or e.get("pid") != pid:
-            continue
-        data = e["args"]["data"]
-        profile = data.get("cpuProfile", {})
-        for node in profile.get("nodes", []):
-            nodes[node["id"]] = node
-        samples, deltas = profile.get("samples", []), data.get("timeDeltas", [])
-        for node_id, delta in zip(samples, deltas, strict=True):
-            clock[e["id"]] += delta
-            raw.append((clock[e["id"]], node_id))
+def _samples(profile: dict[str, Any], owners: dict[int, str]
+             ) -> tuple[list[float], list[str | None]]:
+    """The page's V8 samples (a ``Profiler.stop`` profile): their times, on the trace's
+    clock, and owners (None: idle)."""
+    nodes = {node["id"]: node for node in profile.get("nodes", [])}
+    parent = {child: node["id"] for node in nodes.values() for child in node.get("children", [])}
     cache: dict[int, str | None] = {}
 
     def owner(node_id: int) -> str | None:
@@ -166,18 +161,23 @@ def _samples(events: list[dict[str, Any]], pid: int, tid: int,
         widgets = False
         at: int | None = node_id
         while at is not None and at in nodes and found == "jupyterlab":
-            who = owners.get(int(nodes[at]["callFrame"].get("scriptId", 0)))
+            who = owners.get(int(nodes[at]["callFrame"].get("scriptId", 0) or 0))
             if who in ("plotly", "table"):
                 found = who
             widgets = widgets or who == "widgets"
-            at = nodes[at].get("parent")
+            at = parent.get(at)
         if found == "jupyterlab" and widgets:
             found = "widgets"
         cache[node_id] = found
         return found
 
-    raw.sort()
-    return [t for t, _ in raw], [owner(n) for _, n in raw]
+    times: list[float] = []
+    clock = float(profile.get("startTime", 0))
+    for delta in profile.get("timeDeltas", []):
+        clock += delta
+        times.append(clock)
+    pairs = sorted(zip(times, (owner(n) for n in profile.get("samples", [])), strict=True))
+    return [t for t, _ in pairs], [w for _, w in pairs]
 
 
 def _cpu(spans: list[dict[str, Any]], a: float, b: float,
@@ -202,7 +202,8 @@ def _cpu(spans: list[dict[str, Any]], a: float, b: float,
             "owner": {k: total * v / n if n else 0.0 for k, v in counts.items()}}
 
 
-def clicks(events: list[dict[str, Any]], owners: dict[int, str]) -> list[dict[str, Any]]:
+def clicks(events: list[dict[str, Any]], profile: dict[str, Any],
+           owners: dict[int, str]) -> list[dict[str, Any]]:
     """Each traced click's CPU: ``click`` (the whole click) and ``state`` (its state's
     drawing), each ``{"cpu", "activity", "owner"}`` in ms."""
     marks = sorted((e for e in events if e.get("name") in MARKS), key=lambda e: e["ts"])
@@ -212,7 +213,7 @@ def clicks(events: list[dict[str, Any]], owners: dict[int, str]) -> list[dict[st
     spans = _top_level([e for e in events if e.get("pid") == pid and e.get("tid") == tid])
     tasks = [s for s in spans if s["task"] is s]
     starts = [s["ts"] for s in spans]
-    times, who = _samples(events, pid, tid, owners)
+    times, who = _samples(profile, owners)
     out = []
     for i, m in enumerate(marks):
         if m["name"] != "tl-click" or [x["name"] for x in marks[i:i + 3]] != list(MARKS):
