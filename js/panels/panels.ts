@@ -9,6 +9,8 @@ import "./panels.css";
 import { h } from "../dom";
 import type { Send } from "../send";
 import { detailsSwitch } from "./details";
+import { legendList, splitLegend } from "./legend";
+import type { SplitLegend } from "./legend";
 import { movesControls } from "./moves";
 import { drawFigure, purge, readTheme, resize, themed, wordsOnly } from "./plot";
 import { oddsModelControls, suggestControls } from "./suggest";
@@ -29,6 +31,10 @@ interface Slot {
   words: HTMLElement;
   alt: HTMLElement;
   caption: HTMLElement;
+  /** A legend drawn in HTML (./legend.ts) above and below the chart. */
+  legendTop: HTMLElement;
+  legendBottom: HTMLElement;
+  legendKey: string;
   figure: PanelFigure | null;
   /** The figure and theme last drawn (the same again is not redrawn). */
   drawn: string;
@@ -171,8 +177,10 @@ export class PanelsView {
     const heading = h("h3", { class: "tl-panel-title", id });
     // the caption is read on the page (aria-hidden is on the chart only), so the alt need not repeat it
     const caption = h("p", { class: "tl-panel-caption", "data-testid": `caption-${key}` });
-    const section = h("section", { class: `tl-panel tl-panel-${key}`, "data-figure": key, "aria-labelledby": id }, heading, plot, words, caption, controls, alt);
-    const slot: Slot = { section, heading, controls, plot, words, alt, caption, figure: null, drawn: "", clicks: false };
+    const legendTop = h("ul", { class: "tl-legend", hidden: "" });
+    const legendBottom = h("ul", { class: "tl-legend", hidden: "" });
+    const section = h("section", { class: `tl-panel tl-panel-${key}`, "data-figure": key, "aria-labelledby": id }, heading, legendTop, plot, legendBottom, words, caption, controls, alt);
+    const slot: Slot = { section, heading, controls, plot, words, alt, caption, legendTop, legendBottom, legendKey: "", figure: null, drawn: "", clicks: false };
     this.slots.set(key, slot);
     this.resizer?.observe(plot);
     return slot;
@@ -194,13 +202,16 @@ export class PanelsView {
       slot.words.style.minHeight = `${Number(themed(figure.figure.layout, theme)["height"]) || 0}px`;
       slot.words.hidden = false;
       slot.plot.hidden = true;
+      slot.legendTop.hidden = slot.legendBottom.hidden = true;
       return Promise.resolve();
     }
     slot.words.hidden = true;
     slot.plot.hidden = false;
+    const split = splitLegend(figure.figure);
+    showLegend(slot, split);
     if (drawn === slot.drawn) return Promise.resolve();
     slot.drawn = drawn;
-    return drawFigure(slot.plot, key, figure.figure, theme).then((el) => {
+    return drawFigure(slot.plot, key, split ? split.figure : figure.figure, theme).then((el) => {
       if (key !== "review" || slot.clicks || !this.send) return;
       slot.clicks = true;
       const send = this.send;
@@ -222,6 +233,18 @@ export class PanelsView {
     this.theme = theme;
     for (const [key, slot] of this.slots) if (slot.figure) void this.draw(key, slot, slot.figure);
   }
+}
+
+/** The HTML legend of `split` around the slot's chart (none: plotly.js draws it). */
+function showLegend(slot: Slot, split: SplitLegend | null): void {
+  const key = split === null ? "" : JSON.stringify([split.top, split.bottom]);
+  if (key !== slot.legendKey) {
+    slot.legendKey = key;
+    slot.legendTop.replaceChildren(...legendList(split?.top ?? []));
+    slot.legendBottom.replaceChildren(...legendList(split?.bottom ?? []));
+  }
+  slot.legendTop.hidden = slot.legendTop.childElementCount === 0;
+  slot.legendBottom.hidden = slot.legendBottom.childElementCount === 0;
 }
 
 /** Draw `data` once, in a new element (a static page; the table keeps a PanelsView). */

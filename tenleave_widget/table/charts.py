@@ -589,6 +589,9 @@ def outcome_figure(outcome: Sequence[OutcomeChart]) -> PanelFigure:
                "y1": 1, "fillcolor": colour, "opacity": 0.18, "layer": "below",
                "line": {"width": 0}} for a, b, colour in zones]
     rows_px = 30 * len(outcome)
+    # layout.meta.legend_px: the room (px) its legends take at the top and bottom; the
+    # table draws these legends in HTML around the chart and takes that room off
+    # (js/panels/legend.ts: plotly.js redrew them with every state)
     if len(data) == len(OUTCOME_PARTS):  # every queue empty: no total to show
         layout = _layout(title, 110 + rows_px + 40, barmode="stack", showlegend=True,
                          legend={"orientation": "h", "x": 0, "y": 1.02, "yanchor": "bottom",
@@ -598,7 +601,7 @@ def outcome_figure(outcome: Sequence[OutcomeChart]) -> PanelFigure:
                          xaxis={"range": [0, 1], "tickformat": ".0%", "fixedrange": True},
                          yaxis={"autorange": "reversed", "fixedrange": True,
                                 "showgrid": False},
-                         annotations=empty)
+                         annotations=empty, meta={"legend_px": {"t": 56, "b": 0}})
         return {"name": title, "alt": " ".join(alts),
                 "figure": {"data": data, "layout": layout}}
     layout = _layout(
@@ -620,6 +623,7 @@ def outcome_figure(outcome: Sequence[OutcomeChart]) -> PanelFigure:
                 "range": [0, min(1.0, most * 1.15 + 0.02)], "nticks": 3},
         shapes=shapes,
         annotations=empty,
+        meta={"legend_px": {"t": 56, "b": 25}},
     )
     return {"name": title, "alt": " ".join(alts), "figure": {"data": data, "layout": layout}}
 

@@ -65,6 +65,14 @@ def test_panels_explain_themselves(page: Any) -> None:
                   "over 10: the Human Defense token swats", "empty: nothing to swat",
                   "Ana's moves: penalty of one swat right after", "★", "Ana, Ben, Cy: 0"):
         assert named in text, named
+    # the outcome chart's legends are HTML around the chart (js/panels/legend.ts), a
+    # swatch of each bar's colour and pattern beside its words; plotly.js draws none
+    legend = page.locator(".tl-panel-outcome .tl-legend-entry")
+    assert legend.all_inner_texts() == [
+        "under 10: the highest card is swatted", "exactly 10: every flipped card escapes",
+        "over 10: the Human Defense token swats", "Queue 1"]
+    assert page.locator(".tl-panel-outcome .tl-legend-entry svg rect").count() == 4 + 2
+    assert page.locator(".tl-panel-outcome .js-plotly-plot .legend").count() == 0
     names = page.locator(".tl-panel").evaluate_all(
         "ps => ps.map(p => document.getElementById(p.getAttribute('aria-labelledby'))"
         ".textContent)")
