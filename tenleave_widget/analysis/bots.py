@@ -34,12 +34,12 @@ from typing import Any, Final, Literal, NamedTuple, Protocol
 from ..engine.errors import IllegalActionError, InvalidViewError, SetupError, excerpt
 from ..engine.game import Game
 from ..engine.rules import QUEUE_CAPACITY
-from ..engine.turn import AFTER, Turn
+from ..engine.turn import AFTER, Turn, TurnObject, play_pair
 from ..engine.view import View, has_history
 from .infer import Beta, Cost, with_history
 from .lookahead import DEFAULT_SAMPLES, Budget, evaluate_view
 from .move_values import MoveValues
-from .odds import MoveOdds, move_evaluation, play_of
+from .odds import MoveOdds, move_evaluation
 from .reader import BELIEF_COST, Belief, PeekValue, dealer, peek_values, revealed
 
 WAKE: Final = "wake"
@@ -109,13 +109,13 @@ class GreedyBot:
         seat = _mover(view)
         moves = move_evaluation(view)
         if moves and moves[-1].get("wake") and "play" in moves[0]:
-            card, queue = play_of(moves[0])
+            card, queue = play_pair(moves[0]["play"])
             if Turn(seat, card, queue, wake=True) not in legal:  # after a wake: plays only
                 moves = moves[:-1]
         move = self._best(moves)
         if move.get("wake"):
             return WAKE
-        return Turn(seat, *play_of(move))
+        return Turn(seat, *play_pair(move["play"]))
 
 
 class LookaheadBot:
@@ -256,7 +256,7 @@ class ReaderBot:
             return self._belief[1].condition(revealed(view))
         return Belief.uniform(view)
 
-    def _evaluate(self, view: View, salt: str, turns: list[dict[str, Any]] | None = None
+    def _evaluate(self, view: View, salt: str, turns: list[TurnObject] | None = None
                   ) -> tuple[MoveValues, list[Mapping[int, int]]]:
         worlds: list[Mapping[int, int]] = []
         deal = dealer(view, self.belief(view).sample, worlds)

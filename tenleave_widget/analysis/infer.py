@@ -90,9 +90,9 @@ from ..engine.cards import card_notation, value_and_back
 from ..engine.errors import InvalidViewError, SetupError, TenLeaveError, excerpt
 from ..engine.game import Game
 from ..engine.rules import Rules
-from ..engine.turn import AFTER, BEFORE, Turn
+from ..engine.turn import AFTER, BEFORE, Turn, play_pair
 from ..engine.view import GameEvent, History, TableCard, View, ViewWithHistory
-from .odds import MoveOdds, QueueOdds, SeatOdds, move_evaluation, play_of
+from .odds import MoveOdds, QueueOdds, SeatOdds, move_evaluation
 from .worlds import Hidden
 
 __all__ = [
@@ -1049,7 +1049,7 @@ def inferred_odds(view: ViewWithHistory, beta: Beta = "fitted", seed: int = 0,
                 penalty[q][s] += p * one["expected_penalty"][s]
             for m in one.get("moves", []):
                 if "play" in m and m["play"][1] == q:
-                    k2 = (play_of(m)[0], q)
+                    k2 = (play_pair(m["play"])[0], q)
                     append[k2] = append.get(k2, 0.0) + p * float(m["expected_penalty"])
         queues.append({
             "p_under": outcome[0], "p_exact": outcome[1], "p_over": outcome[2],
@@ -1068,7 +1068,7 @@ def inferred_odds(view: ViewWithHistory, beta: Beta = "fitted", seed: int = 0,
         moves: list[MoveOdds] = []
         for m in move_evaluation(plain):
             if "play" in m:
-                note, q = play_of(m)
+                note, q = play_pair(m["play"])
                 rest = sum(penalty[r][seat] for r in range(nq) if r != q)
                 moves.append({"play": [note, q], "expected_penalty": rest + append[(note, q)]})
             else:

@@ -49,15 +49,15 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ..engine.cards import count_backs, parse_card, value_and_back
 from ..engine.errors import IllegalActionError, SetupError, excerpt
+from ..engine.turn import TurnObject, play_pair
 from ..engine.view import TableCard, View
 from .move_values import Figures, MoveValue, MoveValues, NotValued, WorldResults
-from .odds import move_evaluation, play_of, seat_odds
+from .odds import move_evaluation, seat_odds
 from .playout import Move, Policy, Simulator
 from .playout_position import Position, World
 from .stats import Z95, mean_ci, wilson
@@ -160,13 +160,13 @@ class _Stats:
         }
 
 
-def _moves_of(pos: Position, rotations: bool) -> list[tuple[dict[str, Any], Move]]:
+def _moves_of(pos: Position, rotations: bool) -> list[tuple[TurnObject, Move]]:
     """Every distinct valued decision: its record turn object and its play-out move."""
     seat, cap = pos.seat, pos.cap
     sizes = [len(q) for q in pos.queues]
     nq = len(sizes)
     notes = sorted(set(pos.hand_notes), key=lambda c: (parse_card(c)[0], c))
-    out: list[tuple[dict[str, Any], Move]] = []
+    out: list[tuple[TurnObject, Move]] = []
     room = [q for q in range(nq) if sizes[q] < cap]
     for c in notes:
         v = parse_card(c)[0]
@@ -195,13 +195,13 @@ def _moves_of(pos: Position, rotations: bool) -> list[tuple[dict[str, Any], Move
     return out
 
 
-def _immediate(view: View, pos: Position, turn: dict[str, Any]) -> float:
+def _immediate(view: View, pos: Position, turn: TurnObject) -> float:
     """The one-swat figure of the odds (RULES.md §9) for one decision."""
     seat = pos.seat
     if "rotate" not in turn:
         return -1.0  # filled from move_evaluation by the caller
     queues = [list(q) for q in view["queues"]]
-    card, q = turn["play"]
+    card, q = play_pair(turn["play"])
     v, back = value_and_back(card)
     mine: TableCard = {"key": pos.turns_applied, "owner": seat,
                        "back": back, "value": v, "peeked_by": []}
@@ -230,7 +230,7 @@ def evaluate_view(
     rotations: bool = True,
     objective: str = "margin",
     per_world: bool = False,
-    turns: Sequence[Mapping[str, Any]] | None = None,
+    turns: Sequence[TurnObject] | None = None,
     reference: bool = False,
     deal: Deal | None = None,
 ) -> MoveValues:
@@ -292,7 +292,7 @@ class Evaluation:
         rotations: bool = True,
         objective: str = "margin",
         per_world: bool = False,
-        turns: Sequence[Mapping[str, Any]] | None = None,
+        turns: Sequence[TurnObject] | None = None,
         reference: bool = False,
         deal: Deal | None = None,
     ) -> None:
@@ -393,7 +393,7 @@ class Evaluation:
         imm: dict[tuple[str, ...], float] = {}
         for m in move_evaluation(view):
             if "play" in m:
-                card, queue = play_of(m)
+                card, queue = play_pair(m["play"])
                 imm[("play", card, str(queue))] = float(m["expected_penalty"])
             else:
                 imm[("wake",)] = float(m["expected_penalty"])
@@ -405,7 +405,8 @@ class Evaluation:
             elif "rotate" in turn:
                 ie = _immediate(view, pos, turn)
             else:
-                ie = imm[("play", turn["play"][0], str(turn["play"][1]))]
+                card, queue = play_pair(turn["play"])
+                ie = imm[("play", card, str(queue))]
             out_moves.append({"turn": turn, **st.figures(), "immediate_expected_penalty": ie,
                               "samples": len(st.pen), **st.worlds(self._per_world)})
         best = _best(out_moves, self._objective)

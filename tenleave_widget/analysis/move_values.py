@@ -13,7 +13,9 @@ the edges (``tenleave evaluate``, the review file, the browser).
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import TypedDict
+
+from ..engine.turn import TurnObject
 
 __all__ = ["Figures", "MoveValue", "MoveValues", "NotValued", "Reference", "WorldResults"]
 
@@ -46,7 +48,7 @@ class MoveValue(Figures, WorldResults):
     """One decision's value: the record turn object, its figures, the one-swat figure of
     the odds and the worlds it was played in."""
 
-    turn: dict[str, Any]
+    turn: TurnObject
     """The record turn object (``docs/RULES.md`` §8)."""
     immediate_expected_penalty: float
     samples: int

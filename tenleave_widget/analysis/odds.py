@@ -48,7 +48,6 @@ __all__ = [
     "TARGET",
     "clear_cache",
     "move_evaluation",
-    "play_of",
     "queue_outs",
     "seat_odds",
     "sketch_view",
@@ -88,7 +87,8 @@ class _MoveOddsBase(TypedDict):
 
 class MoveOdds(_MoveOddsBase, total=False):
     """One decision of :func:`move_evaluation`: a ``play``, ``[notation, queue]`` (a JSON
-    pair: :func:`play_of` reads it), or ``wake`` (true), and its ``expected_penalty``."""
+    pair: :func:`~tenleave_widget.engine.turn.play_pair` reads it), or ``wake`` (true),
+    and its ``expected_penalty``."""
 
     play: list[str | int]
     wake: bool
@@ -443,16 +443,6 @@ def _moves(model: _Model, costs: list[float] | None = None) -> list[MoveOdds]:
     if all(len(slots) >= 2 for slots in model.slots):
         moves.append({"wake": True, "expected_penalty": sum(costs)})
     return moves
-
-
-def play_of(move: MoveOdds) -> tuple[str, int]:
-    """The card (its notation) and the queue of a move's ``play``.
-
-    >>> play_of({"play": ["4*", 1], "expected_penalty": 2.0})
-    ('4*', 1)
-    """
-    card, queue = move["play"]
-    return str(card), int(queue)
 
 
 def queue_outs(view: View) -> list[QueueOuts]:

@@ -14,12 +14,41 @@ Turn(seat=1, card='5', queue=0, peek=(1, 0), rotate=None, wake=False, extra='bef
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from typing import Any, NamedTuple, TypedDict
 
 from .errors import IllegalActionError, excerpt, json_kind
 
 BEFORE = "before"
 AFTER = "after"
+
+
+class _TurnObjectBase(TypedDict):
+    seat: int
+    play: list[str | int]
+    """``[card notation, queue]``, a JSON pair: :func:`play_pair` reads it."""
+
+
+class TurnObject(_TurnObjectBase, total=False):
+    """A record turn object (RULES.md §8) as :meth:`Turn.to_json` writes it: at most one
+    of ``wake`` (true), ``peek`` (``[queue, position]``) and ``rotate`` (a queue), and
+    ``extra`` only when ``"after"``."""
+
+    wake: bool
+    peek: list[int]
+    rotate: int
+    extra: str
+
+
+def play_pair(play: Sequence[str | int]) -> tuple[str, int]:
+    """The card notation and the queue of a ``play`` pair (a turn object's, or a move's of
+    the odds), as written by this package.
+
+    >>> play_pair(["4*", 1])
+    ('4*', 1)
+    """
+    card, queue = play
+    return str(card), int(queue)
 
 
 def _is_int(x: object) -> bool:
@@ -55,9 +84,9 @@ class Turn(NamedTuple):
             return self._replace(extra=BEFORE)
         return self
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> TurnObject:
         """The record turn object (``extra`` only when ``"after"``)."""
-        out: dict[str, Any] = {"seat": self.seat, "play": [self.card, self.queue]}
+        out: TurnObject = {"seat": self.seat, "play": [self.card, self.queue]}
         if self.wake:
             out["wake"] = True
         elif self.peek is not None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Generator
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from ..analysis.review import (
     DEFAULT_SAMPLES,
@@ -41,7 +41,7 @@ from ..analysis.review import (
     turn_text,
 )
 from ..analysis.review.results import _summaries
-from ..engine.turn import Turn
+from ..engine.turn import Turn, TurnObject
 from ..engine.view import View
 from . import tasks
 from .coach_check import CoachCheck
@@ -67,12 +67,12 @@ class Verdict(TypedDict):
 
     turn: int
     seat: int
-    played: dict[str, Any]
+    played: TurnObject
     """The record turn object played."""
     label: str
     loss: float
     loss_ci95: list[float]
-    best: dict[str, Any]
+    best: TurnObject
     """The record turn object of the best decision (the one played when it was best)."""
 
 

@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..analysis.lookahead import DEFAULT_SAMPLES, Budget, Evaluation
 from ..analysis.move_values import MoveValues
+from ..engine.turn import TurnObject
 from . import tasks
 from .charts import MoveChart, MovesChart, move_label
 
@@ -145,7 +146,7 @@ class LookaheadFeed:
         seed = random.Random(
             f"tenleave-panel/{session.config.seed}/{key[0]}/{key[2]}/{mover}/{key[4]}"
         ).getrandbits(64)
-        turns = None
+        turns: list[TurnObject] | None = None
         if session.pending:  # after a peek or a wake, only plain plays are legal
             cap = view["queue_capacity"]
             turns = [{"seat": mover, "play": [c, q]}

@@ -5,7 +5,9 @@ edges (the file, the command line, the browser), key for key in the order writte
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import TypedDict
+
+from ...engine.turn import TurnObject
 
 __all__ = ["JudgeJSON", "ReviewJSON", "SavedReviewJSON", "SavedTurnJSON", "SavedWakeJSON",
            "SeatJSON", "TurnJSON", "WakeJSON"]
@@ -14,10 +16,10 @@ __all__ = ["JudgeJSON", "ReviewJSON", "SavedReviewJSON", "SavedTurnJSON", "Saved
 class _TurnJSON(TypedDict):
     turn: int
     seat: int
-    played: dict[str, Any]
+    played: TurnObject
     """The record turn object (``docs/RULES.md`` §8)."""
     expected_final_penalty: float
-    best: dict[str, Any]
+    best: TurnObject
     best_expected_final_penalty: float
     loss: float
     loss_ci95: list[float]
