@@ -19,6 +19,7 @@ from typing import Any
 from ..engine.cards import card_value
 from ..engine.game import Game
 from ..engine.rules import ROMAN, TARGET
+from ..engine.view import FlippedCard, GameEvent, SafeCard, SwatEvent, SwatQueue
 from .protocol import SwatWords, TurnWords
 
 __all__ = ["REASONS", "describe_turn", "seat_name", "step_text", "token_before"]
@@ -50,7 +51,7 @@ def and_list(items: Sequence[str]) -> str:
 NUMBERS = {2: "two", 3: "three", 4: "four"}
 
 
-def cards_words(cards: Sequence[Mapping[str, Any]], players: Sequence[str]) -> str:
+def cards_words(cards: Sequence[FlippedCard | SafeCard], players: Sequence[str]) -> str:
     """Swatted cards in plain words, identical ones counted: ``Ana's two 3s and Ben's 5``.
 
     >>> cards_words([{"owner": 0, "card": "3*"}, {"owner": 0, "card": "3"},
@@ -69,7 +70,7 @@ def cards_words(cards: Sequence[Mapping[str, Any]], players: Sequence[str]) -> s
     return and_list(words)
 
 
-def _swat_line(sq: Mapping[str, Any], token: str, players: Sequence[str]) -> str:
+def _swat_line(sq: SwatQueue, token: str, players: Sequence[str]) -> str:
     """One queue of a swat in words, e.g. ``4 + 4 + 2 = 10 — swing and miss: all escape``."""
     if sq["single"] is not None:
         c = sq["single"]
@@ -92,7 +93,7 @@ def _swat_line(sq: Mapping[str, Any], token: str, players: Sequence[str]) -> str
     return f"{sums} = {total} > {TARGET} — Human Defense {token} swats {hits}"
 
 
-def _swat_words(e: Mapping[str, Any], token: str, players: Sequence[str]) -> SwatWords:
+def _swat_words(e: SwatEvent, token: str, players: Sequence[str]) -> SwatWords:
     title = REASONS.get(e["reason"], "SleepKid swats")
     return {
         "reason": e["reason"],
@@ -112,7 +113,7 @@ def _swat_words(e: Mapping[str, Any], token: str, players: Sequence[str]) -> Swa
 
 
 def describe_turn(
-    events: Sequence[Mapping[str, Any]],
+    events: Sequence[GameEvent],
     players: Sequence[str],
     token_before: str,
     viewer: int | None = None,
@@ -133,34 +134,33 @@ def describe_turn(
         return "You" if s == viewer else seat_name(players, s)
 
     for e in events:
-        kind = e["kind"]
-        if kind == "peek":
+        if e["kind"] == "peek":
             lines.append(
                 f"{who(e['seat'])} peeked at queue {e['queue'] + 1}, "
                 f"position {ROMAN[e['position']]}."
             )
-        elif kind == "rotate":
+        elif e["kind"] == "rotate":
             lines.append(
                 f"{who(e['seat'])} rotated queue {e['queue'] + 1}: its front card went to the back."
             )
-        elif kind == "wake":
+        elif e["kind"] == "wake":
             lines.append(f"{who(e['seat'])} woke SleepKid!")
-        elif kind == "play":
+        elif e["kind"] == "play":
             lines.append(f"{who(e['seat'])} played a {e['back']} card on queue {e['queue'] + 1}.")
-        elif kind == "swat":
+        elif e["kind"] == "swat":
             lines.append(f"{REASONS.get(e['reason'], 'SleepKid swats')}.")
             swats.append(_swat_words(e, token, players))
-        elif kind == "token":
+        elif e["kind"] == "token":
             token = e["token"]
             lines.append(f"New Human Defense token: {token}.")
-        elif kind == "end":
+        elif e["kind"] == "end":
             names = and_list([seat_name(players, s) for s in e["winners"]])
             verb = "wins" if len(e["winners"]) == 1 else "share the win"
             lines.append(f"The game is over: {names} {verb}.")
     return {"turn": turn, "seat": seat, "lines": lines, "swats": swats}
 
 
-def token_before(game: Game, events: Sequence[Mapping[str, Any]]) -> str:
+def token_before(game: Game, events: Sequence[GameEvent]) -> str:
     """The current token before the turn whose ``events`` are ``game``'s last."""
     reveals = sum(1 for e in events if e["kind"] == "token")
     revealed = game.defense
