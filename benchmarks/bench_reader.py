@@ -16,6 +16,13 @@ every N games, and Ctrl-C or SIGTERM prints the figures of the games played so f
 
     nice python benchmarks/bench_reader.py --games 300 --seats 3 --workers 2
 
+Which part of the reader brings its gain (an ablation, on the same deals, paired: see
+:data:`VARIANTS`; ``--rows`` keeps each game's penalties)::
+
+    nice -n 19 python benchmarks/bench_reader.py --games 1000 --seats 3 --workers 1 \
+        --every 10 --opponents lookahead,lookahead \
+        --variant nopeek uniformworlds afteronly worlds192 --rows rows.jsonl
+
 The machine it was measured on was shared with other agents (load 5-7 on 2 cores):
 CPU times per decision are per process and hold under load; wall times do not.
 """
@@ -218,6 +225,48 @@ def run(n: int, games: int, opponents: tuple[str, ...], workers: int,
     }
 
 
+def summarize(rows_file: str) -> list[str]:
+    """The table of a ``--rows`` file, per seat count and opponent set: each player's mean
+    penalty in seat 0, its paired gain over the lookahead bot and over the reader (positive:
+    fewer points), its share of the clairvoyant's gain; and with ``nopeek`` and
+    ``uniformworlds`` both played, the 2 x 2 of the reader's two parts (the lookahead bot
+    is the cell with neither): each part's gain averaged over the other part's two levels,
+    per game, and their interaction."""
+    groups: dict[tuple[int, tuple[str, ...]], list[dict[str, Any]]] = {}
+    with open(rows_file) as f:
+        for line in f:
+            r = json.loads(line)
+            groups.setdefault((r["seats"], tuple(r["opponents"])), []).append(r)
+    out: list[str] = []
+    for (n, opp), rows in groups.items():
+        players = [k for k in rows[0] if k not in ("seats", "opponents", "game")]
+        h = mean_ci([r["lookahead"] - r["clairvoyant"] for r in rows])[0]
+        out.append(f"{n} seats vs {'+'.join(opp)}, {len(rows)} games (seat 0's penalty; "
+                   "gains: paired, positive = fewer points)")
+        out.append(f"  {'player':<14} {'mean':>6}  {'better than lookahead':<22}  "
+                   f"{'better than reader':<22}  share of clairvoyant")
+        for p in players:
+            if p == "lookahead":
+                out.append(f"  {p:<14} {statistics.fmean(r[p] for r in rows):6.2f}")
+                continue
+            gain = mean_ci([r["lookahead"] - r[p] for r in rows])
+            vs = mean_ci([r["reader"] - r[p] for r in rows])
+            out.append(f"  {p:<14} {statistics.fmean(r[p] for r in rows):6.2f}  "
+                       f"{_ci(gain):<22}  {_ci(vs) if p != 'reader' else '':<22}  "
+                       f"{gain[0] / h if h else float('nan'):.0%}")
+        if {"nopeek", "uniformworlds"} <= set(players):
+            peeks = mean_ci([(r["nopeek"] - r["reader"] + r["lookahead"] - r["uniformworlds"])
+                             / 2 for r in rows])
+            reading = mean_ci([(r["uniformworlds"] - r["reader"] + r["lookahead"]
+                                - r["nopeek"]) / 2 for r in rows])
+            # the reader's gain minus the gains of each part alone
+            both = mean_ci([r["nopeek"] + r["uniformworlds"] - r["reader"] - r["lookahead"]
+                            for r in rows])
+            out.append(f"  the peeks' gain {_ci(peeks)}; the posterior worlds' {_ci(reading)}; "
+                       f"their interaction {_ci(both)}")
+    return out
+
+
 def _stop(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -241,7 +290,12 @@ def main(argv: Sequence[str] | None = None) -> None:
                          "each one's gain, and its difference from the default reader")
     ap.add_argument("--rows", default=None,
                     help="append each game's penalties to this file, one JSON line a game")
+    ap.add_argument("--from-rows", default=None, metavar="FILE",
+                    help="play nothing: print the table of a --rows file")
     a = ap.parse_args(argv)
+    if a.from_rows is not None:
+        print("\n".join(summarize(a.from_rows)))
+        return
     for n in a.seats:
         if a.opponents:
             sets = [tuple(o.split(",")) for o in a.opponents]
