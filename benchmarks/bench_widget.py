@@ -373,11 +373,16 @@ def cpu_summary(cpu: list[dict[str, Any]]) -> dict[str, Any]:
               "wall_median_ms": round(statistics.median(c["wall"] for c in cpu), 1),
               "click": medians(cpu, "click"), "state": medians(cpu, "state")}
     state = result["state"]
+    for kind in ("play", "reset"):
+        of_kind = [c["state"]["cpu"] for c in cpu if c["kind"] == kind]
+        if of_kind:
+            result[f"{kind}_state_cpu_median_ms"] = round(statistics.median(of_kind), 1)
     print(f"    page CPU (main thread's time on a core), {len(cpu)} clicks traced "
           f"(their click -> panels median {result['wall_median_ms']} ms):")
     print(f"      whole click: median {result['click']['cpu_median_ms']} ms; the click's "
           f"state, from its message to the frame that shows it: median "
-          f"{state['cpu_median_ms']} ms, of which (medians)")
+          f"{state['cpu_median_ms']} ms (play clicks {result.get('play_state_cpu_median_ms')}, "
+          f"take-backs {result.get('reset_state_cpu_median_ms')}), of which (medians)")
     print("        by activity: " + ", ".join(
         f"{k} {v}" for k, v in state["activity_median_ms"].items()) + " ms")
     print("        by owner: " + ", ".join(
