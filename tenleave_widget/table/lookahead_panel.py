@@ -114,6 +114,9 @@ class LookaheadFeed:
         """The figures last published (while ``busy``, the worker owns the evaluation)."""
         self.chunk: tasks.Task[MoveValues] | None = None
         """The chunk of the evaluation running in the background (:class:`Thinker`)."""
+        self._parked: tuple[tuple[Any, ...], Game, Evaluation, MoveValues | None] | None = None
+        """The evaluation of the position shown before (key, base, evaluation, figures
+        shown): a turn previewed and taken back comes back to it where it was."""
 
     def _target(self, session: LookaheadSession) -> tuple[tuple[Any, ...], Game, int] | None:
         """What should be evaluated now: (key, base position, mover), or None."""
@@ -136,10 +139,21 @@ class LookaheadFeed:
         """Follow the position on the table: a new evaluation when it changed."""
         target = self._target(session)
         if target is None:
-            self._key, self._base, self.evaluation, self.result = None, None, None, None
+            self._park()
             return
         key, base, mover = target
         if key == self._key and base is self._base:
+            return
+        self._park()
+        parked = self._parked
+        if parked is not None and parked[0] == key and parked[1] is base:
+            # the position shown before (a previewed turn taken back): its evaluation goes
+            # on where it was, and the panel shows the figures it showed until the next
+            # chunk or slice (the same seed: the same worlds as a new evaluation plays)
+            self._key, self._base, self.evaluation, self.result = parked
+            self._parked = None
+            if self.evaluation.done:  # no chunk to come: its final figures now
+                self.result = None
             return
         shown = session.shown()
         view = shown.view(mover)  # the mover's view: the evaluator never sees a game
@@ -156,6 +170,12 @@ class LookaheadFeed:
         self.result = None
         self.evaluation = Evaluation(view, Budget(samples=self.budget), seed,
                                      rotations=False, turns=turns)
+
+    def _park(self) -> None:
+        """Put the current evaluation aside (one is kept: the last position shown)."""
+        if self._key is not None and self._base is not None and self.evaluation is not None:
+            self._parked = (self._key, self._base, self.evaluation, self.result)
+        self._key, self._base, self.evaluation, self.result = None, None, None, None
 
     def advance(self, session: LookaheadSession, ms: float = SLICE_MS) -> bool:
         """Play worlds for about ``ms`` milliseconds; True when nothing is left to do.
@@ -182,7 +202,7 @@ class LookaheadFeed:
             return self.result
         if ev.worlds == 0:
             return None
-        if self.result is None or self.result["samples"] != ev.worlds:
+        if self.result is None:  # (a result kept is what the panel shows: see sync)
             self.result = ev.result()
         return self.result
 
