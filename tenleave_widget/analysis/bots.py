@@ -34,7 +34,7 @@ from typing import Any, Final, Literal, NamedTuple, Protocol
 from ..engine.errors import IllegalActionError, InvalidViewError, SetupError, excerpt
 from ..engine.game import Game
 from ..engine.rules import QUEUE_CAPACITY
-from ..engine.turn import AFTER, Turn, TurnObject, play_pair
+from ..engine.turn import AFTER, Turn, TurnObject, TurnStep, play_pair
 from ..engine.view import View, has_history
 from .infer import Beta, Cost, with_history
 from .lookahead import DEFAULT_SAMPLES, Budget, evaluate_view
@@ -374,7 +374,7 @@ def decide(bot: Bot, game: Game, seat: int | None = None) -> Turn:
                   else game.view(mover))
     choice = bot.choose(view, legal)
     if choice == WAKE or isinstance(choice, Peek):
-        first: dict[str, Any] = (
+        first: TurnStep = (
             {"kind": "wake"} if choice == WAKE
             else {"kind": "peek", "queue": choice.queue, "position": choice.position}
         )

@@ -84,13 +84,13 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from ..engine.cards import card_notation, value_and_back
 from ..engine.errors import InvalidViewError, SetupError, TenLeaveError, excerpt
 from ..engine.game import Game
 from ..engine.rules import Rules
-from ..engine.turn import AFTER, BEFORE, Turn, play_pair
+from ..engine.turn import AFTER, BEFORE, Turn, TurnStep, play_pair
 from ..engine.view import GameEvent, History, TableCard, View, ViewWithHistory
 from .odds import MoveOdds, QueueOdds, SeatOdds, move_evaluation
 from .worlds import Hidden
@@ -475,7 +475,7 @@ def _decisions(view: ViewWithHistory, seat: int | None, groups: list[_Group]
             base = dealt[o] - Counter(card_of[j] for j in played if j not in unknown)
             hidden = [j for j in played if j in unknown]
             chosen = (k, turn.queue)
-            moments: list[tuple[list[dict[str, Any]], tuple[int, int] | None, bool]] = []
+            moments: list[tuple[list[TurnStep], tuple[int, int] | None, bool]] = []
             if turn.wake:
                 moments = [([], None, False), ([{"kind": "wake"}], chosen, True)]
             elif turn.action != "none" and turn.extra == BEFORE:

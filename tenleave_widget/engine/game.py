@@ -34,7 +34,7 @@ from .rules import (
     queue_count,
 )
 from .swat import swat
-from .turn import AFTER, BEFORE, Turn, parse_steps
+from .turn import AFTER, BEFORE, Turn, TurnStep, parse_steps
 from .view import Event, GameEvent, View, events_json, knows, seat_view
 
 DEFAULT_NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli")
@@ -554,7 +554,7 @@ class Game:
                 self._next_token(ev)
 
     # -------------------------------------------------------------- preview
-    def preview(self, steps: list[dict[str, Any]]) -> Game:
+    def preview(self, steps: Sequence[TurnStep]) -> Game:
         """Check a partial turn of the seat to move, written as steps (the grammar of
         :func:`~tenleave_widget.engine.turn.parse_steps`), and return a copy of the game with
         those steps done but the turn not ended (no automatic wake yet).

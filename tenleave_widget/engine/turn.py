@@ -15,7 +15,7 @@ Turn(seat=1, card='5', queue=0, peek=(1, 0), rotate=None, wake=False, extra='bef
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple, TypedDict
+from typing import Any, Literal, NamedTuple, TypeAlias, TypedDict
 
 from .errors import IllegalActionError, excerpt, json_kind
 
@@ -38,6 +38,32 @@ class TurnObject(_TurnObjectBase, total=False):
     peek: list[int]
     rotate: int
     extra: str
+
+
+class PlayStep(TypedDict):
+    kind: Literal["play"]
+    card: str
+    queue: int
+
+
+class PeekStep(TypedDict):
+    kind: Literal["peek"]
+    queue: int
+    position: int
+
+
+class RotateStep(TypedDict):
+    kind: Literal["rotate"]
+    queue: int
+
+
+class WakeStep(TypedDict):
+    kind: Literal["wake"]
+
+
+TurnStep: TypeAlias = PlayStep | PeekStep | RotateStep | WakeStep
+"""One step of a turn in the widget's vocabulary (:func:`parse_steps`'s grammar; the
+table's intents of the same kinds have the same shape)."""
 
 
 def play_pair(play: Sequence[str | int]) -> tuple[str, int]:
@@ -149,7 +175,7 @@ class Turn(NamedTuple):
         assert isinstance(seat, int) and isinstance(play[1], int)
         return cls(seat, play[0], play[1], peek, rotate, wake, str(extra)).normalized()
 
-    def steps(self) -> list[dict[str, Any]]:
+    def steps(self) -> list[TurnStep]:
         """The turn as ordered steps (the widget's vocabulary; see :meth:`from_steps`)."""
         return [step_json(step) for step in self.parsed_steps()]
 
@@ -173,7 +199,7 @@ class Turn(NamedTuple):
         return (extra, play) if self.extra == BEFORE else (play, extra)
 
     @classmethod
-    def from_steps(cls, seat: int, steps: list[dict[str, Any]]) -> Turn:
+    def from_steps(cls, seat: int, steps: Sequence[TurnStep]) -> Turn:
         """Build the turn of ``seat`` from ordered steps (the grammar of :func:`parse_steps`).
 
         >>> Turn.from_steps(0, [{"kind": "play", "card": "2", "queue": 1},
@@ -201,18 +227,20 @@ Step = tuple[str, Any, Any]
 STEP_KINDS = ("play", "peek", "rotate", "wake")
 
 
-_STEP_FIELDS = {"play": ("card", "queue"), "peek": ("queue", "position"), "rotate": ("queue",),
-                "wake": ()}
-
-
-def step_json(step: Step) -> dict[str, Any]:
+def step_json(step: Step) -> TurnStep:
     """A parsed step written back as the widget's step object (:func:`parse_steps` undone).
 
     >>> step_json(("peek", 1, 0)), step_json(("wake", None, None))
     ({'kind': 'peek', 'queue': 1, 'position': 0}, {'kind': 'wake'})
     """
-    kind = step[0]
-    return {"kind": kind, **dict(zip(_STEP_FIELDS[kind], step[1:], strict=False))}
+    kind, a, b = step
+    if kind == "play":
+        return {"kind": "play", "card": a, "queue": b}
+    if kind == "peek":
+        return {"kind": "peek", "queue": a, "position": b}
+    if kind == "rotate":
+        return {"kind": "rotate", "queue": a}
+    return {"kind": "wake"}
 
 
 def parse_steps(steps: object) -> list[Step]:

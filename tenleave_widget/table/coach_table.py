@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..analysis.review import LABELS, ScreenLoss, turn_text
-from ..engine.turn import AFTER, Turn
+from ..engine.turn import AFTER, Turn, TurnStep
 from ..engine.view import View
 from .coach import COACH_MODES, Coach, Verdict, tally_words
 from .coach_check import ask_words
@@ -65,7 +65,7 @@ class CoachTable:
     covered: bool
     humans: list[int]
     history: list[Game]
-    pending: list[dict[str, Any]]
+    pending: list[TurnStep]
     mode: ModePolicy
 
     asking: dict[str, Any] | None = None

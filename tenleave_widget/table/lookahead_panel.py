@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..analysis.lookahead import DEFAULT_SAMPLES, Budget, Evaluation
 from ..analysis.move_values import MoveValues
-from ..engine.turn import TurnObject
+from ..engine.turn import TurnObject, TurnStep
 from . import tasks
 from .charts import MoveChart, MovesChart, move_label
 
@@ -83,7 +83,7 @@ class LookaheadSession(Protocol):
     one; a ``Protocol``, so that this module does not import the session, which imports it)."""
 
     config: Config
-    pending: list[dict[str, Any]]
+    pending: list[TurnStep]
     seat: int | None
     covered: bool
     show_odds: bool

@@ -11,9 +11,10 @@ reads and changes a session through :class:`ModeSession`, what it needs of one (
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..engine.errors import excerpt
+from ..engine.turn import TurnStep
 from .narration import seat_name
 from .protocol import Mode, ReplayState, WidgetMessageError
 
@@ -37,7 +38,7 @@ class ModeSession(Protocol):
     covered: bool
     busy: bool
     stalled: bool
-    pending: list[dict[str, Any]]
+    pending: list[TurnStep]
 
     @property
     def live(self) -> Game: ...

@@ -13,12 +13,12 @@ narration holds nothing it does not know.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from ..engine.cards import card_value
 from ..engine.game import Game
 from ..engine.rules import ROMAN, TARGET
+from ..engine.turn import TurnStep
 from ..engine.view import FlippedCard, GameEvent, SafeCard, SwatEvent, SwatQueue
 from .protocol import SwatWords, TurnWords
 
@@ -167,13 +167,12 @@ def token_before(game: Game, events: Sequence[GameEvent]) -> str:
     return revealed[len(revealed) - 1 - reveals]
 
 
-def step_text(step: Mapping[str, Any]) -> str:
+def step_text(step: TurnStep) -> str:
     """A step of the turn in progress, e.g. ``played 3* on queue 2``."""
-    kind = step["kind"]
-    if kind == "play":
+    if step["kind"] == "play":
         return f"played {step['card']} on queue {step['queue'] + 1}"
-    if kind == "peek":
+    if step["kind"] == "peek":
         return f"peeked at queue {step['queue'] + 1}, position {ROMAN[step['position']]}"
-    if kind == "rotate":
+    if step["kind"] == "rotate":
         return f"rotated queue {step['queue'] + 1}"
     return "woke SleepKid"

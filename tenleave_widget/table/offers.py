@@ -11,9 +11,9 @@ candidate step (about 25), with the same offers on every position of the run.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from ..engine.turn import Step, parse_steps
+from ..engine.turn import Step, TurnStep, parse_steps
 from .modes import ModeSession
 from .protocol import Offers
 
@@ -36,7 +36,7 @@ class OffersSession(ModeSession, Protocol):
     def my_turn(self) -> bool: ...
 
 
-def final_steps(pending: list[dict[str, Any]]) -> int:
+def final_steps(pending: list[TurnStep]) -> int:
     """How many of a turn's pending steps are final: every step up to and including the
     last peek or wake (what they showed cannot be unseen)."""
     keep = 0
@@ -68,7 +68,7 @@ def wake_why(sizes: list[int]) -> str:
             f"queue holds at least two.")
 
 
-def next_steps(live: Game, pending: list[dict[str, Any]]) -> set[Step]:
+def next_steps(live: Game, pending: list[TurnStep]) -> set[Step]:
     """The steps that may come after ``pending`` (the steps of the turn in progress): the
     next step of every legal turn of ``live`` that starts with them, in the form
     :func:`~tenleave_widget.engine.turn.parse_steps` gives.

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..analysis.review import Review
 from ..engine.game import Game
+from ..engine.turn import TurnStep
 from .coach import Coach
 from .config import Config
 from .default_size import default_size
@@ -52,7 +53,7 @@ class SessionState:
         self.history: list[Game] = build_history(game)
         """The positions of the line of play: the game after 0, 1, … turns."""
         self.turn = len(self.history) - 1 if config.turn is None else config.turn
-        self.pending: list[dict[str, Any]] = []
+        self.pending: list[TurnStep] = []
         """The steps of the turn in progress."""
         self.preview: Game | None = None
         """The live game with the pending steps done, or ``None``."""

@@ -60,6 +60,7 @@ from ..analysis.infer import Beta, Inference, InferredOdds, infer, inferred_odds
 from ..analysis.odds import SeatOdds
 from ..analysis.worlds import Hidden
 from ..engine.game import Game
+from ..engine.turn import TurnStep
 from ..engine.view import View
 from . import tasks
 from .charts import ROMAN, PanelData, SuggestCard, SuggestChart, percent, quiet_suggest
@@ -108,7 +109,7 @@ class SuggestSession(Protocol):
     ``Protocol``, so that this module does not import the session, which imports it)."""
 
     config: Config
-    pending: list[dict[str, Any]]
+    pending: list[TurnStep]
     seat: int | None
     covered: bool
     show_odds: bool

@@ -5,7 +5,7 @@ revealed nothing); *End turn*; and who may act now. A part of :class:`~.session.
 
 from __future__ import annotations
 
-from ..engine.turn import Turn
+from ..engine.turn import Turn, TurnStep
 from .narration import seat_name
 from .offers import final_steps
 from .protocol import StepIntent, WidgetMessageError
@@ -45,7 +45,7 @@ class TurnInProgress(SessionState):
 
     def _step(self, step: StepIntent) -> None:
         self._require_turn()
-        steps = [*self.pending, dict(step)]
+        steps: list[TurnStep] = [*self.pending, step.copy()]
         self.preview = self.live.preview(steps)  # raises IllegalActionError
         self.pending = steps
         self.say("")
