@@ -13,6 +13,8 @@ declare module "plotly.js-basic-dist-min" {
     on(event: "plotly_click", handler: (event: PlotlyClickEvent) => void): void;
     data?: Record<string, unknown>[];
     layout?: Record<string, unknown>;
+    /** plotly.js's computed layout (internal): the size it drew at */
+    _fullLayout?: { width?: number };
   }
   export interface PlotlyStatic {
     react(

@@ -12,7 +12,7 @@ import { detailsSwitch } from "./details";
 import { legendList, splitLegend } from "./legend";
 import type { SplitLegend } from "./legend";
 import { movesControls } from "./moves";
-import { drawFigure, purge, readTheme, resize, themed, wordsOnly } from "./plot";
+import { drawFigure, drawnWidth, purge, readTheme, resize, themed, wordsOnly } from "./plot";
 import { oddsModelControls, suggestControls } from "./suggest";
 import type { Theme } from "./plot";
 import type { PanelData, PanelFigure } from "./types";
@@ -51,8 +51,6 @@ export class PanelsView {
   private readonly grid: HTMLElement;
   private readonly slots = new Map<string, Slot>();
   private readonly resizer: ResizeObserver | null;
-  /** The width each chart was last drawn at (the ResizeObserver's last report). */
-  private readonly widths = new WeakMap<Element, number>();
   private readonly themeWatch: MutationObserver | null;
   private revision = 0;
   private theme: Theme | null = null;
@@ -71,13 +69,13 @@ export class PanelsView {
         ? null
         : new ResizeObserver((entries) =>
             entries.forEach((e) => {
-              // only a new width: a chart's own height changes with its figure (a relayout
-              // there would draw every new state twice)
+              // only a width other than the one the chart was drawn at: a chart's own height
+              // changes with its figure, and its first report is the width it was drawn at
+              // (a relayout there would draw the chart twice)
               const el = e.target as HTMLElement;
               const width = Math.round(e.contentRect.width);
               // hidden (its figure is words only): shown again at its width, not redrawn
-              if (width === 0 || this.widths.get(el) === width) return;
-              this.widths.set(el, width);
+              if (width === 0 || width === drawnWidth(el)) return;
               resize(el);
             }),
           );
@@ -118,7 +116,7 @@ export class PanelsView {
     this.theme = readTheme(this.element);
     const focused = document.activeElement;
     const focusKey = focused instanceof HTMLElement && this.grid.contains(focused) ? focused.getAttribute("data-focus") : null;
-    const draws: Promise<unknown>[] = [];
+    const shown: [string, Slot, PanelFigure][] = [];
     keys.forEach((key, i) => {
       const figure = data.figures[key];
       if (!figure) return;
@@ -129,8 +127,12 @@ export class PanelsView {
       slot.caption.textContent = figure.caption ?? "";
       slot.caption.hidden = !figure.caption;
       slot.controls.replaceChildren(...this.controls(key, data));
-      draws.push(this.draw(key, slot, figure));
+      shown.push([key, slot, figure]);
     });
+    // drawn once every panel is in the grid: plotly.js measures a chart's width as it draws
+    // it, and a chart drawn before the panels after it were placed took the grid's whole
+    // row (the outcome chart twice its panel's width at 900 px, until a resize 100 ms later)
+    const draws = shown.map(([key, slot, figure]) => this.draw(key, slot, figure));
     if (focusKey) this.grid.querySelector<HTMLElement>(`[data-focus="${focusKey}"]`)?.focus({ preventScroll: true });
     this.revision += 1;
     const revision = this.revision;

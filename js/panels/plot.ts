@@ -165,3 +165,9 @@ export function resize(el: HTMLElement): void {
   const Plotly = plotlyNow();
   if (Plotly && el.isConnected && el.offsetWidth > 0) void Plotly.Plots.resize(el);
 }
+
+/** The width in px plotly.js last drew `el` at (rounded), or null before its first draw. */
+export function drawnWidth(el: HTMLElement): number | null {
+  const width = (el as PlotlyElement)._fullLayout?.width;
+  return typeof width === "number" ? Math.round(width) : null;
+}

@@ -1,7 +1,7 @@
 """The odds panels drawn by the bundle's pure renderer on a plain page (no kernel, no
 model), from panel data computed in Python: every encoding named, empty states in
-words, unique titles, tied timeline lines drawn apart, nothing clipped at 900 or 380 px,
-and the theme's colours followed."""
+words, unique titles, tied timeline lines drawn apart, nothing clipped at 900 or 380 px
+(every chart inside its panel, light and dark), and the theme's colours followed."""
 
 from __future__ import annotations
 
@@ -16,15 +16,29 @@ from tenleave_widget.widget import STATIC
 from .conftest import artifact
 
 ORIGIN = "http://panels.test"
+# Each drawn chart's SVG (plotly.js's .main-svg) inside its panel's box: no chart wider
+# than its panel, no axis cut at the panel's edge.
+CHARTS_CUT = """() => [...document.querySelectorAll('.tl-panel')].flatMap(panel => {
+    const svg = panel.querySelector('.js-plotly-plot:not([hidden]) svg.main-svg');
+    if (!svg) return [];
+    const p = panel.getBoundingClientRect(), s = svg.getBoundingClientRect();
+    return s.left >= p.left - 0.5 && s.right <= p.right + 0.5 ? [] : [
+        `${panel.dataset.figure}: chart ${Math.round(s.left)}-${Math.round(s.right)} px,`
+        + ` panel ${Math.round(p.left)}-${Math.round(p.right)} px`];
+})"""
 PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><link rel="stylesheet" href="widget.css"></head>
 <body style="margin: 8px"><div id="host"></div>
 <script type="module">
 import { renderPanels } from "./widget.js";
 const data = await (await fetch("data.json")).json();
-document.getElementById("host").append(renderPanels(data));
+const host = document.getElementById("host");
+// the charts as first drawn (a resize after a wrong width comes 100 ms later)
+new MutationObserver(() => { window.cutAtDraw ??= (CHARTS_CUT)(); })
+  .observe(host, { subtree: true, attributeFilter: ["data-revision"] });
+host.append(renderPanels(data));
 window.drawn = true;
-</script></body></html>"""
+</script></body></html>""".replace("CHARTS_CUT", CHARTS_CUT)
 
 
 def _data() -> dict[str, Any]:
@@ -87,15 +101,24 @@ def test_panels_explain_themselves(page: Any) -> None:
         "() => document.querySelector('.tl-panel-timeline .js-plotly-plot').data"
         ".filter(t => t.mode === 'lines+markers').map(t => t.line.dash + t.marker.symbol)")
     assert len(styles) == 3 and len(set(styles)) == 3
-    for width in (900, 380):
-        show(page, _data(), width)
+    for width, dark in ((900, True), (900, False), (380, True), (380, False)):
+        where = f"{width} px, {'dark' if dark else 'light'}"
+        show(page, _data(), width, dark)
         over = page.evaluate("() => document.documentElement.scrollWidth"
                              " - document.documentElement.clientWidth")
-        assert over <= 0, f"clipped at {width} px"
+        assert over <= 0, f"clipped at {where}"
         # the left margins are set in Python (no automargin): every tick label fits in them
         cut = page.evaluate(LABELS_CUT)
-        assert cut == [], f"tick labels cut at {width} px: {cut}"
+        assert cut == [], f"tick labels cut at {where}: {cut}"
+        # every chart inside its panel as first drawn (a resize 100 ms later is a second
+        # draw, and a frame shown clipped), and now
+        assert page.evaluate("() => window.cutAtDraw") == [], f"charts cut when drawn, {where}"
+        assert page.evaluate(CHARTS_CUT) == [], f"charts cut, {where}"
     page.screenshot(path=str(artifact("panels-380.png")), full_page=True)
+    # a new width (the output widened): each chart is drawn again at its panel's width
+    page.set_viewport_size({"width": 640, "height": 900})
+    page.wait_for_function(f"() => ({CHARTS_CUT})().length === 0 && document.querySelector("
+                           "'.js-plotly-plot svg.main-svg').getBoundingClientRect().width > 400")
     assert page.errors == []
 
 
