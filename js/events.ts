@@ -13,14 +13,24 @@ function explain(text: string, step: number, swatted: number): HTMLElement {
   const dash = text.indexOf(" — ");
   const colon = dash < 0 ? -1 : text.indexOf(": ", dash);
   const swats = dash < 0 ? -1 : text.indexOf(" swats ", dash);
-  const cut = colon >= 0 ? colon : swats >= 0 ? swats + " swats".length : -1;
+  // nothing swatted (": all escape"): the words are short, nothing to leave out
+  const cut = swatted === 0 ? -1 : colon >= 0 ? colon : swats >= 0 ? swats + " swats".length : -1;
   return h(
     "span",
     { class: "tl-explain", style: `--tl-step:${step}`, title: text },
-    cut < 0 ? text : text.slice(0, cut),
+    token(cut < 0 ? text : text.slice(0, cut)),
     cut < 0 ? null : h("span", { class: "tl-swatlist" }, text.slice(cut)),
-    cut < 0 || colon >= 0 ? null : h("span", { class: "tl-swatn" }, ` ${swatted} card${swatted === 1 ? "" : "s"}`),
+    cut < 0 ? null : h("span", { class: "tl-swatn" }, `${colon >= 0 ? ":" : ""} ${swatted} card${swatted === 1 ? "" : "s"}`),
   );
+}
+
+/** "... — Human Defense III+IV swats": the token in a span of its own, which a compact
+ *  table leaves out (the swat's title line names it). */
+function token(words: string): (string | HTMLElement)[] {
+  const m = / — Human Defense( \S+) swats/.exec(words);
+  if (!m || m[1] === undefined) return [words];
+  const at = m.index + " — Human Defense".length;
+  return [words.slice(0, at), h("span", { class: "tl-swattoken" }, m[1]), words.slice(at + m[1].length)];
 }
 
 export function eventsBlock(model: TableState, ui: UiState): HTMLElement {
@@ -29,6 +39,7 @@ export function eventsBlock(model: TableState, ui: UiState): HTMLElement {
   const seen = new Set<string>();
   const blocks = turns.map((tw) => {
     const who = view.players[tw.seat] ?? "";
+    const reasons = new Set(tw.swats.map((sw) => `${sw.title.replace(/ \(Human Defense [^)]*\)$/, "")}.`));
     const swats = tw.swats.map((sw, si) => {
       const id = `${tw.turn}:${tw.pending ? "p" : ""}:${si}`;
       const animate = !ui.animated.has(id);
@@ -41,7 +52,8 @@ export function eventsBlock(model: TableState, ui: UiState): HTMLElement {
         sw.queues.map((sq) =>
           h(
             "div",
-            { class: "tl-swatrow" },
+            // an empty queue's row ("empty: nothing to swat"): a compact table leaves it out
+            { class: `tl-swatrow${sq.cards.length === 0 ? " tl-swatempty" : ""}` },
             h("span", { class: "tl-qname" }, `Queue ${sq.queue + 1}:`),
             sq.cards.map((fc) => {
               const el = faceUp(view, fc.owner, fc.card, fc.swatted ? "swatted" : "escaped");
@@ -61,7 +73,14 @@ export function eventsBlock(model: TableState, ui: UiState): HTMLElement {
         "div",
         { class: "tl-lastevent", "data-testid": "last-event" },
         h("strong", null, tw.pending ? "This turn: " : `Turn ${tw.turn + 1} (${who}): `),
-        tw.lines.join(" "),
+        // a line that names a swat ("Daybreak: SleepKid swats.") is marked: a compact replay
+        // leaves it out, as the swat's own title line below says it
+        tw.lines.map((line, i) => {
+          const text = i === 0 ? line : ` ${line}`;
+          if (reasons.has(line)) return h("span", { class: "tl-swatline" }, text);
+          // ... and the game's end, which the status line says too
+          return line.startsWith("The game is over") ? h("span", { class: "tl-overline" }, text) : text;
+        }),
       ),
       swats,
     );

@@ -18,9 +18,17 @@ export function handBlock(model: TableState, ui: UiState, send: Send, rerender: 
     // move (the scores show every hand, seats.ts), so that the table fits a screen
     const only = model.size !== "large" && view.to_move !== null ? view.to_move : null;
     view.hands.forEach((hd, s) => {
-      if (hd.cards && (only === null || s === only)) hands.push([s, hd.cards]);
+      // an empty hand (the game is over) takes no row of its own: one line says so below
+      if (hd.cards && hd.cards.length > 0 && (only === null || s === only)) hands.push([s, hd.cards]);
     });
   }
+  // the game is over: every hand is empty, one line says so
+  const empty = view.finished && hands.every(([, cards]) => cards.length === 0);
+  const noCards = empty
+    ? h("div", { class: "tl-handrow", "data-testid": "hands-empty" },
+        h("span", { class: "tl-handname" }, viewer === null ? "Hands:" : "Your hand:"), " no cards left")
+    : null;
+  if (empty) hands.length = 0;
   const actions = h(
     "div",
     { class: "tl-actions" },
@@ -87,11 +95,12 @@ export function handBlock(model: TableState, ui: UiState, send: Send, rerender: 
     ),
   );
   actions.querySelectorAll("button").forEach((b) => b.setAttribute("data-group", "actions"));
-  if (!rows.length && !offers.undo) return null;
+  if (!rows.length && !noCards && !offers.undo) return null;
   return h(
     "div",
     { class: "tl-hand" },
     rows,
+    noCards,
     model.pending.length
       ? h("div", { class: "tl-pending", "data-testid": "pending" }, `This turn: ${model.pending.join("; ")}`)
       : null,

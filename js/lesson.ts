@@ -50,7 +50,7 @@ export function lessonBlock(model: TableState, send: Send): HTMLElement | null {
     ? null
     : button("lesson-answer", l.revealed ? "Hide the answer" : "Show the answer",
         () => send({ kind: "reveal", show: !l.revealed }), "tl-lessonbtn",
-        l.revealed ? "Hide the answer (A)" : "Show the answer: the table plays the turn (A)");
+        l.revealed ? "Hide the answer: the question again, before its turn (A)" : "Show the answer: the table plays the turn (A)");
   const back =
     !first && !l.here
       ? button("lesson-back", "Back to the question", () => send({ kind: "moment", index: i }), "tl-lessonbtn",
@@ -66,7 +66,12 @@ export function lessonBlock(model: TableState, send: Send): HTMLElement | null {
       h("span", { class: "tl-lessonwhere", "data-testid": "lesson-where", title: i === null ? null : l.view }, where),
       first ? null : prev, next, reveal, back,
     ),
-    first ? null : h("p", { class: "tl-question", "data-testid": "question", "aria-live": "polite" }, l.question),
-    l.answer ? h("p", { class: "tl-answer", "data-testid": "answer" }, h("strong", null, "Answer: "), l.answer) : null,
+    // the answer in the question's place (Hide the answer brings the question back), so
+    // that the table after the turn still fits the screen below it
+    first
+      ? null
+      : l.answer
+        ? h("p", { class: "tl-answer", "data-testid": "answer", "aria-live": "polite" }, h("strong", null, "Answer: "), l.answer)
+        : h("p", { class: "tl-question", "data-testid": "question", "aria-live": "polite" }, l.question),
   );
 }

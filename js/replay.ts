@@ -4,6 +4,7 @@
 import { button, h } from "./dom";
 import type { TableState } from "./protocol";
 import type { Send } from "./send";
+import "./compact-replay.css";
 
 export function replayBlock(model: TableState, send: Send): HTMLElement {
   const view = model.view;

@@ -64,7 +64,7 @@ export function seatsBlock(model: TableState): HTMLElement {
             // the teacher's view shows each hand (its cards); a seat's, how many of each back
             cards
               ? cards.map((c) => faceUp(view, s, c, "in hand"))
-              : hand ? `${hand.size} (${hand.marked} marked, ${hand.plain} plain)` : "",
+              : hand ? (hand.size === 0 ? "0" : `${hand.size} (${hand.marked} marked, ${hand.plain} plain)`) : "",
           ),
           h(
             "td",

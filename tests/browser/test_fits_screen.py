@@ -2,8 +2,9 @@
 (medium) size shows the queues, the hand, the last event, the scores and the first odds
 panel without scrolling, for the example play table (examples/play.ipynb), in the light
 and dark themes; and for a replay of each sample game (2..5 seats) with its lesson, at
-every question of the lesson (the lesson above the table and its panels), in the
-teacher's view and in a seat's."""
+every question of the lesson and with its answer shown (the table after the turn: a swat,
+the game over), the lesson above the table and its panels, in the teacher's view and in
+a seat's."""
 
 from __future__ import annotations
 
@@ -94,6 +95,26 @@ AT_MOMENT_JS = """(m) => { const r = document.querySelector('.jp-OutputArea-outp
       && r.querySelector('[data-testid=question]') !== null
       && r.querySelector('.tl-panels .tl-panel .js-plotly-plot') !== null; }"""
 
+# the answer shown: in the question's place, the table one turn on (the turn is played)
+ANSWER_PARTS = (("lesson", "[data-testid=lesson]"), ("answer", "[data-testid=answer]"),
+                *PARTS)
+
+AT_ANSWER_JS = """([m, turns]) => {
+    const r = document.querySelector('.jp-OutputArea-output .tl-root');
+    const l = r && r.querySelector('[data-testid=lesson]');
+    return r.dataset.connected !== '0' && r.dataset.busy === '0' && l && l.dataset.moment === m
+      && r.dataset.turns === turns && r.querySelector('[data-testid=answer]') !== null
+      && r.querySelector('.tl-panels .tl-panel .js-plotly-plot') !== null; }"""
+
+
+def show_answer(page: Any, root: Any, m: int, turn: int, shot: str) -> None:
+    """Show moment ``m``'s answer (its question is on the table, before turn index ``turn``)
+    and check that it and the table after the turn fit the screen."""
+    root.locator("[data-testid=lesson-answer]").click()
+    page.wait_for_function(AT_ANSWER_JS, arg=[str(m), str(turn + 1)], timeout=60_000)
+    assert root.locator("[data-testid=question]").count() == 0  # the answer in its place
+    check_fits(page, shot, ANSWER_PARTS)
+
 
 @pytest.mark.parametrize("view", ["teacher", "seat"])
 def test_a_replay_with_its_lesson_fits_1280x720_at_every_question(
@@ -102,7 +123,9 @@ def test_a_replay_with_its_lesson_fits_1280x720_at_every_question(
     """Each sample game's replay (2..5 seats) with its lesson, the odds shown, in the
     teacher's view or Ben's: Next moment, pressed on the table, puts each question there;
     at each, the lesson, its question, the queues, the hand, the last event, the scores and
-    the first panel are all inside the notebook's area at 1280x720, without scrolling."""
+    the first panel are all inside the notebook's area at 1280x720, without scrolling; and
+    so are the lesson, the answer and the table after the turn once Show the answer is
+    pressed (a wake swat, the daybreak's passes and the game over among them)."""
     games = Path(__file__).resolve().parents[2] / "examples" / "games"
     seat = "None" if view == "teacher" else "1"
     context = browser.new_context(viewport={"width": 1280, "height": 720})
@@ -120,19 +143,25 @@ def test_a_replay_with_its_lesson_fits_1280x720_at_every_question(
             root = open_and_run(page, lab, name)
             kernel = Kernel(lab, name)
             try:
-                total = kernel.eval("len(w.session.lesson.moments)")
+                turns = kernel.eval("[m['turn'] for m in w.session.lesson.moments]")
             finally:
                 kernel.close()
-            for m in range(total):
+            for m, turn in enumerate(turns):
                 root.locator("[data-testid=lesson-next]").click()  # Start, then Next moment
                 page.wait_for_function(AT_MOMENT_JS, arg=str(m), timeout=60_000)
                 check_fits(page, f"fit-lesson-{n}-{view}-q{m + 1}-1280x720.png", LESSON_PARTS)
-        if view == "teacher":  # the largest table in the dark theme too
+                show_answer(page, root, m, turn, f"fit-lesson-{n}-{view}-a{m + 1}-1280x720.png")
+        if view == "teacher":  # the largest table in the dark theme too: its first question,
+            # and its last answer (the daybreak's passes, the game over)
             choose_theme(page, "JupyterLab Dark", light=False)
             root = open_and_run(page, lab, "fit-lesson-5-teacher.ipynb")
-            root.locator("[data-testid=lesson-next]").click()
-            page.wait_for_function(AT_MOMENT_JS, arg="0", timeout=60_000)
-            check_fits(page, "fit-lesson-5-teacher-dark-1280x720.png", LESSON_PARTS)
+            for m in range(len(turns)):
+                root.locator("[data-testid=lesson-next]").click()
+                page.wait_for_function(AT_MOMENT_JS, arg=str(m), timeout=60_000)
+                if m == 0:
+                    check_fits(page, "fit-lesson-5-teacher-dark-1280x720.png", LESSON_PARTS)
+            show_answer(page, root, len(turns) - 1, turns[-1],
+                        "fit-lesson-5-teacher-dark-answer-1280x720.png")
         assert errors == []
     finally:
         if view == "teacher":
