@@ -36,7 +36,7 @@ IMAGES = REPO / "docs" / "images"
 # the penalties are no longer all 0, so the timeline has something to show.
 TURN = 30
 SEAT = 2
-NOTE_TURN = 23  # the teacher's view after turn 23 (Cy's peek): its note beside the table
+NOTE_TURN = 32  # the teacher's view after turn 32 (every queue full: a swat on three queues)
 NOTEBOOK = "screenshots.ipynb"
 PROJECTOR = "projector.ipynb"
 CHROMIUM_ARGS = [

@@ -20,7 +20,7 @@ function explain(text: string, step: number, swatted: number): HTMLElement {
     { class: "tl-explain", style: `--tl-step:${step}`, title: text },
     token(cut < 0 ? text : text.slice(0, cut)),
     cut < 0 ? null : h("span", { class: "tl-swatlist" }, text.slice(cut)),
-    cut < 0 ? null : h("span", { class: "tl-swatn" }, `${colon >= 0 ? ":" : ""} ${swatted} card${swatted === 1 ? "" : "s"}`),
+    cut < 0 || colon >= 0 ? null : h("span", { class: "tl-swatn" }, ` ${swatted} card${swatted === 1 ? "" : "s"}`),
   );
 }
 

@@ -64,7 +64,10 @@ export function seatsBlock(model: TableState): HTMLElement {
             // the teacher's view shows each hand (its cards); a seat's, how many of each back
             cards
               ? cards.map((c) => faceUp(view, s, c, "in hand"))
-              : hand ? (hand.size === 0 ? "0" : `${hand.size} (${hand.marked} marked, ${hand.plain} plain)`) : "",
+              : hand
+                ? [String(hand.size), hand.size === 0 ? null
+                    : h("span", { class: "tl-handmix" }, ` (${hand.marked} marked, ${hand.plain} plain)`)]
+                : "",
           ),
           h(
             "td",

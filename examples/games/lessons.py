@@ -152,9 +152,8 @@ LOOK = {
     "tie": "Were all the tied cards swatted?",
     "miss": "Why did every flipped card escape?",
     "beyond": "Which token position swatted nothing, and why?",
-    "peek": "Did {name} play what you expected? What did the peek change? The note ends "
-            "with the game review's verdict on the move, over the whole game: is the safest "
-            "move for the next swat always the best one for the game?",
+    "peek": "Did {name} play what you expected? What did the peek change? Is the safest "
+            "move for the next swat always the best one for the whole game?",
     "rotate": "The note compares this swat with the one without the rotate: which card did "
               "the rotate save?",
     "single": "Which cards escaped without ever being flipped?",
@@ -214,10 +213,9 @@ def lesson_moments(m: Moment) -> list[dict[str, Any]]:
         c = m.peeked()
         lines.append(f"The card {m.name} peeked at, {m.names[c['owner']]}'s {c['back']} card "
                      f"in queue {c['queue'] + 1}, position {ROMAN[c['position']]}, now shows "
-                     f"its value, {c['value']}: what {m.name} learned with the peek. Choose "
-                     "Teacher (all cards) in the menu to read the note on this turn: it "
-                     f"compares {m.name}'s expected penalties with and without the peeked "
-                     "value, then gives the game review's verdict on the move.")
+                     f"its value, {c['value']}: what {m.name} learned. Choose Teacher (all "
+                     "cards) in the menu to read the note on this turn: it also says what the "
+                     "game review thinks of the move.")
     elif after != m.turn + 1:
         lines.append(f"The rotate is played. Next moment goes on to the next swat, on turn "
                      f"{after}, to see what it did.")

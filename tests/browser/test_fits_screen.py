@@ -4,10 +4,12 @@ panel without scrolling, for the example play table (examples/play.ipynb), in th
 and dark themes; and for a replay of each sample game (2..5 seats) with its lesson, at
 every question of the lesson and with its answer shown (the table after the turn: a swat,
 the game over), the lesson above the table and its panels, in the teacher's view and in
-a seat's."""
+a seat's; and the same lessons at projector size, the lesson beside the board (the panels
+below), with a long swat account too (the README's projector picture)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -15,6 +17,7 @@ from typing import Any
 import nbformat
 import pytest
 
+from .axe import axe_violations
 from .conftest import artifact
 from .driver import Kernel, open_and_run
 from .harness import LabServer
@@ -57,14 +60,14 @@ def live_turn(page: Any) -> None:
         timeout=60_000)
 
 
-def check_fits(page: Any, shot: str, parts: tuple[tuple[str, str], ...] = PARTS
-               ) -> dict[str, tuple[float, float]]:
+def check_fits(page: Any, shot: str, parts: tuple[tuple[str, str], ...] = PARTS,
+               size: str = "medium") -> dict[str, tuple[float, float]]:
     visible = page.evaluate(VISIBLE_JS)
     found = boxes(page, parts)
-    size = page.locator(".tl-root [data-testid=size]").input_value()
+    shown = page.locator(".tl-root [data-testid=size]").input_value()
     page.screenshot(path=str(artifact(shot)))
     print(shot, "visible", visible, found)
-    assert size == "medium"
+    assert shown == size
     for name, (top, bottom) in found.items():
         assert visible[0] - 1 <= top and bottom <= visible[1] + 1, (name, top, bottom, visible)
     return found
@@ -107,13 +110,43 @@ AT_ANSWER_JS = """([m, turns]) => {
       && r.querySelector('.tl-panels .tl-panel .js-plotly-plot') !== null; }"""
 
 
-def show_answer(page: Any, root: Any, m: int, turn: int, shot: str) -> None:
+def no_axe_violation(page: Any) -> None:
+    """axe-core finds no serious violation in the table, once its swat is revealed (the
+    colours are read after the animations)."""
+    page.wait_for_function(
+        "() => document.getAnimations().every(a => a.playState === 'finished')", timeout=20_000)
+    bad = axe_violations(page)
+    assert bad == [], json.dumps(bad, indent=1)[:4000]
+
+
+def show_answer(page: Any, root: Any, m: int, turn: int, shot: str,
+                parts: tuple[tuple[str, str], ...] = ANSWER_PARTS, size: str = "medium") -> None:
     """Show moment ``m``'s answer (its question is on the table, before turn index ``turn``)
     and check that it and the table after the turn fit the screen."""
     root.locator("[data-testid=lesson-answer]").click()
     page.wait_for_function(AT_ANSWER_JS, arg=[str(m), str(turn + 1)], timeout=60_000)
     assert root.locator("[data-testid=question]").count() == 0  # the answer in its place
-    check_fits(page, shot, ANSWER_PARTS)
+    check_fits(page, shot, parts, size)
+
+
+def open_lesson(page: Any, lab: LabServer, name: str, n: int, view: str, extra: str = ""
+                ) -> tuple[Any, list[int]]:
+    """Open a replay of the ``n``-seat sample game with its lesson, in the teacher's view or
+    Ben's (``extra``: more arguments of replay_widget), in notebook ``name``: its table and
+    the turn of each of its moments."""
+    games = Path(__file__).resolve().parents[2] / "examples" / "games"
+    seat = "None" if view == "teacher" else "1"
+    shutil.copy(games / f"game-{n}-seats.json", lab.root / f"game-{n}-seats.json")
+    nbformat.write(_notebook([
+        "import tenleave_widget.widget as tw",
+        f"w = tw.replay_widget('game-{n}-seats.json', seat={seat}{extra})\nw"]), lab.root / name)
+    root = open_and_run(page, lab, name)
+    kernel = Kernel(lab, name)
+    try:
+        turns: list[int] = kernel.eval("[m['turn'] for m in w.session.lesson.moments]")
+    finally:
+        kernel.close()
+    return root, turns
 
 
 @pytest.mark.parametrize("view", ["teacher", "seat"])
@@ -126,31 +159,20 @@ def test_a_replay_with_its_lesson_fits_1280x720_at_every_question(
     the first panel are all inside the notebook's area at 1280x720, without scrolling; and
     so are the lesson, the answer and the table after the turn once Show the answer is
     pressed (a wake swat, the daybreak's passes and the game over among them)."""
-    games = Path(__file__).resolve().parents[2] / "examples" / "games"
-    seat = "None" if view == "teacher" else "1"
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
         for n in (2, 3, 4, 5):
-            name = f"fit-lesson-{n}-{view}.ipynb"
-            shutil.copy(games / f"game-{n}-seats.json", lab.root / f"game-{n}-seats.json")
-            nbformat.write(_notebook([
-                "import tenleave_widget.widget as tw",
-                f"w = tw.replay_widget('game-{n}-seats.json', seat={seat})\nw"]),
-                lab.root / name)
-            root = open_and_run(page, lab, name)
-            kernel = Kernel(lab, name)
-            try:
-                turns = kernel.eval("[m['turn'] for m in w.session.lesson.moments]")
-            finally:
-                kernel.close()
+            root, turns = open_lesson(page, lab, f"fit-lesson-{n}-{view}.ipynb", n, view)
             for m, turn in enumerate(turns):
                 root.locator("[data-testid=lesson-next]").click()  # Start, then Next moment
                 page.wait_for_function(AT_MOMENT_JS, arg=str(m), timeout=60_000)
                 check_fits(page, f"fit-lesson-{n}-{view}-q{m + 1}-1280x720.png", LESSON_PARTS)
                 show_answer(page, root, m, turn, f"fit-lesson-{n}-{view}-a{m + 1}-1280x720.png")
+                if n == 5 and m == len(turns) - 1:  # the compact game over, the answer
+                    no_axe_violation(page)
         if view == "teacher":  # the largest table in the dark theme too: its first question,
             # and its last answer (the daybreak's passes, the game over)
             choose_theme(page, "JupyterLab Dark", light=False)
@@ -162,8 +184,90 @@ def test_a_replay_with_its_lesson_fits_1280x720_at_every_question(
                     check_fits(page, "fit-lesson-5-teacher-dark-1280x720.png", LESSON_PARTS)
             show_answer(page, root, len(turns) - 1, turns[-1],
                         "fit-lesson-5-teacher-dark-answer-1280x720.png")
+            no_axe_violation(page)
         assert errors == []
     finally:
         if view == "teacher":
             choose_theme(page, "JupyterLab Light", light=True)
+        context.close()
+
+
+# projector size: the panels are below the table; the lesson is in the teaching column,
+# beside the hand, the last turn and the scores
+BOARD = PARTS[:-1]
+PROJECTOR_QUESTION = (("lesson", "[data-testid=lesson]"), ("question", "[data-testid=question]"),
+                      *BOARD)
+PROJECTOR_ANSWER = (("lesson", "[data-testid=lesson]"), ("answer", "[data-testid=answer]"),
+                    *BOARD)
+
+
+def beside_the_scores(page: Any) -> None:
+    lesson = page.locator(".tl-root [data-testid=lesson]").bounding_box()
+    scores = page.locator(".tl-root [data-testid=seats]").bounding_box()
+    assert lesson["x"] >= scores["x"] + scores["width"], (lesson, scores)
+
+
+AT_PROJECTOR_JS = """(m) => { const r = document.querySelector('.jp-OutputArea-output .tl-root');
+    const l = r && r.querySelector('[data-testid=lesson]');
+    return r.dataset.connected !== '0' && r.dataset.busy === '0' && l && l.dataset.moment === m
+      && r.classList.contains('tl-size-projector')
+      && r.querySelector('[data-testid=question]') !== null; }"""
+
+
+@pytest.mark.parametrize("view", ["teacher", "seat"])
+def test_at_projector_size_every_question_and_answer_fits_1280x720(
+    browser: Any, lab: LabServer, view: str
+) -> None:
+    """The same lessons at projector size (``replay_widget(..., size="projector")``): at
+    every question and with every answer shown, the lesson (its question, then its answer)
+    beside the board, the queues, the hand, the last event and the scores are all inside
+    the notebook's area at 1280x720."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        for n in (2, 3, 4, 5):
+            root, turns = open_lesson(page, lab, f"fit-projector-{n}-{view}.ipynb", n, view,
+                                      ", size='projector'")
+            for m, turn in enumerate(turns):
+                root.locator("[data-testid=lesson-next]").click()
+                page.wait_for_function(AT_PROJECTOR_JS, arg=str(m), timeout=60_000)
+                check_fits(page, f"fit-projector-{n}-{view}-q{m + 1}-1280x720.png",
+                           PROJECTOR_QUESTION, "projector")
+                beside_the_scores(page)
+                show_answer(page, root, m, turn, f"fit-projector-{n}-{view}-a{m + 1}-1280x720.png",
+                            PROJECTOR_ANSWER, "projector")
+                beside_the_scores(page)
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_at_projector_size_a_long_swat_account_fits_1280x720(browser: Any, lab: LabServer
+                                                              ) -> None:
+    """The 4-seat sample game after turn 32 (every queue full: a swat on three queues), in
+    the teacher's view at projector size, its note beside: the queues, the hand, the last
+    event and the scores fit 1280x720 (the README's projector picture)."""
+    games = Path(__file__).resolve().parents[2] / "examples" / "games"
+    shutil.copy(games / "game-4-seats.json", lab.root / "game-4-seats.json")
+    nbformat.write(_notebook([
+        "import tenleave_widget.widget as tw",
+        "t = tw.replay_widget('game-4-seats.json', seat=None, turn=32, size='projector')\nt"]),
+        lab.root / "fit-turn-32.ipynb")
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        open_and_run(page, lab, "fit-turn-32.ipynb")
+        page.wait_for_function(
+            "() => { const r = document.querySelector('.jp-OutputArea-output .tl-root');"
+            " return r && r.dataset.busy === '0' && r.dataset.turns === '32'"
+            " && r.classList.contains('tl-size-projector')"
+            " && r.querySelectorAll('[data-testid=swat] .tl-swatrow').length === 3"
+            " && r.querySelector('[data-testid=note]') !== null; }", timeout=60_000)
+        check_fits(page, "fit-projector-4-turn-32-1280x720.png", BOARD, "projector")
+        note = page.locator(".tl-root [data-testid=note]").bounding_box()
+        scores = page.locator(".tl-root [data-testid=seats]").bounding_box()
+        assert note["x"] >= scores["x"] + scores["width"], (note, scores)
+    finally:
         context.close()
