@@ -502,6 +502,11 @@ def label_margin(labels: Sequence[str], size: float = 11) -> int:
     return round(max((width(t) for t in labels), default=0.0) * size) + 12
 
 
+# The right margin (px) of a 0-100% axis: half its last tick label ("100%") lies past the
+# axis's end, and plotly.js hides a tick label that would cross the chart's edge.
+PERCENT_RIGHT = label_margin(["100%"]) // 2
+
+
 def _note(text: str, **where: Any) -> dict[str, Any]:
     """A line of words on the chart (an empty or finished state, a direct label)."""
     note: dict[str, Any] = {"text": text, "showarrow": False, "xref": "paper",
@@ -596,7 +601,7 @@ def outcome_figure(outcome: Sequence[OutcomeChart]) -> PanelFigure:
         layout = _layout(title, 110 + rows_px + 40, barmode="stack", showlegend=True,
                          legend={"orientation": "h", "x": 0, "y": 1.02, "yanchor": "bottom",
                                  "traceorder": "normal", "font": {"size": 11}},
-                         margin={"l": label_margin(rows), "r": 10, "t": 110, "b": 30,
+                         margin={"l": label_margin(rows), "r": PERCENT_RIGHT, "t": 110, "b": 30,
                                  "pad": 2},
                          xaxis={"range": [0, 1], "tickformat": ".0%", "fixedrange": True},
                          yaxis={"autorange": "reversed", "fixedrange": True,
@@ -610,7 +615,8 @@ def outcome_figure(outcome: Sequence[OutcomeChart]) -> PanelFigure:
                 "traceorder": "normal", "font": {"size": 11}},
         legend2={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.2,
                  "yanchor": "top", "font": {"size": 11}},
-        margin={"l": label_margin([*rows, "100%"]), "r": 10, "t": 110, "b": 70, "pad": 2},
+        margin={"l": label_margin([*rows, "100%"]), "r": PERCENT_RIGHT, "t": 110, "b": 70,
+                "pad": 2},
         xaxis={"range": [0, 1], "tickformat": ".0%", "domain": [0, 1], "anchor": "y",
                "fixedrange": True},
         yaxis={"domain": [0.5, 1], "autorange": "reversed", "fixedrange": True,
@@ -656,7 +662,8 @@ def cards_figure(cards: Sequence[CardChart], colours: Sequence[str]) -> PanelFig
         "hoverinfo": "text",
     }]
     layout = _layout(title, 60 + 26 * len(cards),
-                     margin={"l": label_margin(labels), "r": 10, "t": 36, "b": 36, "pad": 2},
+                     margin={"l": label_margin(labels), "r": PERCENT_RIGHT, "t": 36, "b": 36,
+                             "pad": 2},
                      xaxis={"range": [0, 1], "tickformat": ".0%", "fixedrange": True},
                      yaxis={"autorange": "reversed", "fixedrange": True, "showgrid": False})
     alt = " ".join(f"{label}: swatted {percent(x)}." for label, x in zip(labels, xs, strict=True))

@@ -110,6 +110,9 @@ def test_panels_explain_themselves(page: Any) -> None:
         # the left margins are set in Python (no automargin): every tick label fits in them
         cut = page.evaluate(LABELS_CUT)
         assert cut == [], f"tick labels cut at {where}: {cut}"
+        # none hidden (plotly.js hides one that would cross the chart's edge: "100%")
+        hidden = page.evaluate(LABELS_HIDDEN)
+        assert hidden == [], f"tick labels hidden at {where}: {hidden}"
         # every chart inside its panel as first drawn (a resize 100 ms later is a second
         # draw, and a frame shown clipped), and now
         assert page.evaluate("() => window.cutAtDraw") == [], f"charts cut when drawn, {where}"
@@ -128,6 +131,11 @@ LABELS_CUT = """() => [...document.querySelectorAll('.js-plotly-plot')].flatMap(
         .filter(t => t.getBoundingClientRect().left < left - 0.5)
         .map(t => t.textContent);
 })"""
+
+LABELS_HIDDEN = """() => [...document.querySelectorAll('.js-plotly-plot')].flatMap(plot =>
+    [...plot.querySelectorAll('.xtick text, .x2tick text, .ytick text, .y2tick text')]
+        .filter(t => getComputedStyle(t).display === 'none')
+        .map(t => `${plot.dataset.figure}: ${t.textContent}`))"""
 
 TITLE_FILL = ("el => getComputedStyle(el.querySelector('.js-plotly-plot .xtick text')).fill")
 
