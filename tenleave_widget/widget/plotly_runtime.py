@@ -8,7 +8,10 @@ table's ESM is small (``static/table-widget.js``) and plotly.js (the 1.2 MB part
 holds one (:func:`plotly_runtime`). Each table references it through a trait with
 ``widget_serialization``, so the front end creates the runtime's model (whose ESM
 publishes Plotly when it loads) with or before the table, and a saved notebook stores
-it once, however many tables it holds.
+it once, however many tables it holds. The table's stylesheet (``static/widget.css``,
+25 KB) travels the same way: it is the runtime's ``_css``, which anywidget puts in the
+page's head when the model is created, for every table of the page (in marimo, which
+creates no referenced model, each table carries its own).
 
 >>> plotly_runtime() is plotly_runtime()
 True
@@ -30,9 +33,11 @@ STATIC = Path(__file__).resolve().parents[1] / "static"
 
 class PlotlyRuntime(anywidget.AnyWidget):
     """The model whose ESM brings plotly.js to the page (``js/plotly-runtime.ts``): loading
-    it publishes Plotly for every table's panels. It shows nothing."""
+    it publishes Plotly for every table's panels, and its CSS is the tables' stylesheet.
+    It shows nothing."""
 
     _esm = STATIC / "plotly-runtime.js"
+    _css = STATIC / "widget.css"
 
 
 _RUNTIME: list[PlotlyRuntime] = []

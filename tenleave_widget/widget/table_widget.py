@@ -70,10 +70,11 @@ class TableWidget(anywidget.AnyWidget):
     """The card table: draws a :class:`~.protocol.TableState` and sends intents. State
     only: the controller (:class:`~.controller.TenLeaveWidget`) fills these traitlets."""
 
-    # the table without plotly.js (26 KB): the kernel's one PlotlyRuntime brings it, saved
-    # once per notebook however many tables it holds (plotly_runtime.py)
+    # the table without plotly.js (39 KB): the kernel's one PlotlyRuntime brings plotly.js
+    # and the table's stylesheet, saved once per notebook however many tables it holds
+    # (plotly_runtime.py); the table's own _css is empty but in marimo (below)
     _esm = STATIC / "table-widget.js"
-    _css = STATIC / "widget.css"
+    _css = ""
     _plotly = traitlets.Instance(PlotlyRuntime, allow_none=True).tag(
         sync=True, **ipywidgets.widget_serialization
     )
@@ -106,6 +107,7 @@ class TableWidget(anywidget.AnyWidget):
             # marimo saves a notebook as code (no widget state to keep small) and creates
             # no referenced model: the table brings its own plotly.js (static/widget.js)
             kwargs.setdefault("_esm", (STATIC / "widget.js").read_text())
+            kwargs.setdefault("_css", (STATIC / "widget.css").read_text())
         else:
             kwargs.setdefault("_plotly", plotly_runtime())
         super().__init__(**kwargs)

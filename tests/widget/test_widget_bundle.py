@@ -50,8 +50,9 @@ def test_the_bundle_is_an_esm_module_that_loads_nothing_from_the_network(bundle:
 def test_the_widget_ships_the_built_files() -> None:
     w = TableWidget()
     assert w._esm == TABLE.read_text()
-    assert w._css == CSS.read_text()
+    assert w._css == ""  # the stylesheet is the one runtime's, saved once per notebook
     assert plotly_runtime()._esm == RUNTIME.read_text()
+    assert plotly_runtime()._css == CSS.read_text()
     # the bundle is where the wheel's build puts it (pyproject's artifacts)
     package = Path(tenleave_widget.__file__).parent
     assert STATIC == package / "static"
@@ -71,3 +72,16 @@ def test_every_table_references_the_one_plotly_runtime() -> None:
     assert len(str(state)) < 200 * 1024  # the table's state, its ESM included: no plotly.js
     plotly_runtime().close()  # a closed runtime (Widget.close_all) is replaced
     assert TableWidget()._plotly is plotly_runtime() and plotly_runtime().comm is not None
+
+
+def test_in_marimo_a_table_brings_its_own_plotly_and_stylesheet(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """marimo creates no referenced model, so there the table's ESM is the whole bundle
+    and its CSS the stylesheet; elsewhere both come once, with the kernel's runtime."""
+    from tenleave_widget.widget import table_widget
+
+    monkeypatch.setattr(table_widget, "_in_marimo", lambda: True)
+    w = TableWidget()
+    assert w._esm == JS.read_text() and w._css == CSS.read_text()
+    assert w._plotly is None
