@@ -72,6 +72,9 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "uniformworlds": {"beta": 0.0},
     "afteronly": {"peek_gain": float("inf")},
     "worlds192": {"budget": Budget(samples=192, prune=2.0)},
+    "peekfirst": {"peek_first": True},
+    "peek0": {"peek_gain": 0.0},
+    "peekfirstuniform": {"peek_first": True, "beta": 0.0},
     **{cost: {"cost": cost} for cost in COSTS},
 }
 """The reader's variants (``ReaderBot``'s options), each played as one more game per deal:
@@ -166,12 +169,13 @@ def _running(rows: Sequence[Row], variants: Sequence[str]) -> str:
 
 def run(n: int, games: int, opponents: tuple[str, ...], workers: int,
         every: int = 0, variants: Sequence[str] = (),
-        rows_file: str | None = None) -> dict[str, Any]:
+        rows_file: str | None = None, start: int = 0) -> dict[str, Any]:
     """The figures of ``games`` games; ``every``: a running line on standard error every
     ``every`` games (0: none), so that a long run read half-way says where it stands;
     ``variants``: names of :data:`VARIANTS`, each one more game per deal; ``rows_file``:
-    each game's penalties appended to it as a JSON line."""
-    tasks = [(n, i, opponents, tuple(variants)) for i in range(games)]
+    each game's penalties appended to it as a JSON line; ``start``: the first deal's number
+    (deal ``i`` is ``Game(n, seed=100_000 + i)``: another ``start``, other deals)."""
+    tasks = [(n, i, opponents, tuple(variants)) for i in range(start, start + games)]
     t0 = time.perf_counter()
     rows: list[Row] = []
     out = open(rows_file, "a") if rows_file else None  # noqa: SIM115 (closed below)
@@ -180,7 +184,8 @@ def run(n: int, games: int, opponents: tuple[str, ...], workers: int,
             for i, row in enumerate(pool.imap(_task, tasks, chunksize=1)):
                 rows.append(row)
                 if out is not None:
-                    print(json.dumps({"seats": n, "opponents": list(opponents), "game": i,
+                    print(json.dumps({"seats": n, "opponents": list(opponents),
+                                      "game": start + i,
                                       "reader": row[0], "lookahead": row[1],
                                       "clairvoyant": row[2],
                                       **{v: row[4][v][0] for v in variants}}),
@@ -288,6 +293,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--variant", nargs="+", choices=tuple(VARIANTS), default=[],
                     help="also these readers (one more game each per deal; see VARIANTS): "
                          "each one's gain, and its difference from the default reader")
+    ap.add_argument("--start", type=int, default=0,
+                    help="the first deal's number (default 0: deals 0, 1, ...; another "
+                         "start plays fresh deals, e.g. to confirm a choice made on others)")
     ap.add_argument("--rows", default=None,
                     help="append each game's penalties to this file, one JSON line a game")
     ap.add_argument("--from-rows", default=None, metavar="FILE",
@@ -304,7 +312,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         else:
             sets = [("lookahead",) * (n - 1)]
         for opp in sets:
-            out = run(n, a.games, opp, a.workers, a.every, a.variant, a.rows)
+            out = run(n, a.games, opp, a.workers, a.every, a.variant, a.rows, a.start)
             h = out["clairvoyant_gain"][0]
             print(f"{n} seats vs {'+'.join(opp)}, {out['games']} games: reader better than "
                   f"lookahead by {_ci(out['reader_gain'])} points a game; clairvoyant "

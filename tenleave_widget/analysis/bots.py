@@ -226,7 +226,7 @@ class ReaderBot:
     def __init__(
         self, seed: int | None = None, budget: int | Budget | None = None,
         beta: Beta = "fitted", samples: int = READER_SAMPLES, peek_gain: float = PEEK_GAIN,
-        peeks: bool = True, cost: Cost = BELIEF_COST,
+        peeks: bool = True, cost: Cost = BELIEF_COST, peek_first: bool = False,
     ) -> None:
         self.seed = seed if seed is not None else random.randrange(2**32)
         self.budget = budget
@@ -235,6 +235,7 @@ class ReaderBot:
         self.samples = samples
         self.peek_gain = peek_gain
         self.peeks = peeks
+        self.peek_first = peek_first
         self.last: MoveValues | None = None
         self.last_peeks: list[PeekValue] = []
         self._belief: tuple[int, Belief] | None = None
@@ -279,6 +280,10 @@ class ReaderBot:
                     return Peek(self.last_peeks[0].queue, self.last_peeks[0].position)
                 if best.wake:
                     return WAKE
+                if self.peek_first:
+                    spread = self._spread_card(view, worlds)
+                    if spread is not None:
+                        return Peek(*spread)
                 return self._peek_after(view, best, legal, worlds)
         plays = [t.to_json() for t in _plain_plays(view) if t in legal]
         ev, _ = self._evaluate(view, ":again", turns=plays)
@@ -290,19 +295,29 @@ class ReaderBot:
         most (front first on a tie), if there is one and that turn is legal."""
         if not self.peeks:
             return best
-        spread: list[tuple[float, int, int, int]] = []
+        card = self._spread_card(view, worlds)
+        if card is None:
+            return best
+        turn = best._replace(peek=card, extra=AFTER)
+        return turn if turn in legal else best
+
+    @staticmethod
+    def _spread_card(view: View, worlds: list[Mapping[int, int]]) -> tuple[int, int] | None:
+        """(queue, position) of the face-down card the seat cannot see whose value the
+        ``worlds`` spread the most (the largest variance; front first, then queue order,
+        on a tie), or None when there is none."""
+        spread: list[tuple[float, int, int]] = []
         for q, queue in enumerate(view["queues"]):
             for i, card in enumerate(queue):
                 key = int(card["key"])
                 if card["value"] is None and worlds and key in worlds[0]:
                     xs = [w[key] for w in worlds]
                     m = sum(xs) / len(xs)
-                    spread.append((-sum((x - m) ** 2 for x in xs) / len(xs), i, q, key))
+                    spread.append((-sum((x - m) ** 2 for x in xs) / len(xs), i, q))
         if not spread:
-            return best
-        _, i, q, _ = min(spread)
-        turn = best._replace(peek=(q, i), extra=AFTER)
-        return turn if turn in legal else best
+            return None
+        _, i, q = min(spread)
+        return q, i
 
 
 BOT_BUDGET = Budget(samples=2 * DEFAULT_SAMPLES, prune=2.0)

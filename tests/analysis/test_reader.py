@@ -196,6 +196,36 @@ def test_a_peek_that_changes_the_best_play_is_valued_and_taken() -> None:
     assert best_after["2"] != best_after["5"]  # what it saw changed its play
 
 
+def test_peek_first_peeks_before_the_play_the_card_it_would_peek_after() -> None:
+    """With ``peek_first``, a turn whose best peek is worth no more than the threshold still
+    peeks — before the play, at the card the default reader peeks after it (the one its
+    worlds spread the most), so that the play is chosen knowing it; a wake stays a wake."""
+    done = 0
+    for seed in range(40):
+        g = random_game(3, seed=seed, turns=4 + seed % 8)
+        seat = g.to_move
+        assert seat is not None
+        view = with_history(g, seat)
+        plain = ReaderBot(seed, budget=16, peek_gain=float("inf"))
+        first = ReaderBot(seed, budget=16, peek_gain=float("inf"), peek_first=True)
+        a, b = plain.choose(view, g.legal_turns), first.choose(view, g.legal_turns)
+        assert plain.last == first.last  # the same bare evaluation
+        if a == "wake":
+            assert b == "wake"
+            continue
+        assert not isinstance(a, Peek)
+        if a.peek is None:  # nothing to peek: the same play
+            assert b == a
+            continue
+        assert a.extra == "after" and b == Peek(*a.peek)
+        turn = decide(ReaderBot(seed, budget=16, peek_gain=float("inf"), peek_first=True), g)
+        assert turn in g.legal_turns and turn.peek == a.peek and turn.extra != "after"
+        done += 1
+        if done == 3:
+            break
+    assert done == 3
+
+
 def test_peek_values_cross_fit_and_say_nothing_without_a_choice() -> None:
     g = random_game(3, seed=4, turns=6)
     seat = g.to_move
