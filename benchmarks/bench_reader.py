@@ -82,8 +82,12 @@ VARIANTS: dict[str, dict[str, Any]] = {
 ``uniformworlds``, the peeks valued on the uniform model's worlds (beta 0: the ablation of
 the reading); ``afteronly``, the posterior worlds and only the free peek after the play
 (no peek valued before it); ``worlds192``, twice the worlds per decision (the bare choice
-and the peek valuation from 192 worlds instead of 96); a cost of ``infer`` (``one-swat``,
-``lookahead``, ``fitted``), the players read by that cost."""
+and the peek valuation from 192 worlds instead of 96); ``peekfirst``, a peek before every
+plain play (the valued one when it is worth the threshold, else the card the reader would
+peek after: ``ReaderBot(peek_first=True)``); ``peek0``, the threshold of a valued peek at 0
+points instead of 0.1; ``peekfirstuniform``, ``peekfirst`` on the uniform model's worlds; a
+cost of ``infer`` (``one-swat``, ``lookahead``, ``fitted``), the players read by that
+cost."""
 
 
 def _truth(g: Game) -> dict[int, int]:
@@ -248,15 +252,15 @@ def summarize(rows_file: str) -> list[str]:
         h = mean_ci([r["lookahead"] - r["clairvoyant"] for r in rows])[0]
         out.append(f"{n} seats vs {'+'.join(opp)}, {len(rows)} games (seat 0's penalty; "
                    "gains: paired, positive = fewer points)")
-        out.append(f"  {'player':<14} {'mean':>6}  {'better than lookahead':<22}  "
+        out.append(f"  {'player':<16} {'mean':>6}  {'better than lookahead':<22}  "
                    f"{'better than reader':<22}  share of clairvoyant")
         for p in players:
             if p == "lookahead":
-                out.append(f"  {p:<14} {statistics.fmean(r[p] for r in rows):6.2f}")
+                out.append(f"  {p:<16} {statistics.fmean(r[p] for r in rows):6.2f}")
                 continue
             gain = mean_ci([r["lookahead"] - r[p] for r in rows])
             vs = mean_ci([r["reader"] - r[p] for r in rows])
-            out.append(f"  {p:<14} {statistics.fmean(r[p] for r in rows):6.2f}  "
+            out.append(f"  {p:<16} {statistics.fmean(r[p] for r in rows):6.2f}  "
                        f"{_ci(gain):<22}  {_ci(vs) if p != 'reader' else '':<22}  "
                        f"{gain[0] / h if h else float('nan'):.0%}")
         if {"nopeek", "uniformworlds"} <= set(players):
