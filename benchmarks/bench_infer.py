@@ -59,7 +59,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from typing import Any
+from typing import Any, NamedTuple
 
 from tenleave_widget.analysis.bots import make_bot
 from tenleave_widget.analysis.infer import (
@@ -214,27 +214,36 @@ def reliability(rows: list[dict[str, Any]], model: str) -> list[dict[str, float]
              "observed": sum(y for _, y in b) / len(b)} for i, b in enumerate(bins) if b]
 
 
-def cost_choices(game: Game, budgets: list[int]) -> list[dict[Any, Any]]:
-    """Each turn-start decision of ``game`` (see ``--cost-study``): per cost, the costs of
-    the moves open then and the index of the one chosen; per budget, the CPU ms."""
+class Decision(NamedTuple):
+    """A turn-start decision of the ``--cost-study``."""
+
+    choices: dict[str | int, tuple[list[float], int]]
+    """Per cost (``"one-swat"`` or a budget): the costs of the moves open then and the
+    index of the one chosen (:func:`log_choice`'s first two arguments)."""
+    ms: dict[int, float]
+    """Per budget: the CPU ms of the lookahead's evaluation."""
+
+
+def cost_choices(game: Game, budgets: list[int]) -> list[Decision]:
+    """Each turn-start decision of ``game`` (see ``--cost-study``)."""
     h = Game.from_record(game.to_record(), turns=0)
-    rows: list[dict[Any, Any]] = []
+    rows: list[Decision] = []
     for k, t in enumerate(game.turns):
         view = h.view(t.seat)
         one = move_evaluation(view)
         keys = [("wake",) if m.get("wake") else ("play", *m["play"]) for m in one]
         chosen = keys.index(("wake",) if t.wake else ("play", t.card, t.queue))
-        row: dict[Any, Any] = {"one-swat": ([float(m["expected_penalty"]) for m in one], chosen)}
+        row = Decision({"one-swat": ([float(m["expected_penalty"]) for m in one], chosen)}, {})
         for b in budgets:
             t0 = time.process_time()
             ev = evaluate_view(view, b, k, rotations=False)
-            row[("ms", b)] = 1000 * (time.process_time() - t0)
+            row.ms[b] = 1000 * (time.process_time() - t0)
             value: dict[tuple[Any, ...], float] = {}
             for m in ev["moves"]:
                 tj = m["turn"]
                 key = ("wake",) if tj.get("wake") else ("play", *tj["play"])
                 value[key] = min(value.get(key, math.inf), float(m["expected_margin"]))
-            row[b] = ([value[key] for key in keys], chosen)
+            row.choices[b] = ([value[key] for key in keys], chosen)
         rows.append(row)
         h.apply(t)
     return rows
@@ -251,22 +260,23 @@ def cost_study(n: int, budgets: list[int], seed: int) -> None:
     print(f"{'cost':<24} {'ML beta':>8} {'loglik/choice':>13} {'at beta 0':>9} "
           f"{'vs one-swat [95% CI]':<24} {'chosen=cheapest':>15} {'ms/eval':>8}")
     base: list[float] = []
-    for kind in ["one-swat", *budgets]:
-        beta = max(GRID, key=lambda b: sum(log_choice(*r[kind], b) for r in train))
-        ll = [log_choice(*r[kind], beta) for r in test]
+    kinds: list[str | int] = ["one-swat", *budgets]
+    for kind in kinds:
+        beta = max(GRID, key=lambda b: sum(log_choice(*r.choices[kind], b) for r in train))
+        ll = [log_choice(*r.choices[kind], beta) for r in test]
         if kind == "one-swat":
             base = ll
             vs = "-"
         else:
             d, lo, hi = mean_ci([a - b for a, b in zip(ll, base, strict=True)])
             vs = f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]"
-        top = sum(r[kind][0][r[kind][1]] == min(r[kind][0]) for r in test) / len(test)
-        ms = ("-" if kind == "one-swat"
-              else f"{statistics.median(r[('ms', kind)] for r in test):.1f}")
-        name = kind if kind == "one-swat" else f"lookahead margin, {kind} w."
+        top = sum(c[k] == min(c) for c, k in (r.choices[kind] for r in test)) / len(test)
+        ms = ("-" if isinstance(kind, str)
+              else f"{statistics.median(r.ms[kind] for r in test):.1f}")
+        name = kind if isinstance(kind, str) else f"lookahead margin, {kind} w."
         print(f"{name:<24} {beta:>8.3f} {statistics.fmean(ll):>13.3f} "
-              f"{statistics.fmean(log_choice(*r[kind], 0.0) for r in test):>9.3f} {vs:<24} "
-              f"{top:>15.0%} {ms:>8}", flush=True)
+              f"{statistics.fmean(log_choice(*r.choices[kind], 0.0) for r in test):>9.3f} "
+              f"{vs:<24} {top:>15.0%} {ms:>8}", flush=True)
     print(f"load average at end: {' '.join(f'{x:.2f}' for x in _load())}; "
           f"wall {time.time() - start:.0f} s")
 
