@@ -42,9 +42,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tenleave_widget.analysis.bots import BOT_BUDGET, LookaheadBot, bot_budget, decide, make_bot  # noqa: E402
 from tenleave_widget.analysis.lookahead import Budget, evaluate_view  # noqa: E402
+from tenleave_widget.analysis.stats import wilson  # noqa: E402
 from tenleave_widget.engine.game import Game  # noqa: E402
 from tenleave_widget.engine.turn import Turn  # noqa: E402
-from tenleave_widget.programs.simulate import mean_ci, wilson  # noqa: E402
+from tenleave_widget.programs.simulate import mean_ci  # noqa: E402
 
 
 def _budget(args: argparse.Namespace) -> Budget:
