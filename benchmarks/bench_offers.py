@@ -18,10 +18,10 @@ import argparse
 import random
 import statistics
 import time
-from typing import Any
 
 from tenleave_widget import Game
 from tenleave_widget.engine.errors import TenLeaveError
+from tenleave_widget.engine.turn import TurnStep
 from tenleave_widget.table.config import check_config
 from tenleave_widget.table.offers import OffersSession, final_steps, offers, wake_why
 from tenleave_widget.table.protocol import Offers
@@ -46,7 +46,7 @@ def former_offers(session: OffersSession) -> Offers:
     pending = session.pending
     shown = session.shown()
 
-    def legal(step: dict[str, Any]) -> bool:
+    def legal(step: TurnStep) -> bool:
         try:
             live.preview([*pending, step])
         except TenLeaveError:
@@ -92,7 +92,7 @@ def positions(games: int) -> list[Session]:
                                                       humans=list(range(seats))))
                 s.seat, s.covered = game.to_move, False
                 for step in steps[:k]:
-                    s.handle(step)  # type: ignore[arg-type]
+                    s.handle(step)
                 out.append(s)
             game.apply(turn)
     return out
