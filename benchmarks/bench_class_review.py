@@ -45,10 +45,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 from tenleave_widget import Game, save_record
 from tenleave_widget.analysis.bots import decide, make_bot
+from tenleave_widget.analysis.review import TurnReview
 from tenleave_widget.programs import class_review
 from tenleave_widget.programs.class_review import review_many
 
@@ -117,7 +117,7 @@ def make_games(folder: Path, games: int, seats: int = 3) -> list[str]:
         bots = [make_bot(b, seed=k) for b in kinds]
         g = Game(names, seed=100 + k, first=k % seats)
         while not g.finished:
-            g.apply(decide(bots[g.to_move], g))
+            g.apply(decide(bots[g.to_move or 0], g))
         path = folder / f"game-{k + 1:04d}.json"
         save_record(g.to_record(), path)
         files.append(str(path))
@@ -139,7 +139,7 @@ a temporary folder, set by :func:`a_class` before the workers are forked)."""
 JUDGE = class_review._judge
 
 
-def timed_judge(job: Any) -> Any:
+def timed_judge(job: class_review._Job) -> tuple[int, TurnReview]:
     """``class_review._judge``, timed: the CPU and wall time of each decision, written to
     this worker's file (the workers are forked after this replaces the runner's task)."""
     c0, t0 = time.process_time(), time.perf_counter()
@@ -166,11 +166,11 @@ def a_class(a: argparse.Namespace) -> list[float]:
         TIMES = str(Path(d) / "times")
         os.mkdir(TIMES)
         load0 = os.getloadavg()
-        class_review._judge = timed_judge  # type: ignore[assignment]
+        class_review._judge = timed_judge
         try:
             wall, used, _, n = once(files, a.workers, a.samples)
         finally:
-            class_review._judge = JUDGE  # type: ignore[assignment]
+            class_review._judge = JUDGE
         rows = sorted(tuple(float(x) for x in line.split()) for f in Path(TIMES).glob("*.txt")
                       for line in f.read_text().splitlines())
     assert len(rows) == n, (len(rows), n)
