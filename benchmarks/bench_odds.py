@@ -25,7 +25,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -35,9 +35,10 @@ from naive_odds import arrangements, naive_odds, random_view  # noqa: E402
 from tenleave_widget.analysis import odds  # noqa: E402
 from tenleave_widget.analysis.bots import decide, make_bot  # noqa: E402
 from tenleave_widget.engine.game import Game  # noqa: E402
+from tenleave_widget.engine.view import View  # noqa: E402
 
 
-def played_view(seed: int) -> dict[str, Any]:
+def played_view(seed: int) -> View:
     rng = random.Random(seed)
     seats = rng.randint(2, 5)
     g = Game(seats, seed=seed, first=rng.randrange(seats))
@@ -49,7 +50,7 @@ def played_view(seed: int) -> dict[str, Any]:
     return g.view(g.to_move if on_turn else rng.randrange(seats))
 
 
-def hard_view(seed: int, room: bool) -> dict[str, Any]:
+def hard_view(seed: int, room: bool) -> View:
     rng = random.Random(seed)
     view = random_view(rng, players=5, full=True, peek_rate=0.0, omniscient_rate=0.0)
     seat = view["seat"]
@@ -60,7 +61,9 @@ def hard_view(seed: int, room: bool) -> dict[str, Any]:
         if card["owner"] == seat:
             notation = f"{card['value']}{'*' if card['back'] == 'marked' else ''}"
             view["hands"][seat]["cards"] = sorted(view["hands"][seat]["cards"] + [notation])
-    return view
+    # random_view writes the view contract (docs/view.md) as a plain dict, without the
+    # engine's types (the naive reference shares nothing with the package)
+    return cast(View, view)
 
 
 REPEAT = 3
@@ -114,10 +117,10 @@ def main() -> None:
         f"{max(arrangements(v) for v in views)} joint arrangements"
     )
 
-    def odds_only(v: dict[str, Any]) -> Callable[[], object]:
+    def odds_only(v: View) -> Callable[[], object]:
         return lambda: odds.seat_odds(v, moves=False)
 
-    def full(v: dict[str, Any]) -> Callable[[], object]:
+    def full(v: View) -> Callable[[], object]:
         return lambda: odds.seat_odds(v)
 
     for label, cold in (("cold", True), ("warm", False)):

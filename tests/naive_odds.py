@@ -18,6 +18,7 @@ import copy
 import itertools
 import random
 from collections import Counter
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -53,7 +54,7 @@ def swat_queue(values: list[int], positions: list[int]) -> tuple[int, str, list[
 
 
 def unknown_groups(
-    view: dict[str, Any],
+    view: Mapping[str, Any],
 ) -> dict[tuple[int, str], tuple[list[tuple[int, int]], list[int]]]:
     """(owner, back) -> (table places of its unknown cards, the multiset of values left)."""
     places: dict[tuple[int, str], list[tuple[int, int]]] = {}
@@ -84,7 +85,7 @@ def unknown_groups(
     return groups
 
 
-def naive_odds(view: dict[str, Any], exact: bool = False) -> dict[str, Any]:
+def naive_odds(view: Mapping[str, Any], exact: bool = False) -> dict[str, Any]:
     """The odds JSON without ``moves``, by enumerating every joint arrangement."""
     one: Any = Fraction(1) if exact else 1.0
     zero: Any = one - one
@@ -177,7 +178,7 @@ def naive_moves(view: dict[str, Any], exact: bool = False) -> list[dict[str, Any
     return moves
 
 
-def arrangements(view: dict[str, Any]) -> int:
+def arrangements(view: Mapping[str, Any]) -> int:
     """How many joint arrangements ``naive_odds`` walks through."""
     count = 1
     for where, pool in unknown_groups(view).values():
