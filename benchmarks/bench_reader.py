@@ -39,7 +39,15 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from tenleave_widget.analysis.bots import Bot, Legal, LookaheadBot, ReaderBot, decide, make_bot
+from tenleave_widget.analysis.bots import (
+    PEEK_FIRST,
+    Bot,
+    Legal,
+    LookaheadBot,
+    ReaderBot,
+    decide,
+    make_bot,
+)
 from tenleave_widget.analysis.infer import COSTS
 from tenleave_widget.analysis.lookahead import Budget
 from tenleave_widget.analysis.reader import dealer
@@ -69,25 +77,29 @@ class Clairvoyant(LookaheadBot):
 
 VARIANTS: dict[str, dict[str, Any]] = {
     "nopeek": {"peeks": False},
-    "uniformworlds": {"beta": 0.0},
-    "afteronly": {"peek_gain": float("inf")},
-    "worlds192": {"budget": Budget(samples=192, prune=2.0)},
+    "uniformworlds": {"beta": 0.0, "peek_first": False},
+    "afteronly": {"peek_gain": float("inf"), "peek_first": False},
+    "worlds192": {"budget": Budget(samples=192, prune=2.0), "peek_first": False},
+    "peekafter": {"peek_first": False},
     "peekfirst": {"peek_first": True},
-    "peek0": {"peek_gain": 0.0},
+    "peek0": {"peek_gain": 0.0, "peek_first": False},
     "peekfirstuniform": {"peek_first": True, "beta": 0.0},
-    **{cost: {"cost": cost} for cost in COSTS},
+    **{cost: {"cost": cost, "peek_first": False} for cost in COSTS},
 }
-"""The reader's variants (``ReaderBot``'s options), each played as one more game per deal:
+"""The reader's variants (``ReaderBot``'s options), each played as one more game per deal.
+The variants measured before the reader peeked first by default (``PEEK_FIRST``) keep
+``peek_first=False``, so that the README's earlier commands play the same bots:
+``peekafter``, the reader of that time (its plain play, then the free peek after it);
 ``nopeek``, the posterior worlds without any peek (the ablation of the peeks);
 ``uniformworlds``, the peeks valued on the uniform model's worlds (beta 0: the ablation of
 the reading); ``afteronly``, the posterior worlds and only the free peek after the play
 (no peek valued before it); ``worlds192``, twice the worlds per decision (the bare choice
 and the peek valuation from 192 worlds instead of 96); ``peekfirst``, a peek before every
 plain play (the valued one when it is worth the threshold, else the card the reader would
-peek after: ``ReaderBot(peek_first=True)``); ``peek0``, the threshold of a valued peek at 0
-points instead of 0.1; ``peekfirstuniform``, ``peekfirst`` on the uniform model's worlds; a
-cost of ``infer`` (``one-swat``, ``lookahead``, ``fitted``), the players read by that
-cost."""
+peek after: ``ReaderBot(peek_first=True)``, now the default reader); ``peek0``, the
+threshold of a valued peek at 0 points instead of 0.1; ``peekfirstuniform``,
+``peekfirst`` on the uniform model's worlds; a cost of ``infer`` (``one-swat``,
+``lookahead``, ``fitted``), the players read by that cost."""
 
 
 def _truth(g: Game) -> dict[int, int]:
@@ -189,7 +201,7 @@ def run(n: int, games: int, opponents: tuple[str, ...], workers: int,
                 rows.append(row)
                 if out is not None:
                     print(json.dumps({"seats": n, "opponents": list(opponents),
-                                      "game": start + i,
+                                      "game": start + i, "peek_first": PEEK_FIRST,
                                       "reader": row[0], "lookahead": row[1],
                                       "clairvoyant": row[2],
                                       **{v: row[4][v][0] for v in variants}}),
@@ -238,9 +250,11 @@ def summarize(rows_file: str) -> list[str]:
     """The table of a ``--rows`` file, per seat count and opponent set: each player's mean
     penalty in seat 0, its paired gain over the lookahead bot and over the reader (positive:
     fewer points), its share of the clairvoyant's gain; and with ``nopeek`` and
-    ``uniformworlds`` both played, the 2 x 2 of the reader's two parts (the lookahead bot
-    is the cell with neither): each part's gain averaged over the other part's two levels,
-    per game, and their interaction."""
+    ``uniformworlds`` both played, the 2 x 2 of the two parts of the reader that peeks
+    after its play (``peekafter``; in rows written before ``PEEK_FIRST``, which say no
+    ``peek_first``, the ``reader`` itself) — the lookahead bot is the cell with neither:
+    each part's gain averaged over the other part's two levels, per game, and their
+    interaction."""
     groups: dict[tuple[int, tuple[str, ...]], list[dict[str, Any]]] = {}
     with open(rows_file) as f:
         for line in f:
@@ -248,7 +262,7 @@ def summarize(rows_file: str) -> list[str]:
             groups.setdefault((r["seats"], tuple(r["opponents"])), []).append(r)
     out: list[str] = []
     for (n, opp), rows in groups.items():
-        players = [k for k in rows[0] if k not in ("seats", "opponents", "game")]
+        players = [k for k in rows[0] if k not in ("seats", "opponents", "game", "peek_first")]
         h = mean_ci([r["lookahead"] - r["clairvoyant"] for r in rows])[0]
         out.append(f"{n} seats vs {'+'.join(opp)}, {len(rows)} games (seat 0's penalty; "
                    "gains: paired, positive = fewer points)")
@@ -263,13 +277,14 @@ def summarize(rows_file: str) -> list[str]:
             out.append(f"  {p:<16} {statistics.fmean(r[p] for r in rows):6.2f}  "
                        f"{_ci(gain):<22}  {_ci(vs) if p != 'reader' else '':<22}  "
                        f"{gain[0] / h if h else float('nan'):.0%}")
-        if {"nopeek", "uniformworlds"} <= set(players):
-            peeks = mean_ci([(r["nopeek"] - r["reader"] + r["lookahead"] - r["uniformworlds"])
+        full = "reader" if not rows[0].get("peek_first", False) else "peekafter"
+        if {"nopeek", "uniformworlds", full} <= set(players):
+            peeks = mean_ci([(r["nopeek"] - r[full] + r["lookahead"] - r["uniformworlds"])
                              / 2 for r in rows])
-            reading = mean_ci([(r["uniformworlds"] - r["reader"] + r["lookahead"]
+            reading = mean_ci([(r["uniformworlds"] - r[full] + r["lookahead"]
                                 - r["nopeek"]) / 2 for r in rows])
             # the reader's gain minus the gains of each part alone
-            both = mean_ci([r["nopeek"] + r["uniformworlds"] - r["reader"] - r["lookahead"]
+            both = mean_ci([r["nopeek"] + r["uniformworlds"] - r[full] - r["lookahead"]
                             for r in rows])
             out.append(f"  the peeks' gain {_ci(peeks)}; the posterior worlds' {_ci(reading)}; "
                        f"their interaction {_ci(both)}")

@@ -17,6 +17,7 @@ from analysis.test_lookahead import permuted
 from tenleave_widget import Game
 from tenleave_widget.analysis.bots import (
     BOT_NAMES,
+    PEEK_FIRST,
     Peek,
     ReaderBot,
     decide,
@@ -197,19 +198,24 @@ def test_a_peek_that_changes_the_best_play_is_valued_and_taken() -> None:
 
 
 def test_peek_first_peeks_before_the_play_the_card_it_would_peek_after() -> None:
-    """With ``peek_first``, a turn whose best peek is worth no more than the threshold still
-    peeks — before the play, at the card the default reader peeks after it (the one its
-    worlds spread the most), so that the play is chosen knowing it; a wake stays a wake."""
+    """With ``peek_first`` (the default), a turn whose best peek is worth no more than the
+    threshold still peeks — before the play, at the card the reader with
+    ``peek_first=False`` peeks after it (the one its worlds spread the most), so that the
+    play is chosen knowing it; a wake stays a wake; ``peeks=False`` never peeks."""
+    assert PEEK_FIRST and ReaderBot(1).peek_first
     done = 0
     for seed in range(40):
         g = random_game(3, seed=seed, turns=4 + seed % 8)
         seat = g.to_move
         assert seat is not None
         view = with_history(g, seat)
-        plain = ReaderBot(seed, budget=16, peek_gain=float("inf"))
-        first = ReaderBot(seed, budget=16, peek_gain=float("inf"), peek_first=True)
+        plain = ReaderBot(seed, budget=16, peek_gain=float("inf"), peek_first=False)
+        first = ReaderBot(seed, budget=16, peek_gain=float("inf"))
+        never = ReaderBot(seed, budget=16, peeks=False)
         a, b = plain.choose(view, g.legal_turns), first.choose(view, g.legal_turns)
-        assert plain.last == first.last  # the same bare evaluation
+        c = never.choose(view, g.legal_turns)
+        assert plain.last == first.last == never.last  # the same bare evaluation
+        assert not isinstance(c, Peek) and (c == "wake" or c.peek is None)
         if a == "wake":
             assert b == "wake"
             continue
@@ -218,7 +224,7 @@ def test_peek_first_peeks_before_the_play_the_card_it_would_peek_after() -> None
             assert b == a
             continue
         assert a.extra == "after" and b == Peek(*a.peek)
-        turn = decide(ReaderBot(seed, budget=16, peek_gain=float("inf"), peek_first=True), g)
+        turn = decide(ReaderBot(seed, budget=16, peek_gain=float("inf")), g)
         assert turn in g.legal_turns and turn.peek == a.peek and turn.extra != "after"
         done += 1
         if done == 3:
