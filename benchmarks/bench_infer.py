@@ -70,6 +70,9 @@ from tenleave_widget.analysis.infer import (
     observed_choices,
     with_history,
 )
+from tenleave_widget.analysis.infer import (
+    _log_choice as log_choice,  # the model's own likelihood of a choice, not a copy
+)
 from tenleave_widget.analysis.lookahead import evaluate_view
 from tenleave_widget.analysis.odds import move_evaluation
 from tenleave_widget.analysis.stats import mean_ci
@@ -99,12 +102,6 @@ def games_of(bots: list[str], count: int, seed: int) -> list[tuple[Game, list[st
         players = [make_bot(b, seed * 1000 + 10 * i + s) for s, b in enumerate(seats)]
         out.append((play_game(n, players, seed=seed * 1000 + i), seats))
     return out
-
-
-def log_choice(costs: list[float], chosen: int, beta: float) -> float:
-    low = min(costs)
-    z = sum(math.exp(-beta * (c - low)) for c in costs)
-    return -beta * (costs[chosen] - low) - math.log(z)
 
 
 def fit(choices: list[tuple[list[float], int]]) -> dict[str, float]:
