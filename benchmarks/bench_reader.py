@@ -84,6 +84,8 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "peekfirst": {"peek_first": True},
     "peek0": {"peek_gain": 0.0, "peek_first": False},
     "peekfirstuniform": {"peek_first": True, "beta": 0.0},
+    "peekoutcome": {"peek_first": True, "peek_card": "outcome"},
+    "peekdecision": {"peek_first": True, "peek_card": "decision"},
     **{cost: {"cost": cost, "peek_first": False} for cost in COSTS},
 }
 """The reader's variants (``ReaderBot``'s options), each played as one more game per deal.
@@ -98,7 +100,10 @@ and the peek valuation from 192 worlds instead of 96); ``peekfirst``, a peek bef
 plain play (the valued one when it is worth the threshold, else the card the reader would
 peek after: ``ReaderBot(peek_first=True)``, now the default reader); ``peek0``, the
 threshold of a valued peek at 0 points instead of 0.1; ``peekfirstuniform``,
-``peekfirst`` on the uniform model's worlds; a cost of ``infer`` (``one-swat``,
+``peekfirst`` on the uniform model's worlds; ``peekoutcome`` and ``peekdecision``,
+``peekfirst`` peeking, when no peek is worth the threshold, the card whose value explains
+the most of the best move's margin, or of its differences from the other plays, instead of
+the card whose value spreads the most (``ReaderBot(peek_card=...)``); a cost of ``infer`` (``one-swat``,
 ``lookahead``, ``fitted``), the players read by that cost."""
 
 

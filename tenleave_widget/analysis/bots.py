@@ -40,7 +40,16 @@ from .infer import Beta, Cost, with_history
 from .lookahead import DEFAULT_SAMPLES, Budget, evaluate_view
 from .move_values import MoveValues
 from .odds import MoveOdds, move_evaluation
-from .reader import BELIEF_COST, Belief, PeekValue, dealer, peek_values, revealed
+from .reader import (
+    BELIEF_COST,
+    PEEK_CARDS,
+    Belief,
+    PeekValue,
+    dealer,
+    peek_card,
+    peek_values,
+    revealed,
+)
 
 WAKE: Final = "wake"
 """What :meth:`Bot.choose` returns to wake SleepKid before choosing its play."""
@@ -203,6 +212,11 @@ where it was tried, then +0.42 [+0.15, +0.69] over the fresh deals 1000-1999 (+0
 +0.41] (deals 0-999). CPU per decision: 26.7 ms median, 103 ms p99, against 18.8 and 97
 (README, *Peeking before every play*)."""
 
+PEEK_CARD = "spread"
+"""Which card the reader peeks when no peek is worth :data:`PEEK_GAIN` for the play at
+hand (:data:`~tenleave_widget.analysis.reader.PEEK_CARDS`): the one whose value its worlds
+spread the most."""
+
 READER_SAMPLES = 128
 """Worlds the reader's inference weighs per opponent component too large to enumerate."""
 
@@ -240,7 +254,11 @@ class ReaderBot:
         self, seed: int | None = None, budget: int | Budget | None = None,
         beta: Beta = "fitted", samples: int = READER_SAMPLES, peek_gain: float = PEEK_GAIN,
         peeks: bool = True, cost: Cost = BELIEF_COST, peek_first: bool = PEEK_FIRST,
+        peek_card: str = PEEK_CARD,
     ) -> None:
+        if peek_card not in PEEK_CARDS:
+            raise SetupError(f"reader: peek_card must be one of {', '.join(PEEK_CARDS)}, "
+                             f"not {excerpt(peek_card)}")
         self.seed = seed if seed is not None else random.randrange(2**32)
         self.budget = budget
         self.beta = beta
@@ -249,6 +267,7 @@ class ReaderBot:
         self.peek_gain = peek_gain
         self.peeks = peeks
         self.peek_first = peek_first
+        self.peek_card = peek_card
         self.last: MoveValues | None = None
         self.last_peeks: list[PeekValue] = []
         self._belief: tuple[int, Belief] | None = None
@@ -294,43 +313,26 @@ class ReaderBot:
                 if best.wake:
                     return WAKE
                 if self.peeks and self.peek_first:
-                    spread = self._spread_card(view, worlds)
-                    if spread is not None:
-                        return Peek(*spread)
-                return self._peek_after(view, best, legal, worlds)
+                    card = peek_card(view, ev, worlds, self.peek_card)
+                    if card is not None:
+                        return Peek(*card)
+                return self._peek_after(view, best, legal, ev, worlds)
         plays = [t.to_json() for t in _plain_plays(view) if t in legal]
         ev, _ = self._evaluate(view, ":again", turns=plays)
         return Turn.from_json(ev["moves"][ev["best"]]["turn"])
 
-    def _peek_after(self, view: View, best: Turn, legal: Legal,
+    def _peek_after(self, view: View, best: Turn, legal: Legal, ev: MoveValues,
                     worlds: list[Mapping[int, int]]) -> Turn:
-        """``best`` with a peek after the play at the card whose value the worlds spread the
-        most (front first on a tie), if there is one and that turn is legal."""
+        """``best`` with a peek after the play at the card most worth knowing
+        (:func:`~tenleave_widget.analysis.reader.peek_card` by ``peek_card``), if there is
+        one and that turn is legal."""
         if not self.peeks:
             return best
-        card = self._spread_card(view, worlds)
+        card = peek_card(view, ev, worlds, self.peek_card)
         if card is None:
             return best
         turn = best._replace(peek=card, extra=AFTER)
         return turn if turn in legal else best
-
-    @staticmethod
-    def _spread_card(view: View, worlds: list[Mapping[int, int]]) -> tuple[int, int] | None:
-        """(queue, position) of the face-down card the seat cannot see whose value the
-        ``worlds`` spread the most (the largest variance; front first, then queue order,
-        on a tie), or None when there is none."""
-        spread: list[tuple[float, int, int]] = []
-        for q, queue in enumerate(view["queues"]):
-            for i, card in enumerate(queue):
-                key = int(card["key"])
-                if card["value"] is None and worlds and key in worlds[0]:
-                    xs = [w[key] for w in worlds]
-                    m = sum(xs) / len(xs)
-                    spread.append((-sum((x - m) ** 2 for x in xs) / len(xs), i, q))
-        if not spread:
-            return None
-        _, i, q = min(spread)
-        return q, i
 
 
 BOT_BUDGET = Budget(samples=2 * DEFAULT_SAMPLES, prune=2.0)

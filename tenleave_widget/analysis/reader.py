@@ -43,12 +43,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..engine.cards import card_value
+from ..engine.errors import SetupError, excerpt
 from ..engine.view import View, ViewWithHistory
 from .infer import Beta, Cost, _posterior
 from .move_values import MoveValues
 from .worlds import Deal, Hidden
 
-__all__ = ["BELIEF_COST", "Belief", "PeekValue", "dealer", "peek_values", "revealed"]
+__all__ = ["BELIEF_COST", "PEEK_CARDS", "Belief", "PeekValue", "dealer", "peek_card",
+           "peek_values", "revealed"]
 
 World = dict[int, int]
 """One world: the value of every face-down card the seat cannot see, by key."""
@@ -285,3 +287,61 @@ def peek_values(view: View, evaluation: MoveValues,
             out.append(PeekValue(key, q, i, bare - informed, n))
     out.sort(key=lambda p: (-p.gain, p.queue, p.position))
     return out
+
+
+PEEK_CARDS = ("spread", "outcome", "decision")
+"""How the reader picks the card it peeks when no peek is worth its threshold for the play
+at hand (:func:`peek_card`)."""
+
+
+def _between(xs: Sequence[float], groups: Sequence[Sequence[int]], n: int) -> float:
+    """The variance of the group means of ``xs`` (weighted by group size): how much of
+    ``xs`` the grouping explains."""
+    mean = sum(xs) / n
+    return sum(len(g) * (sum(xs[w] for w in g) / len(g) - mean) ** 2 for g in groups) / n
+
+
+def peek_card(view: View, evaluation: MoveValues, worlds: Sequence[Mapping[int, int]],
+              how: str = "spread") -> tuple[int, int] | None:
+    """(queue, position) of the face-down card the seat cannot see that is the most worth
+    knowing by the measure ``how`` (:data:`PEEK_CARDS`), or None when there is none:
+    ``"spread"``, the card whose value the ``worlds`` spread the most (the largest
+    variance); ``"outcome"``, the card whose value explains the most of the best move's
+    margin across the worlds (the variance of its mean margin per value); ``"decision"``,
+    the card whose value explains the most of the differences between the best move and
+    the other plain plays (the same, averaged over those differences). Front first, then
+    queue order, on a tie. ``evaluation`` and ``worlds`` as for :func:`peek_values`."""
+    if how not in PEEK_CARDS:
+        raise SetupError(f"peek card: one of {', '.join(PEEK_CARDS)}, not {excerpt(how)}")
+    n = len(worlds)
+    series: list[list[float]] = []
+    if how != "spread" and n >= 2:
+        full = [m for m in evaluation["moves"] if m["samples"] == n]
+        best = evaluation["moves"][evaluation["best"]]
+        if best["samples"] == n:
+            b = best["margin_samples"]
+            if how == "outcome":
+                series = [list(b)]
+            else:
+                series = [[x - y for x, y in zip(m["margin_samples"], b, strict=True)]
+                          for m in full if m is not best and not m["turn"].get("wake")]
+    scored: list[tuple[float, int, int]] = []
+    for q, queue in enumerate(view["queues"]):
+        for i, card in enumerate(queue):
+            key = int(card["key"])
+            if card["value"] is not None or not worlds or key not in worlds[0]:
+                continue
+            xs = [float(w[key]) for w in worlds]
+            if series:
+                groups: dict[float, list[int]] = {}
+                for w, x in enumerate(xs):
+                    groups.setdefault(x, []).append(w)
+                score = sum(_between(s, list(groups.values()), n) for s in series) / len(series)
+            else:
+                m = sum(xs) / len(xs)
+                score = sum((x - m) ** 2 for x in xs) / len(xs)
+            scored.append((-score, i, q))
+    if not scored:
+        return None
+    _, i, q = min(scored)
+    return q, i

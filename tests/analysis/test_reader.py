@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 from collections import Counter
+from typing import Any
 
 import pytest
 from helpers import random_game
@@ -26,8 +27,17 @@ from tenleave_widget.analysis.bots import (
 )
 from tenleave_widget.analysis.infer import Inference, infer, with_history
 from tenleave_widget.analysis.position import evaluate_view
-from tenleave_widget.analysis.reader import BELIEF_COST, Belief, dealer, peek_values, revealed
+from tenleave_widget.analysis.reader import (
+    BELIEF_COST,
+    PEEK_CARDS,
+    Belief,
+    dealer,
+    peek_card,
+    peek_values,
+    revealed,
+)
 from tenleave_widget.analysis.worlds import Hidden
+from tenleave_widget.engine.errors import SetupError
 from tenleave_widget.programs.simulate import simulate
 
 # Seat 0 to move in a 2-seat game (seed 2, the reader against a greedy bot): Ben's plain
@@ -232,6 +242,36 @@ def test_peek_first_peeks_before_the_play_the_card_it_would_peek_after() -> None
     assert done == 3
 
 
+def test_peek_card_by_spread_by_outcome_and_by_decision() -> None:
+    """Which card the reader peeks when no peek is worth its threshold: three unseen cards
+    over eight worlds. Card 1's value spreads the most (1 or 5) and changes nothing; card 2
+    (3 or 4) decides the best move's margin; card 3 (2 or 3) decides how the other play
+    compares with it. Each measure picks its own card; with nothing to measure by, the
+    spread; an unknown measure is a typed error."""
+    view: Any = {"queues": [[{"key": 1, "value": None}, {"key": 2, "value": None}],
+                            [{"key": 4, "value": 2}, {"key": 3, "value": None}]]}
+    worlds = [{1: 1 + 4 * (w % 2), 2: 3 + (w // 2) % 2, 3: 2 + (w // 4) % 2} for w in range(8)]
+    best = [float(w[2]) for w in worlds]  # the best move's margin follows card 2
+    other = [b + 1 + 2 * (w[3] - 2) for b, w in zip(best, worlds, strict=True)]
+    ev: Any = {"best": 0, "moves": [
+        {"turn": {"seat": 0, "play": ["1", 0]}, "samples": 8, "margin_samples": best},
+        {"turn": {"seat": 0, "play": ["1", 1]}, "samples": 8, "margin_samples": other},
+        {"turn": {"seat": 0, "wake": True}, "samples": 8, "margin_samples": [9.0] * 8}]}
+    assert PEEK_CARDS == ("spread", "outcome", "decision")
+    assert peek_card(view, ev, worlds) == (0, 0)  # card 1: "spread" is the default
+    assert peek_card(view, ev, worlds, "outcome") == (0, 1)  # card 2
+    assert peek_card(view, ev, worlds, "decision") == (1, 1)  # card 3
+    unsampled: Any = {**ev, "moves": [{**m, "samples": 4} for m in ev["moves"]]}
+    for how in PEEK_CARDS:  # the moves not played in every world: the spread decides
+        assert peek_card(view, unsampled, worlds, how) == (0, 0)
+    assert peek_card({"queues": [[{"key": 4, "value": 2}]]}, ev, worlds, "outcome") is None
+    with pytest.raises(SetupError, match="peek card: one of spread, outcome, decision"):
+        peek_card(view, ev, worlds, "nearest")
+    with pytest.raises(SetupError, match="peek_card must be one of"):
+        ReaderBot(1, peek_card="nearest")
+    assert ReaderBot(1).peek_card == "spread"
+
+
 def test_peek_values_cross_fit_and_say_nothing_without_a_choice() -> None:
     g = random_game(3, seed=4, turns=6)
     seat = g.to_move
@@ -254,8 +294,6 @@ def test_peek_values_cross_fit_and_say_nothing_without_a_choice() -> None:
 
 def test_evaluate_with_the_inferred_model() -> None:
     from tenleave_widget.analysis.position import evaluate
-    from tenleave_widget.engine.errors import SetupError
-
     g = Game.from_record(PEEK_RECORD)
     plain = evaluate(g, 0, budget=16, seed=1)
     assert evaluate(g, 0, budget=16, seed=1, model="uniform") == plain  # the default
