@@ -86,6 +86,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "peekfirstuniform": {"peek_first": True, "beta": 0.0},
     "peekoutcome": {"peek_first": True, "peek_card": "outcome"},
     "peekdecision": {"peek_first": True, "peek_card": "decision"},
+    "rotate": {"peek_first": True, "rotations": True},
     **{cost: {"cost": cost, "peek_first": False} for cost in COSTS},
 }
 """The reader's variants (``ReaderBot``'s options), each played as one more game per deal.
@@ -103,8 +104,10 @@ threshold of a valued peek at 0 points instead of 0.1; ``peekfirstuniform``,
 ``peekfirst`` on the uniform model's worlds; ``peekoutcome`` and ``peekdecision``,
 ``peekfirst`` peeking, when no peek is worth the threshold, the card whose value explains
 the most of the best move's margin, or of its differences from the other plays, instead of
-the card whose value spreads the most (``ReaderBot(peek_card=...)``); a cost of ``infer`` (``one-swat``,
-``lookahead``, ``fitted``), the players read by that cost."""
+the card whose value spreads the most (``ReaderBot(peek_card=...)``); ``rotate``, the
+default reader weighing rotations too (``ReaderBot(rotations=True)``: it rotates instead
+of peeking when a rotating turn beats its best plain play by ``ROTATE_GAIN``); a cost of
+``infer`` (``one-swat``, ``lookahead``, ``fitted``), the players read by that cost."""
 
 
 def _truth(g: Game) -> dict[int, int]:

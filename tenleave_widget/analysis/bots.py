@@ -217,6 +217,10 @@ PEEK_CARD = "spread"
 hand (:data:`~tenleave_widget.analysis.reader.PEEK_CARDS`): the one whose value its worlds
 spread the most."""
 
+ROTATE_GAIN = 0.25
+"""With ``rotations`` on, the expected margin in points by which the reader's best rotating
+turn must beat its best plain play for it to rotate (and forgo the peek)."""
+
 READER_SAMPLES = 128
 """Worlds the reader's inference weighs per opponent component too large to enumerate."""
 
@@ -254,7 +258,7 @@ class ReaderBot:
         self, seed: int | None = None, budget: int | Budget | None = None,
         beta: Beta = "fitted", samples: int = READER_SAMPLES, peek_gain: float = PEEK_GAIN,
         peeks: bool = True, cost: Cost = BELIEF_COST, peek_first: bool = PEEK_FIRST,
-        peek_card: str = PEEK_CARD,
+        peek_card: str = PEEK_CARD, rotations: bool = False, rotate_gain: float = ROTATE_GAIN,
     ) -> None:
         if peek_card not in PEEK_CARDS:
             raise SetupError(f"reader: peek_card must be one of {', '.join(PEEK_CARDS)}, "
@@ -268,6 +272,8 @@ class ReaderBot:
         self.peeks = peeks
         self.peek_first = peek_first
         self.peek_card = peek_card
+        self.rotations = rotations
+        self.rotate_gain = rotate_gain
         self.last: MoveValues | None = None
         self.last_peeks: list[PeekValue] = []
         self._belief: tuple[int, Belief] | None = None
@@ -294,7 +300,8 @@ class ReaderBot:
         worlds: list[Mapping[int, int]] = []
         deal = dealer(view, self.belief(view).sample, worlds)
         budget = self.budget if self.budget is not None else bot_budget(len(view["hands"]))
-        ev = evaluate_view(view, budget, self._seed(view, salt), rotations=False,
+        ev = evaluate_view(view, budget, self._seed(view, salt),
+                           rotations=self.rotations and turns is None,
                            per_world=True, turns=turns, deal=deal)
         self.last = ev
         return ev, worlds
@@ -312,6 +319,10 @@ class ReaderBot:
                     return Peek(self.last_peeks[0].queue, self.last_peeks[0].position)
                 if best.wake:
                     return WAKE
+                if best.rotate is not None:  # rotations on: rotate when it beats every plain play
+                    if _rotation_gain(ev, best) > self.rotate_gain:
+                        return best
+                    best = _best_plain(ev)
                 if self.peeks and self.peek_first:
                     card = peek_card(view, ev, worlds, self.peek_card)
                     if card is not None:
@@ -333,6 +344,24 @@ class ReaderBot:
             return best
         turn = best._replace(peek=card, extra=AFTER)
         return turn if turn in legal else best
+
+
+def _plain(turn: TurnObject) -> bool:
+    return not turn.get("wake") and "rotate" not in turn and "peek" not in turn
+
+
+def _best_plain(ev: MoveValues) -> Turn:
+    """The plain play with the lowest expected margin in ``ev``."""
+    plain = [m for m in ev["moves"] if _plain(m["turn"])]
+    return Turn.from_json(min(plain, key=lambda m: m["expected_margin"])["turn"])
+
+
+def _rotation_gain(ev: MoveValues, best: Turn) -> float:
+    """How much lower the expected margin of ``best`` (a rotating turn) is than the best
+    plain play's in ``ev``."""
+    mine = next(m for m in ev["moves"] if Turn.from_json(m["turn"]) == best)
+    plain = min(m["expected_margin"] for m in ev["moves"] if _plain(m["turn"]))
+    return float(plain - mine["expected_margin"])
 
 
 BOT_BUDGET = Budget(samples=2 * DEFAULT_SAMPLES, prune=2.0)

@@ -264,11 +264,12 @@ def peek_values(view: View, evaluation: MoveValues,
     play (see the module docstring), from an ``evaluation`` with ``per_world`` figures and
     the ``worlds`` it was played on (as :func:`dealer` records them). Only the moves played
     in every world take part (successive halving dropped the others as clearly worse);
-    a peek forgoes waking, so the informed choice is among the plain plays.
+    a peek forgoes waking and rotating, so the informed choice is among the plain plays.
     Best first."""
     n = len(worlds)
     full = [m for m in evaluation["moves"] if m["samples"] == n]
-    plays = [m["margin_samples"] for m in full if not m["turn"].get("wake")]
+    plays = [m["margin_samples"] for m in full
+             if not m["turn"].get("wake") and "rotate" not in m["turn"]]
     everything = [m["margin_samples"] for m in full]
     if not plays or n < 4:
         return []

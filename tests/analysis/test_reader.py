@@ -38,6 +38,7 @@ from tenleave_widget.analysis.reader import (
 )
 from tenleave_widget.analysis.worlds import Hidden
 from tenleave_widget.engine.errors import SetupError
+from tenleave_widget.engine.turn import Turn
 from tenleave_widget.programs.simulate import simulate
 
 # Seat 0 to move in a 2-seat game (seed 2, the reader against a greedy bot): Ben's plain
@@ -270,6 +271,41 @@ def test_peek_card_by_spread_by_outcome_and_by_decision() -> None:
     with pytest.raises(SetupError, match="peek_card must be one of"):
         ReaderBot(1, peek_card="nearest")
     assert ReaderBot(1).peek_card == "spread"
+
+
+def test_rotations_rotate_only_when_a_rotating_turn_beats_every_plain_play() -> None:
+    """``rotations=True``: the reader's bare evaluation weighs rotating turns too; it plays
+    its best turn when that rotates and beats its best plain play by more than
+    ``rotate_gain`` (forgoing the peek), else it goes on as without rotations (a peek
+    before its best plain play); off by default (no rotating move is weighed)."""
+    assert not ReaderBot(1).rotations
+    done = 0
+    for seed in range(60):
+        g = random_game(3, seed=seed, turns=3 + seed % 9)
+        seat = g.to_move
+        assert seat is not None
+        view = with_history(g, seat)
+        eager = ReaderBot(seed, budget=16, rotations=True, rotate_gain=-1.0, peek_gain=1e9)
+        a = eager.choose(view, g.legal_turns)
+        assert eager.last is not None
+        best = Turn.from_json(eager.last["moves"][eager.last["best"]]["turn"])
+        if best.rotate is None or best.wake:
+            continue
+        assert a == best and a in g.legal_turns  # rotating: no peek
+        shy = ReaderBot(seed, budget=16, rotations=True, rotate_gain=1e9, peek_gain=1e9)
+        b = shy.choose(view, g.legal_turns)
+        assert shy.last == eager.last  # the same evaluation, another threshold
+        assert isinstance(b, Peek) or (b != "wake" and b.rotate is None)
+        off = ReaderBot(seed, budget=16)
+        off.choose(view, g.legal_turns)
+        assert off.last is not None
+        assert not any("rotate" in m["turn"] for m in off.last["moves"])
+        turn = decide(ReaderBot(seed, budget=16, rotations=True, rotate_gain=-1.0), g)
+        assert turn in g.legal_turns
+        done += 1
+        if done == 3:
+            break
+    assert done == 3
 
 
 def test_peek_values_cross_fit_and_say_nothing_without_a_choice() -> None:
