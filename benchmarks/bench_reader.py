@@ -41,6 +41,7 @@ from typing import Any
 
 from tenleave_widget.analysis.bots import (
     PEEK_FIRST,
+    ROTATIONS,
     Bot,
     Legal,
     LookaheadBot,
@@ -76,22 +77,24 @@ class Clairvoyant(LookaheadBot):
 
 
 VARIANTS: dict[str, dict[str, Any]] = {
-    "nopeek": {"peeks": False},
-    "uniformworlds": {"beta": 0.0, "peek_first": False},
-    "afteronly": {"peek_gain": float("inf"), "peek_first": False},
-    "worlds192": {"budget": Budget(samples=192, prune=2.0), "peek_first": False},
-    "peekafter": {"peek_first": False},
-    "peekfirst": {"peek_first": True},
-    "peek0": {"peek_gain": 0.0, "peek_first": False},
-    "peekfirstuniform": {"peek_first": True, "beta": 0.0},
-    "peekoutcome": {"peek_first": True, "peek_card": "outcome"},
-    "peekdecision": {"peek_first": True, "peek_card": "decision"},
+    "nopeek": {"peeks": False, "rotations": False},
+    "uniformworlds": {"beta": 0.0, "peek_first": False, "rotations": False},
+    "afteronly": {"peek_gain": float("inf"), "peek_first": False, "rotations": False},
+    "worlds192": {"budget": Budget(samples=192, prune=2.0), "peek_first": False,
+                  "rotations": False},
+    "peekafter": {"peek_first": False, "rotations": False},
+    "peekfirst": {"peek_first": True, "rotations": False},
+    "peek0": {"peek_gain": 0.0, "peek_first": False, "rotations": False},
+    "peekfirstuniform": {"peek_first": True, "beta": 0.0, "rotations": False},
+    "peekoutcome": {"peek_first": True, "peek_card": "outcome", "rotations": False},
+    "peekdecision": {"peek_first": True, "peek_card": "decision", "rotations": False},
     "rotate": {"peek_first": True, "rotations": True},
-    **{cost: {"cost": cost, "peek_first": False} for cost in COSTS},
+    **{cost: {"cost": cost, "peek_first": False, "rotations": False} for cost in COSTS},
 }
 """The reader's variants (``ReaderBot``'s options), each played as one more game per deal.
 The variants measured before the reader peeked first by default (``PEEK_FIRST``) keep
-``peek_first=False``, so that the README's earlier commands play the same bots:
+``peek_first=False``, and every variant measured before it rotated (``ROTATIONS``) keeps
+``rotations=False``, so that the README's earlier commands play the same bots:
 ``peekafter``, the reader of that time (its plain play, then the free peek after it);
 ``nopeek``, the posterior worlds without any peek (the ablation of the peeks);
 ``uniformworlds``, the peeks valued on the uniform model's worlds (beta 0: the ablation of
@@ -210,6 +213,7 @@ def run(n: int, games: int, opponents: tuple[str, ...], workers: int,
                 if out is not None:
                     print(json.dumps({"seats": n, "opponents": list(opponents),
                                       "game": start + i, "peek_first": PEEK_FIRST,
+                                      "rotations": ROTATIONS,
                                       "reader": row[0], "lookahead": row[1],
                                       "clairvoyant": row[2],
                                       **{v: row[4][v][0] for v in variants}}),
@@ -270,7 +274,8 @@ def summarize(rows_file: str) -> list[str]:
             groups.setdefault((r["seats"], tuple(r["opponents"])), []).append(r)
     out: list[str] = []
     for (n, opp), rows in groups.items():
-        players = [k for k in rows[0] if k not in ("seats", "opponents", "game", "peek_first")]
+        players = [k for k in rows[0]
+                   if k not in ("seats", "opponents", "game", "peek_first", "rotations")]
         h = mean_ci([r["lookahead"] - r["clairvoyant"] for r in rows])[0]
         out.append(f"{n} seats vs {'+'.join(opp)}, {len(rows)} games (seat 0's penalty; "
                    "gains: paired, positive = fewer points)")

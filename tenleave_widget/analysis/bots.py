@@ -217,6 +217,11 @@ PEEK_CARD = "spread"
 hand (:data:`~tenleave_widget.analysis.reader.PEEK_CARDS`): the one whose value its worlds
 spread the most."""
 
+ROTATIONS = True
+"""Whether the reader weighs rotating turns (and rotates, forgoing its peek, when one beats
+its best plain play by :data:`ROTATE_GAIN`). ``benchmarks/bench_reader.py --variant
+rotate`` (3 seats, paired, fresh deals from 3000): README, *Rotating*."""
+
 ROTATE_GAIN = 0.25
 """With ``rotations`` on, the expected margin in points by which the reader's best rotating
 turn must beat its best plain play for it to rotate (and forgo the peek)."""
@@ -242,8 +247,12 @@ class ReaderBot:
     at the card whose value its worlds spread the most, and chooses its play knowing it;
     with ``peek_first=False`` it plays its best turn and peeks that card after it (a value
     it knows for its later decisions). A wake stays a wake (it forgoes the peek).
-    ``peeks=False``: no peek at all. ``budget`` and the per-decision seeds as the lookahead
-    bot's (rotations off).
+    ``peeks=False``: no peek at all. ``peek_card``: which card it peeks when no peek is
+    worth ``peek_gain`` (:func:`~tenleave_widget.analysis.reader.peek_card`). It weighs
+    rotating turns too (``rotations``, the default: :data:`ROTATIONS`): when its best turn
+    rotates a queue and beats its best plain play by more than ``rotate_gain`` points of
+    expected margin, it plays that turn (a rotation forgoes the peek). ``budget`` and the
+    per-decision seeds as the lookahead bot's.
 
     >>> from tenleave_widget import Game
     >>> g = Game(3, seed=1)
@@ -258,7 +267,8 @@ class ReaderBot:
         self, seed: int | None = None, budget: int | Budget | None = None,
         beta: Beta = "fitted", samples: int = READER_SAMPLES, peek_gain: float = PEEK_GAIN,
         peeks: bool = True, cost: Cost = BELIEF_COST, peek_first: bool = PEEK_FIRST,
-        peek_card: str = PEEK_CARD, rotations: bool = False, rotate_gain: float = ROTATE_GAIN,
+        peek_card: str = PEEK_CARD, rotations: bool = ROTATIONS,
+        rotate_gain: float = ROTATE_GAIN,
     ) -> None:
         if peek_card not in PEEK_CARDS:
             raise SetupError(f"reader: peek_card must be one of {', '.join(PEEK_CARDS)}, "

@@ -19,6 +19,7 @@ from tenleave_widget import Game
 from tenleave_widget.analysis.bots import (
     BOT_NAMES,
     PEEK_FIRST,
+    ROTATIONS,
     Peek,
     ReaderBot,
     decide,
@@ -220,9 +221,10 @@ def test_peek_first_peeks_before_the_play_the_card_it_would_peek_after() -> None
         seat = g.to_move
         assert seat is not None
         view = with_history(g, seat)
-        plain = ReaderBot(seed, budget=16, peek_gain=float("inf"), peek_first=False)
-        first = ReaderBot(seed, budget=16, peek_gain=float("inf"))
-        never = ReaderBot(seed, budget=16, peeks=False)
+        plain = ReaderBot(seed, budget=16, rotations=False, peek_gain=float("inf"),
+                          peek_first=False)
+        first = ReaderBot(seed, budget=16, rotations=False, peek_gain=float("inf"))
+        never = ReaderBot(seed, budget=16, rotations=False, peeks=False)
         a, b = plain.choose(view, g.legal_turns), first.choose(view, g.legal_turns)
         c = never.choose(view, g.legal_turns)
         assert plain.last == first.last == never.last  # the same bare evaluation
@@ -235,7 +237,7 @@ def test_peek_first_peeks_before_the_play_the_card_it_would_peek_after() -> None
             assert b == a
             continue
         assert a.extra == "after" and b == Peek(*a.peek)
-        turn = decide(ReaderBot(seed, budget=16, peek_gain=float("inf")), g)
+        turn = decide(ReaderBot(seed, budget=16, rotations=False, peek_gain=float("inf")), g)
         assert turn in g.legal_turns and turn.peek == a.peek and turn.extra != "after"
         done += 1
         if done == 3:
@@ -277,8 +279,9 @@ def test_rotations_rotate_only_when_a_rotating_turn_beats_every_plain_play() -> 
     """``rotations=True``: the reader's bare evaluation weighs rotating turns too; it plays
     its best turn when that rotates and beats its best plain play by more than
     ``rotate_gain`` (forgoing the peek), else it goes on as without rotations (a peek
-    before its best plain play); off by default (no rotating move is weighed)."""
-    assert not ReaderBot(1).rotations
+    before its best plain play); on by default (``ROTATIONS``); ``rotations=False`` weighs
+    no rotating move."""
+    assert ROTATIONS and ReaderBot(1).rotations
     done = 0
     for seed in range(60):
         g = random_game(3, seed=seed, turns=3 + seed % 9)
@@ -296,7 +299,7 @@ def test_rotations_rotate_only_when_a_rotating_turn_beats_every_plain_play() -> 
         b = shy.choose(view, g.legal_turns)
         assert shy.last == eager.last  # the same evaluation, another threshold
         assert isinstance(b, Peek) or (b != "wake" and b.rotate is None)
-        off = ReaderBot(seed, budget=16)
+        off = ReaderBot(seed, budget=16, rotations=False)
         off.choose(view, g.legal_turns)
         assert off.last is not None
         assert not any("rotate" in m["turn"] for m in off.last["moves"])
