@@ -110,11 +110,13 @@ AT_ANSWER_JS = """([m, turns]) => {
       && r.querySelector('.tl-panels .tl-panel .js-plotly-plot') !== null; }"""
 
 
+ANIMATIONS_DONE_JS = "() => document.getAnimations().every(a => a.playState === 'finished')"
+
+
 def no_axe_violation(page: Any) -> None:
     """axe-core finds no serious violation in the table, once its swat is revealed (the
     colours are read after the animations)."""
-    page.wait_for_function(
-        "() => document.getAnimations().every(a => a.playState === 'finished')", timeout=20_000)
+    page.wait_for_function(ANIMATIONS_DONE_JS, timeout=20_000)
     bad = axe_violations(page)
     assert bad == [], json.dumps(bad, indent=1)[:4000]
 
@@ -194,7 +196,8 @@ def test_a_replay_with_its_lesson_fits_1280x720_at_every_question(
 
 # projector size: the panels are below the table; the lesson is in the teaching column,
 # beside the hand, the last turn and the scores
-BOARD = PARTS[:-1]
+# beside the hand, the last turn and the scores, whose columns have their headings
+BOARD = (*PARTS[:-1], ("score headings", "[data-testid=seats] thead"))
 PROJECTOR_QUESTION = (("lesson", "[data-testid=lesson]"), ("question", "[data-testid=question]"),
                       *BOARD)
 PROJECTOR_ANSWER = (("lesson", "[data-testid=lesson]"), ("answer", "[data-testid=answer]"),
@@ -270,4 +273,53 @@ def test_at_projector_size_a_long_swat_account_fits_1280x720(browser: Any, lab: 
         scores = page.locator(".tl-root [data-testid=seats]").bounding_box()
         assert note["x"] >= scores["x"] + scores["width"], (note, scores)
     finally:
+        context.close()
+
+
+HEADINGS_JS = """() => [...document.querySelectorAll('.tl-root [data-testid=seats] thead th')]
+    .map(th => th.textContent)"""
+
+AT_TURN_32_JS = """(size) => { const r = document.querySelector('.jp-OutputArea-output .tl-root');
+    return r && r.dataset.busy === '0' && r.dataset.turns === '32'
+      && r.classList.contains('tl-size-' + size)
+      && r.querySelectorAll('[data-testid=swat] .tl-swatrow').length === 3; }"""
+
+
+def open_turn_32(page: Any, lab: LabServer) -> None:
+    """Open the 4-seat sample game after turn 32 at projector size, in the teacher's view
+    (every queue full: a swat on three queues, the teacher's note beside: the tallest
+    board), and wait until its swat is told."""
+    games = Path(__file__).resolve().parents[2] / "examples" / "games"
+    shutil.copy(games / "game-4-seats.json", lab.root / "game-4-seats.json")
+    nbformat.write(_notebook([
+        "import tenleave_widget.widget as tw",
+        "p32 = tw.replay_widget('game-4-seats.json', seat=None, turn=32, size='projector')"
+        "\np32"]), lab.root / "fit-projector-turn-32.ipynb")
+    open_and_run(page, lab, "fit-projector-turn-32.ipynb")
+    page.wait_for_function(AT_TURN_32_JS, arg="projector", timeout=60_000)
+    page.wait_for_function(ANIMATIONS_DONE_JS, timeout=20_000)
+
+
+def test_at_projector_size_the_scores_have_headings_in_plain_words(
+    browser: Any, lab: LabServer
+) -> None:
+    """At projector size the scores' columns have headings in plain words (a class at a
+    projector reads what the numbers are), and the queues, the hand, the last turn, the
+    scores and their headings still fit 1280x720 on the tallest board, in the light and
+    the dark theme. At medium size the headings keep the table's own names. (Before: no
+    headings at projector size.)"""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        for theme in ("light", "dark"):
+            if theme == "dark":
+                choose_theme(page, "JupyterLab Dark", light=False)
+            open_turn_32(page, lab)
+            check_fits(page, f"fit-projector-headings-{theme}-1280x720.png", BOARD, "projector")
+            assert page.evaluate(HEADINGS_JS) == ["Player", "In hand", "Swatted", "Penalty"]
+        page.select_option(".tl-root [data-testid=size]", "medium")
+        page.wait_for_function(AT_TURN_32_JS, arg="medium", timeout=60_000)
+        assert page.evaluate(HEADINGS_JS) == ["Seat", "Hand", "Penalty pile", "Score"]
+    finally:
+        choose_theme(page, "JupyterLab Light", light=True)
         context.close()
