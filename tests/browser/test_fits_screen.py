@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -300,6 +301,23 @@ def open_turn_32(page: Any, lab: LabServer) -> None:
     page.wait_for_function(ANIMATIONS_DONE_JS, timeout=20_000)
 
 
+def each_theme_at_turn_32(browser: Any, lab: LabServer, check: Callable[[Any, str], None]
+                          ) -> None:
+    """Open the tallest board (``open_turn_32``) at 1280x720 in the light theme, then the
+    dark one, and run ``check(page, theme)`` on each."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        for theme in ("light", "dark"):
+            if theme == "dark":
+                choose_theme(page, "JupyterLab Dark", light=False)
+            open_turn_32(page, lab)
+            check(page, theme)
+    finally:
+        choose_theme(page, "JupyterLab Light", light=True)
+        context.close()
+
+
 def test_at_projector_size_the_scores_have_headings_in_plain_words(
     browser: Any, lab: LabServer
 ) -> None:
@@ -308,18 +326,39 @@ def test_at_projector_size_the_scores_have_headings_in_plain_words(
     scores and their headings still fit 1280x720 on the tallest board, in the light and
     the dark theme. At medium size the headings keep the table's own names. (Before: no
     headings at projector size.)"""
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    try:
-        for theme in ("light", "dark"):
-            if theme == "dark":
-                choose_theme(page, "JupyterLab Dark", light=False)
-            open_turn_32(page, lab)
-            check_fits(page, f"fit-projector-headings-{theme}-1280x720.png", BOARD, "projector")
-            assert page.evaluate(HEADINGS_JS) == ["Player", "In hand", "Swatted", "Penalty"]
-        page.select_option(".tl-root [data-testid=size]", "medium")
-        page.wait_for_function(AT_TURN_32_JS, arg="medium", timeout=60_000)
-        assert page.evaluate(HEADINGS_JS) == ["Seat", "Hand", "Penalty pile", "Score"]
-    finally:
-        choose_theme(page, "JupyterLab Light", light=True)
-        context.close()
+
+    def check(page: Any, theme: str) -> None:
+        check_fits(page, f"fit-projector-headings-{theme}-1280x720.png", BOARD, "projector")
+        assert page.evaluate(HEADINGS_JS) == ["Player", "In hand", "Swatted", "Penalty"]
+        if theme == "dark":
+            page.select_option(".tl-root [data-testid=size]", "medium")
+            page.wait_for_function(AT_TURN_32_JS, arg="medium", timeout=60_000)
+            assert page.evaluate(HEADINGS_JS) == ["Seat", "Hand", "Penalty pile", "Score"]
+
+    each_theme_at_turn_32(browser, lab, check)
+
+
+# how far the table's first row is from its border, in its own type's size (em)
+INSET_JS = """() => { const root = document.querySelector('.jp-OutputArea-output .tl-root');
+    const r = root.getBoundingClientRect();
+    const top = root.querySelector('.tl-top').getBoundingClientRect();
+    const em = parseFloat(getComputedStyle(root).fontSize);
+    return {left: (top.left - r.left) / em, right: (r.right - top.right) / em,
+            top: (top.top - r.top) / em}; }"""
+
+
+def test_at_projector_size_the_table_has_margins_and_still_fits(
+    browser: Any, lab: LabServer
+) -> None:
+    """At projector size the table keeps a margin of at least its type's size between its
+    border and its rows on the left and the right (0.75 of it above its first row), and
+    the tallest board still fits 1280x720, in the light and the dark theme (the other
+    tests here check every lesson's questions and answers at this size). (Before: 0.62.)"""
+
+    def check(page: Any, theme: str) -> None:
+        check_fits(page, f"fit-projector-margins-{theme}-1280x720.png", BOARD, "projector")
+        inset = page.evaluate(INSET_JS)
+        assert inset["left"] >= 1 and inset["right"] >= 1, inset
+        assert inset["top"] >= 0.75, inset
+
+    each_theme_at_turn_32(browser, lab, check)
