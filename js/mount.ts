@@ -65,9 +65,10 @@ export function mountTable(el: HTMLElement, source: TableSource): () => void {
     }
     const offline = isOffline(source);
     root.dataset["connected"] = offline ? "0" : "1";
-    const built = buildTable(state, ui, send, draw);
-    const main = h("div", { class: "tl-main" }, ...built.parts);
     side = panels.sideFor(state);
+    const built = buildTable(state, ui, send, draw, side !== null);
+    const main = h("div", { class: "tl-main" }, ...built.parts);
+    panels.setNote(built.sideNote);
     // Only the lesson and the table are replaced: the layout and the side column stay in
     // the page (moving them out and back made the browser restyle every node of the
     // charts, ~10 ms a move). The lesson is above the table and its panels (their whole

@@ -27,6 +27,14 @@ export class SidePanels {
     this.aside = h("aside", { class: "tl-side", "aria-label": "Odds panels" }, this.panels.element);
   }
 
+  /** The teacher's note at the top of the side column, above the panels (table.ts says
+   *  when), or none. */
+  setNote(note: HTMLElement | null): void {
+    this.aside.querySelector(":scope > .tl-note")?.remove();
+    if (note) this.aside.prepend(note);
+    this.aside.setAttribute("aria-label", note ? "The teacher's note and the odds panels" : "Odds panels");
+  }
+
   /** The side column for `state`, or null when it shows no panels. */
   sideFor(state: TableState): HTMLElement | null {
     return (state.show_odds || state.panels.figures["review"] !== undefined) && !state.cover.shown && state.panels.state

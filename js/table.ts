@@ -19,19 +19,38 @@ import { statusLine, topBar } from "./topbar";
 import { coachBlock } from "./coach";
 
 /** The table drawn for one state: the lesson (for above the table and its panels, the
- *  whole width: at projector size it is in the table's teaching column instead) and the
- *  table's parts. */
+ *  whole width: at projector size it is in the table's teaching column instead), the
+ *  table's parts, and the teacher's note when it goes at the top of the side column, above
+ *  the odds panels (`sideNote`, see `noteBeside`). */
 export interface BuiltTable {
   lesson: HTMLElement | null;
   parts: HTMLElement[];
+  sideNote: HTMLElement | null;
 }
 
-/** Build the whole table for the current model state. */
+/** Whether the teacher's note goes beside the table: at small and medium size, once a
+ *  lesson's answer is shown in the teacher's view (the answer often says "the teacher's
+ *  note on the table explains it"). Below the scores, its place otherwise at these sizes,
+ *  it would be out of a 1280x720 screen. */
+function noteBeside(model: TableState): boolean {
+  return (model.size === "small" || model.size === "medium") && model.perspective === null
+    && model.lesson !== null && model.lesson.index !== null && model.lesson.answer !== "";
+}
+
+/** The hand, the last turn and the scores, with a teaching column beside them. */
+function boardRow(board: HTMLElement[], teach: HTMLElement | null): HTMLElement {
+  return h("div", { class: `tl-boardrow${teach ? " tl-with-teach" : ""}` },
+    h("div", { class: "tl-board" }, board), teach);
+}
+
+/** Build the whole table for the current model state (`panelsBeside`: whether the odds
+ *  panels are drawn beside it, in the side column). */
 export function buildTable(
   model: TableState,
   ui: UiState,
   send: Send,
   rerender: () => void,
+  panelsBeside: boolean,
 ): BuiltTable {
   if (ui.selected !== null && !model.offers.play_cards.includes(ui.selected)) {
     ui.selected = null;
@@ -53,7 +72,7 @@ export function buildTable(
   );
   if (model.cover.shown) {
     parts.push(coverBlock(model, ui, send));
-    return { lesson: null, parts };
+    return { lesson: null, parts, sideNote: null };
   }
   const inline = model.mode === "replay" && model.size !== "large";
   parts.push(topBar(model, send, inline ? statusLine(model) : null));
@@ -67,17 +86,29 @@ export function buildTable(
   parts.push(queuesBlock(model, ui, send));
   parts.push(keyBlock(model));
   const hand = handBlock(model, ui, send, rerender);
-  const board = [hand, eventsBlock(model, ui), seatsBlock(model)];
+  const board = [hand, eventsBlock(model, ui), seatsBlock(model)].filter((el): el is HTMLElement => el !== null);
   if (model.size !== "projector") {
-    parts.push(...board.filter((el): el is HTMLElement => el !== null));
+    if (note && noteBeside(model)) {
+      // the note beside the table: above the odds panels when they are beside it, else in
+      // a teaching column beside the hand, the last turn and the scores (as at projector
+      // size); a note taller than its box (widget.css) scrolls in it, by keys too
+      note.tabIndex = 0;
+      note.dataset["focus"] = "note";
+      if (panelsBeside) {
+        parts.push(...board);
+        return { lesson, parts, sideNote: note };
+      }
+      parts.push(boardRow(board, h("div", { class: "tl-teach" }, note)));
+      return { lesson, parts, sideNote: null };
+    }
+    parts.push(...board);
     if (note) parts.push(note); // below the scores (the board first)
-    return { lesson, parts };
+    return { lesson, parts, sideNote: null };
   }
   // Projector: the queues take the whole width; below them the hand, the last turn and
   // the scores, with the teaching column beside them (the lesson's question and answer,
   // the teacher's note), so that neither pushes the scores off a 1280x720 screen.
   const teach = lesson || note ? h("div", { class: "tl-teach" }, lesson, note) : null;
-  parts.push(h("div", { class: `tl-boardrow${teach ? " tl-with-teach" : ""}` },
-    h("div", { class: "tl-board" }, board), teach));
-  return { lesson: null, parts };
+  parts.push(boardRow(board, teach));
+  return { lesson: null, parts, sideNote: null };
 }

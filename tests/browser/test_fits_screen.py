@@ -93,11 +93,14 @@ def test_a_play_table_fits_1280x720_at_the_default_size(browser: Any, lab: LabSe
 LESSON_PARTS = (("lesson", "[data-testid=lesson]"), ("question", "[data-testid=question]"),
                 *PARTS)
 
+# (the first panel drawn, when the odds are shown)
+PANEL_DRAWN = """(!r.querySelector('[data-testid=odds-toggle]').checked
+      || r.querySelector('.tl-panels .tl-panel .js-plotly-plot') !== null)"""
+
 AT_MOMENT_JS = """(m) => { const r = document.querySelector('.jp-OutputArea-output .tl-root');
     const l = r && r.querySelector('[data-testid=lesson]');
     return r.dataset.connected !== '0' && r.dataset.busy === '0' && l && l.dataset.moment === m
-      && r.querySelector('[data-testid=question]') !== null
-      && r.querySelector('.tl-panels .tl-panel .js-plotly-plot') !== null; }"""
+      && r.querySelector('[data-testid=question]') !== null && """ + PANEL_DRAWN + "; }"
 
 # the answer shown: in the question's place, the table one turn on (the turn is played)
 ANSWER_PARTS = (("lesson", "[data-testid=lesson]"), ("answer", "[data-testid=answer]"),
@@ -108,7 +111,7 @@ AT_ANSWER_JS = """([m, turns]) => {
     const l = r && r.querySelector('[data-testid=lesson]');
     return r.dataset.connected !== '0' && r.dataset.busy === '0' && l && l.dataset.moment === m
       && r.dataset.turns === turns && r.querySelector('[data-testid=answer]') !== null
-      && r.querySelector('.tl-panels .tl-panel .js-plotly-plot') !== null; }"""
+      && """ + PANEL_DRAWN + "; }"
 
 
 ANIMATIONS_DONE_JS = "() => document.getAnimations().every(a => a.playState === 'finished')"
@@ -122,6 +125,24 @@ def no_axe_violation(page: Any) -> None:
     assert bad == [], json.dumps(bad, indent=1)[:4000]
 
 
+# ... and the teacher's note on its turn (the answer often says "the teacher's note on the
+# table explains it"): at small and medium size beside the table, above the odds panels
+# (the first panel then follows it, below) or, without them, beside the board
+NOTE = ("note", "[data-testid=note]")
+ANSWER_NOTE_PARTS = (*ANSWER_PARTS[:-1], NOTE)
+
+
+def teachers_note(n: int, m: int) -> bool:
+    """Whether moment ``m``'s answer in the ``n``-seat sample game's lesson, in a teacher's
+    replay, shows a teacher's note: the record has a note on the turn the answer plays, and
+    the moment is not asked from one seat's view (a seat's view only says that there is a
+    note, in its place below the scores)."""
+    games = Path(__file__).resolve().parents[2] / "examples" / "games"
+    record = json.loads((games / f"game-{n}-seats.json").read_text())
+    moment = record["lesson"]["moments"][m]
+    return moment.get("perspective") is None and str(moment["turn"]) in record.get("notes", {})
+
+
 def show_answer(page: Any, root: Any, m: int, turn: int, shot: str,
                 parts: tuple[tuple[str, str], ...] = ANSWER_PARTS, size: str = "medium") -> None:
     """Show moment ``m``'s answer (its question is on the table, before turn index ``turn``)
@@ -132,18 +153,30 @@ def show_answer(page: Any, root: Any, m: int, turn: int, shot: str,
     check_fits(page, shot, parts, size)
 
 
+def note_follows(page: Any) -> None:
+    """The teacher's note is beside the table: at the top of the side column, the odds
+    panels after it (when they are shown), else beside the scores."""
+    note = page.locator(".tl-root [data-testid=note]").bounding_box()
+    scores = page.locator(".tl-root [data-testid=seats]").bounding_box()
+    assert note["x"] >= scores["x"] + scores["width"], (note, scores)
+    panel = page.locator(".tl-root .tl-panels .tl-panel").first
+    if panel.count():
+        assert panel.bounding_box()["y"] >= note["y"] + note["height"], (note, panel)
+
+
 def open_lesson(page: Any, lab: LabServer, name: str, n: int, view: str, extra: str = ""
                 ) -> tuple[Any, list[int]]:
     """Open a replay of the ``n``-seat sample game with its lesson, in the teacher's view or
-    Ben's (``extra``: more arguments of replay_widget), in notebook ``name``: its table and
-    the turn of each of its moments."""
+    Ben's (``extra``: more arguments of replay_widget; with ``show_odds=False`` among them,
+    no panels are waited for), in notebook ``name``: its table and the turn of each of its
+    moments."""
     games = Path(__file__).resolve().parents[2] / "examples" / "games"
     seat = "None" if view == "teacher" else "1"
     shutil.copy(games / f"game-{n}-seats.json", lab.root / f"game-{n}-seats.json")
     nbformat.write(_notebook([
         "import tenleave_widget.widget as tw",
         f"w = tw.replay_widget('game-{n}-seats.json', seat={seat}{extra})\nw"]), lab.root / name)
-    root = open_and_run(page, lab, name)
+    root = open_and_run(page, lab, name, panels="show_odds=False" not in extra)
     kernel = Kernel(lab, name)
     try:
         turns: list[int] = kernel.eval("[m['turn'] for m in w.session.lesson.moments]")
@@ -173,7 +206,13 @@ def test_a_replay_with_its_lesson_fits_1280x720_at_every_question(
                 root.locator("[data-testid=lesson-next]").click()  # Start, then Next moment
                 page.wait_for_function(AT_MOMENT_JS, arg=str(m), timeout=60_000)
                 check_fits(page, f"fit-lesson-{n}-{view}-q{m + 1}-1280x720.png", LESSON_PARTS)
-                show_answer(page, root, m, turn, f"fit-lesson-{n}-{view}-a{m + 1}-1280x720.png")
+                # the teacher's note on the answer's turn, on screen beside the table (a
+                # seat's view only says that there is one, below the scores)
+                noted = view == "teacher" and teachers_note(n, m)
+                show_answer(page, root, m, turn, f"fit-lesson-{n}-{view}-a{m + 1}-1280x720.png",
+                            ANSWER_NOTE_PARTS if noted else ANSWER_PARTS)
+                if noted:
+                    note_follows(page)
                 if n == 5 and m == len(turns) - 1:  # the compact game over, the answer
                     no_axe_violation(page)
         if view == "teacher":  # the largest table in the dark theme too: its first question,
@@ -186,12 +225,53 @@ def test_a_replay_with_its_lesson_fits_1280x720_at_every_question(
                 if m == 0:
                     check_fits(page, "fit-lesson-5-teacher-dark-1280x720.png", LESSON_PARTS)
             show_answer(page, root, len(turns) - 1, turns[-1],
-                        "fit-lesson-5-teacher-dark-answer-1280x720.png")
+                        "fit-lesson-5-teacher-dark-answer-1280x720.png", ANSWER_NOTE_PARTS)
+            note_follows(page)
             no_axe_violation(page)
         assert errors == []
     finally:
         if view == "teacher":
             choose_theme(page, "JupyterLab Light", light=True)
+        context.close()
+
+
+def test_without_the_odds_each_answers_note_is_beside_the_board_at_1280x720(
+    browser: Any, lab: LabServer
+) -> None:
+    """The lessons as examples/classroom.ipynb shows them (``show_odds=False``, medium
+    size, the teacher's view): with each answer shown, the teacher's note on its turn is
+    on screen, in a column beside the hand, the last turn and the scores (a long note
+    scrolls in its box), and the lesson, the answer and the table after the turn fit
+    1280x720 too; in the light and the dark theme. (Before: the note was below the scores
+    and the cards' key, off the screen.)"""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        for theme, games in (("light", (2, 3, 4, 5)), ("dark", (4,))):
+            if theme == "dark":
+                choose_theme(page, "JupyterLab Dark", light=False)
+            for n in games:
+                name = f"fit-noodds-{n}-{theme}.ipynb"
+                root, turns = open_lesson(page, lab, name, n, "teacher", ", show_odds=False")
+                noted = [m for m in range(len(turns)) if teachers_note(n, m)]
+                assert len(noted) >= len(turns) - 1  # one 3-seat question is Ben's: his view
+                for m, turn in enumerate(turns):
+                    root.locator("[data-testid=lesson-next]").click()
+                    page.wait_for_function(AT_MOMENT_JS, arg=str(m), timeout=60_000)
+                    show_answer(page, root, m, turn,
+                                f"fit-noodds-{n}-a{m + 1}-{theme}-1280x720.png",
+                                ANSWER_NOTE_PARTS if m in noted else ANSWER_PARTS[:-1])
+                    if m not in noted:
+                        continue
+                    assert root.locator(".tl-teach [data-testid=note]").count() == 1, m
+                    box = page.locator(".tl-root [data-testid=note]").bounding_box()
+                    row = page.locator(".tl-root .tl-board").bounding_box()
+                    assert box["x"] >= row["x"] + row["width"], (box, row)  # beside the board
+        assert errors == []
+    finally:
+        choose_theme(page, "JupyterLab Light", light=True)
         context.close()
 
 
