@@ -179,6 +179,14 @@ class _Serial:
         return map(f, tasks)
 
 
+def _worker() -> None:
+    """A worker process's start: the default SIGTERM (the pool ends its workers with it: the
+    run's own handler, inherited, left a worker hanging at the end of a run) and SIGINT
+    ignored (Ctrl-C is the main process's)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _p99(xs: Sequence[float]) -> float:
     return xs[min(len(xs) - 1, int(0.99 * len(xs)))]
 
@@ -206,7 +214,8 @@ def run(n: int, games: int, opponents: tuple[str, ...], workers: int,
     t0 = time.perf_counter()
     rows: list[Row] = []
     out = open(rows_file, "a") if rows_file else None  # noqa: SIM115 (closed below)
-    with multiprocessing.get_context("fork").Pool(workers) if workers > 1 else _Serial() as pool:
+    pool_of = multiprocessing.get_context("fork").Pool
+    with pool_of(workers, _worker) if workers > 1 else _Serial() as pool:
         try:
             for i, row in enumerate(pool.imap(_task, tasks, chunksize=1)):
                 rows.append(row)
