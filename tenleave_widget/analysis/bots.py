@@ -38,7 +38,7 @@ from ..engine.turn import AFTER, Turn, TurnObject, TurnStep, play_pair
 from ..engine.view import View, has_history
 from .infer import Beta, Cost, with_history
 from .lookahead import DEFAULT_SAMPLES, Budget, evaluate_view
-from .move_values import MoveValues
+from .move_values import MoveValue, MoveValues
 from .odds import MoveOdds, move_evaluation
 from .reader import (
     BELIEF_COST,
@@ -48,6 +48,7 @@ from .reader import (
     dealer,
     peek_card,
     peek_values,
+    plain_turn,
     revealed,
 )
 
@@ -330,9 +331,11 @@ class ReaderBot:
                 if best.wake:
                     return WAKE
                 if best.rotate is not None:  # rotations on: rotate when it beats every plain play
-                    if _rotation_gain(ev, best) > self.rotate_gain:
+                    plain = _best_plain(ev)
+                    gain = plain["expected_margin"] - ev["moves"][ev["best"]]["expected_margin"]
+                    if gain > self.rotate_gain:
                         return best
-                    best = _best_plain(ev)
+                    best = Turn.from_json(plain["turn"])
                 if self.peeks and self.peek_first:
                     card = peek_card(view, ev, worlds, self.peek_card)
                     if card is not None:
@@ -356,22 +359,11 @@ class ReaderBot:
         return turn if turn in legal else best
 
 
-def _plain(turn: TurnObject) -> bool:
-    return not turn.get("wake") and "rotate" not in turn and "peek" not in turn
-
-
-def _best_plain(ev: MoveValues) -> Turn:
-    """The plain play with the lowest expected margin in ``ev``."""
-    plain = [m for m in ev["moves"] if _plain(m["turn"])]
-    return Turn.from_json(min(plain, key=lambda m: m["expected_margin"])["turn"])
-
-
-def _rotation_gain(ev: MoveValues, best: Turn) -> float:
-    """How much lower the expected margin of ``best`` (a rotating turn) is than the best
-    plain play's in ``ev``."""
-    mine = next(m for m in ev["moves"] if Turn.from_json(m["turn"]) == best)
-    plain = min(m["expected_margin"] for m in ev["moves"] if _plain(m["turn"]))
-    return float(plain - mine["expected_margin"])
+def _best_plain(ev: MoveValues) -> MoveValue:
+    """The plain play (:func:`~tenleave_widget.analysis.reader.plain_turn`) with the lowest
+    expected margin in ``ev``."""
+    return min((m for m in ev["moves"] if plain_turn(m["turn"])),
+               key=lambda m: m["expected_margin"])
 
 
 BOT_BUDGET = Budget(samples=2 * DEFAULT_SAMPLES, prune=2.0)

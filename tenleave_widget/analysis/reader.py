@@ -50,7 +50,7 @@ from .move_values import MoveValues
 from .worlds import Deal, Hidden
 
 __all__ = ["BELIEF_COST", "PEEK_CARDS", "Belief", "PeekValue", "dealer", "peek_card",
-           "peek_values", "revealed"]
+           "peek_values", "plain_turn", "revealed"]
 
 World = dict[int, int]
 """One world: the value of every face-down card the seat cannot see, by key."""
@@ -230,6 +230,12 @@ def dealer(view: View, sample: Callable[[random.Random], Mapping[int, int]],
     return deal
 
 
+def plain_turn(turn: Mapping[str, object]) -> bool:
+    """Whether a move's record turn object is a plain play: no wake, no peek, no rotation
+    (the choices left to a seat that peeks before its play)."""
+    return not turn.get("wake") and "rotate" not in turn and "peek" not in turn
+
+
 @dataclass(frozen=True)
 class PeekValue:
     """What peeking the card ``key`` (at ``queue``, ``position``) before the play is worth:
@@ -268,8 +274,7 @@ def peek_values(view: View, evaluation: MoveValues,
     Best first."""
     n = len(worlds)
     full = [m for m in evaluation["moves"] if m["samples"] == n]
-    plays = [m["margin_samples"] for m in full
-             if not m["turn"].get("wake") and "rotate" not in m["turn"]]
+    plays = [m["margin_samples"] for m in full if plain_turn(m["turn"])]
     everything = [m["margin_samples"] for m in full]
     if not plays or n < 4:
         return []
@@ -325,7 +330,7 @@ def peek_card(view: View, evaluation: MoveValues, worlds: Sequence[Mapping[int, 
                 series = [list(b)]
             else:
                 series = [[x - y for x, y in zip(m["margin_samples"], b, strict=True)]
-                          for m in full if m is not best and not m["turn"].get("wake")]
+                          for m in full if m is not best and plain_turn(m["turn"])]
     scored: list[tuple[float, int, int]] = []
     for q, queue in enumerate(view["queues"]):
         for i, card in enumerate(queue):
