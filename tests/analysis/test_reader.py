@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -209,6 +210,16 @@ def test_a_peek_that_changes_the_best_play_is_valued_and_taken() -> None:
     assert best_after["2"] != best_after["5"]  # what it saw changed its play
 
 
+def _positions(count: int, least: int, spread: int) -> Iterator[tuple[int, Game, Any]]:
+    """Per seed below ``count``, a 3-seat game after ``least + seed % spread`` random turns
+    and the view, with history, of its seat to move."""
+    for seed in range(count):
+        g = random_game(3, seed=seed, turns=least + seed % spread)
+        seat = g.to_move
+        assert seat is not None
+        yield seed, g, with_history(g, seat)
+
+
 def test_peek_first_peeks_before_the_play_the_card_it_would_peek_after() -> None:
     """With ``peek_first`` (the default), a turn whose best peek is worth no more than the
     threshold still peeks — before the play, at the card the reader with
@@ -216,11 +227,7 @@ def test_peek_first_peeks_before_the_play_the_card_it_would_peek_after() -> None
     play is chosen knowing it; a wake stays a wake; ``peeks=False`` never peeks."""
     assert PEEK_FIRST and ReaderBot(1).peek_first
     done = 0
-    for seed in range(40):
-        g = random_game(3, seed=seed, turns=4 + seed % 8)
-        seat = g.to_move
-        assert seat is not None
-        view = with_history(g, seat)
+    for seed, g, view in _positions(40, 4, 8):
         plain = ReaderBot(seed, budget=16, rotations=False, peek_gain=float("inf"),
                           peek_first=False)
         first = ReaderBot(seed, budget=16, rotations=False, peek_gain=float("inf"))
@@ -283,11 +290,7 @@ def test_rotations_rotate_only_when_a_rotating_turn_beats_every_plain_play() -> 
     no rotating move."""
     assert ROTATIONS and ReaderBot(1).rotations
     done = 0
-    for seed in range(60):
-        g = random_game(3, seed=seed, turns=3 + seed % 9)
-        seat = g.to_move
-        assert seat is not None
-        view = with_history(g, seat)
+    for seed, g, view in _positions(60, 3, 9):
         eager = ReaderBot(seed, budget=16, rotations=True, rotate_gain=-1.0, peek_gain=1e9)
         a = eager.choose(view, g.legal_turns)
         assert eager.last is not None
