@@ -28,6 +28,7 @@ LAYERS: list[set[str]] = [
     {"analysis.odds"},  # the exact odds
     # the lookahead's view decoding and sampled worlds; its play-out simulator
     {"analysis.playout_position", "analysis.playout"},
+    {"analysis.playouts"},  # the play-outs seam: which kernel plays the worlds out
     {"analysis.position", "analysis.bots", "analysis.lookahead", "analysis.infer",
      "analysis.reader"},
     {"analysis.evidence"},  # why a card's chances moved: reads infer's model

@@ -60,6 +60,7 @@ from .move_values import Figures, MoveValue, MoveValues, NotValued, WorldResults
 from .odds import move_evaluation, seat_odds
 from .playout import Move, Policy, Simulator
 from .playout_position import Position, World
+from .playouts import play_outs
 from .stats import Z95, mean_ci, wilson
 from .worlds import Deal
 
@@ -335,27 +336,15 @@ class Evaluation:
         self.done = False
 
     def _world(self) -> None:
-        pos, sim = self._pos, self._sim
-        seat, n = pos.seat, pos.n
-        left = pos.cards_left
-        w = World(pos, random.Random(self._rng.getrandbits(64)), left, self._deal)
-        nxt = seat + 1 if seat + 1 < n else 0
-        apply, play_out = sim.apply, sim.play_out
-        chain, us = w.chain, w.us
-        for i in self._live:
-            queues = list(map(list, w.queues))
-            hands = list(map(list, w.hands))
-            pen = list(pos.penalty)
-            k = apply(self._distinct[i], queues, hands, pen, seat, left, chain, 0)
-            if k is not None:
-                play_out(queues, hands, pen, nxt, left - 1, chain, k, us)
-            self._stats[i].add(pen, seat)
+        pos = self._pos
+        w = World(pos, random.Random(self._rng.getrandbits(64)), pos.cards_left, self._deal)
+        live = self._live
+        rows = play_outs(self._sim, [self._distinct[i] for i in live], [w],
+                         reference=self._ref is not None)[0]
+        for i, pen in zip(live, rows, strict=False):
+            self._stats[i].add(pen, pos.seat)
         if self._ref is not None:
-            queues = list(map(list, w.queues))
-            hands = list(map(list, w.hands))
-            pen = list(pos.penalty)
-            sim.play_out(queues, hands, pen, seat, left, w.chain, 0, w.us)
-            self._ref.add(pen, seat)
+            self._ref.add(rows[-1], pos.seat)
         self.worlds += 1
 
     def advance(self, ms: float | None = None) -> bool:

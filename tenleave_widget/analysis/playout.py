@@ -148,6 +148,9 @@ class Simulator:
     :meth:`daybreak`)."""
 
     def __init__(self, pos: Position, policy: Policy) -> None:
+        self.seat = pos.seat
+        self.cards_left = pos.cards_left
+        self.start_penalty: tuple[int, ...] = tuple(pos.penalty)
         self.n = pos.n
         self.nq = len(pos.queues)
         self.cap = pos.cap

@@ -1,0 +1,98 @@
+"""The play-outs seam: every candidate move played out in every sampled world.
+
+Whoever values a position (:mod:`~tenleave_widget.analysis.lookahead` today) asks this
+module, and only this module, for play-outs: :func:`play_outs` takes the simulator of a
+position, the root moves to value and the worlds to value them in, and returns every
+seat's final penalty for each (world, move) pair. Which kernel computes them is chosen
+here: ``"scalar"`` is :class:`~tenleave_widget.analysis.playout.Simulator`, one world
+and one move at a time in plain Python (the reference, and the path that runs
+everywhere).
+
+>>> from tenleave_widget import Game
+>>> import random
+>>> from tenleave_widget.analysis.playout import Move, Policy, Simulator
+>>> from tenleave_widget.analysis.playout_position import Position, World
+>>> pos = Position(Game(3, seed=2).view(0))
+>>> sim = Simulator(pos, Policy())
+>>> worlds = [World(pos, random.Random(i), pos.cards_left) for i in range(2)]
+>>> out = play_outs(sim, [Move(1, 0), Move(2, 1)], worlds)
+>>> len(out), len(out[0]), len(out[0][0])
+(2, 2, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..engine.errors import SetupError, excerpt
+from .playout import Move, Simulator
+from .playout_position import World
+
+__all__ = ["KERNELS", "Outcomes", "default_kernel", "play_outs"]
+
+Outcomes = list[list[list[int]]]
+"""Final penalties, ``outcomes[world][move][seat]``; with ``reference=True`` each world's
+row has one more entry, last: the rollout policy playing the root seat's turn itself."""
+
+Kernel = Callable[[Simulator, Sequence[Move], Sequence[World], bool], Outcomes]
+
+
+def _scalar(sim: Simulator, moves: Sequence[Move], worlds: Sequence[World],
+            reference: bool) -> Outcomes:
+    pos_seat = sim.seat
+    n = sim.n
+    nxt = pos_seat + 1 if pos_seat + 1 < n else 0
+    left = sim.cards_left
+    start_pen = sim.start_penalty
+    apply, play_out = sim.apply, sim.play_out
+    out: Outcomes = []
+    for w in worlds:
+        row: list[list[int]] = []
+        for move in moves:
+            queues = list(map(list, w.queues))
+            hands = list(map(list, w.hands))
+            pen = list(start_pen)
+            k = apply(move, queues, hands, pen, pos_seat, left, w.chain, 0)
+            if k is not None:
+                play_out(queues, hands, pen, nxt, left - 1, w.chain, k, w.us)
+            row.append(pen)
+        if reference:
+            queues = list(map(list, w.queues))
+            hands = list(map(list, w.hands))
+            pen = list(start_pen)
+            play_out(queues, hands, pen, pos_seat, left, w.chain, 0, w.us)
+            row.append(pen)
+        out.append(row)
+    return out
+
+
+KERNELS: dict[str, Kernel] = {"scalar": _scalar}
+"""The play-out kernels by name. Every kernel gives the same outcomes for the same worlds
+under the deterministic policy (``explore=0``, ``random_ties=False``)."""
+
+
+def default_kernel() -> str:
+    """The kernel :func:`play_outs` uses when none is named: the fastest one that can run
+    here."""
+    return "scalar"
+
+
+def play_outs(sim: Simulator, moves: Sequence[Move], worlds: Sequence[World], *,
+              reference: bool = False, kernel: str | None = None) -> Outcomes:
+    """Play every move of ``moves`` out in every world of ``worlds``.
+
+    ``sim`` is the :class:`~tenleave_widget.analysis.playout.Simulator` of the position
+    (its policy is the rollout policy); each world is a
+    :class:`~tenleave_widget.analysis.playout_position.World` of that position, shared by
+    every move (common random numbers). ``reference=True`` also plays the rollout policy
+    in the root seat's place. ``kernel`` names one of :data:`KERNELS` (``None``: the
+    :func:`default_kernel`).
+
+    Returns the :data:`Outcomes`. Raises :class:`~tenleave_widget.engine.errors.SetupError`
+    for an unknown kernel.
+    """
+    name = default_kernel() if kernel is None else kernel
+    run = KERNELS.get(name)
+    if run is None:
+        raise SetupError(f"kernel must be one of {sorted(KERNELS)}, not {excerpt(kernel)}")
+    return run(sim, moves, worlds, reference)
