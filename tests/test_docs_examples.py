@@ -1,4 +1,5 @@
-"""Every example shown in docs/ and the README is checked against the engine.
+"""Every example shown in the README and docs/ (every page, ``docs/**/*.md``) is checked
+against the engine.
 
 - Every fenced ``json`` block is a record (accepted by ``Game.from_record``, its notes'
   sums and swats those of the replay), a seat view (the engine's view of the game the
@@ -6,7 +7,7 @@
   a block of any other kind fails the test, so a new example cannot go unchecked.
   ``...`` in a block stands for elements left out (a list may hold more, a dict's value
   anything); every number shown must be the engine's to the precision it is shown with.
-- Every fenced ``python`` block runs (the README's and docs/widget.md's, from a folder
+- Every fenced ``python`` block runs (in the README and every page, from a folder
   holding the sample game under the names they use), and what its comments say it
   prints is what it prints.
 - The figures quoted in the prose of the worked examples are the engine's, and every
@@ -33,7 +34,7 @@ from tenleave_widget import Game
 from tenleave_widget.analysis.odds import queue_outs, seat_odds, sketch_view
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 FENCE = re.compile(r"^```(?P<lang>\w*)\n(?P<body>.*?)^```", re.S | re.M)
 
 
@@ -49,7 +50,7 @@ def blocks(lang: str) -> list[tuple[Path, int, str]]:
 
 
 def _id(block: tuple[Path, int, str]) -> str:
-    return f"{block[0].name}:{block[1]}"
+    return f"{block[0].relative_to(ROOT)}:{block[1]}"
 
 
 # ------------------------------------------------------------ matching with "..."
@@ -299,7 +300,8 @@ formulas."""
 
 
 def _names() -> dict[str, Any]:
-    """What a name in the README's prose stands for (``w`` and ``r`` are table widgets)."""
+    """What a name in the prose of the README, the guides and the method pages stands for
+    (``w`` and ``r`` are table widgets)."""
     import tenleave_widget as tw
     from tenleave_widget.analysis import bots, infer, position
     from tenleave_widget.analysis import review as review_module
@@ -320,7 +322,7 @@ def _names() -> dict[str, Any]:
     from tenleave_widget.programs.class_review import ClassReview
     from tenleave_widget.widget.class_positions import Practice
 
-    # ``c`` is a class review, ``practice`` its practice set (README: a class's games)
+    # ``c`` is a class review, ``practice`` its practice set (the guide: a class's games)
     names.update({"c": ClassReview, "Practice": Practice, "practice": Practice,
                   "report_figures": report_figures})
     return names
@@ -342,9 +344,14 @@ def _resolve(dotted: str, names: dict[str, Any]) -> Any:
     return obj
 
 
-def readme_calls() -> list[tuple[str, str]]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    return [(m["name"], m["args"]) for m in SPAN.finditer(text)
+CALL_DOCS = [ROOT / "README.md", *sorted((ROOT / "docs" / "guides").rglob("*.md")),
+             *sorted((ROOT / "docs" / "methods").rglob("*.md"))]
+"""The pages whose prose calls the package (the reference pages describe it)."""
+
+
+def doc_calls() -> list[tuple[str, str]]:
+    return [(m["name"], m["args"]) for path in CALL_DOCS
+            for m in SPAN.finditer(path.read_text(encoding="utf-8"))
             if m["name"].split(".")[0] not in NOT_OURS]
 
 
@@ -362,9 +369,9 @@ def check_call(name: str, args: str, names: dict[str, Any]) -> None:
         assert kw in params, f"{name}: no parameter {kw!r}"
 
 
-def test_every_call_in_the_readme_exists() -> None:
+def test_every_call_in_the_docs_exists() -> None:
     names = _names()
-    calls = readme_calls()
+    calls = doc_calls()
     assert len(calls) >= 15
     for name, args in calls:
         check_call(name, args, names)
@@ -434,23 +441,23 @@ def _plain_card_odds(players: int) -> dict[str, float]:
 
 
 def test_plain_back_figures() -> None:
-    readme, odds_md = _doc("README.md"), _doc("docs/odds.md")
+    method, odds_md = _doc("docs/methods/odds.md"), _doc("docs/odds.md")
     said = ("a plain card of Ben's in a 3-seat game, with nothing of Ben's flipped yet, is a "
             "1 or a 2 with probability 2/5 each and the plain 5 with 1/5")
-    assert said in readme
+    assert said in method
     assert _plain_card_odds(3) == pytest.approx({"1": 0.4, "2": 0.4, "5": 0.2})
     said = "a plain back there is a 1, a 2 or a 5 with odds 2 : 1 : 1"
     assert said in odds_md
     assert _plain_card_odds(2) == pytest.approx({"1": 0.5, "2": 0.25, "5": 0.25})
 
 
-def test_replay_output_keys_are_the_ones_the_readme_lists() -> None:
+def test_replay_output_keys_are_the_ones_the_cli_guide_lists() -> None:
     import tenleave_widget as tw
 
     said = ('`replay` prints one JSON object: `{"finished", "next_seat", "turns_applied", '
             '"token", "queues" (front first, every value shown), "hands" (sorted), "penalty", '
             '"swatted", "safe", "winners"}`')
-    assert said in _doc("README.md")
+    assert said in _doc("docs/guides/cli.md")
     listed = re.findall(r'"(\w+)"', said)
     out = tw.replay(ROOT / "examples" / "games" / "game-3-seats.json", turns=10)
     assert sorted(out) == sorted(listed)
@@ -467,3 +474,18 @@ def test_every_sum_in_the_docs_adds_up() -> None:
             assert sum(terms) == int(m["total"]), f"{path.name}: {m.group(0)}"
             checked += 1
     assert checked >= 4
+
+
+# ------------------------------------------------------------ a newcomer's README
+
+HISTORY = re.compile(r"\b[Ii]ssue \d+|`[0-9a-f]{7,40}\^?`")
+"""What belongs in the changelog and the commit log, not in the pages: an issue's number,
+a commit's hash."""
+
+
+def test_the_readme_is_short_and_the_pages_tell_no_history() -> None:
+    assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 250
+    found = [f"{path.relative_to(ROOT)}: {m.group(0)}" for path in DOCS
+             for m in HISTORY.finditer(path.read_text(encoding="utf-8"))]
+    assert found == []
+    assert HISTORY.search("as issue 20 asks") and HISTORY.search("the tree at `5675c38^`")
