@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from .cards import card_back
 from .errors import RecordError, SetupError, excerpt, json_kind, one_line
 from .lesson import MAX_MOMENTS, MAX_TEXT_LENGTH, Lesson, check_lesson
 from .rules import (
@@ -332,6 +333,72 @@ def record_digest(record: Record) -> str:
             if k in record}
     text = json.dumps(game, sort_keys=True, separators=(",", ":"), allow_nan=False)
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+PUBLIC_PREFIX = "public:"
+"""How a ``branch.from`` made by :func:`public_digest` begins."""
+
+
+def public_record(record: Record) -> dict[str, Any]:
+    """What everyone at the table sees of a record's game, whatever the cards were: its
+    ``format``, ``players``, ``first`` and ``rules``, the first Human Defense token
+    (revealed at the start) and, for every turn, its seat, the back of the card played
+    and its queue, and the peek, rotation, wake and ``extra`` it had — no card value and
+    no token revealed later (both depend on cards that were face down).
+
+    >>> public_record({"format": "tenleave-record/1", "players": ["A", "B"],
+    ...                "defense": ["I+II", "I+IV"], "turns": [{"seat": 0, "play": ["3*", 1]}]})
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'format': 'tenleave-record/1', 'players': ['A', 'B'], 'first': 0, 'rules': {},
+     'token': 'I+II', 'turns': [{'seat': 0, 'play': ['marked', 1]}]}
+    """
+    turns = []
+    for t in record.get("turns", []):
+        out = {k: t[k] for k in ("seat", "peek", "rotate", "wake", "extra") if k in t}
+        out["play"] = [card_back(t["play"][0]), t["play"][1]]
+        turns.append(out)
+    defense = record.get("defense") or [None]
+    return {"format": record.get("format"), "players": record.get("players"),
+            "first": record.get("first", 0), "rules": record.get("rules", {}),
+            "token": defense[0], "turns": turns}
+
+
+def public_digest(record: Record, salt: str | None = None) -> str:
+    """What a branch's ``from`` names its original by: ``"public:<salt>:<64 hex
+    digits>"``, the SHA-256 of ``salt``, a colon and the JSON of
+    :func:`public_record` (keys sorted, no spaces). It depends on nothing a seat could
+    not see, so no seat can learn a hidden card by trying the worlds it cannot tell
+    apart (each gives the same digest). ``salt``: 8 hex digits (by default new random
+    ones); 80 characters in all (:data:`MAX_BRANCH_FROM`).
+
+    >>> rec = {"format": "tenleave-record/1", "players": ["A", "B"], "turns": []}
+    >>> d = public_digest(rec, "0badf00d")
+    >>> d[:24], len(d), public_digest(rec, d.split(":")[1]) == d
+    ('public:0badf00d:5ea78f8e', 80, True)
+    """
+    salt = secrets.token_hex(4) if salt is None else salt
+    text = json.dumps(public_record(record), sort_keys=True, separators=(",", ":"),
+                      allow_nan=False)
+    digest = hashlib.sha256(f"{salt}:{text}".encode()).hexdigest()
+    return f"{PUBLIC_PREFIX}{salt}:{digest}"
+
+
+def names_record(name: str, record: Record) -> bool:
+    """Whether a branch's ``from`` names the game of ``record``: a
+    :func:`public_digest` (with its own salt), or a :func:`record_digest` (records
+    made before public digests); a name that is neither names no record."""
+    if name.startswith(PUBLIC_PREFIX):
+        salt = name[len(PUBLIC_PREFIX):].split(":")[0]
+        return public_digest(record, salt) == name
+    return record_digest(record) == name
+
+
+def short_name(name: str) -> str:
+    """A branch's ``from`` in a status line: 12 hex digits of a digest (the salt left
+    out), else the name itself."""
+    if name.startswith(PUBLIC_PREFIX):
+        return name.rsplit(":", 1)[-1][:12]
+    return name.removeprefix("sha256:")[:12]
 
 
 def check_branch(raw: object, turns: int) -> dict[str, Any]:

@@ -4,6 +4,7 @@ shows only public facts), the turns in words and the status line, as one
 
 from __future__ import annotations
 
+from ..engine.record import short_name
 from .coach import verdict_words
 from .history import public_view
 from .narration import and_list, describe_turn, seat_name, step_text, token_before
@@ -111,5 +112,9 @@ class TableView(SessionState):
         """Replay of a branched game: the status line says where it branched from."""
         if self.branch is None or self.mode.live:
             return ""
-        return (f" (A branch: played on from turn {self.branch['turn']} of game "
-                f"{self.branch['from'].removeprefix('sha256:')[:12]}.)")
+        name = self.branch["from"]
+        # a whole-record digest (records made before public digests) is the hash of
+        # cards a seat cannot see: only the teacher's view shows it
+        game = ("another game" if self.seat is not None and name.startswith("sha256:")
+                else f"game {short_name(name)}")
+        return f" (A branch: played on from turn {self.branch['turn']} of {game}.)"

@@ -5,7 +5,7 @@ played on from another's position (its record's ``branch``, RULES.md §8) and, b
 the replay of the original game, which steps with it: the branch's record holds the
 original's turns before the branch point, so turn ``k`` of the one is turn ``k`` of the
 other until the branch (then each its own way; the original stops at its last turn). The
-original is the game ``branch.from`` names: its record digest is checked first. Both are
+original is the game ``branch.from`` names: its digest is checked first. Both are
 shown from the same view (the teacher's, or the seat's chosen for the branch), each only
 what that view may see.
 """
@@ -17,7 +17,7 @@ import html
 import ipywidgets
 
 from ..engine.game import Game
-from ..engine.record import RecordSource, record_digest, record_object
+from ..engine.record import RecordSource, names_record, record_object
 from ..table.protocol import WidgetMessageError
 from .controller import TenLeaveWidget
 
@@ -33,10 +33,10 @@ def show_original(w: TenLeaveWidget, original: RecordSource) -> TenLeaveWidget:
             "this record is not a branch (it has no 'branch'): there is no original to show"
         )
     game = Game.from_record(record_object(original))
-    if record_digest(game.to_record()) != branch["from"]:
+    if not names_record(branch["from"], game.to_record()):
         raise WidgetMessageError(
             "the original given is not the game this one was played on from "
-            "(its record digest is not the branch's 'from')"
+            "(its digest is not the branch's 'from')"
         )
     o = TenLeaveWidget(game, mode="replay", perspective=w.perspective,
                        turn=min(w.turn, game.turns_applied), show_odds=w.session.show_odds)

@@ -20,7 +20,7 @@ from ..analysis.review import Review, attach_review
 from ..engine.errors import TenLeaveError, excerpt, one_line
 from ..engine.game import Game
 from ..engine.lesson import fit_lesson
-from ..engine.record import parse_record, record_digest, record_object, save_record
+from ..engine.record import parse_record, public_digest, record_object, save_record
 from ..programs.export import export_html
 from ..table.charts import as_figures
 from ..table.coach import CoachRunner, Judged
@@ -228,8 +228,9 @@ class TenLeaveWidget(LessonControls, ipywidgets.VBox):  # type: ignore[misc]
         ``redeal=True`` (one human seat) deals the cards that seat cannot see again from
         its view (:func:`~tenleave_widget.table.redeal.redeal`), so that it plays on with
         its own knowledge only. The new game's record says where it branched from
-        (``branch``: this game's :func:`~tenleave_widget.engine.record.record_digest`
-        and the turn; RULES.md §8). The record's notes stay with the original.
+        (``branch``: this game's :func:`~tenleave_widget.engine.record.public_digest`,
+        which no seat can learn a hidden card from, and the turn; RULES.md §8). The
+        record's notes stay with the original.
         ``coach`` and ``coach_samples`` as in :func:`~.entry.play`."""
         if self.mode != "replay":
             raise WidgetMessageError(
@@ -264,7 +265,7 @@ class TenLeaveWidget(LessonControls, ipywidgets.VBox):  # type: ignore[misc]
             coach=coach, coach_samples=coach_samples,
         )
         n = start.turns_applied
-        w.session.branch = {"from": record_digest(self.session.live.to_record()), "turn": n}
+        w.session.branch = {"from": public_digest(self.session.live.to_record()), "turn": n}
         dealt = ": the cards you cannot see were dealt again" if redeal else ""
         w.session.say(f"Playing on from turn {n} of the replay{dealt}.")
         w._refresh()

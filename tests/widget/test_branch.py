@@ -11,7 +11,7 @@ import pytest
 
 from tenleave_widget import Game
 from tenleave_widget.engine.errors import RecordError
-from tenleave_widget.engine.record import loads_record, record_digest
+from tenleave_widget.engine.record import loads_record, names_record, record_digest
 from tenleave_widget.widget import TenLeaveWidget, WidgetMessageError, replay_widget
 
 GAMES = Path(__file__).resolve().parents[2] / "examples" / "games"
@@ -34,7 +34,8 @@ def test_play_from_here_keeps_the_record_cards_and_names_the_branch() -> None:
     assert g.view(None)["queues"][:] != [] and g.after(7) == start.after(7)
     assert g.turns_applied >= 7 and (g.to_move == 1 or g.finished)  # the bots moved to seat 1
     rec = w.record()
-    assert rec["branch"] == {"from": record_digest(original), "turn": 7}
+    assert rec["branch"]["turn"] == 7 and names_record(rec["branch"]["from"], original)
+    assert rec["branch"]["from"].startswith("public:") and len(rec["branch"]["from"]) == 80
     assert "notes" not in rec  # the teacher's notes stay with the original
     assert "Playing on from turn 7" in w.table.message["text"]
     assert r.record() == original and r.turn == 7  # the replay is unchanged
@@ -143,3 +144,71 @@ def test_the_button_opens_a_table_below_the_replay() -> None:
     w = replay_at(2).play_from_here(human=0, bots=["greedy"])
     assert not w.send_intent({"kind": "branch"}) and "for a replay" in w.table.message["text"]
     assert len(w.children) == 1
+
+
+# ------------------------------------------------------ the original's hidden cards
+
+
+def candidate_worlds(game: Game, seat: int) -> list[dict]:
+    """Every record the seat cannot tell from ``game``'s: each arrangement, over the
+    face-down cards it cannot see, of the values its view leaves each (owner, back)."""
+    from itertools import permutations, product
+
+    from tenleave_widget.analysis.worlds import uniform_pools
+
+    view = game.view(seat)
+    slots: dict[tuple[int, str], list[int]] = {}
+    for q in view["queues"]:
+        for c in q:
+            if c["value"] is None:
+                slots.setdefault((c["owner"], c["back"]), []).append(c["key"])
+    pools = uniform_pools(view)
+    choices = []
+    for group, keys in sorted(slots.items()):
+        values = [v for v, n in pools[group].items() for _ in range(n)]
+        choices.append([(keys, p) for p in sorted(set(permutations(values, len(keys))))])
+    rec = game.to_record()
+    out = []
+    for pick in product(*choices):
+        cand = copy.deepcopy(rec)
+        for keys, values in pick:
+            for key, value in zip(keys, values, strict=True):
+                back = cand["turns"][key]["play"][0].endswith("*")
+                cand["turns"][key]["play"][0] = f"{value}{'*' if back else ''}"
+        g = Game.from_record(cand)
+        assert g.view(seat) == view
+        out.append(cand)
+    return out
+
+
+@pytest.mark.parametrize("redeal", [True, False])
+def test_trying_every_world_does_not_recover_the_originals_cards(redeal: bool) -> None:
+    """The attack: the seat that plays on from turn 20 lists every arrangement of the
+    cards it cannot see there and checks each against the branch's ``from`` (and the
+    status line of the branch's replay in its view), by every digest the package makes.
+    Each world matches alike (or none does): the branch tells them apart no better than
+    the seat's own view."""
+    orig = Game.from_record(GAMES / "game-5-seats.json", turns=20).to_record()
+    b = replay_widget(orig, seat=0, turn=20).play_from_here(
+        human=0, bots=["greedy"], redeal=redeal, bot_delay=0, seed=5).record()
+    name = b["branch"]["from"]
+    status = replay_widget(b, seat=0).table.status
+    worlds = candidate_worlds(Game.from_record(orig), 0)
+    assert len(worlds) > 10 and orig["turns"] in [w["turns"] for w in worlds]
+    by_name = [names_record(name, w) for w in worlds]
+    by_status = [record_digest(w).removeprefix("sha256:")[:12] in status for w in worlds]
+    for matched in (by_name, by_status):
+        assert sum(matched) in (0, len(worlds)), sum(matched)
+    assert all(by_name)  # and the branch still names its original
+
+
+def test_a_branch_saved_before_public_digests_still_loads_and_hides_its_digest() -> None:
+    orig = Game.from_record(GAME, turns=9).to_record()
+    b = replay_widget(orig, turn=9).play_from_here(human=0, bots=["greedy"], bot_delay=0)
+    rec = b.record()
+    rec["branch"]["from"] = record_digest(orig)  # as branches were written before
+    short = record_digest(orig)[7:19]
+    assert short in replay_widget(rec).table.status  # the teacher's view
+    seat = replay_widget(rec, seat=0)
+    assert short not in seat.table.status and "of another game" in seat.table.status
+    assert replay_widget(rec, original=orig).original is not None  # still checked
