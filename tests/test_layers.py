@@ -42,6 +42,12 @@ LAYERS: list[set[str]] = [
     # and the export share
     {"table.tasks"},  # background work with or without threads (it imports no layer)
     {"table"},
+    # the dealer server: its protocol and store; the tables and seats; the WebSocket
+    # server and client; its command line (which cli.py adds)
+    {"programs.dealer", "programs.dealer.wire", "programs.dealer.store"},
+    {"programs.dealer.dealer"},
+    {"programs.dealer.server", "programs.dealer.client"},
+    {"programs.dealer.command"},
     {"programs"},  # simulate, cli, export
     {"widget.plotly_runtime"},  # plotly.js once per kernel, which every table references
     {"widget"},  # the Jupyter adapter

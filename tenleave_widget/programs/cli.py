@@ -24,6 +24,10 @@
 - ``tenleave evaluate FILE --seat P [--turns N] [--samples K] [--seed S] [--model inferred
   [--beta B] [--cost C]] [--json]``: seat P's whole-game value of every move
   (``tenleave_widget.evaluate``): a table, best first, or one JSON object with ``--json``.
+- ``tenleave serve [--host H] [--port P] [--store PATH] [--records DIR] [--certfile C
+  [--keyfile K]]``: the dealer server for a class playing each other from their own
+  notebooks (:mod:`tenleave_widget.programs.dealer`, ``docs/wire.md``); it prints where
+  students connect and runs until Ctrl-C.
 - ``tenleave export FILE --html OUT [--seat P | --teacher]``: the game as one
   self-contained HTML page that steps through it offline (seat P's view only, or the
   teacher's export with every view; the default).
@@ -334,6 +338,10 @@ def _parser() -> argparse.ArgumentParser:
                        help="only what seat P knew at each turn (for that player)")
     whose.add_argument("--teacher", action="store_true",
                        help="every card and every seat's view, with the notes (the default)")
+    from .dealer.command import add_arguments as serve_arguments
+
+    serve_arguments(sub.add_parser("serve", help="deal networked tables: each student's "
+                                   "notebook gets only its seat's view"))
     return p
 
 
@@ -430,6 +438,10 @@ def _run(args: argparse.Namespace) -> int:
 
                 print(evaluation_table(out, record.get("players")))
                 return EXIT_OK
+        elif args.command == "serve":
+            from .dealer.command import run as serve
+
+            return serve(args)
         elif args.command == "export":
             from .export import export_html
 

@@ -1,0 +1,384 @@
+"""The dealer server under a class's load, and through faults, on loopback.
+
+    .venv/bin/python benchmarks/bench_dealer.py [--tables 10 20 40] [--faults-tables 10]
+        [--seconds 240] [--out benchmarks/results/dealer.json]
+
+Each run starts ``tenleave serve`` as its own process (``--store`` in a temporary folder,
+``--bot-delay 0``), a teacher creates the tables (3, 4 and 5 seats in turn: 10 tables are
+40 seats), and one client per seat, all in this process, plays whole games as fast as it
+can: a plain play chosen at random from its own view the moment its view says it is to
+move.
+
+``load`` (one run per ``--tables`` figure, no faults): the latency from a turn sent to the
+last of its table's views received (every seat's ``state`` frame for it), p50 / p99 / max
+over every turn; the server's CPU time (user + system) per turn and its peak resident
+memory (psutil, sampled every 50 ms); turns a second. "Tables per process" is the largest
+count run whose p99 stays within the aim (50 ms).
+
+``faults`` (``--faults-tables``): the same games while, every 0.25 s, a random client's
+connection is cut (it resumes its seat with its token) and the server is killed with
+SIGKILL twice (at a third and at two thirds of the turns) and started again on the same
+store. Then every table's record file must exist and replay in the engine to its end with
+every turn (3-5 seats x 10 cards), each seat's turn k must be one that seat sent for turn
+k, and no client may ever see a game go back (a turn lost). The counts are written out and
+the exit status is 1 if any is not 0.
+
+Each phase stops by itself (``--seconds``, then whatever is unfinished counts as lost).
+The results go to ``--out`` (JSON) and a summary to stdout. The machine is shared: the load
+average is printed before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import socket
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psutil  # type: ignore[import-untyped]
+from websockets.exceptions import WebSocketException
+
+from tenleave_widget.engine.game import Game
+from tenleave_widget.engine.record import load_record
+from tenleave_widget.engine.rules import DEFAULT_RULES
+from tenleave_widget.programs.dealer.client import Client, plain_plays
+
+AIM_P99_MS = 50.0
+SEATS = (3, 4, 5)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``tenleave serve`` in a process of its own, on a fixed port and store."""
+
+    def __init__(self, folder: Path) -> None:
+        self.port = free_port()
+        self.store = folder / "class.db"
+        self.records = folder / "class-records"
+        self.log = folder / "server.log"
+        self.proc: asyncio.subprocess.Process | None = None
+        self.token = ""
+        self.url = f"ws://127.0.0.1:{self.port}"
+        self.peak_rss = 0
+        self.cpu = 0.0  # CPU seconds of the processes already ended
+
+    async def start(self) -> None:
+        """Start it and wait for its lines (the teacher's token in them)."""
+        with open(self.log, "ab") as err:
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "tenleave_widget", "serve", "--port", str(self.port),
+                "--store", str(self.store), "--bot-delay", "0",
+                stdout=asyncio.subprocess.PIPE, stderr=err)
+        assert self.proc.stdout is not None
+        while True:
+            line = (await asyncio.wait_for(self.proc.stdout.readline(), 60)).decode()
+            if not line:
+                raise RuntimeError(f"the server ended: see {self.log}")
+            m = re.search(r"tw\.classroom\('[^']*', '([^']+)'\)", line)
+            if m:
+                self.token = m.group(1)
+                return
+
+    def sample(self) -> float:
+        """The server's CPU seconds so far (this process and the ended ones); records
+        its peak memory."""
+        if self.proc is None or self.proc.returncode is not None:
+            return self.cpu
+        try:
+            p = psutil.Process(self.proc.pid)
+            self.peak_rss = max(self.peak_rss, p.memory_info().rss)
+            t = p.cpu_times()
+            return self.cpu + float(t.user + t.system)
+        except psutil.NoSuchProcess:
+            return self.cpu
+
+    async def kill(self) -> None:
+        """SIGKILL, no warning."""
+        assert self.proc is not None
+        self.cpu = self.sample()
+        self.proc.send_signal(signal.SIGKILL)
+        await self.proc.wait()
+
+    async def stop(self) -> None:
+        if self.proc is not None and self.proc.returncode is None:
+            self.cpu = self.sample()
+            self.proc.send_signal(signal.SIGTERM)
+            await self.proc.wait()
+
+
+@dataclass
+class Seat:
+    """One student: its table, seat, token, what it sent for each turn and saw."""
+
+    table: str
+    code: str
+    seat: int
+    players: int
+    client: Client | None = None
+    token: str | None = None
+    sent: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    high: int = 0  # the most turns applied it has seen
+    went_back: int = 0  # times a view showed fewer turns than already seen
+    reconnects: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    done: bool = False
+
+
+@dataclass
+class Run:
+    server: Server
+    seats: list[Seat]
+    sent_at: dict[tuple[str, int], float] = field(default_factory=dict)
+    got: dict[tuple[str, int], list[float]] = field(default_factory=dict)
+    tainted: set[tuple[str, int]] = field(default_factory=set)  # turns a fault touched
+
+    def turns(self) -> int:
+        by_table: dict[str, int] = {}
+        for s in self.seats:
+            by_table[s.table] = max(by_table.get(s.table, 0), s.high)
+        return sum(by_table.values())
+
+
+async def create_tables(server: Server, count: int) -> list[Seat]:
+    teacher = Client(server.url)
+    await teacher.teacher(server.token)
+    seats: list[Seat] = []
+    for i in range(count):
+        n = SEATS[i % len(SEATS)]
+        t = await teacher.create(n)
+        seats += [Seat(t["table"], t["code"], s, n) for s in range(n)]
+    await teacher.close()
+    return seats
+
+
+async def play(run: Run, s: Seat, rng: random.Random, deadline: float) -> None:
+    """Play seat ``s`` to the end of its game, resuming after every cut connection."""
+    loop = asyncio.get_running_loop()
+    while not s.done and loop.time() < deadline:
+        c = s.client
+        try:
+            if c is None:
+                c = Client(run.server.url)
+                if s.token is None:
+                    await c.join(s.code, f"Student {s.seat + 1}", s.seat)
+                    s.token = c.token
+                else:
+                    await c.resume(s.token)
+                    s.reconnects += 1
+                s.client = c
+                last = -1  # the turn index last sent on this connection
+                c.frames = []
+                assert c.view is not None
+                see(run, s, c.view["turns_applied"], loop.time(), fresh=True)
+            while True:
+                v = c.view
+                assert v is not None
+                if v["finished"]:
+                    s.done = True
+                    await c.close()
+                    return
+                k = v["turns_applied"]
+                if v["to_move"] == s.seat and k != last:
+                    last = k
+                    turn = rng.choice(plain_plays(v)).to_json()
+                    s.sent.setdefault(k, []).append(dict(turn))
+                    run.sent_at[(s.table, k)] = loop.time()
+                    await c.play(dict(turn), k)
+                msg = await c.recv(timeout=max(0.1, deadline - loop.time()))
+                c.frames.clear()
+                if msg["kind"] == "state":
+                    see(run, s, msg["view"]["turns_applied"], loop.time())
+                elif msg["kind"] == "error":
+                    s.errors[msg["fault"]] = s.errors.get(msg["fault"], 0) + 1
+                    if msg["fault"] in ("stale", "not-your-turn"):
+                        continue
+        except (WebSocketException, OSError, asyncio.TimeoutError, AssertionError):
+            if s.client is not None:
+                run.tainted.add((s.table, s.high))
+            s.client = None  # a turn sent when the line was cut may or may not have
+            # been applied: the view on resume says which (and the turn is sent again)
+            await asyncio.sleep(0.05 + rng.random() * 0.1)
+
+
+def see(run: Run, s: Seat, k: int, now: float, fresh: bool = False) -> None:
+    """Seat ``s`` saw a view with ``k`` turns applied at ``now``."""
+    if k < s.high:
+        s.went_back += 1
+    if not fresh and k >= 1:
+        run.got.setdefault((s.table, k - 1), []).append(now)
+    s.high = max(s.high, k)
+    if fresh:
+        run.tainted.add((s.table, k - 1))
+
+
+def latencies(run: Run, players: dict[str, int]) -> list[float]:
+    """Milliseconds from each turn sent to the last of its table's views received."""
+    out = []
+    for (table, k), t0 in run.sent_at.items():
+        got = run.got.get((table, k), [])
+        if (table, k) in run.tainted or len(got) != players[table]:
+            continue
+        out.append((max(got) - t0) * 1000)
+    return out
+
+
+async def chaos(run: Run, rng: random.Random, total: int, kills: int, deadline: float) -> int:
+    """Cut a random client's connection every 0.25 s; SIGKILL and restart the server at
+    each of ``kills`` evenly spaced fractions of ``total`` turns. Returns the kills done."""
+    loop = asyncio.get_running_loop()
+    marks = [total * (i + 1) // (kills + 1) for i in range(kills)]
+    done = 0
+    while loop.time() < deadline and not all(s.done for s in run.seats):
+        await asyncio.sleep(0.25)
+        live = [s for s in run.seats if s.client is not None and s.client.ws is not None]
+        if live:
+            victim = rng.choice(live)
+            ws = victim.client.ws if victim.client is not None else None
+            if ws is not None:
+                ws.transport.abort()  # the student's laptop drops off the network
+        if done < len(marks) and run.turns() >= marks[done]:
+            await run.server.kill()
+            await asyncio.sleep(0.3)
+            await run.server.start()
+            done += 1
+    return done
+
+
+async def one_run(folder: Path, tables: int, seconds: float, faults: bool,
+                  seed: int = 1) -> dict[str, Any]:
+    server = Server(folder)
+    await server.start()
+    seats = await create_tables(server, tables)
+    run = Run(server, seats)
+    players = {s.table: s.players for s in seats}
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    total = sum(n * len(DEFAULT_RULES.dealt(n)) for n in players.values())
+
+    async def sampler() -> None:
+        while True:
+            server.sample()
+            await asyncio.sleep(0.05)
+
+    cpu0 = server.sample()
+    t0 = time.perf_counter()
+    watch = loop.create_task(sampler())
+    tasks = [loop.create_task(play(run, s, random.Random(seed * 1000 + i), deadline))
+             for i, s in enumerate(seats)]
+    kills = 0
+    if faults:
+        kills = await chaos(run, random.Random(seed), total, 2, deadline)
+    await asyncio.gather(*tasks)
+    wall = time.perf_counter() - t0
+    cpu = server.sample() - cpu0
+    watch.cancel()
+    await server.stop()
+    lat = latencies(run, players)
+    out: dict[str, Any] = {
+        "tables": tables, "clients": len(seats), "turns": run.turns(), "expected_turns": total,
+        "wall_s": round(wall, 2), "turns_per_s": round(run.turns() / wall, 1),
+        "server_cpu_s": round(cpu, 2),
+        "server_cpu_ms_per_turn": round(1000 * cpu / max(1, run.turns()), 3),
+        "server_cpu_share": round(cpu / wall, 3),
+        "server_peak_rss_mib": round(server.peak_rss / 2**20, 1),
+        "latency_turns_measured": len(lat),
+    }
+    if lat:
+        q = statistics.quantiles(lat, n=100, method="inclusive")
+        out.update(p50_ms=round(q[49], 2), p99_ms=round(q[98], 2), max_ms=round(max(lat), 2))
+    if faults:
+        out.update(check(run, server.records, kills))
+    return out
+
+
+def check(run: Run, records: Path, kills: int) -> dict[str, Any]:
+    """The fault run's counts: games lost, turns lost or not the seat's, invalid records."""
+    games: dict[str, list[Seat]] = {}
+    for s in run.seats:
+        games.setdefault(s.table, []).append(s)
+    lost_games = invalid = foreign = 0
+    for table, seats in games.items():
+        path = records / f"{table}.json"
+        if not path.exists():
+            lost_games += 1
+            continue
+        try:
+            record = load_record(path)
+            game = Game.from_record(record)
+        except ValueError:
+            invalid += 1
+            continue
+        n = len(seats)
+        if not game.finished or len(record["turns"]) != n * len(DEFAULT_RULES.dealt(n)):
+            invalid += 1
+        for k, turn in enumerate(record["turns"]):
+            mine = seats[turn["seat"]].sent.get(k, [])
+            if dict(turn) not in mine:
+                foreign += 1
+    return {
+        "server_kills": kills,
+        "client_reconnects": sum(s.reconnects for s in run.seats),
+        "games_lost": lost_games,
+        "records_invalid": invalid,
+        "turns_not_sent_by_their_seat": foreign,
+        "views_that_went_back": sum(s.went_back for s in run.seats),
+        "errors_seen": {f: sum(s.errors.get(f, 0) for s in run.seats)
+                        for f in sorted({f for s in run.seats for f in s.errors})},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, nargs="*", default=[10, 20, 40])
+    ap.add_argument("--faults-tables", type=int, default=10)
+    ap.add_argument("--seconds", type=float, default=240.0)
+    ap.add_argument("--out", default="benchmarks/results/dealer.json")
+    args = ap.parse_args(argv)
+    print(f"load average before: {os.getloadavg()}")
+    result: dict[str, Any] = {"aim_p99_ms": AIM_P99_MS, "cores": os.cpu_count(),
+                              "load_before": os.getloadavg(), "load": [], "faults": None}
+    with tempfile.TemporaryDirectory() as d:
+        for i, tables in enumerate(args.tables):
+            folder = Path(d) / f"load{i}"
+            folder.mkdir()
+            r = asyncio.run(one_run(folder, tables, args.seconds, faults=False))
+            print(json.dumps(r))
+            result["load"].append(r)
+        if args.faults_tables:
+            folder = Path(d) / "faults"
+            folder.mkdir()
+            r = asyncio.run(one_run(folder, args.faults_tables, args.seconds, faults=True))
+            print(json.dumps(r))
+            result["faults"] = r
+    held = [r["tables"] for r in result["load"]
+            if r.get("p99_ms", 1e9) <= AIM_P99_MS and r["turns"] == r["expected_turns"]]
+    result["tables_per_process_within_aim"] = max(held, default=0)
+    result["load_after"] = os.getloadavg()
+    print(f"load average after: {os.getloadavg()}")
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
+    f = result["faults"]
+    bad = f is not None and any(f[k] for k in ("games_lost", "records_invalid",
+                                               "turns_not_sent_by_their_seat",
+                                               "views_that_went_back"))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

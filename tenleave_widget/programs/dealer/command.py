@@ -1,0 +1,47 @@
+"""``tenleave serve``'s command line: its arguments (added to the ``tenleave`` parser) and
+its run. The WebSocket library is imported only when the command runs."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """``serve``'s options on its sub-parser ``p``."""
+    from .server import DEFAULT_PORT
+
+    p.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1: this machine only; "
+                        "0.0.0.0 for the classroom network)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT,
+                   help=f"the port (default {DEFAULT_PORT}; 0: any free port)")
+    p.add_argument("--store", default=None, metavar="PATH",
+                   help="the SQLite file that keeps every game (default: memory only); a "
+                        "server started again on it resumes every game")
+    p.add_argument("--records", default=None, metavar="DIR",
+                   help="where finished games are written as tenleave-record/1 files "
+                        "(default: PATH's name with -records, beside the store)")
+    p.add_argument("--certfile", default=None, help="TLS certificate (PEM): serve wss://")
+    p.add_argument("--keyfile", default=None, help="TLS private key (PEM), if not in --certfile")
+    p.add_argument("--bot-delay", type=float, default=0.5, metavar="SECONDS",
+                   help="how long a bot waits before its turn (default 0.5)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted (Ctrl-C: exit status 130). Raises :class:`SetupError` for
+    a store or certificate that cannot be used, :class:`OSError` for a busy port."""
+    import asyncio
+
+    from .dealer import Dealer
+    from .server import run as serve
+
+    def ready(dealer: Dealer, url: str, lines: list[str]) -> None:
+        for line in lines:
+            print(line)
+        sys.stdout.flush()
+
+    asyncio.run(serve(args.host, args.port, store=args.store, records=args.records,
+                      certfile=args.certfile, keyfile=args.keyfile,
+                      bot_delay=args.bot_delay, ready=ready))
+    return 0

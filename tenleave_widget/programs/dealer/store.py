@@ -1,0 +1,122 @@
+"""The dealer's store: every table, seat and applied turn in one SQLite file (WAL), each
+turn committed before anyone is told of it, so a server killed at any moment (SIGKILL
+included) starts again with every game at its last broadcast turn or later — never
+earlier, and no turn twice (a turn's index is its table's primary key).
+
+>>> import tempfile, os
+>>> with tempfile.TemporaryDirectory() as d:
+...     s = Store(os.path.join(d, "class.db"))
+...     s.add_table("t1", "ABC123", {"players": 2, "seed": 5, "first": 0})
+...     s.add_turn("t1", 0, {"seat": 0, "play": ["1", 0]})
+...     s.close()
+...     again = Store(os.path.join(d, "class.db"))
+...     [(t.id, t.code, t.turns) for t in again.tables()]
+[('t1', 'ABC123', [{'seat': 0, 'play': ['1', 0]}])]
+
+``Store(":memory:")`` keeps nothing past the process (tests; ``tenleave serve`` without
+``--store``).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY, code TEXT NOT NULL UNIQUE, config TEXT NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL REFERENCES tables(id), seat INTEGER NOT NULL,
+    token_hash TEXT NOT NULL UNIQUE, name TEXT NOT NULL, PRIMARY KEY (table_id, seat));
+CREATE TABLE IF NOT EXISTS turns (
+    table_id TEXT NOT NULL REFERENCES tables(id), idx INTEGER NOT NULL, turn TEXT NOT NULL,
+    PRIMARY KEY (table_id, idx));
+"""
+
+
+@dataclass
+class StoredTable:
+    """One table as the store holds it: its id, join code, configuration, the seats
+    taken (seat -> (token hash, name)), its turns in order and whether it is finished."""
+
+    id: str
+    code: str
+    config: dict[str, Any]
+    seats: dict[int, tuple[str, str]] = field(default_factory=dict)
+    turns: list[dict[str, Any]] = field(default_factory=list)
+    finished: bool = False
+
+
+class Store:
+    """The SQLite store at ``path`` (created if absent; ``":memory:"`` for none). Every
+    write is its own transaction, committed (``synchronous=FULL``) before the call
+    returns. Raises :class:`sqlite3.Error` when the file cannot be written."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        if path != ":memory:":
+            self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        """Close the file (everything written is already committed)."""
+        self._db.close()
+
+    def _write(self, sql: str, args: tuple[Any, ...]) -> None:
+        with self._db:  # BEGIN ... COMMIT (or ROLLBACK on an error)
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(sql, args)
+
+    def meta(self, key: str) -> str | None:
+        """The stored value of ``key`` (the teacher's token), or ``None``."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Store ``value`` under ``key``, committed."""
+        self._write("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    def add_table(self, table_id: str, code: str, config: dict[str, Any]) -> None:
+        """A new table, committed."""
+        self._write("INSERT INTO tables (id, code, config) VALUES (?, ?, ?)",
+                    (table_id, code, json.dumps(config, sort_keys=True)))
+
+    def add_seat(self, table_id: str, seat: int, token_hash: str, name: str) -> None:
+        """A seat taken (its token's hash, the name of who took it), committed."""
+        self._write("INSERT INTO seats (table_id, seat, token_hash, name) VALUES (?, ?, ?, ?)",
+                    (table_id, seat, token_hash, name))
+
+    def add_turn(self, table_id: str, index: int, turn: dict[str, Any]) -> None:
+        """Turn ``index`` of a table, committed before this returns. A second turn at the
+        same index is an :class:`sqlite3.IntegrityError` (nothing is applied twice)."""
+        self._write("INSERT INTO turns (table_id, idx, turn) VALUES (?, ?, ?)",
+                    (table_id, index, json.dumps(turn)))
+
+    def finish(self, table_id: str) -> None:
+        """Mark a table's game finished, committed."""
+        self._write("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
+
+    def tables(self) -> list[StoredTable]:
+        """Every table with its seats and turns, in the order they were created."""
+        out: dict[str, StoredTable] = {}
+        db = self._db
+        for tid, code, config, finished in db.execute(
+                "SELECT id, code, config, finished FROM tables ORDER BY rowid"):
+            out[tid] = StoredTable(tid, code, json.loads(config), finished=bool(finished))
+        for tid, seat, token_hash, name in db.execute(
+                "SELECT table_id, seat, token_hash, name FROM seats"):
+            out[tid].seats[int(seat)] = (str(token_hash), str(name))
+        for tid, idx, turn in db.execute(
+                "SELECT table_id, idx, turn FROM turns ORDER BY table_id, idx"):
+            t = out[tid]
+            if idx != len(t.turns):  # the primary key makes this impossible
+                raise sqlite3.IntegrityError(f"table {tid}: turn {idx} follows a gap")
+            t.turns.append(json.loads(turn))
+        return list(out.values())

@@ -1,0 +1,101 @@
+"""The dealer tests' harness: a real server on 127.0.0.1 (a free port) in the test's own
+event loop, its clients, and players that choose from their view alone."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tenleave_widget.engine.turn import Turn
+from tenleave_widget.programs.dealer.client import Client, plain_plays
+from tenleave_widget.programs.dealer.dealer import Dealer, Randomness
+from tenleave_widget.programs.dealer.server import run
+
+
+@dataclass
+class Served:
+    """A running server: its dealer, address and teacher token."""
+
+    dealer: Dealer
+    url: str
+    token: str
+
+
+@asynccontextmanager
+async def served(store: Path | None = None, *, seed: int | None = None, bot_delay: float = 0,
+                 records: Path | None = None, rate: float | None = None
+                 ) -> AsyncIterator[Served]:
+    """A dealer listening on 127.0.0.1 (any free port) until the block ends."""
+    loop = asyncio.get_running_loop()
+    stop: asyncio.Future[None] = loop.create_future()
+    got: asyncio.Future[Served] = loop.create_future()
+
+    def ready(dealer: Dealer, url: str, lines: list[str]) -> None:
+        got.set_result(Served(dealer, url, dealer.teacher_token))
+
+    task = loop.create_task(run(
+        "127.0.0.1", 0, store=None if store is None else str(store),
+        records=None if records is None else str(records), bot_delay=bot_delay,
+        randomness=None if seed is None else Randomness(seed), ready=ready, stop=stop,
+        **({} if rate is None else {"rate": rate, "burst": rate})))
+    done, _ = await asyncio.wait([task, got], return_when=asyncio.FIRST_COMPLETED)
+    if task in done:
+        task.result()  # raises the server's error
+    try:
+        yield got.result()
+    finally:
+        stop.set_result(None)
+        await task
+
+
+async def teacher(url: str, token: str) -> Client:
+    t = Client(url)
+    await t.teacher(token)
+    return t
+
+
+async def table(url: str, token: str, players: int, **options: Any) -> dict[str, Any]:
+    """Create a table as the teacher (a connection of its own, then closed)."""
+    t = await teacher(url, token)
+    summary = await t.create(players, **options)
+    await t.close()
+    return summary
+
+
+def choose(view: Any, rng: random.Random) -> Turn:
+    """A plain play chosen at random from the view alone."""
+    plays = plain_plays(view)
+    return plays[rng.randrange(len(plays))]
+
+
+async def play_on(c: Client, rng: random.Random, until: int | None = None,
+                  check: Any = None, timeout: float = 20.0) -> int:
+    """Play ``c``'s seat from its views (:func:`choose`) until the game is over or
+    ``until`` turns are applied; return how many turns it played. ``check(view)`` is
+    called on each view it plays from."""
+    played = 0
+    last = -1
+    while True:
+        v = c.view
+        if v is None or v["finished"] or (until is not None and v["turns_applied"] >= until):
+            if v is not None:
+                return played
+        elif v["to_move"] == c.seat and v["turns_applied"] > last:
+            if check is not None:
+                check(v)
+            last = v["turns_applied"]
+            await c.play(choose(v, rng))
+            played += 1
+        await c.recv(timeout)
+
+
+async def play_all(clients: list[Client], seed: int, until: int | None = None,
+                   check: Any = None) -> list[int]:
+    """Every client plays its seat at once (:func:`play_on`); the turns each played."""
+    return list(await asyncio.gather(*(
+        play_on(c, random.Random(seed + i), until, check) for i, c in enumerate(clients))))
