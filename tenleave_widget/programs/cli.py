@@ -457,9 +457,28 @@ def _run(args: argparse.Namespace) -> int:
     except TenLeaveError as e:
         _say(one_line(str(e)))
         return EXIT_USAGE
+    if args.command in ("odds", "infer"):  # exact odds: sums of floats print their noise
+        out = tidy_numbers(out)
     json.dump(out, sys.stdout)
     sys.stdout.write("\n")
     return EXIT_OK
+
+
+def tidy_numbers(value: Any) -> Any:
+    """``value`` (JSON-like: dicts, lists, numbers, strings) with every float written to 12
+    significant digits, so sums of exact odds print as ``0.3`` rather than
+    ``0.30000000000000004``; ints, strings, booleans and None are returned as they are.
+
+    >>> tidy_numbers({"p": [0.1 + 0.2, 0.6399999999999999, 2], "s": "x"})
+    {'p': [0.3, 0.64, 2], 's': 'x'}
+    """
+    if isinstance(value, float):
+        return float(f"{value:.12g}")
+    if isinstance(value, dict):
+        return {k: tidy_numbers(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [tidy_numbers(v) for v in value]
+    return value
 
 
 def _read(file: str) -> Any:

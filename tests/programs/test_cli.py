@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -303,3 +304,16 @@ def test_an_internal_error_is_one_line_and_exit_1(
     monkeypatch.setenv("TENLEAVE_TRACEBACK", "1")
     with pytest.raises(ZeroDivisionError):
         main(["replay", str(record_file(tmp_path))])
+
+
+def test_odds_prints_tidy_numbers() -> None:
+    # The exact odds of this position sum to float noise (0.6399999999999999, ...) when
+    # printed raw.
+    game = Path(__file__).parents[2] / "examples" / "games" / "game-3-seats.json"
+    r = run("odds", str(game), "--seat", "0", "--turns", "5")
+    assert r.returncode == 0, r.stderr
+    numbers = re.findall(r"-?\d+\.\d+(?:e-?\d+)?", r.stdout)
+    assert numbers and all(len(n.split("e")[0].lstrip("-").replace(".", "").lstrip("0")) <= 12
+                           for n in numbers), [n for n in numbers if len(n) > 14]
+    out = json.loads(r.stdout)
+    assert out["queues"][1]["cards"][1]["p_swatted"] == 0.64
