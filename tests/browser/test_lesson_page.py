@@ -41,7 +41,7 @@ def test_each_games_lesson_runs_on_its_own_table(browser: Any, lab: LabServer) -
     kernel = None
     try:
         open_and_run(page, lab, NOTEBOOK, panels=False)
-        page.wait_for_function("() => document.querySelectorAll('.tl-root').length === 5",
+        page.wait_for_function("() => document.querySelectorAll('.tl-root').length === 4",
                                timeout=60_000)
         for t in range(4):  # two, three, four, five: each at its first question
             wait_moment(page, t, "0")
