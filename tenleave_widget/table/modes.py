@@ -39,6 +39,7 @@ class ModeSession(Protocol):
     busy: bool
     stalled: bool
     pending: list[TurnStep]
+    teachers: bool
 
     @property
     def live(self) -> Game: ...
@@ -114,12 +115,8 @@ class ModePolicy:
 
     def narrated_turns(self, session: ModeSession) -> list[int]:
         """The turns told in words: every turn since the viewer last moved."""
-        played = [t.seat for t in session.live.turns]
-        start = len(played) - 1
-        seats = session.live.seats
-        while start > 0 and played[start] != session.seat and len(played) - start < seats:
-            start -= 1
-        return list(range(max(start, 0), len(played)))
+        return turns_since([t.seat for t in session.live.turns], session.seat,
+                           session.live.seats)
 
     def replay_state(self, session: ModeSession) -> ReplayState:
         return {"turn": session.turn, "total": session.turn, "note": "", "note_turn": None}
@@ -266,8 +263,10 @@ class ReplayMode(ModePolicy):
         note = notes.get(note_turn, "") if note_turn is not None else ""
         if note and session.seat is not None:
             # A note is free text by the teacher: it may name values this seat does not
-            # know, so a seat's view only says that there is one.
-            note = "(a teacher's note: switch to the teacher's view to read it)"
+            # know, so a seat's view of the teacher's table only says that there is one; a
+            # student's own replay does not point to it.
+            note = ("(a teacher's note: switch to the teacher's view to read it)"
+                    if session.teachers else "")
         return {
             "turn": session.turn,
             "total": len(session.history) - 1,
@@ -277,6 +276,22 @@ class ReplayMode(ModePolicy):
 
     def turn_status(self, session: ModeSession, mover: int) -> str:
         return f"Turn {session.turn + 1}: {seat_name(session.live.players, mover)} to move."
+
+
+def turns_since(played: list[int], seat: int | None, seats: int) -> list[int]:
+    """The indices of the last turns of ``played`` (the seat of each turn, in order) that
+    ``seat`` has not answered yet: back to and with its own last turn, at most one round of
+    ``seats`` turns; ``[]`` when nothing was played.
+
+    >>> turns_since([0, 1, 2, 0, 1], 0, 3)
+    [3, 4]
+    >>> turns_since([0, 1], None, 3)
+    [0, 1]
+    """
+    start = len(played) - 1
+    while start > 0 and played[start] != seat and len(played) - start < seats:
+        start -= 1
+    return list(range(max(start, 0), len(played)))
 
 
 MODES: dict[str, ModePolicy] = {m.name: m for m in (PlayMode(), HotseatMode(), ReplayMode())}

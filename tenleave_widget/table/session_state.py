@@ -98,6 +98,10 @@ class SessionState:
         """The panels' *Details* switch (a UI preference): the analyst's words, not plain."""
         self.lesson = LessonRun()
         """The record's lesson (replay) and the moment on the table (:mod:`.lesson`)."""
+        self.teachers = True
+        """Whether the table is the teacher's (a replay opened in the teacher's view, or the
+        teacher's export): a seat's view then says that a turn has a teacher's note. A
+        student's replay, opened in its own seat's view, does not."""
 
     if TYPE_CHECKING:
         # the coach's state (class attributes of :class:`~.coach_table.CoachTable`)

@@ -80,7 +80,9 @@ def replay_widget(
     :class:`~tenleave_widget.RecordError`). A game played on from another's position
     (its record's ``branch``, RULES.md §8) says so in the status line. The record's
     ``lesson`` (RULES.md §8), or ``lesson`` given here instead, is shown on the table:
-    *Next moment* puts its first question there (``w.next_moment()``). ``original``: for
+    *Next moment* puts its first question there (``w.next_moment()``). A table opened in
+    one seat's view (a student's own replay) shows the record's lesson only when it is
+    given here, and does not point to the teacher's notes. ``original``: for
     a branch, the record of the game it was played on from, shown below it and stepped
     with it (:mod:`.branch_view`; ``w.original``). ``size`` as in :func:`play`."""
     record = record_object(record)  # read once: the game and its saved review agree
@@ -94,7 +96,11 @@ def replay_widget(
     w.session.branch = head.branch  # the status line names the branch
     if lesson is not None:
         w.set_lesson(lesson)  # checked against this game: a wrong turn is an error
-    w.session.lesson.load(w.session.lesson.lesson or fit_lesson(head.lesson, game.turns_applied))
+    if seat is None:  # the record's lesson and notes are the teacher's
+        w.session.lesson.load(
+            w.session.lesson.lesson or fit_lesson(head.lesson, game.turns_applied))
+    else:  # a student's replay from their own seat: no lesson, no pointer to the notes
+        w.session.teachers = False
     w._refresh()
     if saved is not None and w.review_panel is not None:
         w.review_panel.set_review(saved)

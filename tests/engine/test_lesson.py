@@ -125,7 +125,7 @@ def test_the_table_steps_through_the_lesson_and_shows_the_answer_on_demand() -> 
 
 
 def test_a_lesson_moment_without_a_perspective_uses_the_tables_own_view() -> None:
-    w = replay_widget({**record(), "lesson": LESSON}, seat=0)
+    w = replay_widget(record(), seat=0, lesson=LESSON)
     w.next_moment()
     assert w.perspective == 0 and w.table.lesson["question"] == "Who plays next?"
 
@@ -206,3 +206,15 @@ def test_a_lesson_in_a_seats_view_leaks_nothing(case: int) -> None:
             w.set_perspective(seat)
         assert widget_state(a) == widget_state(b)
     assert a.table.lesson["question"].startswith("(A question for")  # the teacher's
+
+
+def test_a_seats_view_of_a_record_shows_neither_its_lesson_nor_its_notes() -> None:
+    # A student replaying a classroom record from their own seat sees the game, not the
+    # teacher's lesson ("Start the lesson") nor a pointer to the teacher's notes.
+    rec = {**record(), "lesson": LESSON, "notes": {"3": "Ben's 5 was the risk."}}
+    student = replay_widget(rec, seat=1, turn=4)
+    assert student.lesson is None and student.table.lesson is None
+    assert student.table.replay["note"] == "" and "teacher" not in json.dumps(
+        student.table.replay)
+    teacher = replay_widget(rec, turn=4)
+    assert teacher.lesson == LESSON and teacher.table.replay["note"] == "Ben's 5 was the risk."
