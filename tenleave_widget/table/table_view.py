@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..engine.record import short_name
 from .coach import verdict_words
 from .history import public_view
+from .modes import turns_since
 from .narration import and_list, describe_turn, seat_name, step_text, token_before
 from .offers import offers
 from .plain_panels import plain_review_words
@@ -63,7 +64,10 @@ class TableView(SessionState):
         players = self.live.players
         viewer = self.seat
         turns = []
-        for i in self.mode.narrated_turns(self):
+        looking_back = self.shown_turn()  # the coach shows an earlier position
+        told = self.mode.narrated_turns(self) if looking_back is None else turns_since(
+            [t.seat for t in self.live.turns[:looking_back]], viewer, self.live.seats)
+        for i in told:
             after = self.history[i + 1]
             events = after.events(i)
             words = describe_turn(
@@ -79,7 +83,7 @@ class TableView(SessionState):
             if verdict is not None and verdict["seat"] == viewer:  # to that seat only
                 words["lines"] = [*words["lines"], verdict_words(verdict)]
             turns.append(words)
-        if self.preview is not None:
+        if self.preview is not None and looking_back is None:
             events = self.preview.events()
             entry = describe_turn(
                 events, players, token_before(self.preview, events), viewer,

@@ -185,6 +185,9 @@ def test_game_over_summary_and_second_looks() -> None:
         w.handle_intent({"kind": "showme", "turn": look["turn"]})
         assert w.table.view["turns_applied"] == look["turn"]
         assert w.table.best is not None and not w.table.view["finished"]
+        # the log under the board tells the turns that led to that board, not the last ones
+        told = [t["turn"] for t in w.table.narration["turns"]]
+        assert told == list(range(told[0] if told else 0, look["turn"])), (told, look)
     w.handle_intent({"kind": "showme", "turn": None})
     assert w.table.view["finished"]
 

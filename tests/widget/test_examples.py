@@ -123,6 +123,15 @@ def test_review_notebook_finds_the_blunder_and_judges_a_puzzle() -> None:
     widgets = [o for c in nb.cells for o in c.get("outputs", [])
                if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
     assert len(widgets) >= 2  # the replay from the blunderer's view, the puzzle's table
+    # JupyterLab reads "30/30" or "turn/s" in an output as a file path and asks the server
+    # for it: no output text holds a slash between two words
+    text = "".join(text_of(c) for c in nb.cells)
+    assert not re.findall(r"\w/\w", text), re.findall(r"\S*\w/\w\S*", text)
+    assert " played peek" not in text and "'s move: " in blunder
+    # the puzzles are those the text promises (a gap of 2 points), or it says they are not
+    gaps = [float(g) for g in re.findall(r"the best move beats the next by ([0-9.]+) points",
+                                         text)]
+    assert gaps and (min(gaps) >= 2 or "the three clearest instead:" in text), gaps
 
 
 LEFT_BEHIND = """
@@ -161,11 +170,19 @@ def test_analysis_notebook_runs_on_a_dask_cluster_with_progress_bars_and_charts(
     assert alive == [], f"processes outlived the kernel: {alive}"
 
 
+def own_lesson(nb: Any) -> str:
+    """The notebook's example of a teacher's own lesson (shown as code, not run)."""
+    (block,) = [m for c in nb.cells if c.cell_type == "markdown"
+                for m in re.findall(r"```python\n(.*?)```", c.source, re.S)]
+    return str(block)
+
+
 def test_classroom_notebook_runs_each_games_lesson() -> None:
     nb = read("classroom.ipynb")
     check = nbformat.v4.new_code_cell(
         "print([(t.moment_number, t.turn) for t in (two, three, four, five)])\n"
         "five.next_moment(); five.reveal()\n"
+        + own_lesson(nb) + "\n"
         "print(five.moment_number, five.turn, mine.lesson['title'])")
     nb.cells.append(check)
     client(nb).execute()
@@ -178,7 +195,19 @@ def test_classroom_notebook_runs_each_games_lesson() -> None:
     assert lines[1] == f"2 {second + 1} My first lesson"  # the answer plays the turn
     tables = [o for c in nb.cells for o in c.get("outputs", [])
               if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
-    assert len(tables) == 5  # one table per game, shown once, and the teacher's own
+    assert len(tables) == 4  # one table per game, shown once
+
+
+def test_classroom_says_what_run_all_shows_and_leaves_the_last_table_in_view() -> None:
+    # Run All puts each table at its first question: no text asks the teacher to start the
+    # lesson, and the notebook ends on the last table's short cell, the table above it.
+    nb = read("classroom.ipynb")
+    markdown = " ".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    assert "then press **Start the lesson**" not in markdown
+    assert "*Run All* shows every table at its lesson's first question" in markdown
+    last, table = nb.cells[-1], nb.cells[-2]
+    assert last.cell_type == "code" and last.source.startswith("five.moment(1)")
+    assert table.source.startswith("five = replay_widget(")
 
 
 NAMES = {"two": 2, "three": 3, "four": 4, "five": 5}
@@ -194,7 +223,7 @@ def test_classroom_binds_each_games_table_to_its_own_name() -> None:
     made: list[str] = []
     moved: list[str] = []
     for cell in nb.cells:
-        if cell.cell_type != "code" or "import" in cell.source or "my_lesson" in cell.source:
+        if cell.cell_type != "code" or "import" in cell.source:
             continue
         lines = cell.source.splitlines()
         if m := TABLE.match(lines[0]):
@@ -250,9 +279,9 @@ def test_classroom_notebook_is_generated_from_the_games() -> None:
 def test_play_notebook_plays_a_whole_game() -> None:
     nb = read("play.ipynb")
     code = [c for c in nb.cells if c.cell_type == "code"]
-    assert len(code) == 2 and "play(" in code[0].source
-    at = nb.cells.index(code[0]) + 1
-    nb.cells.insert(at, nbformat.v4.new_code_cell(FINISH_GAME))
+    # Run All leaves the student at the table: it is the last cell
+    assert len(code) == 2 and "play(" in code[1].source and nb.cells[-1] is code[1]
+    nb.cells += [nbformat.v4.new_code_cell(FINISH_GAME), nbformat.v4.new_code_cell("scores()")]
     client(nb).execute()
     scores = text_of(nb.cells[-1])
     assert "Winner:" in scores or "Shared win:" in scores, scores
@@ -288,6 +317,17 @@ def test_inference_notebook_bayes_by_hand_agrees_and_a_peek_changes_the_play() -
     assert "Biggest change: Cy's marked card on queue 1" in text  # the table's own panel
     losses = dict(re.findall(r"(uniform|inferred): log-loss ([0-9.]+)", text))
     assert float(losses["inferred"]) < float(losses["uniform"]) - 0.1, losses
+    # the reliability chart: what the text says of it is what its bins show
+    bins = [(float(mean), float(low), float(high)) for mean, low, high in re.findall(
+        r"inferred bin [0-9.-]+: +\d+ predictions, mean ([0-9.]+), came true [0-9.]+ "
+        r"\[([0-9.]+), ([0-9.]+)\]", text)]
+    assert len(bins) >= 3, text
+    for mean, low, high in (bins[0], bins[-1]):  # "near 0 and near 1 ... it is right"
+        assert low - 0.05 <= mean <= high + 0.05, (mean, low, high)
+    markdown = " ".join(" ".join(c.source.split()) for c in nb.cells if c.cell_type == "markdown")
+    off = [b for b in bins[1:-1] if not b[1] <= b[0] <= b[2]]
+    assert "stay near the diagonal" not in markdown
+    assert bool(off) == ("zigzag well away from the diagonal" in markdown), off
     worth = re.search(r"the best peek: .* \(worth ([0-9.]+) points of margin\)", text)
     assert worth and float(worth.group(1)) > 0.1, text
     assert "the peek changes the best play: yes" in text
