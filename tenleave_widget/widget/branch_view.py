@@ -20,6 +20,7 @@ from ..engine.game import Game
 from ..engine.record import RecordSource, names_record, record_object
 from ..table.protocol import WidgetMessageError
 from .controller import TenLeaveWidget
+from .owned import owned
 
 __all__ = ["show_original"]
 
@@ -41,7 +42,7 @@ def show_original(w: TenLeaveWidget, original: RecordSource) -> TenLeaveWidget:
     o = TenLeaveWidget(game, mode="replay", perspective=w.perspective,
                        turn=min(w.turn, game.turns_applied), show_odds=w.session.show_odds)
     n = branch["turn"]
-    label = ipywidgets.HTML(
+    label = owned(ipywidgets.HTML)(
         f"<p><strong>The original game</strong> ({html.escape(', '.join(game.players))}): "
         f"the game above was played on from its turn {n}. It steps with the replay above, "
         f"up to its own last turn ({game.turns_applied}).</p>"

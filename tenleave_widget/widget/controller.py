@@ -35,6 +35,7 @@ from ..table.suggest_panel import Reader
 from ..table.words import plain_words
 from .bot_runner import BotFailure, BotRunner
 from .lesson_controls import LessonControls
+from .owned import KernelOwned
 from .review_panel import ReviewPanel
 from .table_widget import TableWidget
 
@@ -49,7 +50,7 @@ MAX_BRANCHES = 3
 """The most *Play on from here* tables shown below a replay (the oldest goes first)."""
 
 
-class TenLeaveWidget(LessonControls, ipywidgets.VBox):  # type: ignore[misc]
+class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ignore[misc]
     """The table and its odds panels for one game, in play, hot-seat or replay mode.
 
     Build it with :func:`play`, :func:`hotseat` or :func:`replay_widget`. Scripting API:

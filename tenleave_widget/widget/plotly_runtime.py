@@ -25,13 +25,15 @@ from pathlib import Path
 
 import anywidget
 
+from .owned import KernelOwned
+
 __all__ = ["STATIC", "PlotlyRuntime", "plotly_runtime"]
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 """The built front end (``js/``, bundled by esbuild at install)."""
 
 
-class PlotlyRuntime(anywidget.AnyWidget):
+class PlotlyRuntime(KernelOwned, anywidget.AnyWidget):
     """The model whose ESM brings plotly.js to the page (``js/plotly-runtime.ts``): loading
     it publishes Plotly for every table's panels, and its CSS is the tables' stylesheet.
     It shows nothing."""

@@ -35,6 +35,7 @@ from ..analysis.review import DEFAULT_SAMPLES, Review, review, review_steps
 from ..table import tasks
 from ..table.review_breakdown import breakdown_words, summary_table
 from ..table.session import Session
+from .owned import KernelOwned, owned
 
 __all__ = ["ReviewPanel"]
 
@@ -61,7 +62,7 @@ def _serving_loop() -> asyncio.AbstractEventLoop | None:
     return loop if asyncio.current_task(loop) is not None else None
 
 
-class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
+class ReviewPanel(KernelOwned, ipywidgets.VBox):  # type: ignore[misc]
     """The review controls and the per-seat summary of a replay (the evaluation graph is
     a panel of the table).
 
@@ -75,24 +76,27 @@ class ReviewPanel(ipywidgets.VBox):  # type: ignore[misc]
         self._changed = changed
         self._worker: tasks.Task[Review] | None = None
         self._running = False
-        self.samples = ipywidgets.BoundedIntText(
+        # kernel-owned controls (.owned): a front end sets the two values only
+        value = frozenset({"value"})
+        self.samples = owned(ipywidgets.BoundedIntText, value)(
             value=DEFAULT_SAMPLES, min=1, max=100_000, description="worlds",
-            layout=ipywidgets.Layout(width="160px"),
+            layout=owned(ipywidgets.Layout)(width="160px"),
         )
         # its whole label (a fixed width cut it to "Review this ga…")
-        self.button = ipywidgets.Button(description="Review this game", icon="search",
-                                        layout=ipywidgets.Layout(width="auto"))
+        self.button = owned(ipywidgets.Button)(
+            description="Review this game", icon="search",
+            layout=owned(ipywidgets.Layout)(width="auto"))
         self.button.on_click(lambda _b: self.start())
-        self.best = ipywidgets.Checkbox(value=False, description="show the best move",
-                                        indent=False)
+        self.best = owned(ipywidgets.Checkbox, value)(
+            value=False, description="show the best move", indent=False)
         self.best.observe(self._on_best, names="value")
-        self.progress = ipywidgets.IntProgress(
+        self.progress = owned(ipywidgets.IntProgress)(
             min=0, max=max(1, session.live.turns_applied), description="reviewing",
-            layout=ipywidgets.Layout(display="none"),
+            layout=owned(ipywidgets.Layout)(display="none"),
         )
-        self.summary = ipywidgets.HTML()
+        self.summary = owned(ipywidgets.HTML)()
         super().__init__([
-            ipywidgets.HBox([self.button, self.samples, self.best, self.progress]),
+            owned(ipywidgets.HBox)([self.button, self.samples, self.best, self.progress]),
             self.summary,
         ])
         self.add_class("tl-review")

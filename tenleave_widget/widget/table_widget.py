@@ -15,6 +15,7 @@ import ipywidgets
 import traitlets
 
 from ..table.protocol import TableState
+from .owned import KernelOwned
 from .plotly_runtime import STATIC, PlotlyRuntime, plotly_runtime
 
 __all__ = ["JSNULL", "STATIC", "TableWidget", "to_wire"]
@@ -66,9 +67,10 @@ def _in_marimo() -> bool:
     return bool(marimo is not None and marimo.running_in_notebook())
 
 
-class TableWidget(anywidget.AnyWidget):
+class TableWidget(KernelOwned, anywidget.AnyWidget):
     """The card table: draws a :class:`~.protocol.TableState` and sends intents. State
-    only: the controller (:class:`~.controller.TenLeaveWidget`) fills these traitlets."""
+    only: the controller (:class:`~.controller.TenLeaveWidget`) fills these traitlets; a
+    front end's update of one is refused (:class:`~.owned.KernelOwned`)."""
 
     # the table without plotly.js (39 KB): the kernel's one PlotlyRuntime brings plotly.js
     # and the table's stylesheet, saved once per notebook however many tables it holds
