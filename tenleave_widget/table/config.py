@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from ..analysis.bots import check_bot
+from ..analysis.lookahead import MAX_SAMPLES
 from ..engine.errors import SetupError, TenLeaveError, excerpt, json_kind
 from ..engine.game import Game
 from .coach import COACH_MODES
@@ -131,9 +132,11 @@ def check_config(
         raise WidgetMessageError(
             f"coach must be one of {', '.join(map(repr, COACH_MODES))}, not {excerpt(coach)}"
         )
-    if coach_samples is not None and (type(coach_samples) is not int or coach_samples < 1):
+    if coach_samples is not None and (
+            type(coach_samples) is not int or not 1 <= coach_samples <= MAX_SAMPLES):
         raise WidgetMessageError(
-            f"coach_samples must be a positive integer or None, not {excerpt(coach_samples)}"
+            f"coach_samples must be a whole number 1..{MAX_SAMPLES} (worlds per decision, "
+            f"the review's bound) or None, not {excerpt(coach_samples)}"
         )
     total = game.turns_applied
     if mode == "replay":

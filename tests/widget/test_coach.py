@@ -9,8 +9,10 @@ import threading
 
 import pytest
 
+from tenleave_widget import Game
 from tenleave_widget.analysis.review import review
 from tenleave_widget.table.coach import Coach
+from tenleave_widget.table.config import check_config
 from tenleave_widget.widget import TenLeaveWidget, WidgetMessageError, hotseat, play, replay_widget
 
 SAMPLES = 3
@@ -123,3 +125,21 @@ def test_a_replay_has_no_coach_but_a_branch_may() -> None:
     assert [(v["turn"], v["seat"]) for v in w.verdicts] == [(2, seat)]
     turns = review(w.record(), samples=SAMPLES, seed=0).turns
     assert w.verdicts == [Coach.as_verdict(turns[2])]
+
+
+@pytest.mark.parametrize("coach", ["after", "before"])
+def test_coach_samples_is_bounded_where_the_table_is_set_up(coach: str) -> None:
+    """Over the review's bound (100,000 worlds) the table is not built: the error names
+    ``coach_samples`` (not the review's ``samples``), in play, hot-seat and a branch."""
+    for make in (lambda n: play(players=2, human=0, bots=["greedy"], bot_delay=0,
+                                coach=coach, coach_samples=n),
+                 lambda n: hotseat(players=2, coach=coach, coach_samples=n),
+                 lambda n: replay_widget("examples/games/game-2-seats.json", turn=3)
+                 .play_from_here(human=0, bots=["greedy"], coach=coach, coach_samples=n)):
+        for bad in (100_001, 10**30):
+            with pytest.raises(WidgetMessageError,
+                               match=r"^coach_samples must be a whole number 1\.\.100000"):
+                make(bad)
+    config = check_config(Game(2, seed=1), humans=[0], bots={1: "greedy"}, coach=coach,
+                          coach_samples=100_000)  # the bound itself (no table: it would think)
+    assert config.coach_samples == 100_000
