@@ -49,7 +49,9 @@ LAYERS: list[set[str]] = [
     {"programs.dealer.server", "programs.dealer.client"},
     {"programs.dealer.command"},
     {"programs"},  # simulate, cli, export
-    {"widget.plotly_runtime"},  # plotly.js once per kernel, which every table references
+    # widgets whose state the kernel owns; plotly.js once per kernel, which every table
+    # references
+    {"widget.owned", "widget.plotly_runtime"},
     {"widget"},  # the Jupyter adapter
     {"__init__", "__main__"},  # the package's public names; python -m tenleave_widget
 ]
