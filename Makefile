@@ -6,12 +6,17 @@
 #   make test  - install everything the tests need on a fresh Debian machine (as root),
 #                then ruff, mypy and the whole pytest suite, browser tests included
 #                (with the optional Dask extra, which the simulate tests exercise): the
-#                fast lane's tests in JOBS processes, then the others in one.
+#                fast lane's tests in JOBS processes, then the documentation site in strict
+#                mode (make docs), then the other tests in one process.
+#   make docs  - the documentation site, site/ (mkdocs.yml, the docs extra), from docs/ in
+#                strict mode: a broken link, a dangling cross-reference or any warning
+#                fails it. The example notebooks are shown as the test suite last ran them
+#                (test-artifacts/notebooks/), and lite/ is copied in when make lite built it.
 # For developers:
 #   make check - the fast lane, in an installed .venv: ruff, mypy and every test but those
 #                marked browser, notebook or slow (tests/conftest.py), in JOBS processes;
 #                no install step.
-# An extra (quoted in the README beside them):
+# An extra:
 #   make lite  - lite/: a static JupyterLite site of the examples, the package and Python
 #                in the browser (tools/lite/build.py), built in .venv-lite (the lite
 #                extra) from PyPI and npm packages; a teacher serves the folder with any
@@ -40,7 +45,7 @@ PARALLEL := -n $(JOBS) --dist worksteal
 LAB_DIR ?= my-examples
 LAB_FLAGS ?=
 
-.PHONY: lab lab-open test lite check
+.PHONY: lab lab-open test lite check docs
 
 lab:
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -77,20 +82,26 @@ test:
 	fi
 	test -x $(CHROMIUM) || { echo "$(CHROMIUM) is missing: the browser tests need it" >&2; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -e '.[test,distributed]'
+	$(BIN)/pip install -e '.[test,distributed,docs]'
 	test -s tenleave_widget/static/widget.js || { echo "the JS build did not run" >&2; exit 1; }
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest $(PARALLEL) -m "$(FAST)"
+	$(MAKE) --no-print-directory docs
 	$(BIN)/pytest -m "not ($(FAST))"
 
 check:
 	test -x $(BIN)/python || { echo "no $(VENV): run make test once (it installs)" >&2; exit 1; }
-	$(BIN)/python -c "import xdist" 2>/dev/null || \
-	  { echo "$(VENV) has no pytest-xdist: $(BIN)/pip install -e '.[test]'" >&2; exit 1; }
+	$(BIN)/python -c "import xdist, griffe" 2>/dev/null || \
+	  { echo "$(VENV) lacks the test extra: $(BIN)/pip install -e '.[test]'" >&2; exit 1; }
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -q $(PARALLEL) -m "$(FAST)"
+
+# NO_MKDOCS_2_WARNING: mkdocs 1.6 prints a banner about its successor on every build.
+docs:
+	test -x $(BIN)/mkdocs || { echo "$(VENV) has no mkdocs: $(BIN)/pip install -e '.[docs]'" >&2; exit 1; }
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 # The wheel is built once (its npm build included; SKIP_JUPYTER_BUILDER=1 reuses a built
 # bundle) and installed with the lite extra, whose front-end extensions the site gets.

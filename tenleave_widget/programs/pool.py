@@ -282,8 +282,8 @@ class Runner:
     than :attr:`most`, which may be set before entering; 1: this process), or a Dask
     cluster (``scheduler`` an address, or ``client`` a ``distributed.Client``; a client
     made from an address is closed on leaving). Entering starts the processes — before
-    any progress bar, whose thread would make forking unsafe — and :attr:`backend`
-    (``"serial"``, ``"processes"`` or ``"dask"``) and :attr:`workers` (processes, or the
+    any progress bar, whose thread would make forking unsafe — and ``backend``
+    (``"serial"``, ``"processes"`` or ``"dask"``) and ``workers`` (processes, or the
     cluster's threads) say where the work runs. ``preload``: modules a fork server
     imports once for all its workers.
     """

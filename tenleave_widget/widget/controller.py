@@ -1,7 +1,7 @@
 """The widget a notebook shows: the card table beside the odds panels, for one game.
 
 :class:`TenLeaveWidget` wires a pure :class:`~.session.Session` (the state machine) to a
-:class:`~.table.TableWidget` (synced traitlets; the odds panels' data is one of them,
+:class:`~.table_widget.TableWidget` (synced traitlets; the odds panels' data is one of them,
 drawn by the widget's own bundle) and a :class:`~.bot_runner.BotRunner`. A click's intent is checked
 against the protocol, handled by the session, and the session's new table state is synced.
 """

@@ -4,6 +4,7 @@ playing the human seat through the widget's intents, as clicks would."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import re
@@ -41,6 +42,35 @@ def read(name: str) -> Any:
     return nbformat.read(EXAMPLES / name, as_version=4)
 
 
+EXECUTED = EXAMPLES.parent / "test-artifacts" / "notebooks" / "examples"
+"""Where each run notebook is kept, for the documentation site (tools/docs/hooks.py)."""
+TABLE_NOTE = ("<p><em>Here the notebook shows the interactive table with its panels: run it "
+              "in JupyterLab (<code>make lab</code>) or in the browser (JupyterLite).</em></p>")
+
+
+def keep(name: str, nb: Any) -> Path:
+    """Write the run notebook ``nb`` for the documentation: only the cells the stored
+    notebook has (not those a test added), a widget's output replaced by a note (a static
+    page cannot run the kernel it talks to), and the stored notebook's digest, so that the
+    site shows a copy only while it is the notebook as it is."""
+    stored = read(name)
+    ids = {c.get("id") for c in stored.cells}
+    out = nbformat.from_dict(json.loads(json.dumps(nb)))
+    out.cells = [c for c in out.cells if c.get("id") in ids]
+    for cell in out.cells:
+        for o in cell.get("outputs", []):
+            data = o.get("data", {})
+            if "application/vnd.jupyter.widget-view+json" in data:
+                o["data"] = {"text/html": TABLE_NOTE, "text/plain": "the table"}
+    out.metadata.pop("widgets", None)
+    digest = hashlib.sha256((EXAMPLES / name).read_bytes()).hexdigest()
+    out.metadata["tenleave_executed"] = {"source_sha256": digest}
+    EXECUTED.mkdir(parents=True, exist_ok=True)
+    path = EXECUTED / name
+    nbformat.write(out, path)
+    return path
+
+
 def client(nb: Any) -> NotebookClient:
     return NotebookClient(
         nb, timeout=TIMEOUT, kernel_name="python3",
@@ -76,6 +106,7 @@ def shows_plotly(nb: Any) -> bool:
 def test_odds_notebook_runs_and_its_simulation_agrees_with_the_exact_odds() -> None:
     nb = read("odds.ipynb")
     client(nb).execute()
+    keep("odds.ipynb", nb)
     assert shows_plotly(nb)
     lines = [line for c in nb.cells for line in text_of(c).splitlines()]
     found = [line for line in lines if "exact" in line and "simulated" in line]
@@ -106,6 +137,7 @@ def test_review_notebook_finds_the_blunder_and_judges_a_puzzle() -> None:
     nb.cells.append(nbformat.v4.new_code_cell(
         "print('unplayed:', board.game.turns_applied == puzzle.turn, board.turn)"))
     client(nb).execute()
+    keep("review.ipynb", nb)
     assert shows_plotly(nb)
     # Run All leaves the puzzle for the student: nothing was played on the board
     unplayed = text_of(nb.cells[-1]).split()
@@ -144,6 +176,7 @@ def test_analysis_notebook_runs_on_a_dask_cluster_with_progress_bars_and_charts(
     nb = read("analysis.ipynb")
     nb.cells.append(nbformat.v4.new_code_cell(LEFT_BEHIND))  # after the notebook's last cell
     client(nb).execute()
+    keep("analysis.ipynb", nb)
     assert shows_plotly(nb)
     bars = [o for c in nb.cells for o in c.get("outputs", [])
             if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
@@ -186,6 +219,7 @@ def test_classroom_notebook_runs_each_games_lesson() -> None:
         "print(five.moment_number, five.turn, mine.lesson['title'])")
     nb.cells.append(check)
     client(nb).execute()
+    keep("classroom.ipynb", nb)
     lines = text_of(nb.cells[-1]).splitlines()
     firsts = [json.loads((EXAMPLES / "games" / f"game-{n}-seats.json").read_text(
         encoding="utf-8"))["lesson"]["moments"][0]["turn"] for n in (2, 3, 4, 5)]
@@ -283,6 +317,7 @@ def test_play_notebook_plays_a_whole_game() -> None:
     assert len(code) == 2 and "play(" in code[1].source and nb.cells[-1] is code[1]
     nb.cells += [nbformat.v4.new_code_cell(FINISH_GAME), nbformat.v4.new_code_cell("scores()")]
     client(nb).execute()
+    keep("play.ipynb", nb)
     scores = text_of(nb.cells[-1])
     assert "Winner:" in scores or "Shared win:" in scores, scores
     assert scores.count("penalty") == 3
@@ -292,6 +327,7 @@ def test_play_notebook_plays_a_whole_game() -> None:
 def test_lookahead_notebook_runs_and_the_two_views_disagree() -> None:
     nb = read("lookahead.ipynb")
     client(nb).execute()
+    keep("lookahead.ipynb", nb)
     assert shows_plotly(nb)
     lines = [line for c in nb.cells for line in text_of(c).splitlines()]
     one = next(line for line in lines if line.startswith("one swat ahead says:"))
@@ -310,6 +346,7 @@ def test_inference_notebook_bayes_by_hand_agrees_and_a_peek_changes_the_play() -
     some value it could show changes the best play."""
     nb = read("inference.ipynb")
     client(nb).execute()
+    keep("inference.ipynb", nb)
     assert shows_plotly(nb)
     text = "".join(text_of(c) for c in nb.cells)
     assert "prior: {3: '2/5', 4: '2/5', 5: '1/5'}" in text
@@ -339,6 +376,7 @@ def test_class_report_notebook_runs_and_the_student_improves(
     monkeypatch.setenv("CLASS_REPORT_SAMPLES", "1")  # the smallest budget: a smoke run
     nb = read("class_report.ipynb")
     client(nb).execute()
+    keep("class_report.ipynb", nb)
     text = "".join(text_of(c) for c in nb.cells)
     assert "decisions judged" in text
     assert "judged by the rules alone (the uniform model" in text

@@ -129,9 +129,10 @@ def judge_steps(
     d: Decision, *, samples: int | None = None, seed: int = 0, objective: str = "margin",
     model: str = "uniform", beta: float | str = "fitted",
 ) -> Generator[None, None, TurnReview]:
-    """:func:`judge_decision` a slice of evaluation per ``next`` (about :data:`SLICE_MS`):
-    a background job that takes turns with others in one thread (the coach,
-    :mod:`tenleave_widget.table.coach`); its result is :func:`judge_decision`'s."""
+    """:func:`judge_decision` a slice of evaluation per ``next`` (about
+    :data:`.evaluator.SLICE_MS`): a background job that takes turns with others in one
+    thread (the coach, :mod:`tenleave_widget.table.coach`); its result is
+    :func:`judge_decision`'s."""
     budget = _check_budget(samples, seed, objective, model, beta)
     turn_seed = _turn_seed(seed, d.turn)
     if model == "uniform":
