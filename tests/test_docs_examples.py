@@ -305,7 +305,7 @@ def _names() -> dict[str, Any]:
     import tenleave_widget as tw
     from tenleave_widget.analysis import bots, infer, position
     from tenleave_widget.analysis import review as review_module
-    from tenleave_widget.analysis.lookahead import Budget, evaluate_view
+    from tenleave_widget.analysis.lookahead import Budget, Evaluation, evaluate_view
     from tenleave_widget.programs import simulate
     from tenleave_widget.widget.controller import TenLeaveWidget
 
@@ -315,7 +315,7 @@ def _names() -> dict[str, Any]:
                   "Budget": Budget, "simulated_game": simulate.simulated_game,
                   "simulate": simulate.simulate,
                   "play_from_here": TenLeaveWidget.play_from_here,
-                  "evaluate_view": evaluate_view,
+                  "evaluate_view": evaluate_view, "Evaluation": Evaluation,
                   "with_history": infer.with_history, "position_infer": position.position_infer})
     names.update({n: getattr(review_module, n) for n in review_module.__all__})
     from tenleave_widget.programs.class_report import report_figures

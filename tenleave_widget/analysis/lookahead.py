@@ -69,6 +69,11 @@ __all__ = [
     "evaluate_view",
 ]
 
+CHUNK = 512
+"""The most worlds an evaluation plays out in one call of :func:`play_outs` (the batched
+kernel's memory grows with worlds x moves; 512 worlds of a 5-seat position's 30 moves
+take a few MB)."""
+
 DEFAULT_SAMPLES = 48
 """Worlds per evaluation by default (see the README for what it buys and costs)."""
 
@@ -296,6 +301,7 @@ class Evaluation:
         turns: Sequence[TurnObject] | None = None,
         reference: bool = False,
         deal: Deal | None = None,
+        kernel: str | None = None,
     ) -> None:
         if isinstance(budget, bool) or not isinstance(budget, (int, Budget)):
             raise SetupError(
@@ -332,31 +338,59 @@ class Evaluation:
         self._per_world = per_world
         self._deal = deal
         self._in_batch = 0
+        self._world_s: float | None = None  # seconds per world, measured
+        self._kernel = kernel
         self.worlds = 0
         self.done = False
 
-    def _world(self) -> None:
+    def _play(self, count: int) -> None:
+        """Sample the next ``count`` worlds (in order, from the evaluation's seed) and
+        play every live move out in all of them at once (:func:`play_outs`)."""
         pos = self._pos
-        w = World(pos, random.Random(self._rng.getrandbits(64)), pos.cards_left, self._deal)
+        rng = self._rng
+        worlds = [World(pos, random.Random(rng.getrandbits(64)), pos.cards_left, self._deal)
+                  for _ in range(count)]
         live = self._live
-        rows = play_outs(self._sim, [self._distinct[i] for i in live], [w],
-                         reference=self._ref is not None)[0]
-        for i, pen in zip(live, rows, strict=False):
-            self._stats[i].add(pen, pos.seat)
-        if self._ref is not None:
-            self._ref.add(rows[-1], pos.seat)
-        self.worlds += 1
+        out = play_outs(self._sim, [self._distinct[i] for i in live], worlds,
+                        reference=self._ref is not None, kernel=self._kernel)
+        seat = pos.seat
+        for rows in out:
+            for i, pen in zip(live, rows, strict=False):
+                self._stats[i].add(pen, seat)
+            if self._ref is not None:
+                self._ref.add(rows[-1], seat)
+        self.worlds += count
+
+    def _chunk(self, ms: float | None, spent: float) -> int:
+        """How many worlds to play in one call: up to the next batch end when the batch
+        ends decide something (pruning, a time budget), at most :data:`CHUNK` worlds, and
+        within an ``advance(ms)`` slice the worlds its remaining time allows at the speed
+        measured so far (one world at first)."""
+        b = self._budget
+        n = min(b.samples - self.worlds, CHUNK)
+        if b.prune is not None or b.ms is not None:
+            n = min(n, b.batch - self._in_batch)
+        if ms is not None:
+            per = self._world_s
+            n = min(n, 1 if per is None else max(1, int((ms / 1000 - spent) / per)))
+        return max(1, n)
 
     def advance(self, ms: float | None = None) -> bool:
         """Play worlds until the budget is spent, or for about ``ms`` milliseconds (at least
-        one world; ``None``: to the end). Returns whether the evaluation is done."""
+        one world; ``None``: to the end). Returns whether the evaluation is done. The
+        worlds are played in chunks (:meth:`_chunk`); the figures do not depend on how
+        the evaluation is sliced."""
         b = self._budget
         start = time.perf_counter()
         while not self.done:
-            self._world()
-            self._in_batch += 1
-            if self._in_batch == b.batch or self.worlds == b.samples:
-                self._in_batch = 0
+            t0 = time.perf_counter()
+            count = self._chunk(ms, t0 - start)
+            self._play(count)
+            per = (time.perf_counter() - t0) / count
+            self._world_s = per if self._world_s is None else (self._world_s + per) / 2
+            self._in_batch += count
+            if self._in_batch >= b.batch or self.worlds == b.samples:
+                self._in_batch %= b.batch
                 self._end_batch()
             if self.worlds >= b.samples:
                 self.done = True

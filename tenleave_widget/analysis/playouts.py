@@ -6,7 +6,10 @@ position, the root moves to value and the worlds to value them in, and returns e
 seat's final penalty for each (world, move) pair. Which kernel computes them is chosen
 here: ``"scalar"`` is :class:`~tenleave_widget.analysis.playout.Simulator`, one world
 and one move at a time in plain Python (the reference, and the path that runs
-everywhere).
+everywhere); ``"batch"`` is :mod:`~tenleave_widget.analysis.playout_batch`, every world
+and every move advanced together in numpy, the default wherever numpy imports. Both
+consume each world's random numbers and token chain the same way, so they give the
+identical outcomes for the same worlds, under any policy (``docs/methods/playouts.md``).
 
 >>> from tenleave_widget import Game
 >>> import random
@@ -68,13 +71,22 @@ def _scalar(sim: Simulator, moves: Sequence[Move], worlds: Sequence[World],
 
 KERNELS: dict[str, Kernel] = {"scalar": _scalar}
 """The play-out kernels by name. Every kernel gives the same outcomes for the same worlds
-under the deterministic policy (``explore=0``, ``random_ties=False``)."""
+(the same :class:`World` objects), under any policy: each turn of a world is decided by
+the same random number of ``World.us`` and each round change takes the next token of
+``World.chain``."""
+
+try:  # numpy is a dependency, but Pyodide's site may run without it: then the scalar plays
+    from .playout_batch import play_batch
+except ImportError:  # pragma: no cover - exercised only where numpy is missing
+    pass
+else:
+    KERNELS["batch"] = play_batch
 
 
 def default_kernel() -> str:
     """The kernel :func:`play_outs` uses when none is named: the fastest one that can run
-    here."""
-    return "scalar"
+    here (``"batch"`` where numpy imports, else ``"scalar"``)."""
+    return "batch" if "batch" in KERNELS else "scalar"
 
 
 def play_outs(sim: Simulator, moves: Sequence[Move], worlds: Sequence[World], *,
@@ -86,12 +98,15 @@ def play_outs(sim: Simulator, moves: Sequence[Move], worlds: Sequence[World], *,
     :class:`~tenleave_widget.analysis.playout_position.World` of that position, shared by
     every move (common random numbers). ``reference=True`` also plays the rollout policy
     in the root seat's place. ``kernel`` names one of :data:`KERNELS` (``None``: the
-    :func:`default_kernel`).
+    :func:`default_kernel`; a position the batched kernel does not cover, queues of
+    more than 4 cards, plays on the scalar one).
 
     Returns the :data:`Outcomes`. Raises :class:`~tenleave_widget.engine.errors.SetupError`
     for an unknown kernel.
     """
     name = default_kernel() if kernel is None else kernel
+    if kernel is None and name == "batch" and sim.cap > 4:
+        name = "scalar"
     run = KERNELS.get(name)
     if run is None:
         raise SetupError(f"kernel must be one of {sorted(KERNELS)}, not {excerpt(kernel)}")

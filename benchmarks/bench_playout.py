@@ -1,0 +1,272 @@
+"""Benchmark of the play-out kernels: the batched numpy kernel against the scalar simulator,
+in one run, on the same positions and the same worlds (so the ratio is what counts on a
+shared machine).
+
+    nice -n 10 .venv/bin/python benchmarks/bench_playout.py --json benchmarks/results/playout.json
+
+What it measures (CPU time of the process, ``time.process_time``; medians over positions):
+
+- **kernels**: play-outs per CPU second of :func:`play_outs` on each kernel, for 3 and 5
+  seats, at the panel's budget (192 worlds) and the review's screen (48 worlds), every
+  valued move (rotations on) plus the reference play-out, positions 4-10 turns into
+  greedy games; the two kernels' outcomes are checked equal on the way;
+- **evaluate**: ``evaluate_view`` (48 and 192 worlds, rotations on), CPU ms per position on
+  each kernel;
+- **memory**: the tracemalloc peak of one batched call at the largest chunk an evaluation
+  plays (512 worlds) at 5 seats; and the memory held after 100 and after 1,000
+  evaluations (flat: no growth);
+- **reader** (``--reader GAMES``): the reader bot's CPU time per decision at 5 seats
+  (median, p99) on each kernel, the same games (both kernels give the same choices);
+- **review** (``--review GAMES``): the CPU time of the review of 3-seat games on each
+  kernel.
+
+``--json FILE`` writes the command, the date, the machine, the load average before and
+after, and the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tenleave_widget import Game  # noqa: E402
+from tenleave_widget.analysis import playouts  # noqa: E402
+from tenleave_widget.analysis.bots import decide, make_bot  # noqa: E402
+from tenleave_widget.analysis.lookahead import CHUNK, _moves_of, evaluate_view  # noqa: E402
+from tenleave_widget.analysis.playout import Policy, Simulator  # noqa: E402
+from tenleave_widget.analysis.playout_batch import tables  # noqa: E402
+from tenleave_widget.analysis.playout_position import Position, World  # noqa: E402
+from tenleave_widget.engine.view import View  # noqa: E402
+
+KERNELS = ("scalar", "batch")
+BUDGETS = (48, 192)
+
+
+def positions(n: int, count: int, seed: int) -> list[View]:
+    """``count`` views of the seat to move, 4-10 turns into greedy self-play games."""
+    rng = random.Random(seed)
+    out: list[View] = []
+    while len(out) < count:
+        g = Game(n, seed=rng.randrange(2**32), first=rng.randrange(n))
+        bots = [make_bot("greedy", rng.randrange(2**32)) for _ in range(n)]
+        for _ in range(rng.randint(4, 10)):
+            seat = g.to_move
+            assert seat is not None
+            g.apply(decide(bots[seat], g, seat))
+        out.append(g.view(g.to_move))
+    return out
+
+
+@contextmanager
+def default(kernel: str) -> Iterator[None]:
+    """Make ``kernel`` the default of :func:`play_outs` (what every evaluation uses)."""
+    saved = playouts.default_kernel
+    playouts.default_kernel = lambda: kernel
+    try:
+        yield
+    finally:
+        playouts.default_kernel = saved
+
+
+def kernels(views: dict[int, list[View]], seed: int) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for n, vs in views.items():
+        for worlds in BUDGETS:
+            rates: dict[str, list[float]] = {k: [] for k in KERNELS}
+            ratios: list[float] = []
+            for i, view in enumerate(vs):
+                pos = Position(view)
+                sim = Simulator(pos, Policy())
+                tables(n, sim.token_pos)  # built once per process: not a play-out's cost
+                moves = [m for _, m in _moves_of(pos, True)]
+                rng = random.Random(seed * 1000 + i)
+                ws = [World(pos, random.Random(rng.getrandbits(64)), pos.cards_left)
+                      for _ in range(worlds)]
+                count = worlds * (len(moves) + 1)
+                got: dict[str, Any] = {}
+                secs: dict[str, float] = {}
+                for k in KERNELS:
+                    t = time.process_time()
+                    got[k] = playouts.play_outs(sim, moves, ws, reference=True, kernel=k)
+                    secs[k] = time.process_time() - t
+                    rates[k].append(count / secs[k])
+                if got["scalar"] != got["batch"]:
+                    raise SystemExit(f"the kernels disagree at {n} seats, position {i}")
+                ratios.append(secs["scalar"] / secs["batch"])
+            out[f"{n} seats, {worlds} worlds"] = {
+                "playouts_per_cpu_s": {k: round(statistics.median(v)) for k, v in rates.items()},
+                "ratio_median": round(statistics.median(ratios), 1),
+                "ratio_min": round(min(ratios), 1),
+                "positions": len(vs),
+            }
+            print(f"kernels  {n} seats {worlds:4d} worlds: "
+                  f"{out[f'{n} seats, {worlds} worlds']}", flush=True)
+    return out
+
+
+def evaluate(views: dict[int, list[View]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for n, vs in views.items():
+        for worlds in BUDGETS:
+            ms: dict[str, list[float]] = {k: [] for k in KERNELS}
+            for i, view in enumerate(vs):
+                for k in KERNELS:
+                    with default(k):
+                        t = time.process_time()
+                        evaluate_view(view, worlds, seed=i)
+                        ms[k].append(1000 * (time.process_time() - t))
+            med = {k: round(statistics.median(v), 1) for k, v in ms.items()}
+            out[f"{n} seats, {worlds} worlds"] = {
+                "cpu_ms_median": med, "ratio": round(med["scalar"] / med["batch"], 1)}
+            print(f"evaluate {n} seats {worlds:4d} worlds: {out[f'{n} seats, {worlds} worlds']}",
+                  flush=True)
+    return out
+
+
+def memory(views: dict[int, list[View]], evaluations: int) -> dict[str, Any]:
+    view = views[max(views)][0]
+    pos = Position(view)
+    sim = Simulator(pos, Policy())
+    moves = [m for _, m in _moves_of(pos, True)]
+    rng = random.Random(1)
+    ws = [World(pos, random.Random(rng.getrandbits(64)), pos.cards_left) for _ in range(CHUNK)]
+    tables(pos.n, sim.token_pos)
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    playouts.play_outs(sim, moves, ws, reference=True, kernel="batch")
+    peak = tracemalloc.get_traced_memory()[1] - base
+    tracemalloc.stop()
+    flat: dict[str, float] = {}
+    every = [v for vs in views.values() for v in vs]
+    tracemalloc.start()
+    for i in range(evaluations):
+        evaluate_view(every[i % len(every)], 16, seed=i)
+        if i + 1 in (100, evaluations):
+            flat[f"after {i + 1}"] = round(tracemalloc.get_traced_memory()[0] / 2**20, 2)
+    tracemalloc.stop()
+    out = {"batch_peak_mb": round(peak / 2**20, 1), "batch": f"{CHUNK} worlds x "
+           f"{len(moves) + 1} moves at {pos.n} seats", "held_mb": flat}
+    print(f"memory   {out}", flush=True)
+    return out
+
+
+def reader(games: int, seed: int) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k in KERNELS:
+        times: list[float] = []
+        rng = random.Random(seed)
+        with default(k):
+            for _ in range(games):
+                g = Game(5, seed=rng.randrange(2**32), first=rng.randrange(5))
+                bots = [make_bot("reader", rng.randrange(2**32))]
+                bots += [make_bot("lookahead", rng.randrange(2**32)) for _ in range(2)]
+                bots += [make_bot("greedy", rng.randrange(2**32)) for _ in range(2)]
+                while not g.finished:
+                    s = g.to_move
+                    assert s is not None
+                    if s == 0:
+                        t = time.process_time()
+                        turn = decide(bots[0], g, s)
+                        times.append(1000 * (time.process_time() - t))
+                    else:
+                        turn = decide(bots[s], g, s)
+                    g.apply(turn)
+        times.sort()
+        out[k] = {"decisions": len(times), "median_ms": round(statistics.median(times), 1),
+                  "p99_ms": round(times[min(len(times) - 1, int(0.99 * len(times)))], 1)}
+    print(f"reader   {out}", flush=True)
+    return out
+
+
+def review_cost(games: int, seed: int) -> dict[str, Any]:
+    from tenleave_widget.analysis.review import review
+    from tenleave_widget.programs.simulate import play_game
+
+    rng = random.Random(seed)
+    recs = [play_game(3, [make_bot(b, rng.randrange(2**32)) for b in
+                          ("random", "greedy", "lookahead")], seed=rng.randrange(2**32))
+            for _ in range(games)]
+    out: dict[str, Any] = {}
+    for k in KERNELS:
+        with default(k):
+            secs = []
+            for g in recs:
+                t = time.process_time()
+                review(g, seed=1)
+                secs.append(time.process_time() - t)
+        out[k] = {"cpu_s_median": round(statistics.median(secs), 2), "games": len(secs)}
+    out["ratio"] = round(out["scalar"]["cpu_s_median"] / out["batch"]["cpu_s_median"], 1)
+    print(f"review   {out}", flush=True)
+    return out
+
+
+def machine() -> dict[str, Any]:
+    cpu_name = platform.processor()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu_name = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    import numpy
+
+    return {"cpu": cpu_name, "cores": os.cpu_count(), "python": platform.python_version(),
+            "numpy": numpy.__version__, "system": platform.platform()}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", type=int, default=8, help="positions per seat count")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--evaluations", type=int, default=1000,
+                    help="evaluations for the flat-memory check")
+    ap.add_argument("--reader", type=int, default=0, metavar="GAMES",
+                    help="5-seat games of the reader bot's timing (0: skip)")
+    ap.add_argument("--review", type=int, default=0, metavar="GAMES",
+                    help="3-seat games reviewed on each kernel (0: skip)")
+    ap.add_argument("--skip", nargs="*", default=[], choices=["kernels", "evaluate", "memory"])
+    ap.add_argument("--json", default=None, metavar="FILE")
+    args = ap.parse_args(argv)
+    load0 = os.getloadavg()
+    views = {n: positions(n, args.positions, args.seed + n) for n in (3, 5)}
+    res: dict[str, Any] = {
+        "command": "python " + " ".join([f"benchmarks/{Path(__file__).name}",
+                                         *(argv if argv is not None else sys.argv[1:])]),
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "machine": machine(),
+    }
+    if "kernels" not in args.skip:
+        res["kernels"] = kernels(views, args.seed)
+    if "evaluate" not in args.skip:
+        res["evaluate"] = evaluate(views)
+    if "memory" not in args.skip:
+        res["memory"] = memory(views, args.evaluations)
+    if args.reader:
+        res["reader_5_seats"] = reader(args.reader, args.seed)
+    if args.review:
+        res["review_3_seats"] = review_cost(args.review, args.seed)
+    res["load_average"] = {"before": [round(x, 2) for x in load0],
+                           "after": [round(x, 2) for x in os.getloadavg()]}
+    print(f"load average before {res['load_average']['before']}, "
+          f"after {res['load_average']['after']}")
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps(res, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,233 @@
+"""The batched play-out kernel (analysis/playout_batch.py) against the references: its
+swat against the swat kernel (engine/swat.py) on every queue, its policy table against
+the simulator's, and its outcomes against the scalar simulator's, world by world, under
+the default policy and the deterministic one."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+from helpers import random_game
+
+from tenleave_widget.analysis import playouts
+from tenleave_widget.analysis.lookahead import Budget, Evaluation, _moves_of
+from tenleave_widget.analysis.playout import Move, Policy, Simulator
+from tenleave_widget.analysis.playout_batch import (
+    BASE,
+    digit,
+    play_batch,
+    rise_codes,
+    swat_codes,
+    tables,
+)
+from tenleave_widget.analysis.playout_position import Position, World
+from tenleave_widget.analysis.playouts import KERNELS, default_kernel, play_outs
+from tenleave_widget.engine.errors import SetupError
+from tenleave_widget.engine.game import Game
+from tenleave_widget.engine.rules import DEFAULT_TOKENS, Rules
+from tenleave_widget.engine.swat import swat
+
+# every token of the printed game, and variants' tokens of one to four positions
+TOKENS = [*DEFAULT_TOKENS.values(), (1,), (4,), (2, 4), (1, 2, 3), (1, 2, 3, 4)]
+
+
+def _code(cards: tuple[tuple[int, int], ...]) -> int:
+    return sum(digit(v, o) * BASE ** i for i, (v, o) in enumerate(cards))
+
+
+def _queues(max_len: int, owners: int) -> Iterator[tuple[tuple[int, int], ...]]:
+    cards = [(v, o) for v in range(1, 6) for o in range(owners)]
+    for n in range(max_len + 1):
+        yield from itertools.product(cards, repeat=n)
+
+
+@pytest.mark.parametrize("positions", TOKENS)
+def test_the_batched_swat_is_the_swat_kernels_on_every_queue_of_values(
+    positions: tuple[int, ...],
+) -> None:
+    """Every queue of 0..4 values (3,906 queues) under every token: the cards flipped and
+    the positions swatted are :func:`engine.swat.swat`'s."""
+    qs = list(_queues(4, 1))
+    flips, hits = swat_codes(np.array([_code(q) for q in qs]), positions)
+    for q, k, bits in zip(qs, flips.tolist(), hits.tolist(), strict=True):
+        want = swat([v for v, _ in q], positions)
+        assert (k, tuple(i for i in range(4) if bits >> i & 1)) == (want[0], want[2]), q
+
+
+def test_the_tables_fines_and_flips_are_the_swat_kernels_with_owners() -> None:
+    """The kernel's memoised swat tables (:func:`tables`), with owners: every queue of up
+    to 3 cards of 3 seats and 3,000 random full queues of 5, every printed token: the flips and
+    each seat's added penalty are those of the swat kernel."""
+    tab = tables(5, list(DEFAULT_TOKENS.values()))
+    rng = random.Random(3)
+    qs = list(_queues(3, 3))
+    qs += [tuple((rng.randint(1, 5), rng.randrange(5)) for _ in range(4)) for _ in range(3000)]
+    for t, positions in enumerate(DEFAULT_TOKENS.values()):
+        at = t * BASE ** 4 + np.array([_code(q) for q in qs])
+        flips = tab.flips[at].tolist()
+        fines = tab.fines[at].tolist()
+        for q, k, fine in zip(qs, flips, fines, strict=True):
+            got_k, _, hit = swat([v for v, _ in q], positions)
+            pen = [0] * 5
+            for i in hit:
+                pen[q[i][1]] += q[i][0]
+            assert k == got_k and [fine >> (6 * s) & 63 for s in range(5)] == pen, q
+
+
+@pytest.mark.parametrize("positions", TOKENS)
+def test_the_batched_policy_table_is_the_simulators(positions: tuple[int, ...]) -> None:
+    """:func:`rise_codes` against :meth:`Simulator.table` (the greedy policy's table) on
+    every queue of up to 3 cards of 3 seats, for every seat."""
+    pos = Position(Game(3, seed=1).view(0))
+    pos.token_pos = [positions]
+    sim = Simulator(pos, Policy())
+    qs = list(_queues(3, 3))
+    codes = np.array([_code(q) for q in qs])
+    per_seat = [rise_codes(codes, positions, s).tolist() for s in range(3)]
+    for i, q in enumerate(qs):
+        table = sim._table([v * 8 + o for v, o in q], 0)
+        for s in range(3):
+            assert list(table[s][1:]) == per_seat[s][i], (q, s)
+
+
+# --------------------------------------------------------------------- outcome equality
+
+VARIANTS = [
+    Rules(),
+    Rules.from_json({"daybreak_token_change": False}),
+    Rules.from_json({"tokens": {"A": [1, 2, 3], "B": [4], "C": [2, 4]}}),
+]
+
+
+class _Counting(Simulator):
+    """The scalar simulator, counting what the play-outs went through: the tokens of the
+    swats, the daybreak passes and the single cards that escaped at daybreak."""
+
+    seen: Counter[str]
+
+    def swat_keyed(self, queues: list[list[int]], keys: list[int], tok: int,
+                   pen: list[int], daybreak: bool = False) -> None:
+        self.seen[f"token {tok}"] += 1
+        if daybreak:
+            self.seen["daybreak pass"] += 1
+            self.seen["single card escapes"] += sum(len(q) == 1 for q in queues)
+        super().swat_keyed(queues, keys, tok, pen, daybreak)
+
+    def play_out(self, queues: list[list[int]], hands: list[list[int]], pen: list[int],
+                 s: int, left: int, chain: list[int], k: int, us: list[float],
+                 trace: list[Move] | None = None) -> None:
+        moves: list[Move] = []
+        super().play_out(queues, hands, pen, s, left, chain, k, us, moves)
+        self.seen["wake in a play-out"] += sum(m.wake for m in moves)
+
+
+def _cases(count: int, seed: int, most: int,
+           ) -> Iterator[tuple[Simulator, list[Move], list[World]]]:
+    """``count`` positions of 2..5 seats at every stage of a game (so daybreaks come soon
+    in some), each with eight of its valued moves (a wake and a rotation among them where
+    legal) and 1 to
+    ``most`` worlds; the policy the default, a deterministic or a wilder one, the rules varied."""
+    rng = random.Random(seed)
+    for i in range(count):
+        n = 2 + i % 4
+        rules = VARIANTS[i % len(VARIANTS)]
+        g = Game(n, rules=rules, seed=rng.randrange(2**32), first=rng.randrange(n))
+        total = n * len(rules.dealt(n))
+        for _ in range(rng.randrange(total)):
+            lt = g.legal_turns
+            g.apply(lt[rng.randrange(len(lt))])
+        pos = Position(g.view(g.to_move))
+        policy = [Policy(), Policy(explore=0, random_ties=False), Policy(explore=0.5)][i % 3]
+        sim = _Counting(pos, policy)
+        sim.seen = Counter()
+        every = [m for _, m in _moves_of(pos, True)]
+        # eight moves: a wake and a rotation (when there are), the rest at random
+        moves = [m for m in every if m.wake][:1] + [m for m in every if m.rotate is not None][:1]
+        moves += rng.sample([m for m in every if m not in moves], min(6, len(every) - len(moves)))
+        worlds = [World(pos, random.Random(rng.randrange(2**32)), pos.cards_left)
+                  for _ in range(1 + rng.randrange(most))]
+        yield sim, moves, worlds
+
+
+def _check(count: int, seed: int, most: int) -> tuple[int, Counter[str]]:
+    seen: Counter[str] = Counter()
+    worlds = 0
+    for sim, moves, ws in _cases(count, seed, most):
+        want = KERNELS["scalar"](sim, moves, ws, True)
+        got = play_batch(sim, moves, ws, True)
+        for w, (a, b) in enumerate(zip(want, got, strict=True)):
+            assert a == b, (sim.n, sim.cards_left, w)
+        assert len(got) == len(ws)
+        worlds += len(ws)
+        seen.update(sim.seen)
+        seen["root wakes"] += sum(m.wake for m in moves)
+        seen["root rotations"] += sum(m.rotate is not None for m in moves)
+        seen[f"{sim.n} seats"] += 1
+    return worlds, seen
+
+
+def _covered(seen: Counter[str]) -> None:
+    for what in ["root wakes", "root rotations", "wake in a play-out", "daybreak pass",
+                 "single card escapes", *(f"{n} seats" for n in range(2, 6)),
+                 *(f"token {t}" for t in range(4))]:
+        assert seen[what] > 0, what
+
+
+def test_the_batched_kernel_gives_the_scalars_outcomes_world_by_world() -> None:
+    """Every seat's final penalty, for every (world, move) pair and the reference
+    play-out, identical to the scalar simulator's: default, deterministic and wilder
+    policies, 2..5 seats, printed and variant rules."""
+    worlds, seen = _check(16, seed=1, most=12)
+    assert worlds >= 80
+    _covered(seen)
+
+
+@pytest.mark.slow
+def test_the_batched_kernel_gives_the_scalars_outcomes_on_ten_thousand_worlds() -> None:
+    """As above on over 10,000 worlds (300 positions)."""
+    worlds, seen = _check(300, seed=2, most=70)
+    assert worlds >= 10_000
+    _covered(seen)
+
+
+def test_an_evaluation_gives_the_same_figures_on_either_kernel() -> None:
+    """The batched kernel is the default and changes no figure: an evaluation (with the
+    reference, per-world results and pruning) is the same on the scalar kernel."""
+    assert default_kernel() == "batch"
+    for n, seed in [(3, 4), (5, 9)]:
+        g = random_game(n, seed=seed, turns=2 * n)
+        view = g.view(g.to_move)
+        for budget in (Budget(samples=30), Budget(samples=40, prune=1.0)):
+            a = Evaluation(view, budget, seed=2, per_world=True, reference=True)
+            b = Evaluation(view, budget, seed=2, per_world=True, reference=True,
+                           kernel="scalar")
+            while not a.advance():
+                pass
+            while not b.advance():
+                pass
+            assert a.result() == b.result()
+
+
+def test_the_scalar_plays_where_the_batch_cannot() -> None:
+    """Queues of more than 4 cards are not in the batched kernel's tables: it refuses
+    them, and :func:`play_outs` plays them on the scalar kernel; without numpy the
+    default is the scalar one; an unknown kernel is a typed error."""
+    pos = Position(Game(3, seed=2).view(0))
+    sim = Simulator(pos, Policy())
+    ws = [World(pos, random.Random(1), pos.cards_left)]
+    sim.cap = 5
+    with pytest.raises(SetupError, match="up to 4 cards"):
+        play_batch(sim, [Move(1, 0)], ws, False)
+    assert play_outs(sim, [Move(1, 0)], ws) == KERNELS["scalar"](sim, [Move(1, 0)], ws, False)
+    with pytest.raises(SetupError, match="kernel must be one of"):
+        play_outs(sim, [Move(1, 0)], ws, kernel="gpu")
+
+
+def test_without_numpy_the_default_is_the_scalar(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(playouts.KERNELS, "batch")
+    assert default_kernel() == "scalar"
