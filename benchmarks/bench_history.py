@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from tenleave_widget import Game
-from tenleave_widget.table.history import build_history
+from tenleave_widget.table.session.history import build_history
 
 GAME = Path(__file__).resolve().parents[1] / "examples" / "games" / "game-5-seats.json"
 

@@ -22,10 +22,10 @@ import time
 from tenleave_widget import Game
 from tenleave_widget.engine.errors import TenLeaveError
 from tenleave_widget.engine.turn import TurnStep
-from tenleave_widget.table.config import check_config
-from tenleave_widget.table.offers import OffersSession, final_steps, offers, wake_why
 from tenleave_widget.table.protocol import Offers
-from tenleave_widget.table.session import Session
+from tenleave_widget.table.session.config import check_config
+from tenleave_widget.table.session.machine import Session
+from tenleave_widget.table.session.offers import OffersSession, final_steps, offers, wake_why
 
 
 def former_offers(session: OffersSession) -> Offers:

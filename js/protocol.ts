@@ -354,7 +354,7 @@ export interface ReplayState {
 }
 
 /**
- * Replay of a record with a `lesson` (RULES.md §8; `.lesson`): the moment on
+ * Replay of a record with a `lesson` (RULES.md §8; `.session.lesson`): the moment on
  * the table. `index` counts from 0 (`None`: not started), `turn` is the turns
  * played before its question, `view` whose view it is asked from, in words;
  * `question` and `answer` only where that view may read them (the answer once

@@ -72,7 +72,7 @@ _SOURCES = {
     ),
     "Rules": ".engine.rules",
     "Turn": ".engine.turn",
-    "set_default_size": ".table.default_size",
+    "set_default_size": ".table.session.default_size",
     **dict.fromkeys(_WIDGET_NAMES, ".widget"),  # the widget needs Jupyter
 }
 

@@ -3,7 +3,7 @@ the imports inside functions and under ``TYPE_CHECKING``, goes to its own layer 
 and no modules import each other in a circle of any kind: the imports only for
 annotations (under ``TYPE_CHECKING``) count as imports too. A helper that needs a
 session's attributes says which in a ``Protocol`` of its own (``ModeSession`` in
-``table/modes.py``, ...) instead of importing the session that imports it."""
+``table/session/modes.py``, ...) instead of importing the session that imports it."""
 
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ def jupyter_fault(module: str, layer: int) -> str | None:
     return None
 
 def module_name(path: Path) -> str:
-    """``tenleave_widget/table/session.py`` -> ``widget.session``."""
+    """``tenleave_widget/table/session/machine.py`` -> ``table.session.machine``."""
     parts = list(path.relative_to(PACKAGE).with_suffix("").parts)
     if parts[-1] == "__init__" and len(parts) > 1:
         parts.pop()
@@ -261,15 +261,16 @@ def test_no_import_circle() -> None:
 
 
 @pytest.mark.parametrize("bad", [
-    "if TYPE_CHECKING:\n    from .session import Session\n",  # only for annotations
-    "def f():\n    from .session import Session\n",  # inside a function
-    "from .session import Session\n",
+    "if TYPE_CHECKING:\n    from .machine import Session\n",  # only for annotations
+    "def f():\n    from .machine import Session\n",  # inside a function
+    "from .machine import Session\n",
 ])
 def test_a_circle_through_an_annotation_only_import_is_caught(bad: str) -> None:
-    path = PACKAGE / "table" / "offers.py"
+    path = PACKAGE / "table" / "session" / "offers.py"
     text = path.read_text(encoding="utf-8") + "\nfrom typing import TYPE_CHECKING\n" + bad
-    found = circle(import_graph({"table.offers": text}))
-    assert found is not None and {"table.offers", "table.session"} <= set(found), found
+    found = circle(import_graph({"table.session.offers": text}))
+    assert found is not None and {"table.session.offers", "table.session.machine"} <= set(
+        found), found
 
 
 def test_the_checker_sees_every_import() -> None:

@@ -138,7 +138,7 @@ class LookaheadBot:
     why). ``objective``: ``"margin"`` or ``"win_probability"``.
     Each decision's seed is derived from the bot's seed and the turn number, so the same
     position gets the same answer; at a table, a take-back of its answer (undo) deals the
-    cards the human cannot see again (:mod:`~tenleave_widget.table.redeal`), so undoing
+    cards the human cannot see again (:mod:`~tenleave_widget.table.session.redeal`), so undoing
     asks another world rather than sampling this one. When its best turn
     wakes SleepKid, it says :data:`WAKE` and chooses its play again from the view after
     the swat (``redecide=False``: it plays the wake turn it valued, play fixed before).

@@ -1,7 +1,7 @@
 """A game as one self-contained HTML page: step through it offline, without Python.
 
 Every position is computed here, at export time, by the widget's own pure session
-(:class:`tenleave_widget.table.session.Session`, replay mode) and drawn in the page by the
+(:class:`tenleave_widget.table.session.machine.Session`, replay mode) and drawn in the page by the
 widget's own renderer (``js/export.ts``, a separate esbuild entry bundling ``mountTable``,
 which draws the table and its odds panels, inlined with its CSS; the states as JSON). The
 page loads nothing: no kernel, no network, no other file.
@@ -48,9 +48,9 @@ from typing import Any
 from ..engine.errors import TenLeaveError, excerpt
 from ..engine.game import Game
 from ..engine.record import RecordSource, write_atomically
-from ..table.config import check_config
 from ..table.protocol import TableState
-from ..table.session import Session
+from ..table.session.config import check_config
+from ..table.session.machine import Session
 
 __all__ = ["ExportError", "data_limit", "export_data", "export_html", "packed", "patch",
            "render_html", "size_limit", "unpacked", "unpatch"]

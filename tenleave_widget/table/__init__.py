@@ -1,14 +1,20 @@
 """The table's presentation model: what a table shows, with no Jupyter import.
 
 The widget (:mod:`tenleave_widget.widget`) and the HTML export
-(:mod:`tenleave_widget.programs.export`) both draw from it. :mod:`.protocol` (the typed
-state and intents, the contract with ``js/protocol.ts``), :mod:`.session` (the state
-machine, composed of :mod:`.session_state`, :mod:`.game_line`, :mod:`.turn_in_progress`,
-:mod:`.bot_seats`, :mod:`.preferences` and :mod:`.table_view`), :mod:`.modes` (play /
-hot-seat / replay), :mod:`.offers` (what may be clicked), :mod:`.narration` and
-:mod:`.words` (turns, swats and errors in words), :mod:`.config` (the one check of a
-set-up), :mod:`.history` (a game's positions), :mod:`.charts` and :mod:`.panels` (the
-odds panels' data), :mod:`.lookahead_panel` (the moves' whole-game values, computed in
-the background) and :mod:`.review_state` (what a table shows of a review). The seat
-view's types are the engine's (:mod:`tenleave_widget.engine.view`).
+(:mod:`tenleave_widget.programs.export`) both draw from it. Its rooms:
+
+- :mod:`.protocol`: the typed state and intents, the contract with ``js/protocol.ts``;
+  :mod:`.tasks`: background work, with or without threads;
+- :mod:`.session`: the state machine (:mod:`.session.machine`) and its parts: the
+  attributes (:mod:`.session.state`), the line of play, the turn in progress, the bot
+  seats, the preferences, what the table shows; the modes (play / hot-seat / replay),
+  what may be clicked (:mod:`.session.offers`), the one check of a set-up
+  (:mod:`.session.config`), a game's positions (:mod:`.session.history`), a review and a
+  lesson on the table;
+- :mod:`.charts`, :mod:`.panels`, :mod:`.plain_panels`, :mod:`.suggest_panel`,
+  :mod:`.suggest_chart` and :mod:`.lookahead_panel`: the odds panels;
+- :mod:`.coach`, :mod:`.coach_check` and :mod:`.coach_table`: the coach;
+- :mod:`.narration`, :mod:`.words` and :mod:`.review_breakdown`: the table in words.
+
+The seat view's types are the engine's (:mod:`tenleave_widget.engine.view`).
 """

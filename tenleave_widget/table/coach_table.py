@@ -1,5 +1,5 @@
 """What the table shows of the coach (:mod:`.coach`), and the coach's intents: a mixin of
-:class:`~.session.Session`.
+:class:`~.session.machine.Session`.
 
 - *The control* (``{"kind": "coach", "mode": ...}``): ``off``, ``after`` or ``before``, in
   play and hot-seat modes, not behind the cover.
@@ -31,12 +31,12 @@ from ..engine.turn import AFTER, Turn, TurnStep
 from ..engine.view import View
 from .coach import COACH_MODES, Coach, Verdict, tally_words
 from .coach_check import ask_words
-from .offers import final_steps
 from .protocol import BestMove, CoachLook, CoachState, WidgetMessageError
+from .session.offers import final_steps
 
 if TYPE_CHECKING:
     from ..engine.game import Game
-    from .modes import ModePolicy
+    from .session.modes import ModePolicy
 
 __all__ = ["LOOKS", "CoachTable", "drawn_move"]
 

@@ -27,8 +27,8 @@ Waking is one row of the panel: its whole-game value is that of waking then the 
 waking, as the one-swat measure does).
 
 >>> from tenleave_widget import Game
->>> from tenleave_widget.table.config import check_config
->>> from tenleave_widget.table.session import Session
+>>> from tenleave_widget.table.session.config import check_config
+>>> from tenleave_widget.table.session.machine import Session
 >>> g = Game(["Ana", "Ben", "Cy"], seed=1)
 >>> s = Session(g, check_config(g, mode="play", humans=[0], bots={1: "greedy", 2: "random"}))
 >>> s.lookahead.enabled, s.lookahead.budget = True, 8
@@ -56,7 +56,7 @@ from .charts import MoveChart, MovesChart, move_label
 
 if TYPE_CHECKING:
     from ..engine.game import Game
-    from .config import Config
+    from .session.config import Config
 
 __all__ = [
     "CHUNK_MS", "MEASURES", "SLICE_MS", "LookaheadFeed", "LookaheadSession", "Thinker",
@@ -79,7 +79,7 @@ CHUNK_MS = 120.0
 
 
 class LookaheadSession(Protocol):
-    """What the whole-game evaluation reads of a session (:class:`~.session.Session` is
+    """What the whole-game evaluation reads of a session (:class:`~.session.machine.Session` is
     one; a ``Protocol``, so that this module does not import the session, which imports it)."""
 
     config: Config

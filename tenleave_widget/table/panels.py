@@ -7,8 +7,8 @@ Behind the hot-seat cover, or with the odds switched off, the panels hold only a
 (nothing of any seat's view, and nothing is computed).
 
 >>> from tenleave_widget import Game
->>> from tenleave_widget.table.config import check_config
->>> from tenleave_widget.table.session import Session
+>>> from tenleave_widget.table.session.config import check_config
+>>> from tenleave_widget.table.session.machine import Session
 >>> g = Game(["Ana", "Ben", "Cy"], seed=1)
 >>> s = Session(g, check_config(g, mode="play", humans=[0], bots={1: "greedy", 2: "random"}))
 >>> data = PanelFeed().data(s)
@@ -43,7 +43,7 @@ __all__ = ["COLOUR_HEX", "PanelFeed", "PanelSession"]
 
 
 class PanelSession(LookaheadSession, SuggestSession, Protocol):
-    """What the panels read of a session (:class:`~.session.Session` is one; a
+    """What the panels read of a session (:class:`~.session.machine.Session` is one; a
     ``Protocol``, so that this module does not import the session, which imports it)."""
 
     review: Review | None

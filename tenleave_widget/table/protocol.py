@@ -210,7 +210,7 @@ class ReplayState(TypedDict):
 
 
 class LessonState(TypedDict):
-    """Replay of a record with a ``lesson`` (RULES.md §8; :mod:`.lesson`): the moment on
+    """Replay of a record with a ``lesson`` (RULES.md §8; :mod:`.session.lesson`): the moment on
     the table. ``index`` counts from 0 (``None``: not started), ``turn`` is the turns
     played before its question, ``view`` whose view it is asked from, in words;
     ``question`` and ``answer`` only where that view may read them (the answer once

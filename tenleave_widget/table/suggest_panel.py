@@ -31,8 +31,8 @@ and the choice behind it (:func:`~tenleave_widget.analysis.evidence.biggest_shif
   Off unless a table runs it (the HTML export does not): :attr:`SuggestFeed.enabled`.
 
 >>> from tenleave_widget import Game
->>> from tenleave_widget.table.config import check_config
->>> from tenleave_widget.table.session import Session
+>>> from tenleave_widget.table.session.config import check_config
+>>> from tenleave_widget.table.session.machine import Session
 >>> g = Game(["Ana", "Ben"], seed=1)
 >>> g.apply({"seat": 0, "play": ["5", 0]})
 >>> g.apply({"seat": 1, "play": ["3*", 0]})
@@ -64,8 +64,8 @@ from ..engine.turn import TurnStep
 from ..engine.view import View
 from . import tasks
 from .charts import ROMAN, PanelData, SuggestCard, SuggestChart, percent, quiet_suggest
-from .config import Config
 from .protocol import WidgetMessageError
+from .session.config import Config
 from .suggest_chart import suggest_figure, words_figure
 
 __all__ = ["CAREFUL", "KEEP", "LEVELS", "ODDS_MODELS", "Reader", "SuggestFeed", "SuggestSession",
@@ -105,7 +105,7 @@ LOOKED = ("You have looked at a card (or woken SleepKid) this turn: this panel i
 
 
 class SuggestSession(Protocol):
-    """What the panel reads of a session (:class:`~.session.Session` is one; a
+    """What the panel reads of a session (:class:`~.session.machine.Session` is one; a
     ``Protocol``, so that this module does not import the session, which imports it)."""
 
     config: Config

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..table.narration import describe_turn
 from ..table.protocol import TableState, WidgetMessageError
-from ..table.session import Session, public_view
+from ..table.session.machine import Session, public_view
 
 if TYPE_CHECKING:
     from .class_positions import Practice, open_position

@@ -16,7 +16,7 @@ the game's seed: each decision gets a bot seeded by :func:`decision_seed` (the s
 seat, the turns played), so a game is reproducible and one position is never sampled by
 repeating it. That alone does not stop probing from *different* plays (each answer tells
 something about the same hidden cards): a take-back of a bot's answer also deals the
-cards the human cannot see again (:mod:`~tenleave_widget.table.redeal`), so the bots
+cards the human cannot see again (:mod:`~tenleave_widget.table.session.redeal`), so the bots
 answer each try from another world.
 
 A bot that thinks (:data:`THINKERS`: ``lookahead``, ``reader``; tens to hundreds of milliseconds a
@@ -40,7 +40,7 @@ from ..analysis.bots import Bot, make_bot
 from ..engine.game import Game
 from ..engine.turn import Turn
 from ..table import tasks
-from ..table.session import Session
+from ..table.session.machine import Session
 
 __all__ = ["THINKERS", "BotFailure", "BotRunner", "decide", "decision_seed"]
 

@@ -1,6 +1,6 @@
 """The widget a notebook shows: the card table beside the odds panels, for one game.
 
-:class:`TenLeaveWidget` wires a pure :class:`~.session.Session` (the state machine) to a
+:class:`TenLeaveWidget` wires a pure :class:`~.session.machine.Session` (the state machine) to a
 :class:`~.table_widget.TableWidget` (synced traitlets; the odds panels' data is one of them,
 drawn by the widget's own bundle) and a :class:`~.bot_runner.BotRunner`. A click's intent is checked
 against the protocol, handled by the session, and the session's new table state is synced.
@@ -25,12 +25,12 @@ from ..programs.export import export_html
 from ..table.charts import as_figures
 from ..table.coach import CoachRunner, Judged
 from ..table.coach_check import CheckRunner
-from ..table.config import assign_seats, check_config, check_delay
-from ..table.default_size import check_size
 from ..table.lookahead_panel import Thinker
 from ..table.protocol import Mode, WidgetMessageError, parse_intent
-from ..table.redeal import redeal as redeal_hidden
-from ..table.session import Session
+from ..table.session.config import assign_seats, check_config, check_delay
+from ..table.session.default_size import check_size
+from ..table.session.machine import Session
+from ..table.session.redeal import redeal as redeal_hidden
 from ..table.suggest_panel import Reader
 from ..table.words import plain_words
 from .bot_runner import BotFailure, BotRunner
@@ -227,7 +227,7 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
 
         The seats' hands and face-down cards are the record's (the teacher's what-if);
         ``redeal=True`` (one human seat) deals the cards that seat cannot see again from
-        its view (:func:`~tenleave_widget.table.redeal.redeal`), so that it plays on with
+        its view (:func:`~tenleave_widget.table.session.redeal.redeal`), so that it plays on with
         its own knowledge only. The new game's record says where it branched from
         (``branch``: this game's :func:`~tenleave_widget.engine.record.public_digest`,
         which no seat can learn a hidden card from, and the turn; RULES.md §8). The

@@ -13,8 +13,8 @@ from ..analysis.review import saved_review
 from ..engine.game import Game
 from ..engine.lesson import fit_lesson
 from ..engine.record import RecordSource, parse_record, record_object
-from ..table.config import assign_seats, new_game
 from ..table.protocol import Mode, WidgetMessageError
+from ..table.session.config import assign_seats, new_game
 from .branch_view import show_original
 from .controller import TenLeaveWidget
 
@@ -38,7 +38,7 @@ def play(
 
     ``bots`` names the bots of the other seats in seat order (``"greedy"``, ``"random"``),
     repeated if there are more seats than names (default
-    :data:`~tenleave_widget.table.config.DEFAULT_BOTS`, as many of them as there are other
+    :data:`~tenleave_widget.table.session.config.DEFAULT_BOTS`, as many of them as there are other
     seats: ``play(players=2)`` is one human against greedy). Bots move after the human,
     ``bot_delay`` seconds apart so that a person can follow. With one human, the widget
     offers undo.

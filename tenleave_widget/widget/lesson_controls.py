@@ -1,6 +1,6 @@
 """The lesson's scripting API of a replay table: ``w.next_moment()`` and the rest.
 
-What the lesson's buttons send (:mod:`tenleave_widget.table.lesson`), as methods of
+What the lesson's buttons send (:mod:`tenleave_widget.table.session.lesson`), as methods of
 :class:`~.controller.TenLeaveWidget`, so that a notebook cell can run a lesson too.
 Moments are numbered from 1 here, as the table says them ("Question 2 of 5").
 """
@@ -14,7 +14,7 @@ from ..engine.lesson import Lesson, check_lesson
 from ..table.protocol import WidgetMessageError
 
 if TYPE_CHECKING:
-    from ..table.session import Session
+    from ..table.session.machine import Session
 
 __all__ = ["LessonControls"]
 

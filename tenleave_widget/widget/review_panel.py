@@ -34,7 +34,7 @@ import ipywidgets
 from ..analysis.review import DEFAULT_SAMPLES, Review, review, review_steps
 from ..table import tasks
 from ..table.review_breakdown import breakdown_words, summary_table
-from ..table.session import Session
+from ..table.session.machine import Session
 from .owned import KernelOwned, owned
 
 __all__ = ["ReviewPanel"]

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from tenleave_widget import Game
-from tenleave_widget.table.config import check_config
-from tenleave_widget.table.session import Session
+from tenleave_widget.table.session.config import check_config
+from tenleave_widget.table.session.machine import Session
 from tenleave_widget.widget.table_widget import STATIC
 
 from .conftest import artifact

@@ -1,4 +1,4 @@
-"""The offers come from the engine's legal turns (table/offers.py, ``next_steps``): on every
+"""The offers come from the engine's legal turns (table/session/offers.py, ``next_steps``): on every
 position of seeded random games, at a turn's start and after each step of the turn then
 played, a step is offered exactly when the engine's preview of the turn with that step
 accepts it (the former way of computing the offers, one trial copy per step)."""
@@ -13,7 +13,7 @@ import pytest
 from tenleave_widget import Game
 from tenleave_widget.engine.errors import TenLeaveError
 from tenleave_widget.engine.turn import parse_steps
-from tenleave_widget.table.offers import next_steps
+from tenleave_widget.table.session.offers import next_steps
 
 
 def candidates(game: Game) -> list[dict[str, Any]]:

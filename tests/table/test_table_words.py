@@ -9,9 +9,9 @@ import re
 from pathlib import Path
 
 from tenleave_widget import Game
-from tenleave_widget.table.config import check_config
-from tenleave_widget.table.offers import wake_why
-from tenleave_widget.table.session import Session
+from tenleave_widget.table.session.config import check_config
+from tenleave_widget.table.session.machine import Session
+from tenleave_widget.table.session.offers import wake_why
 
 
 def _game(*turns: dict[str, object]) -> Game:

@@ -21,8 +21,8 @@ import pytest
 
 from tenleave_widget import Game
 from tenleave_widget.analysis.review import review
-from tenleave_widget.table.config import check_config
-from tenleave_widget.table.session import Session
+from tenleave_widget.table.session.config import check_config
+from tenleave_widget.table.session.machine import Session
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "examples" / "games"

@@ -34,9 +34,9 @@ import pytest
 
 from tenleave_widget import Game
 from tenleave_widget.table import protocol
-from tenleave_widget.table.config import check_config
 from tenleave_widget.table.protocol import INTENTS, TableState, parse_intent
-from tenleave_widget.table.session import Session
+from tenleave_widget.table.session.config import check_config
+from tenleave_widget.table.session.machine import Session
 
 ROOT = Path(__file__).resolve().parents[2]
 TS = ROOT / "js" / "protocol.ts"

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from tenleave_widget import Game, Turn
-from tenleave_widget.table.config import check_config
 from tenleave_widget.table.protocol import WidgetMessageError
-from tenleave_widget.table.session import Session
+from tenleave_widget.table.session.config import check_config
+from tenleave_widget.table.session.machine import Session
 
 GAMES = Path(__file__).resolve().parents[2] / "examples" / "games"
 
@@ -26,12 +26,12 @@ PACKAGE = Path(__file__).resolve().parents[2] / "tenleave_widget"
 PURE = sorted(
     ".".join(p.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
     for folder in ("engine", "analysis", "table")
-    for p in (PACKAGE / folder).glob("*.py")
+    for p in (PACKAGE / folder).rglob("*.py")
 ) + ["tenleave_widget.widget.bot_runner"]
 
 
 def test_the_session_imports_nothing_from_jupyter() -> None:
-    assert "tenleave_widget.table.session" in PURE and len(PURE) > 20
+    assert "tenleave_widget.table.session.machine" in PURE and len(PURE) > 20
     modules = ", ".join(PURE)
     code = (
         f"import sys, {modules}\n"

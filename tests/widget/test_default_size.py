@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import tenleave_widget
-from tenleave_widget.table.default_size import default_size
+from tenleave_widget.table.session.default_size import default_size
 from tenleave_widget.widget import WidgetMessageError, hotseat, play, replay_widget
 
 GAME = Path(__file__).resolve().parents[2] / "examples" / "games" / "game-3-seats.json"

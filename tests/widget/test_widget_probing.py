@@ -6,7 +6,7 @@ Before the fix the answers all came from the same hidden cards, and together the
 them: in the issue's game (2 seats, greedy Ben, seed 35, turn 8) Ben's marked card on
 queue 2 is a 3, 4 or 5 as far as Ana's view goes, and the six answers allowed only the 3
 it is. Now an undo that takes back a bot's answer deals the cards Ana cannot see again
-(:mod:`tenleave_widget.table.redeal`), so each probe asks another world.
+(:mod:`tenleave_widget.table.session.redeal`), so each probe asks another world.
 
 What is checked, for many seeded positions and their whole probe sets:
 
@@ -34,10 +34,10 @@ import pytest
 from helpers import random_game
 
 from tenleave_widget import Game
-from tenleave_widget.table.config import check_config
 from tenleave_widget.table.protocol import Intent
-from tenleave_widget.table.redeal import redeal
-from tenleave_widget.table.session import Session
+from tenleave_widget.table.session.config import check_config
+from tenleave_widget.table.session.machine import Session
+from tenleave_widget.table.session.redeal import redeal
 from tenleave_widget.widget.bot_runner import BotRunner
 
 UNDO: Intent = {"kind": "undo"}

@@ -18,8 +18,8 @@ size must be one of small, medium, large, projector, not 'huge'
 
 from __future__ import annotations
 
-from ..engine.errors import excerpt
-from .protocol import SIZES, WidgetMessageError
+from ...engine.errors import excerpt
+from ..protocol import SIZES, WidgetMessageError
 
 __all__ = ["check_size", "default_size", "set_default_size"]
 

@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import random
 
-from ..analysis.worlds import Hidden
-from ..engine.cards import MARKED, card_notation
-from ..engine.game import Game
+from ...analysis.worlds import Hidden
+from ...engine.cards import MARKED, card_notation
+from ...engine.game import Game
 
 __all__ = ["redeal"]
 

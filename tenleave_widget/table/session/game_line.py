@@ -1,17 +1,17 @@
 """The line of play: the game's history (one position per turn), the position shown, a
 turn applied, turns taken back (*undo*, ``goto``), a record loaded, and *play again*. A part
-of :class:`~.session.Session` (:mod:`.session_state`); what differs between play, hot-seat
+of :class:`~.machine.Session` (:mod:`.state`); what differs between play, hot-seat
 and replay is asked of the mode (:mod:`.modes`)."""
 
 from __future__ import annotations
 
-from ..engine.errors import excerpt
-from ..engine.game import Game
-from ..engine.turn import Turn
+from ...engine.errors import excerpt
+from ...engine.game import Game
+from ...engine.turn import Turn
+from ..protocol import WidgetMessageError
 from .history import build_history
-from .protocol import WidgetMessageError
 from .redeal import redeal
-from .session_state import SessionState
+from .state import SessionState
 
 __all__ = ["GameLine"]
 
@@ -27,7 +27,7 @@ class GameLine(SessionState):
 
     def current(self) -> Game:
         """The position shown: the live game, or the replay at the chosen turn (or the
-        position before a turn the coach shows: :mod:`.coach_table`)."""
+        position before a turn the coach shows: :mod:`..coach_table`)."""
         k = self.shown_turn()
         return self.history[self.mode.shown_index(self) if k is None else k]
 

@@ -1,4 +1,4 @@
-"""What a session holds: every attribute of a :class:`~.session.Session`, set from its game
+"""What a session holds: every attribute of a :class:`~.machine.Session`, set from its game
 and set-up, declared once for the parts that act on them (each a mixin of the session):
 
 - :mod:`.game_line`: the game's history and the position shown; turns applied, taken
@@ -10,7 +10,7 @@ and set-up, declared once for the parts that act on them (each a mixin of the se
   suggest panel's level and model);
 - :mod:`.table_view`: what the table shows (the seat's projection, the turns in words,
   the status line);
-- :mod:`.review_state` and :mod:`.coach_table`: what the table shows of a review and of the
+- :mod:`.review_state` and :mod:`..coach_table`: what the table shows of a review and of the
   coach.
 
 The methods one part calls on another are declared here for the type checker only.
@@ -21,23 +21,23 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from ..analysis.review import Review
-from ..engine.game import Game
-from ..engine.turn import TurnStep
-from .coach import Coach
+from ...analysis.review import Review
+from ...engine.game import Game
+from ...engine.turn import TurnStep
+from ..coach import Coach
+from ..lookahead_panel import LookaheadFeed
+from ..panels import PanelFeed
+from ..protocol import BestMove, CoachState, Message
+from ..suggest_panel import SuggestFeed
 from .config import Config
 from .default_size import default_size
 from .history import build_history
 from .lesson import LessonRun
-from .lookahead_panel import LookaheadFeed
 from .modes import MODES, ModePolicy
-from .panels import PanelFeed
-from .protocol import BestMove, CoachState, Message
-from .suggest_panel import SuggestFeed
 
 if TYPE_CHECKING:
-    from ..analysis.review import TurnReview
-    from ..engine.turn import Turn
+    from ...analysis.review import TurnReview
+    from ...engine.turn import Turn
 
 __all__ = ["SessionState"]
 
@@ -80,17 +80,17 @@ class SessionState:
         """Replay mode: name the best move of the position shown (from the mover's view)."""
         self.panels = PanelFeed()
         self.lookahead = LookaheadFeed()
-        """The moves' whole-game values, computed in slices (:mod:`.lookahead_panel`)."""
+        """The moves' whole-game values, computed in slices (:mod:`..lookahead_panel`)."""
         self.suggest = SuggestFeed()
-        """*What their plays suggest* and its controls (:mod:`.suggest_panel`)."""
+        """*What their plays suggest* and its controls (:mod:`..suggest_panel`)."""
         self.measure = "swat"
         """What ranks the moves panel: one swat ahead, or the whole game (the switch)."""
         self.size = default_size()
-        """The table's size (the size control): one of :data:`~.protocol.SIZES`."""
+        """The table's size (the size control): one of :data:`~..protocol.SIZES`."""
         self.games = 1
         """Games played at this table (play again starts the next one)."""
         self.coach = Coach(config.coach, config.coach_samples)
-        """The coach's verdicts of the humans' decisions (:mod:`.coach`)."""
+        """The coach's verdicts of the humans' decisions (:mod:`..coach`)."""
         self.branch: dict[str, Any] | None = None
         """The record's ``branch`` (RULES.md §8): the game was played on from turn
         ``branch["turn"]`` of the game ``branch["from"]``; ``None`` for a whole game."""
@@ -104,7 +104,7 @@ class SessionState:
         student's replay, opened in its own seat's view, does not."""
 
     if TYPE_CHECKING:
-        # the coach's state (class attributes of :class:`~.coach_table.CoachTable`)
+        # the coach's state (class attributes of :class:`~..coach_table.CoachTable`)
         asking: dict[str, Any] | None
         showing: tuple[int, int] | None
         coach_note: str

@@ -9,8 +9,8 @@
 
 from __future__ import annotations
 
-from ..engine.game import Game
-from .protocol import View
+from ...engine.game import Game
+from ..protocol import View
 
 __all__ = ["build_history", "public_view"]
 

@@ -1,15 +1,15 @@
 """The turn in progress: the steps a human seat takes before *End turn* (play, peek,
 rotate, wake), shown on a preview of the live game; *Start the turn again* (the steps that
-revealed nothing); *End turn*; and who may act now. A part of :class:`~.session.Session`
-(:mod:`.session_state`)."""
+revealed nothing); *End turn*; and who may act now. A part of :class:`~.machine.Session`
+(:mod:`.state`)."""
 
 from __future__ import annotations
 
-from ..engine.turn import Turn, TurnStep
-from .narration import seat_name
+from ...engine.turn import Turn, TurnStep
+from ..narration import seat_name
+from ..protocol import StepIntent, WidgetMessageError
 from .offers import final_steps
-from .protocol import StepIntent, WidgetMessageError
-from .session_state import SessionState
+from .state import SessionState
 
 __all__ = ["TurnInProgress"]
 

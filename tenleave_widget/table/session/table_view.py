@@ -1,19 +1,19 @@
 """What the table shows: the viewing seat's projection of a session (the hot-seat cover
 shows only public facts), the turns in words and the status line, as one
-:class:`~.protocol.TableState`. A part of :class:`~.session.Session` (:mod:`.session_state`)."""
+:class:`~..protocol.TableState`. A part of :class:`~.machine.Session` (:mod:`.state`)."""
 
 from __future__ import annotations
 
-from ..engine.record import short_name
-from .coach import verdict_words
+from ...engine.record import short_name
+from ..coach import verdict_words
+from ..narration import and_list, describe_turn, seat_name, step_text, token_before
+from ..plain_panels import plain_review_words
+from ..protocol import Cover, Narration, TableState
 from .history import public_view
 from .modes import turns_since
-from .narration import and_list, describe_turn, seat_name, step_text, token_before
 from .offers import offers
-from .plain_panels import plain_review_words
-from .protocol import Cover, Narration, TableState
 from .review_state import review_words
-from .session_state import SessionState
+from .state import SessionState
 
 __all__ = ["TableView"]
 

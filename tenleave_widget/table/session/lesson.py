@@ -13,8 +13,8 @@ says that there is a question, as with the notes. The answer is sent to the brow
 once it is shown.
 
 >>> from tenleave_widget import Game
->>> from tenleave_widget.table.config import check_config
->>> from tenleave_widget.table.session import Session
+>>> from tenleave_widget.table.session.config import check_config
+>>> from tenleave_widget.table.session.machine import Session
 >>> g = Game(2, seed=1)
 >>> for _ in range(3):
 ...     g.apply(next(iter(g.legal_turns)))
@@ -33,18 +33,18 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ..engine.game import Game
-from ..engine.lesson import Lesson, Moment
+from ...engine.game import Game
+from ...engine.lesson import Lesson, Moment
+from ..narration import seat_name
+from ..protocol import LessonState, WidgetMessageError
 from .config import Config
 from .modes import ModePolicy
-from .narration import seat_name
-from .protocol import LessonState, WidgetMessageError
 
 __all__ = ["LessonRun", "LessonSession"]
 
 
 class LessonSession(Protocol):
-    """What the lesson reads and changes of a session (:class:`~.session.Session` is one)."""
+    """What the lesson reads and changes of a session (:class:`~.machine.Session` is one)."""
 
     config: Config
     mode: ModePolicy

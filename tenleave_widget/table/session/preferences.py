@@ -1,13 +1,13 @@
 """The table's UI preferences, set by its controls: the odds shown or not, the table's
 size, what ranks the moves panel, the panels' *Details*, and the suggest panel's level and
-model. A part of :class:`~.session.Session` (:mod:`.session_state`); none of them changes
+model. A part of :class:`~.machine.Session` (:mod:`.state`); none of them changes
 the game."""
 
 from __future__ import annotations
 
-from .lookahead_panel import MEASURES
-from .protocol import SIZES, Intent, WidgetMessageError
-from .session_state import SessionState
+from ..lookahead_panel import MEASURES
+from ..protocol import SIZES, Intent, WidgetMessageError
+from .state import SessionState
 
 __all__ = ["PREFERENCES", "Preferences"]
 

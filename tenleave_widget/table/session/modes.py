@@ -4,7 +4,7 @@
 * :class:`HotseatMode`: several humans on one screen; a cover between them.
 * :class:`ReplayMode`: a record stepped through, from the teacher's view or a seat's.
 
-The session (:mod:`.session`) asks its mode instead of testing ``mode ==``. A policy
+The session (:mod:`.machine`) asks its mode instead of testing ``mode ==``. A policy
 reads and changes a session through :class:`ModeSession`, what it needs of one (a
 ``Protocol``: this module does not import the session, which imports it).
 """
@@ -13,20 +13,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from ..engine.errors import excerpt
-from ..engine.turn import TurnStep
-from .narration import seat_name
-from .protocol import Mode, ReplayState, WidgetMessageError
+from ...engine.errors import excerpt
+from ...engine.turn import TurnStep
+from ..narration import seat_name
+from ..protocol import Mode, ReplayState, WidgetMessageError
 
 if TYPE_CHECKING:
-    from ..engine.game import Game
+    from ...engine.game import Game
     from .config import Config
 
 __all__ = ["MODES", "HotseatMode", "ModePolicy", "ModeSession", "PlayMode", "ReplayMode"]
 
 
 class ModeSession(Protocol):
-    """What a mode policy reads and changes of a session (:class:`~.session.Session` is
+    """What a mode policy reads and changes of a session (:class:`~.machine.Session` is
     one; mypy checks it where the session passes itself)."""
 
     config: Config

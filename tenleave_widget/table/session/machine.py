@@ -1,16 +1,16 @@
 """The table's state machine, pure: no Jupyter, no traitlets, no threads.
 
 A :class:`Session` holds one game's history, the position shown, the steps of the turn in
-progress and who is looking; it takes :data:`~.protocol.Intent` s and answers with one
-:class:`~.protocol.TableState`: the viewing seat's projection of the game (the hot-seat
+progress and who is looking; it takes :data:`~..protocol.Intent` s and answers with one
+:class:`~..protocol.TableState`: the viewing seat's projection of the game (the hot-seat
 cover shows only public facts), what that seat may do, the status line and the turns in
 words. What changes between modes is asked of its :mod:`mode policy <.modes>`.
 
-The session is composed of parts, one concept each (:mod:`.session_state` lists them and
+The session is composed of parts, one concept each (:mod:`.state` lists them and
 holds the attributes); this module routes the intents and holds the message line.
 
 >>> from tenleave_widget import Game
->>> from tenleave_widget.table.config import check_config
+>>> from tenleave_widget.table.session.config import check_config
 >>> s = Session(Game(2, seed=1), check_config(Game(2, seed=1), humans=[0], bots={1: "random"}))
 >>> s.handle({"kind": "play", "card": "2", "queue": 0})
 False
@@ -26,13 +26,13 @@ from __future__ import annotations
 
 from typing import cast
 
+from ..coach import Verdict, tally_words, verdict_words
+from ..coach_table import CoachTable
+from ..protocol import Intent, Message, WidgetMessageError
 from .bot_seats import BotSeats
-from .coach import Verdict, tally_words, verdict_words
-from .coach_table import CoachTable
 from .game_line import GameLine
 from .history import build_history, public_view
 from .preferences import PREFERENCES, Preferences
-from .protocol import Intent, Message, WidgetMessageError
 from .review_state import ReviewState
 from .table_view import TableView
 from .turn_in_progress import TurnInProgress

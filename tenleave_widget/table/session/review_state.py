@@ -1,19 +1,19 @@
 """What a session shows of a game review (replay mode): the judgement of each decision
 the viewer may read, the best move of the position shown, in words. A mixin of
-:class:`~.session.Session` (its ``review``, ``show_best``, ``seat``, ``turn``, ``mode``
+:class:`~.machine.Session` (its ``review``, ``show_best``, ``seat``, ``turn``, ``mode``
 and ``live`` are the session's)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..analysis.review import Review, TurnReview, turn_text
-from .coach_table import drawn_move
-from .narration import seat_name
-from .protocol import BestMove
+from ...analysis.review import Review, TurnReview, turn_text
+from ..coach_table import drawn_move
+from ..narration import seat_name
+from ..protocol import BestMove
 
 if TYPE_CHECKING:
-    from ..engine.game import Game
+    from ...engine.game import Game
     from .modes import ModePolicy
 
 __all__ = ["ReviewState", "review_words"]

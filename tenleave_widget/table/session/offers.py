@@ -13,19 +13,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from ..engine.turn import Step, TurnStep, parse_steps
+from ...engine.turn import Step, TurnStep, parse_steps
+from ..protocol import Offers
 from .modes import ModeSession
-from .protocol import Offers
 
 if TYPE_CHECKING:
-    from ..engine.game import Game
+    from ...engine.game import Game
     from .modes import ModePolicy
 
 __all__ = ["OffersSession", "final_steps", "next_steps", "offers", "wake_why"]
 
 
 class OffersSession(ModeSession, Protocol):
-    """What :func:`offers` reads of a session (:class:`~.session.Session` is one): what
+    """What :func:`offers` reads of a session (:class:`~.machine.Session` is one): what
     its mode reads, and the mode itself."""
 
     @property

@@ -1,11 +1,11 @@
 """The bots' seats of a session: which bot is to move, its pending move forgotten when
-the line changes, a bot that could not move. A part of :class:`~.session.Session`
-(:mod:`.session_state`); the bots are moved from outside (``widget/bot_runner.py``): the
+the line changes, a bot that could not move. A part of :class:`~.machine.Session`
+(:mod:`.state`); the bots are moved from outside (``widget/bot_runner.py``): the
 session only says which seat a bot should move and applies its turn."""
 
 from __future__ import annotations
 
-from .session_state import SessionState
+from .state import SessionState
 
 __all__ = ["BotSeats"]
 
