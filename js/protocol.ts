@@ -203,7 +203,7 @@ export interface TimelineChart {
 /**
  * A card the seat cannot see (a face-down table card, or one of an opponent's unseen
  * hand cards of one back: `size` of them), its chance of each value (`"3"` -> p) by
- * the rules alone and as the players' choices suggest (`.suggest_panel`).
+ * the rules alone and as the players' choices suggest (`.suggest`).
  */
 export interface SuggestCard {
   label: string;
@@ -217,7 +217,7 @@ export interface SuggestCard {
 }
 
 /**
- * *What their plays suggest* (`.suggest_panel`): its controls' settings, and
+ * *What their plays suggest* (`.suggest`): its controls' settings, and
  * what it shows once read (`state`: `"off"` not computed here, `"reading"` under
  * way, `"ready"`, or `"quiet"`: only `message`).
  */
@@ -252,7 +252,7 @@ export interface PanelFigure {
   name: string;
   alt: string;
   figure: FigureJSON;
-  /** Words shown under the chart (the plain words' verdict: `.plain_panels`). */
+  /** Words shown under the chart (the plain words' verdict: `.plain`). */
   caption?: string;
 }
 
@@ -273,7 +273,7 @@ export interface PanelData {
   figures: Record<string, PanelFigure>;
   /**
    * The figures' words are the analyst's (the *Details* switch); else plain words
-   * (`.plain_panels`).
+   * (`.plain`).
    */
   details: boolean;
 }
@@ -449,7 +449,7 @@ export interface TableState {
   busy: boolean;
   show_odds: boolean;
   status: string;
-  /** The odds panels' data (`tenleave_widget.table.charts`), drawn by `js/panels/`. */
+  /** The odds panels' data (`tenleave_widget.table.panels.charts`), drawn by `js/panels/`. */
   panels: PanelData;
   /** The table's size (the size control); `projector` fits a 1280x720 screen. */
   size: "small" | "medium" | "large" | "projector";

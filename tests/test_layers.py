@@ -60,7 +60,7 @@ LAYERS: list[set[str]] = [
 # order (test_each_package_is_one_run_of_layers).
 PACKAGES = ["engine", "analysis", "table", "programs", "widget"]
 JUPYTER = ("anywidget", "ipywidgets", "traitlets", "IPython", "ipykernel")
-# plotly is not Jupyter: table/charts.py composes the panels' figures with
+# plotly is not Jupyter: table/panels/charts.py composes the panels' figures with
 # plotly.graph_objects (go.Figure objects for an analyst; the table syncs their JSON), so the
 # table layer (PLOTLY_FROM) and above may import plotly, the engine and the analysis may
 # not; plotly's Jupyter half, the FigureWidget (an anywidget), is widget/-only like the rest.

@@ -120,7 +120,7 @@ export function themedData(data: Obj[], t: Theme): Obj[] {
   });
 }
 
-/** The words of a figure that plots nothing (table/charts.py `_words_figure`: no trace,
+/** The words of a figure that plots nothing (table/panels/charts.py `_words_figure`: no trace,
  *  its axes hidden, one note), or null. */
 export function wordsOnly(figure: FigureJSON): string | null {
   const layout = obj(figure.layout);

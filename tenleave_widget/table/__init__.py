@@ -11,8 +11,8 @@ The widget (:mod:`tenleave_widget.widget`) and the HTML export
   what may be clicked (:mod:`.session.offers`), the one check of a set-up
   (:mod:`.session.config`), a game's positions (:mod:`.session.history`), a review and a
   lesson on the table;
-- :mod:`.charts`, :mod:`.panels`, :mod:`.plain_panels`, :mod:`.suggest_panel`,
-  :mod:`.suggest_chart` and :mod:`.lookahead_panel`: the odds panels;
+- :mod:`.panels.charts`, :mod:`.panels.feed`, :mod:`.panels.plain`, :mod:`.panels.suggest`,
+  :mod:`.panels.suggest_chart` and :mod:`.panels.lookahead`: the odds panels;
 - :mod:`.coach`, :mod:`.coach_check` and :mod:`.coach_table`: the coach;
 - :mod:`.narration`, :mod:`.words` and :mod:`.review_breakdown`: the table in words.
 

@@ -22,16 +22,16 @@ from ..engine.game import Game
 from ..engine.lesson import fit_lesson
 from ..engine.record import parse_record, public_digest, record_object, save_record
 from ..programs.export import export_html
-from ..table.charts import as_figures
 from ..table.coach import CoachRunner, Judged
 from ..table.coach_check import CheckRunner
-from ..table.lookahead_panel import Thinker
+from ..table.panels.charts import as_figures
+from ..table.panels.lookahead import Thinker
+from ..table.panels.suggest import Reader
 from ..table.protocol import Mode, WidgetMessageError, parse_intent
 from ..table.session.config import assign_seats, check_config, check_delay
 from ..table.session.default_size import check_size
 from ..table.session.machine import Session
 from ..table.session.redeal import redeal as redeal_hidden
-from ..table.suggest_panel import Reader
 from ..table.words import plain_words
 from .bot_runner import BotFailure, BotRunner
 from .lesson_controls import LessonControls
@@ -132,14 +132,15 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
 
     @property
     def panels(self) -> dict[str, Any]:
-        """The odds panels' data as synced (:class:`tenleave_widget.table.charts.PanelData`)."""
+        """The odds panels' data as synced
+        (:class:`tenleave_widget.table.panels.charts.PanelData`)."""
         return dict(self.table.panels)
 
     def figures(self) -> dict[str, go.Figure]:
         """The panels shown now as ``plotly.graph_objects.Figure`` objects (``outcome``,
         ``moves``, ``cards``, ``timeline``, and ``review`` once a replay is reviewed; none
         while the odds are hidden): the figures the table draws, to ``show()``,
-        ``write_html`` or put in a report (:func:`tenleave_widget.table.charts.figures`)."""
+        ``write_html`` or put in a report (:func:`tenleave_widget.table.panels.charts.figures`)."""
         return as_figures(self.table.panels["figures"])
 
     @property

@@ -10,7 +10,7 @@ from typing import Any
 
 from tenleave_widget import Game
 from tenleave_widget.analysis.odds import seat_odds
-from tenleave_widget.table.charts import TimelinePoint, panel_data
+from tenleave_widget.table.panels.charts import TimelinePoint, panel_data
 from tenleave_widget.widget import STATIC
 
 from .conftest import artifact

@@ -15,8 +15,8 @@ import pytest
 
 from tenleave_widget import Game
 from tenleave_widget.analysis.odds import seat_odds
-from tenleave_widget.table import charts
-from tenleave_widget.table.charts import (
+from tenleave_widget.table.panels import charts
+from tenleave_widget.table.panels.charts import (
     REVIEW_SYMBOLS,
     TimelinePoint,
     figures,

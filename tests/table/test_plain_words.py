@@ -18,7 +18,7 @@ import pytest
 from helpers import random_game
 
 from tenleave_widget import Game
-from tenleave_widget.table.plain_panels import JARGON, disagreement
+from tenleave_widget.table.panels.plain import JARGON, disagreement
 from tenleave_widget.widget import TenLeaveWidget, hotseat, replay_widget
 
 GAMES = Path(__file__).resolve().parents[2] / "examples" / "games"

@@ -18,11 +18,14 @@ from tenleave_widget.analysis import evidence
 from tenleave_widget.analysis.bots import decide, make_bot
 from tenleave_widget.analysis.infer import infer, inferred_odds, with_history
 from tenleave_widget.engine.errors import TenLeaveError
-from tenleave_widget.table import lookahead_panel, suggest_chart, suggest_panel, tasks
+from tenleave_widget.table import tasks
+from tenleave_widget.table.panels import lookahead as lookahead_panel
+from tenleave_widget.table.panels import suggest as suggest_panel
+from tenleave_widget.table.panels import suggest_chart
+from tenleave_widget.table.panels.suggest import CAREFUL, PANEL_COST
 from tenleave_widget.table.protocol import WidgetMessageError, parse_intent
 from tenleave_widget.table.session.config import check_config
 from tenleave_widget.table.session.machine import Session
-from tenleave_widget.table.suggest_panel import CAREFUL, PANEL_COST
 from tenleave_widget.widget import TenLeaveWidget, hotseat, replay_widget
 
 

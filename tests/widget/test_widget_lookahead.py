@@ -12,7 +12,7 @@ import pytest
 from tenleave_widget import Game
 from tenleave_widget.analysis.lookahead import Budget, evaluate_view
 from tenleave_widget.engine.errors import TenLeaveError
-from tenleave_widget.table.lookahead_panel import Thinker
+from tenleave_widget.table.panels.lookahead import Thinker
 from tenleave_widget.table.session.config import check_config
 from tenleave_widget.table.session.machine import Session
 from tenleave_widget.widget import TenLeaveWidget, play

@@ -43,7 +43,7 @@ __all__ = ["Session", "build_history", "public_view"]
 class Session(GameLine, TurnInProgress, BotSeats, Preferences, TableView, ReviewState,
               CoachTable):
     """One table: the game's history, the position shown, the turn in progress and the
-    viewing seat. Bots are moved from outside (:mod:`.bot_runner`): the session only says
+    viewing seat. Bots are moved from outside (:mod:`..bot_runner`): the session only says
     which seat a bot should move (:meth:`bot_to_move`) and applies its turn."""
 
     # ------------------------------------------------------------------ intents

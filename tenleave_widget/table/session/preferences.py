@@ -5,7 +5,7 @@ the game."""
 
 from __future__ import annotations
 
-from ..lookahead_panel import MEASURES
+from ..panels.lookahead import MEASURES
 from ..protocol import SIZES, Intent, WidgetMessageError
 from .state import SessionState
 

@@ -25,10 +25,10 @@ from ...analysis.review import Review
 from ...engine.game import Game
 from ...engine.turn import TurnStep
 from ..coach import Coach
-from ..lookahead_panel import LookaheadFeed
-from ..panels import PanelFeed
+from ..panels.feed import PanelFeed
+from ..panels.lookahead import LookaheadFeed
+from ..panels.suggest import SuggestFeed
 from ..protocol import BestMove, CoachState, Message
-from ..suggest_panel import SuggestFeed
 from .config import Config
 from .default_size import default_size
 from .history import build_history
@@ -80,9 +80,9 @@ class SessionState:
         """Replay mode: name the best move of the position shown (from the mover's view)."""
         self.panels = PanelFeed()
         self.lookahead = LookaheadFeed()
-        """The moves' whole-game values, computed in slices (:mod:`..lookahead_panel`)."""
+        """The moves' whole-game values, computed in slices (:mod:`..panels.lookahead`)."""
         self.suggest = SuggestFeed()
-        """*What their plays suggest* and its controls (:mod:`..suggest_panel`)."""
+        """*What their plays suggest* and its controls (:mod:`..panels.suggest`)."""
         self.measure = "swat"
         """What ranks the moves panel: one swat ahead, or the whole game (the switch)."""
         self.size = default_size()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ...engine.record import short_name
 from ..coach import verdict_words
 from ..narration import and_list, describe_turn, seat_name, step_text, token_before
-from ..plain_panels import plain_review_words
+from ..panels.plain import plain_review_words
 from ..protocol import Cover, Narration, TableState
 from .history import public_view
 from .modes import turns_since

@@ -24,7 +24,7 @@ and the choice behind it (:func:`~tenleave_widget.analysis.evidence.biggest_shif
 - *During a turn.* Plays and rotations of the seat's own turn in progress change no
   chance: the reading is that of the turn's start, each card named where it is now. A
   peek or a wake in the turn shows a card: the panel waits for the end of the turn.
-- *In the background.* A :class:`Reader` runs the reading as a job of :mod:`.tasks` (the
+- *In the background.* A :class:`Reader` runs the reading as a job of :mod:`..tasks` (the
   worker thread, or the loop's slices without threads), a step a slice, and pushes the
   panels when it is in; the table answers meanwhile. Readings are kept per position
   (:data:`KEEP`), so stepping back and forth in a replay reads each position once.
@@ -55,17 +55,17 @@ from collections import OrderedDict
 from collections.abc import Callable, Generator, Mapping
 from typing import Any, Literal, Protocol, TypedDict, cast
 
-from ..analysis.evidence import Shift, biggest_shift
-from ..analysis.infer import Beta, Inference, InferredOdds, infer, inferred_odds, with_history
-from ..analysis.odds import SeatOdds
-from ..analysis.worlds import Hidden
-from ..engine.game import Game
-from ..engine.turn import TurnStep
-from ..engine.view import View
-from . import tasks
+from ...analysis.evidence import Shift, biggest_shift
+from ...analysis.infer import Beta, Inference, InferredOdds, infer, inferred_odds, with_history
+from ...analysis.odds import SeatOdds
+from ...analysis.worlds import Hidden
+from ...engine.game import Game
+from ...engine.turn import TurnStep
+from ...engine.view import View
+from .. import tasks
+from ..protocol import WidgetMessageError
+from ..session.config import Config
 from .charts import ROMAN, PanelData, SuggestCard, SuggestChart, percent, quiet_suggest
-from .protocol import WidgetMessageError
-from .session.config import Config
 from .suggest_chart import suggest_figure, words_figure
 
 __all__ = ["CAREFUL", "KEEP", "LEVELS", "ODDS_MODELS", "Reader", "SuggestFeed", "SuggestSession",
@@ -105,7 +105,7 @@ LOOKED = ("You have looked at a card (or woken SleepKid) this turn: this panel i
 
 
 class SuggestSession(Protocol):
-    """What the panel reads of a session (:class:`~.session.machine.Session` is one; a
+    """What the panel reads of a session (:class:`~..session.machine.Session` is one; a
     ``Protocol``, so that this module does not import the session, which imports it)."""
 
     config: Config
@@ -409,7 +409,7 @@ def details(inf: Inference, players: list[str]) -> str:
 
 
 class Reader:
-    """Runs the panel's readings as background jobs (:func:`.tasks.run`) while a loop runs,
+    """Runs the panel's readings as background jobs (:func:`..tasks.run`) while a loop runs,
     and calls ``changed`` (which pushes the panels) on the loop when one is in. Without a
     running loop (a script) it does nothing: :meth:`SuggestFeed.advance` reads instead."""
 

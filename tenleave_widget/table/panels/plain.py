@@ -24,7 +24,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine.cards import card_value
+from ...engine.cards import card_value
 from .charts import (
     OUTCOME_PARTS,
     MoveChart,

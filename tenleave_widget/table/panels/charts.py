@@ -38,9 +38,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
-from ..analysis.odds import SeatOdds, seat_odds
-from ..analysis.review import Review, turn_text
-from ..engine.view import View
+from ...analysis.odds import SeatOdds, seat_odds
+from ...analysis.review import Review, turn_text
+from ...engine.view import View
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
@@ -152,7 +152,7 @@ class TimelineChart(TypedDict):
 class SuggestCard(TypedDict):
     """A card the seat cannot see (a face-down table card, or one of an opponent's unseen
     hand cards of one back: ``size`` of them), its chance of each value (``"3"`` -> p) by
-    the rules alone and as the players' choices suggest (:mod:`.suggest_panel`)."""
+    the rules alone and as the players' choices suggest (:mod:`.suggest`)."""
 
     label: str
     owner: int
@@ -165,7 +165,7 @@ class SuggestCard(TypedDict):
 
 
 class SuggestChart(TypedDict):
-    """*What their plays suggest* (:mod:`.suggest_panel`): its controls' settings, and
+    """*What their plays suggest* (:mod:`.suggest`): its controls' settings, and
     what it shows once read (``state``: ``"off"`` not computed here, ``"reading"`` under
     way, ``"ready"``, or ``"quiet"``: only ``message``)."""
 
@@ -201,7 +201,7 @@ class PanelFigure(_Figure, total=False):
     holding the same numbers (read by a screen reader instead of the chart)."""
 
     caption: str
-    """Words shown under the chart (the plain words' verdict: :mod:`.plain_panels`)."""
+    """Words shown under the chart (the plain words' verdict: :mod:`.plain`)."""
 
 
 class PanelData(TypedDict):
@@ -222,7 +222,7 @@ class PanelData(TypedDict):
     """The panels as Plotly figures (:func:`panel_figures`), what the table draws."""
     details: bool
     """The figures' words are the analyst's (the *Details* switch); else plain words
-    (:mod:`.plain_panels`)."""
+    (:mod:`.plain`)."""
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ by the measure the student chose (the panel's switch, ``{"kind": "measure"}``).
   the steps taken this turn), so the same position gets the same numbers.
 - *In slices, off the loop.* :class:`LookaheadFeed` holds one
   :class:`~tenleave_widget.analysis.lookahead.Evaluation`, which plays its worlds a slice at a time;
-  in a notebook :class:`Thinker` runs the slices as a background job (:mod:`.tasks`: in
+  in a notebook :class:`Thinker` runs the slices as a background job (:mod:`..tasks`: in
   a worker thread, or on the loop between messages where there are no threads, as
   under Pyodide) and publishes each chunk's figures on the kernel's event loop, which
   keeps handling messages meanwhile (``benchmarks/bench_widget_blocking.py`` measures
@@ -48,15 +48,15 @@ import time
 from collections.abc import Callable, Generator, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..analysis.lookahead import DEFAULT_SAMPLES, Budget, Evaluation
-from ..analysis.move_values import MoveValues
-from ..engine.turn import TurnObject, TurnStep
-from . import tasks
+from ...analysis.lookahead import DEFAULT_SAMPLES, Budget, Evaluation
+from ...analysis.move_values import MoveValues
+from ...engine.turn import TurnObject, TurnStep
+from .. import tasks
 from .charts import MoveChart, MovesChart, move_label
 
 if TYPE_CHECKING:
-    from ..engine.game import Game
-    from .session.config import Config
+    from ...engine.game import Game
+    from ..session.config import Config
 
 __all__ = [
     "CHUNK_MS", "MEASURES", "SLICE_MS", "LookaheadFeed", "LookaheadSession", "Thinker",
@@ -79,7 +79,7 @@ CHUNK_MS = 120.0
 
 
 class LookaheadSession(Protocol):
-    """What the whole-game evaluation reads of a session (:class:`~.session.machine.Session` is
+    """What the whole-game evaluation reads of a session (:class:`~..session.machine.Session` is
     one; a ``Protocol``, so that this module does not import the session, which imports it)."""
 
     config: Config
@@ -281,7 +281,7 @@ def annotate(
 
 class Thinker:
     """Runs a session's whole-game evaluation in chunks of :data:`CHUNK_MS` as background
-    jobs (:func:`.tasks.run`) while a loop runs, and calls ``changed`` (which pushes the
+    jobs (:func:`..tasks.run`) while a loop runs, and calls ``changed`` (which pushes the
     panels' data) on the loop after each chunk. The loop is never blocked long by the
     evaluation: a worker thread gives it the interpreter after each slice, and without
     threads the slices run on the loop between its messages; the job touches nothing but

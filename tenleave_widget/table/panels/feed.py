@@ -1,5 +1,5 @@
-"""The odds panels of a session: the data of :mod:`tenleave_widget.table.charts`, computed from
-the viewing seat's view only, synced in the table state (``panels``) and drawn by the
+"""The odds panels of a session: the data of :mod:`.charts`, computed from the viewing
+seat's view only, synced in the table state (``panels``) and drawn by the
 widget's own bundle (``js/panels/``, SVG and HTML). No chart library travels with the
 widget, so a saved notebook stays small and the panels follow JupyterLab's theme.
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from ..analysis.odds import seat_odds
+from ...analysis.odds import seat_odds
 from .charts import (
     COLOUR_HEX,
     PanelData,
@@ -31,19 +31,19 @@ from .charts import (
     panel_data,
     review_figure,
 )
-from .lookahead_panel import LookaheadSession
-from .plain_panels import plain_figures
-from .suggest_panel import SuggestSession
+from .lookahead import LookaheadSession
+from .plain import plain_figures
+from .suggest import SuggestSession
 
 if TYPE_CHECKING:
-    from ..analysis.review import Review
-    from ..engine.game import Game
+    from ...analysis.review import Review
+    from ...engine.game import Game
 
 __all__ = ["COLOUR_HEX", "PanelFeed", "PanelSession"]
 
 
 class PanelSession(LookaheadSession, SuggestSession, Protocol):
-    """What the panels read of a session (:class:`~.session.machine.Session` is one; a
+    """What the panels read of a session (:class:`~..session.machine.Session` is one; a
     ``Protocol``, so that this module does not import the session, which imports it)."""
 
     review: Review | None

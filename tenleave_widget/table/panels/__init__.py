@@ -1,0 +1,2 @@
+"""The odds panels: their data, figures and the background feeds behind them.
+"""
