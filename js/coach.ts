@@ -1,6 +1,6 @@
 // The coach at the table: its control (off / after / before), the "Are you sure?"
 // question, "Show me" and, at game over, the seat's summary with its decisions worth a
-// second look. Python checks every answer (table/coach_table.py).
+// second look. Python checks every answer (table/coach/table.py).
 
 import { button, h } from "./dom";
 import type { TableState } from "./protocol";

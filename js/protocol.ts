@@ -412,7 +412,7 @@ export interface CoachLook {
   text: string;
 }
 
-/** The coach at the table (`.coach_table`), as the seat on screen may see it. */
+/** The coach at the table (`.coach.table`), as the seat on screen may see it. */
 export interface CoachState {
   mode: "off" | "after" | "before";
   /** The table may change the coach (play and hot-seat; not behind the cover). */

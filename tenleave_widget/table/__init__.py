@@ -13,7 +13,7 @@ The widget (:mod:`tenleave_widget.widget`) and the HTML export
   lesson on the table;
 - :mod:`.panels.charts`, :mod:`.panels.feed`, :mod:`.panels.plain`, :mod:`.panels.suggest`,
   :mod:`.panels.suggest_chart` and :mod:`.panels.lookahead`: the odds panels;
-- :mod:`.coach`, :mod:`.coach_check` and :mod:`.coach_table`: the coach;
+- :mod:`.coach.verdicts`, :mod:`.coach.check` and :mod:`.coach.table`: the coach;
 - :mod:`.narration`, :mod:`.words` and :mod:`.review_breakdown`: the table in words.
 
 The seat view's types are the engine's (:mod:`tenleave_widget.engine.view`).

@@ -265,7 +265,7 @@ class CoachLook(TypedDict):
 
 
 class CoachState(TypedDict):
-    """The coach at the table (:mod:`.coach_table`), as the seat on screen may see it."""
+    """The coach at the table (:mod:`.coach.table`), as the seat on screen may see it."""
 
     mode: Literal["off", "after", "before"]
     control: bool

@@ -22,8 +22,8 @@ from ..engine.game import Game
 from ..engine.lesson import fit_lesson
 from ..engine.record import parse_record, public_digest, record_object, save_record
 from ..programs.export import export_html
-from ..table.coach import CoachRunner, Judged
-from ..table.coach_check import CheckRunner
+from ..table.coach.check import CheckRunner
+from ..table.coach.verdicts import CoachRunner, Judged
 from ..table.panels.charts import as_figures
 from ..table.panels.lookahead import Thinker
 from ..table.panels.suggest import Reader

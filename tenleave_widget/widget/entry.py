@@ -43,8 +43,9 @@ def play(
     ``bot_delay`` seconds apart so that a person can follow. With one human, the widget
     offers undo.
     ``coach="after"``: every human decision is judged as the review would (in the
-    background, ``coach_samples`` worlds per decision; :mod:`~tenleave_widget.table.coach`),
-    told to its seat in words and kept in ``w.verdicts``.
+    background, ``coach_samples`` worlds per decision;
+    :mod:`~tenleave_widget.table.coach.verdicts`), told to its seat in words and kept in
+    ``w.verdicts``.
     ``size``: the table's size (``"small"``, ``"medium"``, ``"large"``, ``"projector"``);
     default: the kernel's (:func:`~tenleave_widget.set_default_size`).
     """

@@ -11,8 +11,8 @@ import pytest
 
 from tenleave_widget import Game
 from tenleave_widget.analysis.review import review
-from tenleave_widget.table.coach import Coach
-from tenleave_widget.table.config import check_config
+from tenleave_widget.table.coach.verdicts import Coach
+from tenleave_widget.table.session.config import check_config
 from tenleave_widget.widget import TenLeaveWidget, WidgetMessageError, hotseat, play, replay_widget
 
 SAMPLES = 3

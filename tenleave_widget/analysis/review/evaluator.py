@@ -209,7 +209,7 @@ def screen(
     of that decision screens on), before any turn is chosen, as an
     :class:`~tenleave_widget.analysis.lookahead.Evaluation` to run in slices.
     :func:`screen_loss` then tells what a turn would lose on it: the coach's "Are you
-    sure?" (:mod:`tenleave_widget.table.coach_check`)."""
+    sure?" (:mod:`tenleave_widget.table.coach.check`)."""
     budget = _check_budget(samples, seed, objective)
     rng = random.Random(_turn_seed(seed, k))
     return Evaluation(view, budget, rng.getrandbits(32), per_world=True)

@@ -131,7 +131,7 @@ def judge_steps(
 ) -> Generator[None, None, TurnReview]:
     """:func:`judge_decision` a slice of evaluation per ``next`` (about
     :data:`.evaluator.SLICE_MS`): a background job that takes turns with others in one
-    thread (the coach, :mod:`tenleave_widget.table.coach`); its result is
+    thread (the coach, :mod:`tenleave_widget.table.coach.verdicts`); its result is
     :func:`judge_decision`'s."""
     budget = _check_budget(samples, seed, objective, model, beta)
     turn_seed = _turn_seed(seed, d.turn)

@@ -23,7 +23,7 @@ from ...analysis.bots import check_bot
 from ...analysis.lookahead import MAX_SAMPLES
 from ...engine.errors import SetupError, TenLeaveError, excerpt, json_kind
 from ...engine.game import Game
-from ..coach import COACH_MODES
+from ..coach.verdicts import COACH_MODES
 from ..protocol import Mode, WidgetMessageError
 
 __all__ = [
@@ -48,7 +48,7 @@ class Config:
     seed: int | None = None
     show_odds: bool = True
     coach: str = "off"
-    """The coach (:mod:`..coach`): ``"off"``, ``"after"`` or ``"before"`` (play and
+    """The coach (:mod:`..coach.verdicts`): ``"off"``, ``"after"`` or ``"before"`` (play and
     hot-seat modes)."""
     coach_samples: int | None = None
     """The coach's budget: worlds per decision (``None``: the review's default)."""

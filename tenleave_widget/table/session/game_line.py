@@ -27,7 +27,7 @@ class GameLine(SessionState):
 
     def current(self) -> Game:
         """The position shown: the live game, or the replay at the chosen turn (or the
-        position before a turn the coach shows: :mod:`..coach_table`)."""
+        position before a turn the coach shows: :mod:`..coach.table`)."""
         k = self.shown_turn()
         return self.history[self.mode.shown_index(self) if k is None else k]
 

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from typing import cast
 
-from ..coach import Verdict, tally_words, verdict_words
-from ..coach_table import CoachTable
+from ..coach.table import CoachTable
+from ..coach.verdicts import Verdict, tally_words, verdict_words
 from ..protocol import Intent, Message, WidgetMessageError
 from .bot_seats import BotSeats
 from .game_line import GameLine

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...analysis.review import Review, TurnReview, turn_text
-from ..coach_table import drawn_move
+from ..coach.table import drawn_move
 from ..narration import seat_name
 from ..protocol import BestMove
 

@@ -10,7 +10,7 @@ and set-up, declared once for the parts that act on them (each a mixin of the se
   suggest panel's level and model);
 - :mod:`.table_view`: what the table shows (the seat's projection, the turns in words,
   the status line);
-- :mod:`.review_state` and :mod:`..coach_table`: what the table shows of a review and of the
+- :mod:`.review_state` and :mod:`..coach.table`: what the table shows of a review and of the
   coach.
 
 The methods one part calls on another are declared here for the type checker only.
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ...analysis.review import Review
 from ...engine.game import Game
 from ...engine.turn import TurnStep
-from ..coach import Coach
+from ..coach.verdicts import Coach
 from ..panels.feed import PanelFeed
 from ..panels.lookahead import LookaheadFeed
 from ..panels.suggest import SuggestFeed
@@ -90,7 +90,7 @@ class SessionState:
         self.games = 1
         """Games played at this table (play again starts the next one)."""
         self.coach = Coach(config.coach, config.coach_samples)
-        """The coach's verdicts of the humans' decisions (:mod:`..coach`)."""
+        """The coach's verdicts of the humans' decisions (:mod:`..coach.verdicts`)."""
         self.branch: dict[str, Any] | None = None
         """The record's ``branch`` (RULES.md §8): the game was played on from turn
         ``branch["turn"]`` of the game ``branch["from"]``; ``None`` for a whole game."""
@@ -104,7 +104,7 @@ class SessionState:
         student's replay, opened in its own seat's view, does not."""
 
     if TYPE_CHECKING:
-        # the coach's state (class attributes of :class:`~..coach_table.CoachTable`)
+        # the coach's state (class attributes of :class:`~..coach.table.CoachTable`)
         asking: dict[str, Any] | None
         showing: tuple[int, int] | None
         coach_note: str

@@ -5,7 +5,7 @@ shows only public facts), the turns in words and the status line, as one
 from __future__ import annotations
 
 from ...engine.record import short_name
-from ..coach import verdict_words
+from ..coach.verdicts import verdict_words
 from ..narration import and_list, describe_turn, seat_name, step_text, token_before
 from ..panels.plain import plain_review_words
 from ..protocol import Cover, Narration, TableState

@@ -4,7 +4,7 @@ With ``coach="after"`` (:func:`~tenleave_widget.widget.entry.play`, ``hotseat``)
 human seat ends its turn, the turn is judged from that seat's view just before it by the
 review's own code (:func:`~tenleave_widget.analysis.review.judge_decision`, with the review's
 seed and budget: a coached game's verdicts are those of the review of its record). The
-judging takes seconds, so it runs in the background (:mod:`.tasks`); the verdict then
+judging takes seconds, so it runs in the background (:mod:`..tasks`); the verdict then
 joins :attr:`Coach.verdicts` and is told in words to that seat only — in the turn's
 narration and the message line, never behind the hot-seat cover or to another seat. A
 verdict names the turn played and the best one (the seat's own cards and the table's
@@ -31,7 +31,7 @@ import logging
 from collections.abc import Callable, Generator
 from typing import TypedDict
 
-from ..analysis.review import (
+from ...analysis.review import (
     DEFAULT_SAMPLES,
     LABELS,
     Decision,
@@ -40,11 +40,11 @@ from ..analysis.review import (
     judge_steps,
     turn_text,
 )
-from ..analysis.review.results import _summaries
-from ..engine.turn import Turn, TurnObject
-from ..engine.view import View
-from . import tasks
-from .coach_check import CoachCheck
+from ...analysis.review.results import _summaries
+from ...engine.turn import Turn, TurnObject
+from ...engine.view import View
+from .. import tasks
+from .check import CoachCheck
 
 __all__ = ["COACH_MODES", "Coach", "CoachRunner", "Judged", "Tally", "Verdict", "tally_words",
            "verdict_words"]
@@ -54,7 +54,7 @@ log = logging.getLogger(__name__)
 COACH_MODES = ("off", "after", "before")
 """The coach's settings: ``"off"``; ``"after"`` (each human decision judged once played);
 ``"before"``: as ``"after"``, and *End turn* first asks "Are you sure?" when the turn
-loses more than a threshold (:mod:`.coach_check`)."""
+loses more than a threshold (:mod:`.check`)."""
 
 COACH_SEED = 0
 """The coach's review seed: the review's default, so that ``review(record)`` of a coached
@@ -212,7 +212,7 @@ class Coach:
 
 class CoachRunner:
     """Judges a :class:`Coach`'s waiting decisions one at a time, in the worker thread a
-    chunk at a time (:func:`.tasks.chunk`: one thread thinks at a time) while a loop
+    chunk at a time (:func:`..tasks.chunk`: one thread thinks at a time) while a loop
     runs, calling ``judged(verdict)`` on the loop for each kept verdict; without a
     running loop (a script), at once."""
 
@@ -240,7 +240,7 @@ class CoachRunner:
     def _chunk(self, loop: asyncio.AbstractEventLoop, d: Decision,
                job: Generator[None, None, Judged]) -> None:
         """Run the next chunk of ``d``'s judging in the worker thread (see
-        :func:`.tasks.chunk`: it takes turns there with the panel and the bots)."""
+        :func:`..tasks.chunk`: it takes turns there with the panel and the bots)."""
         task = self.task = tasks.run(loop, tasks.chunk(job, tasks.CHUNK_MS))
         task.future.add_done_callback(lambda _f: self._done(d, task, loop, job))
 

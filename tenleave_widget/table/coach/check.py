@@ -4,7 +4,7 @@ While a human seat thinks, its decision is *screened* from its view just before 
 — the first stage of the review's own judging (:func:`~tenleave_widget.analysis.review.screen`:
 every decision valued on the same worlds, with the review's seed for that turn, so the
 very worlds the verdict's screen plays). The screen runs in the background, in slices
-(:mod:`.tasks`), and never blocks the table. When the seat presses *End turn*, what its
+(:mod:`..tasks`), and never blocks the table. When the seat presses *End turn*, what its
 turn loses on the screen (:func:`~tenleave_widget.analysis.review.screen_loss`) is compared
 with the threshold, :data:`ASK_LOSS` by default (a loss above it is a *mistake* or a
 *blunder*): above it, the table asks first. The verdict that follows the turn (as with
@@ -35,8 +35,8 @@ import logging
 from collections.abc import Callable, Generator
 from typing import Any
 
-from ..analysis.move_values import MoveValues
-from ..analysis.review import (
+from ...analysis.move_values import MoveValues
+from ...analysis.review import (
     DEFAULT_SAMPLES,
     THRESHOLDS,
     ScreenLoss,
@@ -44,10 +44,10 @@ from ..analysis.review import (
     screen_loss,
     turn_text,
 )
-from ..engine.turn import Turn
-from ..engine.view import View
-from . import tasks
-from .protocol import CoachAsk
+from ...engine.turn import Turn
+from ...engine.view import View
+from .. import tasks
+from ..protocol import CoachAsk
 
 __all__ = ["ASK_LOSS", "CheckRunner", "CoachCheck", "ask_words"]
 
@@ -138,7 +138,7 @@ Wanted = tuple[int, int, View]
 
 class CheckRunner:
     """Runs the screen of the decision ``wants()`` names (:meth:`CoachCheck.want`) in the
-    worker thread a chunk at a time (:func:`.tasks.chunk`: it takes turns there with the
+    worker thread a chunk at a time (:func:`..tasks.chunk`: it takes turns there with the
     panel, the bots and the verdicts; slices on the loop where there are no threads)
     while a loop runs; without a running loop (a script), at once. A screen no longer
     wanted stops at its next slice."""

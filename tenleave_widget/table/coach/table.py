@@ -1,17 +1,17 @@
-"""What the table shows of the coach (:mod:`.coach`), and the coach's intents: a mixin of
-:class:`~.session.machine.Session`.
+"""What the table shows of the coach (:mod:`.verdicts`), and the coach's intents: a mixin of
+:class:`~..session.machine.Session`.
 
 - *The control* (``{"kind": "coach", "mode": ...}``): ``off``, ``after`` or ``before``, in
   play and hot-seat modes, not behind the cover.
-- *"Are you sure?"* (``before``, :mod:`.coach_check`): *End turn* on a turn that loses more
+- *"Are you sure?"* (``before``, :mod:`.check`): *End turn* on a turn that loses more
   than the threshold on the screen keeps the turn in progress and asks
-  (:class:`~.protocol.CoachAsk`); until it is answered (``{"kind": "confirm", "answer":
+  (:class:`~..protocol.CoachAsk`); until it is answered (``{"kind": "confirm", "answer":
   "play" | "back"}``) the seat may do nothing else. *Play it anyway* ends the turn as
   chosen; *Take it back* takes back its steps that revealed nothing (as *Start the turn
   again* does: a peek or a wake stays).
 - *"Show me"* (``{"kind": "showme", "turn": k}``): the position before turn ``k`` as the
   seat saw it, with the better move drawn as the review draws its best move
-  (:class:`~.protocol.BestMove`): a turn the coach judged for the seat on screen, or the
+  (:class:`~..protocol.BestMove`): a turn the coach judged for the seat on screen, or the
   turn it asks about. ``turn: null`` goes back to the game. The seat cannot play while
   it looks (the bots go on).
 - *At game over*: the seat's tally in words and its decisions worth a second look (the
@@ -26,17 +26,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from ..analysis.review import LABELS, ScreenLoss, turn_text
-from ..engine.turn import AFTER, Turn, TurnStep
-from ..engine.view import View
-from .coach import COACH_MODES, Coach, Verdict, tally_words
-from .coach_check import ask_words
-from .protocol import BestMove, CoachLook, CoachState, WidgetMessageError
-from .session.offers import final_steps
+from ...analysis.review import LABELS, ScreenLoss, turn_text
+from ...engine.turn import AFTER, Turn, TurnStep
+from ...engine.view import View
+from ..protocol import BestMove, CoachLook, CoachState, WidgetMessageError
+from ..session.offers import final_steps
+from .check import ask_words
+from .verdicts import COACH_MODES, Coach, Verdict, tally_words
 
 if TYPE_CHECKING:
-    from ..engine.game import Game
-    from .session.modes import ModePolicy
+    from ...engine.game import Game
+    from ..session.modes import ModePolicy
 
 __all__ = ["LOOKS", "CoachTable", "drawn_move"]
 
