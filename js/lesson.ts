@@ -1,4 +1,4 @@
-// The lesson on a replay table (RULES.md §8, tenleave_widget/table/lesson.py): the question
+// The lesson on a replay table (RULES.md §8, tenleave_widget/table/session/lesson.py): the question
 // of the moment on the table, Previous / Next moment, and the answer shown on demand. The
 // table moves to each moment's position and view; the page never scrolls away.
 

@@ -4,7 +4,7 @@
 //
 // The contract between Python and the browser. `TableState` is the synced state of the
 // table widget (one traitlet per key): `view` follows docs/view.md (tenleave-view/1);
-// everything else is computed by Python (tenleave_widget/table/session.py). The browser
+// everything else is computed by Python (tenleave_widget/table/session/machine.py). The browser
 // holds no game rules: it draws what it is given and sends an `Intent` back.
 
 /** A card's back as a view writes it: `"marked"` (`*` in the notation) or `"plain"`. */

@@ -1,4 +1,4 @@
-// The panels' Details switch: plain words by default (tenleave_widget/table/plain_panels.py),
+// The panels' Details switch: plain words by default (tenleave_widget/table/panels/plain.py),
 // the analyst's figures and words (expected values, margins, 95% intervals) on demand. A UI
 // preference kept in Python (the table's session), so every redraw and export agrees.
 

@@ -29,7 +29,7 @@ function measureSwitch(moves: MovesChart, send: Send): HTMLElement {
 function progressWords(moves: MovesChart, details: boolean): string {
   if (moves.target === 0) return "";
   if (!details) {
-    // plain words (tenleave_widget/table/plain_panels.py)
+    // plain words (tenleave_widget/table/panels/plain.py)
     if (moves.worlds >= moves.target) return `Whole game: ${moves.worlds} games played out to the end from here.`;
     return `Whole game: thinking… ${moves.worlds} of ${moves.target} games played out.`;
   }

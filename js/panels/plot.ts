@@ -1,4 +1,4 @@
-// Drawing one Plotly figure composed in Python (tenleave_widget/table/charts.py) with the
+// Drawing one Plotly figure composed in Python (tenleave_widget/table/panels/charts.py) with the
 // partial plotly.js bundle: the theme (colours and fonts from JupyterLab's CSS variables,
 // read at draw time), the trimmed modebar, and Plotly.react so a new state updates the
 // chart in place. plotly.js itself comes from the page (./plotly-slot.ts): a table's ESM

@@ -1,5 +1,5 @@
 // What the figure of "What their plays suggest" does not draw (the figure itself is
-// composed in Python: tenleave_widget/table/suggest_chart.py): the rationality control
+// composed in Python: tenleave_widget/table/panels/suggest_chart.py): the rationality control
 // (how carefully the opponents are taken to play), the biggest change in plain words, the
 // analyst's figures under a disclosure, and the outcome panel's switch that reads the
 // queue odds from the rules alone or from the players' choices too. Each button sends an

@@ -38,9 +38,9 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from ..table.narration import describe_turn
 from ..table.protocol import TableState, WidgetMessageError
 from ..table.session.machine import Session, public_view
+from ..table.words.narration import describe_turn
 
 if TYPE_CHECKING:
     from .class_positions import Practice, open_position

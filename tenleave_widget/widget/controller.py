@@ -32,7 +32,7 @@ from ..table.session.config import assign_seats, check_config, check_delay
 from ..table.session.default_size import check_size
 from ..table.session.machine import Session
 from ..table.session.redeal import redeal as redeal_hidden
-from ..table.words import plain_words
+from ..table.words.errors import plain_words
 from .bot_runner import BotFailure, BotRunner
 from .lesson_controls import LessonControls
 from .owned import KernelOwned
@@ -352,7 +352,7 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
 
     def send_intent(self, intent: object) -> bool:
         """As a click would: apply the intent, or show the error on the table, in plain
-        words for the student (:func:`~.words.plain_words`). True if applied."""
+        words for the student (:func:`~.words.errors.plain_words`). True if applied."""
         try:
             self.handle_intent(intent)
         except TenLeaveError as e:

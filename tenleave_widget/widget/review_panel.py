@@ -34,8 +34,8 @@ import ipywidgets
 
 from ..analysis.review import DEFAULT_SAMPLES, Review, review, review_steps
 from ..table import tasks
-from ..table.review_breakdown import breakdown_words, summary_table
 from ..table.session.machine import Session
+from ..table.words.review_breakdown import breakdown_words, summary_table
 from .owned import KernelOwned, owned
 
 __all__ = ["ReviewPanel"]

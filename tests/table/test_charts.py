@@ -1,4 +1,4 @@
-"""The panel data (tenleave_widget/table/charts.py): what each panel says, its empty and
+"""The panel data (tenleave_widget/table/panels/charts.py): what each panel says, its empty and
 finished states, the timeline ending at the position shown, and that it is a function of
 the seat's view only (a hidden card's value cannot change it)."""
 

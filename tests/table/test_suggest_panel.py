@@ -1,4 +1,4 @@
-"""*What their plays suggest* (tenleave_widget/table/suggest_panel.py, suggest_chart.py and
+"""*What their plays suggest* (tenleave_widget/table/panels/suggest.py, suggest_chart.py and
 analysis/evidence.py): the figure, its text alternative, the controls (checked intents),
 the reason, the queue odds' switch, hot-seat, and that the panel is a function of the
 seat's view and public history only."""

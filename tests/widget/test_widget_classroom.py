@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tenleave_widget import Game
-from tenleave_widget.table.narration import and_list
+from tenleave_widget.table.words.narration import and_list
 from tenleave_widget.widget import WidgetMessageError, hotseat, play, replay_widget
 
 GAMES = Path(__file__).resolve().parents[2] / "examples" / "games"
@@ -174,7 +174,7 @@ NOT_PLAIN = [
 def test_every_message_a_click_can_show_is_in_plain_words() -> None:
     import re
 
-    from tenleave_widget.table.words import GENERIC
+    from tenleave_widget.table.words.errors import GENERIC
 
     found = shown_messages()
     assert len(found) >= 12  # the search reaches the table's refusals

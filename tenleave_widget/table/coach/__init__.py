@@ -1,3 +1,3 @@
-"""The coach at the table: verdicts after a turn, the check before it, and what
-the table shows of both.
+"""The coach at the table: a decision judged after it is played (:mod:`.verdicts`), checked
+before it ends (:mod:`.check`), and what the table shows of both (:mod:`.table`).
 """

@@ -1,2 +1,5 @@
-"""The odds panels: their data, figures and the background feeds behind them.
+"""The odds panels: their data and figures from a seat's view (:mod:`.charts`, in plain
+words :mod:`.plain`), the panels of a session (:mod:`.feed`), and the two filled in the
+background: the moves' whole-game values (:mod:`.lookahead`) and what the players' choices
+suggest (:mod:`.suggest`, its figure :mod:`.suggest_chart`).
 """

@@ -35,8 +35,8 @@ from typing import Protocol
 
 from ...engine.game import Game
 from ...engine.lesson import Lesson, Moment
-from ..narration import seat_name
 from ..protocol import LessonState, WidgetMessageError
+from ..words.narration import seat_name
 from .config import Config
 from .modes import ModePolicy
 

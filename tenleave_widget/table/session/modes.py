@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from ...engine.errors import excerpt
 from ...engine.turn import TurnStep
-from ..narration import seat_name
 from ..protocol import Mode, ReplayState, WidgetMessageError
+from ..words.narration import seat_name
 
 if TYPE_CHECKING:
     from ...engine.game import Game

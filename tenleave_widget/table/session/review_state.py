@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 from ...analysis.review import Review, TurnReview, turn_text
 from ..coach.table import drawn_move
-from ..narration import seat_name
 from ..protocol import BestMove
+from ..words.narration import seat_name
 
 if TYPE_CHECKING:
     from ...engine.game import Game

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from ...engine.record import short_name
 from ..coach.verdicts import verdict_words
-from ..narration import and_list, describe_turn, seat_name, step_text, token_before
 from ..panels.plain import plain_review_words
 from ..protocol import Cover, Narration, TableState
+from ..words.narration import and_list, describe_turn, seat_name, step_text, token_before
 from .history import public_view
 from .modes import turns_since
 from .offers import offers

@@ -6,8 +6,8 @@ revealed nothing); *End turn*; and who may act now. A part of :class:`~.machine.
 from __future__ import annotations
 
 from ...engine.turn import Turn, TurnStep
-from ..narration import seat_name
 from ..protocol import StepIntent, WidgetMessageError
+from ..words.narration import seat_name
 from .offers import final_steps
 from .state import SessionState
 

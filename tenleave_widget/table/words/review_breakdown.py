@@ -21,7 +21,7 @@ import html
 import textwrap
 from collections.abc import Iterable, Sequence
 
-from ..analysis.review import LABELS, Review, SeatSummary
+from ...analysis.review import LABELS, Review, SeatSummary
 
 __all__ = ["breakdown_words", "result_words", "summary_table", "summary_note"]
 

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..engine.cards import card_value
-from ..engine.game import Game
-from ..engine.rules import ROMAN, TARGET
-from ..engine.turn import TurnStep
-from ..engine.view import FlippedCard, GameEvent, SafeCard, SwatEvent, SwatQueue
-from .protocol import SwatWords, TurnWords
+from ...engine.cards import card_value
+from ...engine.game import Game
+from ...engine.rules import ROMAN, TARGET
+from ...engine.turn import TurnStep
+from ...engine.view import FlippedCard, GameEvent, SafeCard, SwatEvent, SwatQueue
+from ..protocol import SwatWords, TurnWords
 
 __all__ = ["REASONS", "describe_turn", "seat_name", "step_text", "token_before"]
 

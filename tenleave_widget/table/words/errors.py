@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..engine.cards import split_back
+from ...engine.cards import split_back
 
 __all__ = ["GENERIC", "plain_words"]
 

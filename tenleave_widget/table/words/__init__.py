@@ -1,0 +1,3 @@
+"""The table in words: turns and swats narrated (:mod:`.narration`), errors in plain words
+(:mod:`.errors`) and a review's breakdown in sentences (:mod:`.review_breakdown`).
+"""
