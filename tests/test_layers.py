@@ -195,7 +195,7 @@ def test_nothing_imports_a_module_above_it() -> None:
 
 
 def test_plotly_figures_but_no_jupyter_below_the_widget() -> None:
-    table, analysis, widget = layer_of("table.charts"), layer_of("analysis.odds"), layer_of(
+    table, analysis, widget = layer_of("table.panels.charts"), layer_of("analysis.odds"), layer_of(
         "widget.controller")
     assert jupyter_fault("plotly.graph_objects", table) is None
     assert jupyter_fault("plotly.graph_objects", widget) is None
@@ -301,7 +301,7 @@ def test_a_module_is_judged_by_its_own_layer_not_its_package() -> None:
     assert layer_of("analysis.worlds") < layer_of("analysis.infer") < layer_of(
         "analysis.evidence")
     assert layer_of("engine.swat") < layer_of("engine.game")
-    assert layer_of("table.session") == layer_of("table")
+    assert layer_of("table.session.machine") == layer_of("table")
     bad = [target for _, target in imports(
         PACKAGE / "analysis" / "worlds.py",
         "from .infer import infer\nfrom ..engine.game import Game\n")
