@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from ssl import SSLContext
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -21,12 +22,14 @@ from .wire import WIRE
 
 
 class Client:
-    """One connection to a dealer at ``url``. After :meth:`join` or :meth:`resume`,
+    """One connection to a dealer at ``url`` (``ssl``: the TLS context for a ``wss://``
+    address whose certificate the system does not trust). After :meth:`join` or :meth:`resume`,
     ``seat``, ``token`` and ``view`` (the latest ``state``) are set; every frame received
     is kept in ``frames`` (as the exact text), in order."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, ssl: SSLContext | None = None) -> None:
         self.url = url
+        self.ssl = ssl
         self.ws: ClientConnection | None = None
         self.seat: int | None = None
         self.token: str | None = None
@@ -37,7 +40,10 @@ class Client:
 
     async def open(self) -> None:
         """Open the connection (raises :class:`OSError` when the server is not there)."""
-        self.ws = await connect(self.url, max_size=None, open_timeout=5)
+        if self.ssl is None:
+            self.ws = await connect(self.url, max_size=None, open_timeout=5)
+        else:
+            self.ws = await connect(self.url, max_size=None, open_timeout=5, ssl=self.ssl)
 
     async def close(self) -> None:
         if self.ws is not None:

@@ -497,7 +497,11 @@ class Dealer:
         if g.turns_applied != k:
             return
         copy = g.copy()
-        turn = await asyncio.to_thread(decide, bot, copy, seat)
+        try:
+            turn = await asyncio.to_thread(decide, bot, copy, seat)
+        except Exception as e:  # a bot's bug must not stall the table: a random turn
+            log.error("table %s: the %s bot failed at turn %d: %r", table.id, bot.name, k, e)
+            turn = decide(make_bot("random", k), copy, seat)
         if g.turns_applied != k:  # a student's turn got there first
             return
         if seat not in table.players:

@@ -28,8 +28,8 @@ class Served:
 
 @asynccontextmanager
 async def served(store: Path | None = None, *, seed: int | None = None, bot_delay: float = 0,
-                 records: Path | None = None, rate: float | None = None
-                 ) -> AsyncIterator[Served]:
+                 records: Path | None = None, rate: float | None = None,
+                 certfile: Path | None = None) -> AsyncIterator[Served]:
     """A dealer listening on 127.0.0.1 (any free port) until the block ends."""
     loop = asyncio.get_running_loop()
     stop: asyncio.Future[None] = loop.create_future()
@@ -42,6 +42,7 @@ async def served(store: Path | None = None, *, seed: int | None = None, bot_dela
         "127.0.0.1", 0, store=None if store is None else str(store),
         records=None if records is None else str(records), bot_delay=bot_delay,
         randomness=None if seed is None else Randomness(seed), ready=ready, stop=stop,
+        certfile=None if certfile is None else str(certfile),
         **({} if rate is None else {"rate": rate, "burst": rate})))
     done, _ = await asyncio.wait([task, got], return_when=asyncio.FIRST_COMPLETED)
     if task in done:

@@ -6,21 +6,23 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import sqlite3
+import ssl
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from tenleave_widget import Game
 from tenleave_widget.engine.record import load_record
 from tenleave_widget.programs.dealer.client import Client
 from tenleave_widget.programs.dealer.wire import MAX_FRAME, public_view
 
-from .harness import play_all, served, table, teacher
+from .harness import choose, play_all, served, table, teacher
 
 
 def test_a_whole_game_each_seat_sees_only_its_view(tmp_path: Path) -> None:
@@ -240,3 +242,96 @@ def test_serve_refuses_a_missing_certificate_in_one_line(tmp_path: Path) -> None
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr.startswith("tenleave: cannot use the certificate") and \
         p.stderr.count("\n") == 1
+
+
+def test_tls_with_a_certificate_serves_wss(tmp_path: Path) -> None:
+    """``--certfile`` (key in the same file): the address is wss://, a client that trusts
+    the certificate plays, a plain ws:// client gets nothing."""
+    pem = tmp_path / "dealer.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(pem), "-out", str(pem)],
+                   check=True, capture_output=True, timeout=60)
+    trust = ssl.create_default_context(cafile=str(pem))
+
+    async def main() -> None:
+        async with served(seed=5, certfile=pem) as s:
+            assert s.url.startswith("wss://127.0.0.1:")
+            t = Client(s.url, ssl=trust)
+            await t.teacher(s.token)
+            made = await t.create(2)
+            a = Client(s.url, ssl=trust)
+            await a.join(made["code"], "Ana")
+            await a.play({"play": ["1", 0]})
+            assert (await a.expect("state"))["view"]["turns_applied"] == 1
+            with pytest.raises((OSError, WebSocketException)):
+                await Client(s.url.replace("wss://", "ws://")).open()
+
+    asyncio.run(main())
+
+
+def test_each_turn_is_in_the_store_before_any_frame_tells_of_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every broadcast finds its turn already committed (read back through a second
+    connection to the file); a turn the store refuses is refused to its seat with the
+    fault ``store``, the game unchanged and nothing broadcast."""
+    from tenleave_widget.programs.dealer import dealer as dealer_module
+    from tenleave_widget.programs.dealer.store import Store
+
+    store = tmp_path / "s.db"
+    checked: list[int] = []
+    broadcast = dealer_module.Dealer._broadcast
+
+    def checking(self: Any, table: Any, skip: Any = None) -> None:
+        committed = sqlite3.connect(store).execute(
+            "SELECT COUNT(*) FROM turns WHERE table_id = ?", (table.id,)).fetchone()[0]
+        assert committed == table.game.turns_applied
+        checked.append(committed)
+        broadcast(self, table, skip)
+
+    monkeypatch.setattr(dealer_module.Dealer, "_broadcast", checking)
+
+    async def main() -> None:
+        async with served(store, seed=6) as s:
+            t = await table(s.url, s.token, 2, bots={"1": "random"})
+            a = Client(s.url)
+            await a.join(t["code"], "Ana")
+            game = s.dealer.tables[t["table"]].game
+            await play_all([a], 1, until=6)
+
+            def refuse(*args: Any) -> None:
+                raise sqlite3.OperationalError("disk I/O error")
+
+            monkeypatch.setattr(Store, "add_turn", refuse)
+            while a.view is None or a.view["to_move"] != 0:
+                await a.recv()
+            before, sent = game.copy(), len(checked)
+            await a.play(choose(a.view, random.Random(1)))
+            msg = await a.expect("error")
+            assert msg["fault"] == "store" and game == before and len(checked) == sent
+
+    asyncio.run(main())
+    assert checked and checked[-1] >= 6
+
+
+def test_the_teacher_creates_a_table_of_a_variant() -> None:
+    """``create`` with a record's ``rules`` (other Human Defense tokens): the table's game
+    plays them; a bad variant is refused naming it."""
+    tokens = {"A": [1], "B": [2], "C": [3, 4]}
+
+    async def main() -> None:
+        async with served(seed=8) as s:
+            t = await teacher(s.url, s.token)
+            made = await t.create(3, rules={"tokens": tokens})
+            game = s.dealer.tables[made["table"]].game
+            assert game.rules.to_json()["tokens"] == tokens
+            assert made["view"]["rules"]["tokens"] == tokens
+            await t.send("create", players=3, rules={"tokens": {"A": [9]}})
+            msg = await t.expect("error")
+            assert msg["fault"] == "bad-field" and "create:" in msg["message"]
+            await t.send("create", players=6)
+            assert (await t.expect("error"))["fault"] == "bad-field"
+            await t.send("create", players=3, bots={"7": "random"})
+            assert (await t.expect("error"))["fault"] == "bad-field"
+
+    asyncio.run(main())
