@@ -1,7 +1,7 @@
 """The dealer server under a class's load, and through faults, on loopback.
 
-    .venv/bin/python benchmarks/bench_dealer.py [--tables 10 20 40] [--faults-tables 10]
-        [--seconds 240] [--out benchmarks/results/dealer.json]
+    .venv/bin/python benchmarks/bench_dealer.py [--tables 1 10 20 40] [--fsync-tables 10]
+        [--faults-tables 10] [--seconds 240] [--out benchmarks/results/dealer.json]
 
 Each run starts ``tenleave serve`` as its own process (``--store`` in a temporary folder,
 ``--bot-delay 0``), a teacher creates the tables (3, 4 and 5 seats in turn: 10 tables are
@@ -13,7 +13,8 @@ move.
 last of its table's views received (every seat's ``state`` frame for it), p50 / p99 / max
 over every turn; the server's CPU time (user + system) per turn and its peak resident
 memory (psutil, sampled every 50 ms); turns a second. "Tables per process" is the largest
-count run whose p99 stays within the aim (50 ms).
+count run whose p99 stays within the aim (50 ms). ``--fsync-tables``: the same with the
+server's ``--fsync`` (every turn waits for the disk; the event loop with it).
 
 ``faults`` (``--faults-tables``): the same games while, every 0.25 s, a random client's
 connection is cut (it resumes its seat with its token) and the server is killed with
@@ -67,7 +68,8 @@ def free_port() -> int:
 class Server:
     """``tenleave serve`` in a process of its own, on a fixed port and store."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, fsync: bool = False) -> None:
+        self.fsync = fsync
         self.port = free_port()
         self.store = folder / "class.db"
         self.records = folder / "class-records"
@@ -84,6 +86,7 @@ class Server:
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "tenleave_widget", "serve", "--port", str(self.port),
                 "--store", str(self.store), "--bot-delay", "0",
+                *(["--fsync"] if self.fsync else []),
                 stdout=asyncio.subprocess.PIPE, stderr=err)
         assert self.proc.stdout is not None
         while True:
@@ -261,8 +264,8 @@ async def chaos(run: Run, rng: random.Random, total: int, kills: int, deadline: 
 
 
 async def one_run(folder: Path, tables: int, seconds: float, faults: bool,
-                  seed: int = 1) -> dict[str, Any]:
-    server = Server(folder)
+                  seed: int = 1, fsync: bool = False) -> dict[str, Any]:
+    server = Server(folder, fsync)
     await server.start()
     seats = await create_tables(server, tables)
     run = Run(server, seats)
@@ -291,7 +294,8 @@ async def one_run(folder: Path, tables: int, seconds: float, faults: bool,
     await server.stop()
     lat = latencies(run, players)
     out: dict[str, Any] = {
-        "tables": tables, "clients": len(seats), "turns": run.turns(), "expected_turns": total,
+        "tables": tables, "fsync": fsync, "clients": len(seats), "turns": run.turns(),
+        "expected_turns": total,
         "wall_s": round(wall, 2), "turns_per_s": round(run.turns() / wall, 1),
         "server_cpu_s": round(cpu, 2),
         "server_cpu_ms_per_turn": round(1000 * cpu / max(1, run.turns()), 3),
@@ -345,14 +349,17 @@ def check(run: Run, records: Path, kills: int) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tables", type=int, nargs="*", default=[10, 20, 40])
+    ap.add_argument("--tables", type=int, nargs="*", default=[1, 10, 20, 40])
     ap.add_argument("--faults-tables", type=int, default=10)
     ap.add_argument("--seconds", type=float, default=240.0)
+    ap.add_argument("--fsync-tables", type=int, nargs="*", default=[10],
+                    help="load runs with --fsync (a disk wait at every turn)")
     ap.add_argument("--out", default="benchmarks/results/dealer.json")
     args = ap.parse_args(argv)
     print(f"load average before: {os.getloadavg()}")
     result: dict[str, Any] = {"aim_p99_ms": AIM_P99_MS, "cores": os.cpu_count(),
-                              "load_before": os.getloadavg(), "load": [], "faults": None}
+                              "load_before": os.getloadavg(), "load": [], "load_fsync": [],
+                              "faults": None}
     with tempfile.TemporaryDirectory() as d:
         for i, tables in enumerate(args.tables):
             folder = Path(d) / f"load{i}"
@@ -360,6 +367,12 @@ def main(argv: list[str] | None = None) -> int:
             r = asyncio.run(one_run(folder, tables, args.seconds, faults=False))
             print(json.dumps(r))
             result["load"].append(r)
+        for i, tables in enumerate(args.fsync_tables):
+            folder = Path(d) / f"fsync{i}"
+            folder.mkdir()
+            r = asyncio.run(one_run(folder, tables, args.seconds, faults=False, fsync=True))
+            print(json.dumps(r))
+            result["load_fsync"].append(r)
         if args.faults_tables:
             folder = Path(d) / "faults"
             folder.mkdir()

@@ -24,7 +24,7 @@
 - ``tenleave evaluate FILE --seat P [--turns N] [--samples K] [--seed S] [--model inferred
   [--beta B] [--cost C]] [--json]``: seat P's whole-game value of every move
   (``tenleave_widget.evaluate``): a table, best first, or one JSON object with ``--json``.
-- ``tenleave serve [--host H] [--port P] [--store PATH] [--records DIR] [--certfile C
+- ``tenleave serve [--host H] [--port P] [--store PATH [--fsync]] [--records DIR] [--certfile C
   [--keyfile K]]``: the dealer server for a class playing each other from their own
   notebooks (:mod:`tenleave_widget.programs.dealer`, ``docs/wire.md``); it prints where
   students connect and runs until Ctrl-C.

@@ -19,6 +19,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--store", default=None, metavar="PATH",
                    help="the SQLite file that keeps every game (default: memory only); a "
                         "server started again on it resumes every game")
+    p.add_argument("--fsync", action="store_true",
+                   help="wait for the disk at every turn: safe against a power cut too "
+                        "(default: safe against the server being killed; faster)")
     p.add_argument("--records", default=None, metavar="DIR",
                    help="where finished games are written as tenleave-record/1 files "
                         "(default: PATH's name with -records, beside the store)")
@@ -42,6 +45,6 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.flush()
 
     asyncio.run(serve(args.host, args.port, store=args.store, records=args.records,
-                      certfile=args.certfile, keyfile=args.keyfile,
+                      certfile=args.certfile, keyfile=args.keyfile, fsync=args.fsync,
                       bot_delay=args.bot_delay, ready=ready))
     return 0

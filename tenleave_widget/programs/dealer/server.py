@@ -137,18 +137,20 @@ def records_folder(store: str | None, records: str | None) -> Path | None:
 async def run(host: str = "127.0.0.1", port: int = DEFAULT_PORT, *, store: str | None = None,
               records: str | None = None, certfile: str | None = None,
               keyfile: str | None = None, bot_delay: float = 0.5,
-              randomness: Randomness | None = None, rate: float = RATE, burst: float = BURST,
+              fsync: bool = False, randomness: Randomness | None = None,
+              rate: float = RATE, burst: float = BURST,
               ready: Callable[[Dealer, str, list[str]], None] | None = None,
               stop: asyncio.Future[None] | None = None) -> None:
     """Run the dealer until ``stop`` is done (forever without one). ``ready`` gets the
     dealer, the address students connect to and the lines that say so, once the port is
-    open. ``randomness``: where tokens come from (:class:`.dealer.Randomness`);
+    open. ``fsync``: each turn waits for the disk too (:class:`.store.Store`).
+    ``randomness``: where tokens come from (:class:`.dealer.Randomness`);
     ``rate``/``burst``: the flood limit of each connection. Raises
     :class:`SetupError` for a store or certificate that cannot be used, :class:`OSError`
     for an address that cannot be bound."""
     tls = tls_context(certfile, keyfile)
     try:
-        db = Store(store if store is not None else ":memory:")
+        db = Store(store if store is not None else ":memory:", fsync=fsync)
     except Exception as e:  # sqlite3.Error: not a database, unwritable folder
         raise SetupError(f"cannot open the store {store!r}: {e}") from None
     try:

@@ -53,15 +53,21 @@ class StoredTable:
 
 class Store:
     """The SQLite store at ``path`` (created if absent; ``":memory:"`` for none). Every
-    write is its own transaction, committed (``synchronous=FULL``) before the call
-    returns. Raises :class:`sqlite3.Error` when the file cannot be written."""
+    write is its own transaction, committed before the call returns.
 
-    def __init__(self, path: str) -> None:
+    ``fsync=False`` (the default; WAL with ``synchronous=NORMAL``): a commit is in the
+    operating system's hands when the call returns, so a server process killed at any
+    moment (SIGKILL included) loses nothing; the machine losing power may lose the last
+    commits. ``fsync=True`` (``synchronous=FULL``): each commit also waits for the disk,
+    safe against a power cut, at the disk's pace (one fsync a turn). Raises
+    :class:`sqlite3.Error` when the file cannot be written."""
+
+    def __init__(self, path: str, fsync: bool = False) -> None:
         self.path = path
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         if path != ":memory:":
             self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute(f"PRAGMA synchronous={'FULL' if fsync else 'NORMAL'}")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
 
