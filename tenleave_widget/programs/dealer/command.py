@@ -32,9 +32,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve until interrupted (Ctrl-C: exit status 130). Raises :class:`SetupError` for
-    a store or certificate that cannot be used, :class:`OSError` for a busy port."""
+    """Serve until SIGINT (Ctrl-C) or SIGTERM, then stop cleanly (the connections closed,
+    the store closed) and return 130 or 143 after one line on stderr, as every
+    ``tenleave`` command. The signals are the event loop's own (a signal that raised
+    into the loop could end one connection's task instead of the server). Raises
+    :class:`SetupError` for a store or certificate that cannot be used, :class:`OSError`
+    for a busy port."""
     import asyncio
+    import signal
 
     from .dealer import Dealer
     from .server import run as serve
@@ -44,7 +49,24 @@ def run(args: argparse.Namespace) -> int:
             print(line)
         sys.stdout.flush()
 
-    asyncio.run(serve(args.host, args.port, store=args.store, records=args.records,
-                      certfile=args.certfile, keyfile=args.keyfile, fsync=args.fsync,
-                      bot_delay=args.bot_delay, ready=ready))
-    return 0
+    received: list[int] = []
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        stop: asyncio.Future[None] = loop.create_future()
+
+        def on_signal(signum: int) -> None:
+            received.append(signum)
+            if not stop.done():
+                stop.set_result(None)
+
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, on_signal, signum)
+        await serve(args.host, args.port, store=args.store, records=args.records,
+                    certfile=args.certfile, keyfile=args.keyfile, fsync=args.fsync,
+                    bot_delay=args.bot_delay, ready=ready, stop=stop)
+
+    asyncio.run(main())
+    signum = received[0] if received else signal.SIGINT
+    sys.stderr.write(f"tenleave: {'interrupted' if signum == signal.SIGINT else 'terminated'}\n")
+    return 128 + signum

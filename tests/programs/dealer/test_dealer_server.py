@@ -335,3 +335,36 @@ def test_the_teacher_creates_a_table_of_a_variant() -> None:
             assert (await t.expect("error"))["fault"] == "bad-field"
 
     asyncio.run(main())
+
+
+def test_serve_ends_on_sigterm_with_clients_connected(tmp_path: Path) -> None:
+    """``tenleave serve`` with a teacher and a student connected and a game under way:
+    SIGTERM ends it cleanly, exit status 143 and one line; started again on its store it
+    has the game."""
+    import re
+    import signal
+
+    store = tmp_path / "class.db"
+    cmd = [sys.executable, "-m", "tenleave_widget", "serve", "--port", "0", "--store",
+           str(store), "--bot-delay", "0"]
+
+    async def main() -> None:
+        proc = await asyncio.create_subprocess_exec(
+            *cmd, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        assert proc.stdout is not None and proc.stderr is not None
+        first = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
+        second = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
+        assert first.startswith("Students connect to ws://127.0.0.1:")
+        url = re.findall(r"ws://[0-9.:]+", first)[0]
+        token = re.findall(r"'([^']+)'\)", second)[0]
+        t = await table(url, token, 3, bots={"1": "random", "2": "random"})
+        a = Client(url)
+        await a.join(t["code"], "Ana")
+        await play_all([a], 1, until=9)
+        proc.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(proc.wait(), 60) == 143
+        assert (await proc.stderr.read()).decode() == "tenleave: terminated\n"
+
+    asyncio.run(main())
+    db = sqlite3.connect(store)
+    assert db.execute("SELECT COUNT(*) FROM turns").fetchone()[0] >= 9
