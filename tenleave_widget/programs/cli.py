@@ -268,8 +268,9 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("--turns", type=int, default=None, help=_TURNS_HELP)
     o.add_argument("--model", choices=("uniform", "inferred"), default="uniform",
                    help="the rules alone (the default) or what the players' choices suggest")
-    o.add_argument("--beta", type=_beta, default="fitted",
-                   help="with --model inferred: every opponent's rationality, or 'fitted'")
+    o.add_argument("--beta", type=_beta, default=None,
+                   help="with --model inferred: every opponent's rationality, or 'fitted' "
+                        "(the default)")
     o.add_argument("--seed", type=int, default=0, help="with --model inferred")
     o.add_argument("--cost", default=None, help="with --model inferred: " + _COST_HELP)
     i = sub.add_parser("infer", help="print what the players' choices suggest about the cards "
@@ -305,8 +306,9 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--model", choices=("uniform", "inferred"), default="uniform",
                    help="judge with the rules alone (the default) or with what the "
                         "players' choices suggest")
-    v.add_argument("--beta", type=_beta, default="fitted",
-                   help="with --model inferred: every opponent's rationality, or 'fitted'")
+    v.add_argument("--beta", type=_beta, default=None,
+                   help="with --model inferred: every opponent's rationality, or 'fitted' "
+                        "(the default)")
     v.add_argument("--no-progress", action="store_true")
     v.add_argument("--report", default=None, metavar="OUT.html",
                    help="also write one self-contained HTML page of the reviews")
@@ -324,8 +326,9 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("--model", choices=("uniform", "inferred"), default="uniform",
                    help="worlds from the rules alone (the default) or from what the "
                         "players' choices suggest")
-    e.add_argument("--beta", type=_beta, default="fitted",
-                   help="with --model inferred: every opponent's rationality, or 'fitted'")
+    e.add_argument("--beta", type=_beta, default=None,
+                   help="with --model inferred: every opponent's rationality, or 'fitted' "
+                        "(the default)")
     e.add_argument("--cost", default=None,
                    help="with --model inferred: what the players are read as minimising: "
                         "one-swat (the default), lookahead or fitted")
@@ -360,6 +363,22 @@ def _cost(args: argparse.Namespace, default: str) -> str:
     if args.cost not in COSTS:
         raise SetupError(f"--cost must be one of {', '.join(COSTS)}, not {excerpt(args.cost)}")
     return str(args.cost)
+
+
+def _model_options(args: argparse.Namespace) -> None:
+    """``--beta`` and ``--cost`` are for ``--model inferred``: given with the uniform model
+    (which would ignore them) a :class:`SetupError` names the fix; else ``--beta`` left out
+    is ``"fitted"``."""
+    from ..engine.errors import SetupError
+
+    if getattr(args, "model", None) == "uniform":
+        for flag in ("beta", "cost"):
+            if getattr(args, flag, None) is not None:
+                raise SetupError(f"--{flag} is for --model inferred (the uniform model has "
+                                 f"no players to read): add --model inferred, or leave "
+                                 f"--{flag} out")
+    if getattr(args, "beta", "") is None:
+        args.beta = "fitted"
 
 
 def _beta(text: str) -> float | str:
@@ -403,6 +422,7 @@ def _run(args: argparse.Namespace) -> int:
 
     out: Mapping[str, Any]  # what is written as JSON
     try:
+        _model_options(args)
         if args.command == "replay":
             from ..analysis.position import replay
 

@@ -256,3 +256,30 @@ def test_excerpt_is_short_escaped_and_total() -> None:
         text = excerpt(value)
         assert len(text) <= 60 and text.isprintable(), text
     assert excerpt(HOSTILE, limit=20) == "'\\x1b[31mred\\n\\x1..."
+
+
+@pytest.mark.parametrize("args", [
+    ["odds", "--seat", "0", "--beta", "2"],
+    ["odds", "--seat", "0", "--beta", "fitted"],
+    ["odds", "--seat", "0", "--cost", "lookahead"],
+    ["odds", "--seat", "0", "--model", "uniform", "--beta", "0"],
+    ["review", "--beta", "2"],
+    ["evaluate", "--seat", "0", "--beta", "1.5"],
+    ["evaluate", "--seat", "0", "--cost", "fitted"],
+])
+def test_beta_and_cost_without_the_inferred_model_are_refused(
+        tmp_path: Path, args: list[str]) -> None:
+    """They would be ignored: one line naming the fix, nothing printed on stdout."""
+    f = tmp_path / "g.json"
+    f.write_text(record_text())
+    flag = next(a for a in args if a in ("--beta", "--cost"))
+    assert_one_clean_line(run(args[0], str(f), *args[1:]),
+                          f"{flag} is for --model inferred", "add --model inferred")
+
+
+def test_beta_with_the_inferred_model_still_works(tmp_path: Path) -> None:
+    f = tmp_path / "g.json"
+    f.write_text(record_text())
+    for beta in ([], ["--beta", "2"]):
+        r = run("odds", str(f), "--seat", "0", "--model", "inferred", *beta)
+        assert r.returncode == 0 and json.loads(r.stdout)["seat"] == 0, r.stderr[:300]
