@@ -134,8 +134,8 @@ class LookaheadBot:
     the end, ranked by the expected margin (its final penalty minus the mean of the others').
 
     ``budget``: worlds per decision (default :func:`bot_budget` of the table size: 96 worlds
-    at 2 to 4 seats, 192 at 5, successive halving on, rotations off — see the README for
-    why). ``objective``: ``"margin"`` or ``"win_probability"``.
+    at 2 to 4 seats, 192 at 5, successive halving on, rotations off — ``docs/methods/lookahead.md``
+    says why). ``objective``: ``"margin"`` or ``"win_probability"``.
     Each decision's seed is derived from the bot's seed and the turn number, so the same
     position gets the same answer; at a table, a take-back of its answer (undo) deals the
     cards the human cannot see again (:mod:`~tenleave_widget.table.session.redeal`), so undoing
@@ -205,13 +205,8 @@ peeks before its play."""
 
 PEEK_FIRST = True
 """Whether the reader, when no peek is worth :data:`PEEK_GAIN` before its play, still
-peeks before a plain play (at the card it would peek after), rather than after it.
-``benchmarks/bench_reader.py`` (3 seats, paired, the same deals): against two lookahead
-opponents, +0.21 [-0.07, +0.50] points a game better than peeking after over deals 0-999,
-where it was tried, then +0.42 [+0.15, +0.69] over the fresh deals 1000-1999 (+0.32
-[+0.12, +0.51] over the 2000); against a lookahead and a greedy opponent +0.16 [-0.09,
-+0.41] (deals 0-999). CPU per decision: 26.7 ms median, 103 ms p99, against 18.8 and 97
-(README, *Peeking before every play*)."""
+peeks before a plain play (at the card it would peek after), rather than after it: better
+on fresh deals (``benchmarks/bench_reader.py``; ``docs/methods/reader.md``)."""
 
 PEEK_CARD = "spread"
 """Which card the reader peeks when no peek is worth :data:`PEEK_GAIN` for the play at
@@ -220,8 +215,9 @@ spread the most."""
 
 ROTATIONS = True
 """Whether the reader weighs rotating turns (and rotates, forgoing its peek, when one beats
-its best plain play by :data:`ROTATE_GAIN`). ``benchmarks/bench_reader.py --variant
-rotate`` (3 seats, paired, fresh deals from 3000): README, *Rotating*."""
+its best plain play by :data:`ROTATE_GAIN`): worth about two and a half points a game
+against two lookahead bots (``benchmarks/bench_reader.py --variant rotate``;
+``docs/methods/reader.md``)."""
 
 ROTATE_GAIN = 0.25
 """With ``rotations`` on, the expected margin in points by which the reader's best rotating
@@ -232,33 +228,58 @@ READER_SAMPLES = 128
 
 
 class ReaderBot:
-    """The lookahead bot, reading the players and valuing peeks
-    (:mod:`~tenleave_widget.analysis.reader`).
+    """The ``reader`` bot: the lookahead bot, reading the players and valuing peeks.
 
-    Its worlds are dealt from the posterior of :mod:`~tenleave_widget.analysis.infer` over
-    the cards it cannot see (``beta``: ``"fitted"`` by default, each opponent's rationality
-    read from its own choices so far; ``cost``: what they are read as minimising, as
-    :func:`~tenleave_widget.analysis.infer.infer`'s), from its view with the public
-    history only. Before
-    its play it may peek: when the cross-fitted worth of knowing one card (the best play
-    per value it could show, against the best bare decision, on the same worlds) is above
-    ``peek_gain`` points, it returns :class:`Peek` and chooses its play from the view after
-    the peek, its worlds conditioned on the value seen. Otherwise, when its best turn is a
-    plain play, it still peeks before it (``peek_first``, the default: :data:`PEEK_FIRST`)
-    at the card whose value its worlds spread the most, and chooses its play knowing it;
-    with ``peek_first=False`` it plays its best turn and peeks that card after it (a value
-    it knows for its later decisions). A wake stays a wake (it forgoes the peek).
-    ``peeks=False``: no peek at all. ``peek_card``: which card it peeks when no peek is
-    worth ``peek_gain`` (:func:`~tenleave_widget.analysis.reader.peek_card`). It weighs
-    rotating turns too (``rotations``, the default: :data:`ROTATIONS`): when its best turn
-    rotates a queue and beats its best plain play by more than ``rotate_gain`` points of
-    expected margin, it plays that turn (a rotation forgoes the peek). ``budget`` and the
-    per-decision seeds as the lookahead bot's.
+    Each decision is the whole-game search of the ``lookahead`` bot, from the bot's view
+    and the public history only, with three differences (how each was measured:
+    ``docs/methods/reader.md``):
 
-    >>> from tenleave_widget import Game
-    >>> g = Game(3, seed=1)
-    >>> decide(make_bot("reader", seed=2), g) in g.legal_turns
-    True
+    - **Its worlds** are dealt from the posterior of
+      :func:`~tenleave_widget.analysis.infer.infer` over the cards it cannot see, not
+      from the uniform model.
+    - **It peeks** before its play when knowing one card is worth more than ``peek_gain``
+      points (cross-fitted: the best play per value the card could show, against the best
+      bare decision, on the same worlds): it returns :class:`Peek` and chooses its play
+      from the view after the peek. Otherwise, before a plain play, it peeks the card
+      whose value its worlds spread the most (``peek_first``), or after the play
+      (``peek_first=False``). A wake stays a wake.
+    - **It rotates** when its best rotating turn beats its best plain play by more than
+      ``rotate_gain`` points (``rotations``); a rotation forgoes the peek.
+
+    Its answer to a position is the same every time: each decision's seed is derived from
+    ``seed`` and the turn.
+
+    Args:
+        seed: the bot's seed (``None``: drawn at random).
+        budget: worlds per decision, or a
+            :class:`~tenleave_widget.analysis.lookahead.Budget` (``None``:
+            :func:`bot_budget` of the table, as the lookahead bot's).
+        beta: the opponents' rationality, as :func:`~tenleave_widget.analysis.infer.infer`
+            takes it (``"fitted"``: read from their own choices so far).
+        samples: the worlds the inference draws for a group of opponents too large to
+            enumerate.
+        peek_gain: the worth, in points of expected margin, above which it peeks before
+            its play (:data:`PEEK_GAIN`).
+        peeks: ``False``: it never peeks.
+        cost: what the opponents are read as minimising
+            (:data:`~tenleave_widget.analysis.reader.BELIEF_COST`).
+        peek_first: when no peek is worth ``peek_gain``, peek before a plain play rather
+            than after it (:data:`PEEK_FIRST`).
+        peek_card: which card it peeks then
+            (:data:`~tenleave_widget.analysis.reader.PEEK_CARDS`; :data:`PEEK_CARD`).
+        rotations: weigh rotating turns (:data:`ROTATIONS`).
+        rotate_gain: the points by which a rotating turn must beat the best plain play
+            (:data:`ROTATE_GAIN`).
+
+    Raises:
+        SetupError: ``peek_card`` is not one of
+            :data:`~tenleave_widget.analysis.reader.PEEK_CARDS`.
+
+    Example:
+        >>> from tenleave_widget import Game
+        >>> g = Game(3, seed=1)
+        >>> decide(make_bot("reader", seed=2), g) in g.legal_turns
+        True
     """
 
     name = "reader"
@@ -370,10 +391,9 @@ BOT_BUDGET = Budget(samples=2 * DEFAULT_SAMPLES, prune=2.0)
 """The lookahead bot's default budget per decision at 2 to 4 seats."""
 
 BOT_BUDGET_5 = Budget(samples=4 * DEFAULT_SAMPLES, prune=2.0)
-"""The lookahead bot's default budget per decision at 5 seats: twice the worlds. With 96
-at 5 seats it beat one greedy seat by only 1.42 [0.50, 2.34] points (200 games); with 192,
-+2.08 [1.68, 2.49] (970 games), though the doubling's own gain was not separated (README,
-``benchmarks/bench_lookahead.py``)."""
+"""The lookahead bot's default budget per decision at 5 seats: twice the worlds, the
+budget measured to beat every greedy seat by 2 points (``benchmarks/bench_lookahead.py``;
+``docs/performance.md``)."""
 
 
 def bot_budget(players: int) -> Budget:

@@ -1,79 +1,39 @@
 """What their choices reveal: a posterior over the cards a seat cannot see.
 
-The odds (:mod:`tenleave_widget.analysis.odds`) use the **uniform model** of RULES.md §9:
-an opponent's face-down card is any of what is left of its back, whatever that opponent
-chose to do with it. This module reads the players. For seat P's view it gives, for every
-card P cannot see — each face-down table card (keyed, as in the view, by the index of the
-turn that played it) and each opponent's unseen hand (a multiset, per back) — its value
-distribution under the uniform model **and** under a model of how the opponents choose:
+The odds (:mod:`tenleave_widget.analysis.odds`) use the *uniform model* of RULES.md §9:
+an opponent's face-down card is any of what is left of its back. This module reads the
+players: for every card seat P cannot see — each face-down table card (keyed by the turn
+that played it) and each opponent's unseen hand — it gives the value distribution under
+the uniform model and under a model of how the opponents choose.
 
-*Opponent o, at each of its past decisions, chose among its legal decisions with
-probability proportional to* ``exp(-beta_o * cost)``, *where* ``cost`` *is the expected
-penalty to o of a swat right after that decision, computed exactly from o's own view at
-that moment* (:func:`~tenleave_widget.analysis.odds.move_evaluation`).
+The model: opponent o chose each of its past decisions with probability proportional to
+``exp(-beta_o * cost)``, the cost computed from o's own view at that moment — the
+expected penalty of a swat right after the decision (``cost="one-swat"``, what the
+``greedy`` bot minimises), its expected final margin (``"lookahead"``), or whichever
+explains its choices better (``"fitted"``, the default, :data:`DEFAULT_COST`). Beta 0 is
+the uniform model; ``beta="fitted"`` integrates each opponent's beta out under
+:data:`BETA_PRIOR`. Worlds are weighed exactly when an independent group of opponents has
+at most :data:`EXACT_LIMIT` of them, else by importance sampling from the uniform model,
+falling back to it (``"fallback": true``) when the effective sample size drops below
+:data:`ESS_FLOOR`.
 
-Why this cost: it is the one thing every opponent can compute from its own view alone
-(its cards, what it peeked, the public history), it is exact and fast (a fraction of a
-millisecond per decision, so thousands of worlds can be weighed per call), and it is
-exactly what the ``greedy`` bot minimises, so beta -> infinity *is* that bot and beta = 0
-is the uniform model. A stronger player's cost is closer to its whole-game lookahead
-value, which costs thousands of play-outs per decision per world: too slow to weigh
-worlds with. ``beta_o >= 0`` is o's *rationality*.
+The input is the seat's view with its public history (:func:`with_history`); it holds
+nothing the seat does not know, and the result is a pure function of it and the seed.
+The method, why this cost and how well calibrated it is: ``docs/methods/inference.md``.
 
-Still, by default (``cost="fitted"``, :data:`DEFAULT_COST`) each opponent is read by
-whichever of two costs explains its own choices better, as its beta is fitted: the one-swat cost,
-or its *lookahead margin* (the expected final margin of each decision from its view,
-:func:`~tenleave_widget.analysis.lookahead.evaluate_view` at
-:data:`LOOKAHEAD_COST_WORLDS` worlds: what a player who looks to the end of the game
-minimises, a few milliseconds per distinct view). A greedy player comes out read by the
-first, most lookahead players by the second, a random one by neither (beta 0). A given
-beta is on the one-swat cost's scale and reads by it.
+Example:
+    Ben put a marked card beside Ana's plain one; read with beta 4, it is a 3:
 
-The decisions read: on each turn of o, the play (a distinct card x a queue with room) or
-the wake, at the moment it was chosen — at the turn's start; after a peek or rotation
-made before the play (then among the plays only: waking was given up); after a wake,
-the play among the plays open then. Which additional action o took is not read (peeks
-and rotations are treated as free choices); what o learned by a peek is in its view.
-
-Computed by weighing **worlds** (assignments of values to the face-down cards P cannot
-see; each opponent's hand is then what is left): a world's weight is its probability
-under the uniform model times, for every opponent, the likelihood of every choice it
-made, from its view *in that world*. The opponents split into independent *components*
-(two opponents are linked when one peeked a card of the other that P cannot see); a
-component with at most :data:`EXACT_LIMIT` distinct worlds is enumerated exactly, a
-larger one by ``samples`` worlds drawn from the uniform model (importance sampling),
-whose effective sample size (ESS = (sum w)^2 / sum w^2) is reported; when it falls
-below :data:`ESS_FLOOR` the component falls back to the uniform model and says so
-(``"fallback": true``).
-
-``beta="fitted"``: each opponent's beta is unknown, with the prior :data:`BETA_PRIOR` on
-the grid :data:`BETA_GRID` (0.9 of its mass at 0: a player is taken for random until its
-choices say otherwise), and is integrated out with the world (the joint posterior over
-beta and the world); the reported beta is its posterior mean. A player that has chosen
-at random gets a beta near 0, and the model falls back to uniform by itself.
-
-Inputs: the seat's ``tenleave-view/1`` view with one more key, ``"history"``, the public
-history (:func:`public_history`: the first token and every turn's public events, as
-``Game.events`` gives them; ``docs/view.md``). It holds nothing the seat does not know.
-The result is a pure function of that view and the seed.
-
->>> from tenleave_widget import Game
->>> g = Game(["Ana", "Ben"], seed=1)
->>> g.apply({"seat": 0, "play": ["5", 0]})
->>> g.apply({"seat": 1, "play": ["3*", 0]})
->>> out = infer(with_history(g, 0), beta=4.0)
->>> card = out["cards"][0]
->>> card["key"], card["owner"], card["back"], card["uniform"]
-(1, 1, 'marked', {'3': 0.4, '4': 0.4, '5': 0.2})
->>> {v: round(p, 4) for v, p in card["inferred"].items()}
-{'3': 0.9515, '4': 0.0474, '5': 0.0012}
-
-Bayes' rule by hand: to Ben, Ana's plain card could be a 1, 2 or 5 (2 : 1 : 1). A swat
-right after his play would most likely take his marked card (the highest of the two), so
-the smaller it is the less it costs him: a 3 costs 2.25 points, a 4 3 points, a 5 3.75
-(``move_evaluation`` of his view). With beta 4 the likelihoods are in the ratio
-``1 : exp(-3) : exp(-6)``; times the prior ``2 : 2 : 1`` (Ben's marked cards are
-3, 3, 4, 4, 5), the 3 is 0.95 likely.
+    >>> from tenleave_widget import Game
+    >>> g = Game(["Ana", "Ben"], seed=1)
+    >>> g.apply({"seat": 0, "play": ["5", 0]})
+    >>> g.apply({"seat": 1, "play": ["3*", 0]})
+    >>> out = infer(with_history(g, 0), beta=4.0)
+    >>> card = out["cards"][0]
+    >>> card["key"], card["owner"], card["back"], card["uniform"]
+    (1, 1, 'marked', {'3': 0.4, '4': 0.4, '5': 0.2})
+    >>> {v: round(p, 4) for v, p in card["inferred"].items()}
+    {'3': 0.9515, '4': 0.0474, '5': 0.0012}
 """
 
 from __future__ import annotations
@@ -122,11 +82,7 @@ BETA_GRID: tuple[float, ...] = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 BETA_PRIOR: tuple[float, ...] = (0.9,) + (0.1 / (len(BETA_GRID) - 1),) * (len(BETA_GRID) - 1)
 """The prior of ``beta="fitted"`` on :data:`BETA_GRID`: 0.9 at beta = 0, the rest spread
 evenly (1/80 each). It keeps beta finite and takes a player for random until its choices
-say otherwise. Chosen on games apart from the benchmark's held-out ones (3 games per mix,
-seed 30000): with 1/2 at 0 the fitted model was worse than the uniform one on random
-players' cards (log-loss +0.005 [-0.024, +0.034]; +0.078 on another set of games) and
-on lookahead players' (+0.071 [+0.008, +0.133]); with 0.8, -0.012 and +0.033; with 0.95,
--0.017 and +0.010, at a small cost against greedy players (-0.57, -0.54, -0.49)."""
+say otherwise (how it was chosen: ``docs/methods/inference.md``)."""
 
 EXACT_LIMIT = 4096
 """A component with at most this many distinct worlds is enumerated exactly."""
@@ -223,29 +179,25 @@ class InferredOdds(SeatOdds, total=False):
 MODEL = "softmax of the one-swat expected penalty"
 
 COSTS = ("one-swat", "lookahead", "fitted")
-"""The costs a player's choices can be read with: ``"one-swat"`` (the expected penalty of
-a swat right after the decision, exact, what the ``greedy`` bot minimises),
-``"lookahead"`` (the expected final margin of the decision over the rest of the game,
-:func:`~tenleave_widget.analysis.lookahead.evaluate_view` at :data:`LOOKAHEAD_COST_WORLDS`
-worlds from the chooser's view, rotations off: what the ``lookahead`` bot minimises, at far
-fewer worlds; a few milliseconds per distinct view), or ``"fitted"``: each opponent's cost
-read from its own choices so far, as its beta is — a mixture over :data:`READ_COSTS`
-integrated out with the beta and the world. With ``beta="fitted"`` its prior is
-:data:`BETA_PRIOR`'s mass at 0 (a random player: no cost), the rest spread evenly over
-both costs' grids; a given beta is one on the one-swat cost's scale (the scale every
-documented beta is on: the lookahead margin's fitted betas are far smaller, 0.1-0.6,
-``bench_infer.py --cost fitted``), so ``"fitted"`` reads it by that cost. The result's
-``opponents[i]["reading"]`` is the posterior probability of each reading (``"random"``,
-``"one-swat"``, ``"lookahead"``)."""
+"""The costs a player's choices can be read with:
+
+- ``"one-swat"``: the expected penalty of a swat right after the decision (exact; what the
+  ``greedy`` bot minimises);
+- ``"lookahead"``: the decision's expected final margin from the chooser's view
+  (:func:`~tenleave_widget.analysis.lookahead.evaluate_view` at
+  :data:`LOOKAHEAD_COST_WORLDS` worlds, rotations off; what the ``lookahead`` bot
+  minimises; a few milliseconds per distinct view);
+- ``"fitted"``: each opponent's own, read from its choices as its beta is — a mixture over
+  :data:`READ_COSTS` integrated out with the beta and the world. A given beta is on the
+  one-swat cost's scale, so with a given beta ``"fitted"`` reads by that cost.
+
+The result's ``opponents[i]["reading"]`` is the posterior probability of each reading
+(``"random"``, ``"one-swat"``, ``"lookahead"``)."""
 
 LOOKAHEAD_COST_WORLDS = 4
-"""The worlds of one ``cost="lookahead"`` evaluation, chosen for speed.
-``benchmarks/bench_infer.py --cost-study 10`` (3 lookahead bots, 300 held-out choices): the
-held-out log-likelihood per choice of the lookahead bot's choices, against the one-swat cost's
-(-1.734; -1.748 at beta 0), is better by +0.32 [+0.24, +0.39] at 4 worlds (1.9 ms an
-evaluation), +0.60 [+0.51, +0.69] at 16 (6.8 ms) and +0.98 [+0.86, +1.10] at 96 (38 ms,
-the bot's own budget): more worlds explain it better, at a cost paid per distinct view of
-every past decision (about 20 in an ``infer`` call of such games)."""
+"""The worlds of one ``cost="lookahead"`` evaluation, chosen for speed: more worlds explain
+a lookahead player's choices better, at a cost paid per distinct view of every past
+decision (``benchmarks/bench_infer.py --cost-study``; ``docs/methods/inference.md``)."""
 
 READ_COSTS = ("one-swat", "lookahead")
 """The costs ``cost="fitted"`` weighs for each opponent."""
@@ -253,15 +205,9 @@ READ_COSTS = ("one-swat", "lookahead")
 DEFAULT_COST = "fitted"
 """The cost :func:`infer` (and :func:`inferred_odds`, ``tenleave infer``, ``tenleave odds
 --model inferred``) reads the players by unless told (see :data:`COSTS`): each opponent's
-own, fitted. Chosen on held-out games of the two mixes with lookahead bots (3 seats,
-``bench_infer.py --seed S --mixes lookahead --lookahead-games 10 --cost fitted``, seeds 1
-and 2, 20 games each; the fitted model against the one-swat one on the same cards, table
-cards' log-loss): lookahead players' cards -0.032 [-0.067, +0.003] and -0.039 [-0.065,
--0.013] better (against the uniform model -0.036 [-0.073, +0.000] and -0.055 [-0.080,
--0.030], where the one-swat cost gained nothing), greedy players' +0.024 [+0.019, +0.029]
-and +0.020 [+0.014, +0.026] worse (against the uniform model still -0.53 and -0.47),
-random players' no different (+0.011 [-0.006, +0.028], -0.031 [-0.086, +0.025]); at
-about ten times the CPU time (median 39 ms a call against ~4 at 3 seats)."""
+own, fitted — better than the one-swat cost on lookahead players' cards, a little worse on
+greedy players', at about ten times the CPU time (the measurement:
+``docs/methods/inference.md``)."""
 
 _MODEL_OF = {"one-swat": MODEL,
              "lookahead": f"softmax of the lookahead margin ({LOOKAHEAD_COST_WORLDS} worlds)",
@@ -272,18 +218,35 @@ _MODEL_OF = {"one-swat": MODEL,
 def public_history(game: Game) -> History:
     """The public history of ``game`` so far: what every seat saw happen.
 
-    >>> g = Game(2, seed=1)
-    >>> g.apply({"seat": 0, "play": ["2", 1], "peek": [1, 0], "extra": "after"})
-    >>> h = public_history(g)
-    >>> [e["kind"] for e in h["turns"][0]]
-    ['play', 'peek']
+    Args:
+        game: the game.
+
+    Returns:
+        ``{"token": the first Human Defense token, "turns": [the events of each turn]}``,
+        each turn's events as :meth:`~tenleave_widget.engine.game.Game.events` gives them.
+
+    Example:
+        >>> g = Game(2, seed=1)
+        >>> g.apply({"seat": 0, "play": ["2", 1], "peek": [1, 0], "extra": "after"})
+        >>> h = public_history(g)
+        >>> [e["kind"] for e in h["turns"][0]]
+        ['play', 'peek']
     """
     return {"token": game.defense[0], "turns": [game.events(k) for k in range(game.turns_applied)]}
 
 
 def with_history(game: Game, seat: int | None) -> ViewWithHistory:
-    """Seat ``seat``'s view of ``game`` with its public history (the input of :func:`infer`;
-    ``None``: the omniscient view's, which :func:`observed_choices` reads)."""
+    """Seat ``seat``'s view of ``game`` with its public history: the input of :func:`infer`.
+
+    Args:
+        game: the game.
+        seat: the seat whose view it is; ``None`` for the omniscient view (which
+            :func:`observed_choices` reads).
+
+    Returns:
+        :meth:`~tenleave_widget.engine.game.Game.view` of ``seat`` with one more key,
+        ``"history"`` (:func:`public_history`).
+    """
     return {**game.view(seat), "history": public_history(game)}
 
 
@@ -505,16 +468,24 @@ def _decisions(view: ViewWithHistory, seat: int | None, groups: list[_Group]
 def observed_choices(game: Game, cost: str = "one-swat"
                      ) -> list[tuple[int, int, list[float], int]]:
     """Every decision every seat of ``game`` made, as the model reads it, from that seat's
-    true view then: ``(seat, turn, cost of each decision open to it, the index of the one
-    it chose)`` — what fitting a player's beta by maximum likelihood needs (the benchmark
-    does it per kind of bot); ``cost`` as :func:`infer`'s.
+    true view then: what fitting a player's beta by maximum likelihood needs.
 
-    >>> g = Game(["Ana", "Ben"], seed=1)
-    >>> g.apply({"seat": 0, "play": ["5", 0]})
-    >>> g.apply({"seat": 1, "play": ["3*", 0]})
-    >>> seat, turn, costs, chosen = observed_choices(g)[1]
-    >>> seat, turn, costs[chosen], min(costs)
-    (1, 1, 2.25, 0.5)
+    Args:
+        game: the game.
+        cost: the cost the choices are read by, ``"one-swat"`` or ``"lookahead"``
+            (:data:`COSTS`).
+
+    Returns:
+        One ``(seat, turn, costs, chosen)`` per decision: the cost of each decision open
+        to the seat then, and the index of the one it chose.
+
+    Example:
+        >>> g = Game(["Ana", "Ben"], seed=1)
+        >>> g.apply({"seat": 0, "play": ["5", 0]})
+        >>> g.apply({"seat": 1, "play": ["3*", 0]})
+        >>> seat, turn, costs, chosen = observed_choices(g)[1]
+        >>> seat, turn, costs[chosen], min(costs)
+        (1, 1, 2.25, 0.5)
     """
     decisions, card_of = _decisions(with_history(game, None), None, [])
     return [(d.seat, d.turn, *_costs(d, card_of, cost)) for d in decisions]
@@ -909,25 +880,45 @@ def _fits(post: _Posterior) -> list[OpponentFit]:
 
 def infer(view: ViewWithHistory, beta: Beta = "fitted", seed: int = 0,
           samples: int = DEFAULT_SAMPLES, cost: Cost = DEFAULT_COST) -> Inference:
-    """The posterior of seat P's view (P = ``view["seat"]``) over the cards P cannot see,
-    beside the uniform model's (see the module docstring for the model).
+    """The posterior over the cards seat P cannot see, beside the uniform model's.
 
-    ``view``: P's ``tenleave-view/1`` view with its public ``"history"`` (:func:`with_history`).
-    ``beta``: a number for every opponent, a mapping seat -> number (missing seats: 0), or
-    ``"fitted"`` (the default). ``seed`` seeds the sampled components; ``samples`` is the
-    number of worlds drawn for each of them.
+    P is ``view["seat"]``; the model is the module's (each opponent chose with probability
+    proportional to ``exp(-beta * cost)``).
 
-    Returns ``{"seat", "turn", "model", "beta": {"1": b, ...}, "cards": [...], "hands":
-    [...], "opponents": [...], "effective_samples", "samples", "fallback"}``: ``cards``
-    (:class:`CardBelief`) in table order, queue by queue from the front; ``hands``
-    (:class:`HandBelief`) per opponent and back with cards in hand; ``opponents``
-    (:class:`OpponentFit`); ``effective_samples``: the smallest ESS of a sampled component
-    (``None`` when every component was exact); ``fallback``: whether any fell back to the
-    uniform model. With beta 0 every ``inferred`` equals its ``uniform``. ``cost``: what
-    the opponents are taken to minimise (:data:`COSTS`; ``"lookahead"`` reads a player who
-    looks to the end of the game a little better, at a few milliseconds per distinct view
-    of its past decisions: see ``benchmarks/bench_infer.py``).
-    Raises :class:`InvalidViewError` for a view without a seat or a consistent history.
+    Args:
+        view: P's ``tenleave-view/1`` view with its public ``"history"``
+            (:func:`with_history`).
+        beta: each opponent's rationality: one number >= 0 for every opponent, a mapping
+            seat -> number (a missing seat: 0), or ``"fitted"`` (the default: each
+            opponent's integrated out under :data:`BETA_PRIOR`).
+        seed: seeds the worlds drawn for a group too large to enumerate.
+        samples: the worlds drawn for each such group.
+        cost: what the opponents are taken to minimise (:data:`COSTS`), one for every
+            opponent or a mapping seat -> cost.
+
+    Returns:
+        ``{"seat", "turn", "model", "beta", "cards", "hands", "opponents",
+        "effective_samples", "samples", "fallback"}`` (:class:`Inference`): ``cards``
+        (:class:`CardBelief`) in table order, queue by queue from the front; ``hands``
+        (:class:`HandBelief`) per opponent and back with cards in hand; ``opponents``
+        (:class:`OpponentFit`); ``effective_samples`` the smallest effective sample size
+        of a sampled group (``None`` when all were exact); ``fallback`` whether any fell
+        back to the uniform model. With beta 0 every ``inferred`` is its ``uniform``.
+
+    Raises:
+        InvalidViewError: the view has no seat, or its history is malformed or does not
+            lead to it.
+        SetupError: ``beta``, ``cost``, ``seed`` or ``samples`` is not one this takes
+            (the message names it).
+
+    Example:
+        >>> from tenleave_widget import Game
+        >>> g = Game(["Ana", "Ben"], seed=1)
+        >>> g.apply({"seat": 0, "play": ["5", 0]})
+        >>> g.apply({"seat": 1, "play": ["3*", 0]})
+        >>> out = infer(with_history(g, 0), beta=0)
+        >>> out["cards"][0]["inferred"] == out["cards"][0]["uniform"]
+        True
     """
     post = _posterior(view, beta, seed, samples, cost)
     seat, groups, comps = post.seat, post.groups, post.comps
@@ -980,27 +971,41 @@ def infer(view: ViewWithHistory, beta: Beta = "fitted", seed: int = 0,
 
 def inferred_odds(view: ViewWithHistory, beta: Beta = "fitted", seed: int = 0,
                   samples: int = DEFAULT_SAMPLES, cost: Cost = DEFAULT_COST) -> InferredOdds:
-    """The swat-risk odds of RULES.md §9 (the shape of
-    :func:`~tenleave_widget.analysis.odds.seat_odds`, moves included on the seat's turn)
-    under the posterior of :func:`infer` instead of the uniform model, plus ``"model":
-    "inferred"`` and ``"inference"`` (the betas, the effective sample size, the fallback).
+    """The swat-risk odds of RULES.md §9 under the posterior of :func:`infer` instead of
+    the uniform model.
 
     Exact under the posterior: each queue's cards the seat cannot see take every joint
-    value the posterior gives them (a product over the independent components), and each
-    joint value is one exact swat of that queue (the odds of a view where those cards are
-    known), weighted by its probability. A move's expected penalty is the sum over queues
-    of its expected cost (linearity), so it needs each queue's joint only.
+    value the posterior gives them, and each is one exact swat of that queue, weighted by
+    its probability; a move's expected penalty is the sum over queues of its expected
+    cost.
 
-    >>> from tenleave_widget import Game
-    >>> g = Game(["Ana", "Ben"], seed=1)
-    >>> g.apply({"seat": 0, "play": ["5", 0]})
-    >>> g.apply({"seat": 1, "play": ["3*", 0]})
-    >>> from tenleave_widget.analysis.odds import seat_odds
-    >>> seat_odds(g.view(0))["queues"][0]["cards"][0]["p_swatted"]  # unless Ben's is a 5
-    0.8
-    >>> odds = inferred_odds(with_history(g, 0), beta=4.0)
-    >>> round(odds["queues"][0]["cards"][0]["p_swatted"], 4), odds["model"]
-    (0.9988, 'inferred')
+    Args:
+        view: the seat's view with its public history (:func:`with_history`).
+        beta: as :func:`infer`'s.
+        seed: as :func:`infer`'s.
+        samples: as :func:`infer`'s.
+        cost: as :func:`infer`'s.
+
+    Returns:
+        The shape of :func:`~tenleave_widget.analysis.odds.seat_odds` (moves included on
+        the seat's turn), plus ``"model": "inferred"`` and ``"inference"``
+        (:class:`InferenceSummary`: the betas, the effective sample size, the fallback).
+
+    Raises:
+        InvalidViewError: as :func:`infer`.
+        SetupError: as :func:`infer`.
+
+    Example:
+        >>> from tenleave_widget import Game
+        >>> g = Game(["Ana", "Ben"], seed=1)
+        >>> g.apply({"seat": 0, "play": ["5", 0]})
+        >>> g.apply({"seat": 1, "play": ["3*", 0]})
+        >>> from tenleave_widget.analysis.odds import seat_odds
+        >>> seat_odds(g.view(0))["queues"][0]["cards"][0]["p_swatted"]  # unless Ben's is a 5
+        0.8
+        >>> odds = inferred_odds(with_history(g, 0), beta=4.0)
+        >>> round(odds["queues"][0]["cards"][0]["p_swatted"], 4), odds["model"]
+        (0.9988, 'inferred')
     """
     from .odds import seat_odds
 

@@ -49,9 +49,28 @@ from .reader import BELIEF_COST, Belief, dealer
 
 
 def replay(record: RecordSource, turns: int | None = None) -> dict[str, Any]:
-    """Replay a record (a dict, or the path of a record file) for its first ``turns``
-    turns (all by default) and return the omniscient position as the ``tenleave replay``
-    JSON (see the README). Raises :class:`~tenleave_widget.RecordError` naming a bad turn."""
+    """The omniscient position of a record after its first turns: the ``tenleave replay``
+    JSON.
+
+    Args:
+        record: a record (a dict), or the path of a record file.
+        turns: how many turns to apply (``None``: all of them).
+
+    Returns:
+        ``{"finished", "next_seat", "turns_applied", "token", "queues" (front first, every
+        value shown), "hands" (sorted), "penalty", "swatted", "safe", "winners"}``.
+
+    Raises:
+        RecordError: the record is invalid, or a turn in it is illegal (the message names
+            the turn).
+
+    Example:
+        >>> from tenleave_widget import Game
+        >>> g = Game(["Ana", "Ben"], seed=1)
+        >>> g.apply({"seat": 0, "play": ["5", 0]})
+        >>> replay(g.to_record())["queues"]
+        [[{'owner': 0, 'card': '5'}], []]
+    """
     g = Game.from_record(record, turns=turns)
     omniscient = g.view(None)
     return {
@@ -80,14 +99,41 @@ def position_odds(
     beta: Beta = "fitted", seed: int = 0, samples: int = DEFAULT_SAMPLES,
     cost: Cost = DEFAULT_COST,
 ) -> SeatOdds | InferredOdds:
-    """Seat ``seat``'s exact swat-risk odds (and move evaluation on its turn) after the
-    first ``turns`` turns of a record (a dict, or the path of a record file), or of a
-    :class:`~tenleave_widget.Game` (its current position by default): the ``tenleave
-    odds`` JSON. Exported as
-    ``tenleave_widget.position_odds``. ``model="inferred"``: the same odds under the
-    posterior of :func:`~tenleave_widget.analysis.infer.inferred_odds` (``beta``, ``seed``,
-    ``samples`` and ``cost`` as for ``infer``; they are not used by the default uniform
-    model)."""
+    """Seat ``seat``'s exact swat-risk odds after the first turns of a record or a game:
+    the ``tenleave odds`` JSON.
+
+    Only the seat's view is read. The odds are those of a swat right now: per queue its
+    outcome and total, per card its fate, each seat's expected penalty, and on the seat's
+    turn each move's expected penalty (RULES.md §9; ``docs/methods/odds.md``).
+
+    Args:
+        record: a record (a dict), the path of a record file, or a
+            :class:`~tenleave_widget.Game`.
+        seat: whose view.
+        turns: how many turns to apply (``None``: all of them; a game's current position).
+        model: ``"uniform"`` (the rules alone) or ``"inferred"`` (the posterior of what the
+            players' choices suggest, :func:`~tenleave_widget.analysis.infer.inferred_odds`).
+        beta: with ``model="inferred"``, as :func:`~tenleave_widget.analysis.infer.infer`'s.
+        seed: with ``model="inferred"``, as ``infer``'s.
+        samples: with ``model="inferred"``, as ``infer``'s.
+        cost: with ``model="inferred"``, as ``infer``'s.
+
+    Returns:
+        :class:`~tenleave_widget.analysis.odds.SeatOdds`; with ``model="inferred"``,
+        :class:`~tenleave_widget.analysis.infer.InferredOdds`.
+
+    Raises:
+        RecordError: an invalid record, an illegal turn, or a seat that does not exist.
+        SetupError: an unknown ``model``, or a bad ``beta``, ``cost``, ``seed`` or
+            ``samples``.
+
+    Example:
+        >>> from tenleave_widget import Game
+        >>> g = Game(["Ana", "Ben"], seed=1)
+        >>> g.apply({"seat": 0, "play": ["5", 0]})
+        >>> position_odds(g, seat=1)["queues"][0]["cards"][0]["p_swatted"]
+        1.0
+    """
     if model == "uniform":
         return seat_odds(position_view(record, seat, turns))
     if model != "inferred":
@@ -143,26 +189,46 @@ def evaluate(
     cost: Cost = BELIEF_COST,
     **options: Any,
 ) -> MoveValues:
-    """Seat ``seat``'s whole-game move values after the first ``turns`` turns of a record
-    (an object or a path) or of a :class:`~tenleave_widget.Game` (default: all of them) —
-    the ``tenleave evaluate`` JSON. Only the seat's view is used
-    (:func:`~tenleave_widget.analysis.lookahead.evaluate_view`;
-    ``options`` are passed on). Exported as ``tenleave_widget.evaluate``.
+    """Seat ``seat``'s whole-game move values after the first turns of a record or a game:
+    the ``tenleave evaluate`` JSON.
 
-    ``model="inferred"`` deals the worlds from the posterior of
-    :mod:`~tenleave_widget.analysis.infer` (what the players' choices suggest, ``beta`` per
-    opponent or ``"fitted"``; ``cost``, what the players are read as minimising, as
-    ``infer``'s: the one-swat cost by default, as the reader bot's) instead of the uniform
-    model, and adds ``"model": "inferred"``, ``"beta"`` (per opponent seat, the beta read)
-    and ``"cost"`` to the result; the default ``"uniform"`` is the rules alone, its output
-    unchanged.
+    Each move of the seat to move is played out to the end of the game in ``budget``
+    sampled worlds, from the seat's view only
+    (:func:`~tenleave_widget.analysis.lookahead.evaluate_view`; the method:
+    ``docs/methods/lookahead.md``).
 
-    >>> from tenleave_widget import Game
-    >>> ev = evaluate(Game(3, seed=2), 0, budget=4, seed=0)
-    >>> len(ev["moves"]), ev["samples"], ev["moves"][ev["best"]]["turn"]["seat"]
-    (12, 4, 0)
-    >>> evaluate(Game(3, seed=2), 0, budget=4, seed=0, model="inferred")["model"]
-    'inferred'
+    Args:
+        record_or_game: a record (a dict), the path of a record file, or a
+            :class:`~tenleave_widget.Game`.
+        seat: whose view.
+        turns: how many turns to apply (``None``: all of them).
+        budget: worlds per move, or a :class:`~tenleave_widget.analysis.lookahead.Budget`.
+        seed: the seed of the worlds (``None``: fresh entropy).
+        model: ``"uniform"`` deals the worlds from the rules alone; ``"inferred"`` from
+            what the players' choices suggest, and adds ``"model"``, ``"beta"`` (per
+            opponent, the beta read) and ``"cost"`` to the result.
+        beta: with ``model="inferred"``, each opponent's rationality, or ``"fitted"``.
+        cost: with ``model="inferred"``, what the players are read as minimising (as
+            :func:`~tenleave_widget.analysis.infer.infer`'s; the one-swat cost by default).
+        **options: passed on to ``evaluate_view``.
+
+    Returns:
+        :class:`~tenleave_widget.analysis.move_values.MoveValues`: per move its expected
+        final penalty and margin with 95% intervals, its chance of winning and its
+        one-swat figure, and ``best``, the index of the move with the lowest expected
+        margin.
+
+    Raises:
+        RecordError: an invalid record, an illegal turn, or a seat that does not exist.
+        SetupError: an unknown ``model`` or a bad budget.
+
+    Example:
+        >>> from tenleave_widget import Game
+        >>> ev = evaluate(Game(3, seed=2), 0, budget=4, seed=0)
+        >>> len(ev["moves"]), ev["samples"], ev["moves"][ev["best"]]["turn"]["seat"]
+        (12, 4, 0)
+        >>> evaluate(Game(3, seed=2), 0, budget=4, seed=0, model="inferred")["model"]
+        'inferred'
     """
     if model == "uniform":
         return evaluate_view(position_view(record_or_game, seat, turns), budget, seed, **options)

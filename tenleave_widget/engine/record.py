@@ -110,7 +110,7 @@ LIMITS: dict[str, int] = {
     "lesson moments": MAX_MOMENTS,
     "lesson question or answer (characters)": MAX_TEXT_LENGTH,
 }
-"""Every bound of a record, in one place (the README and RULES.md §8 list them)."""
+"""Every bound of a record, in one place (RULES.md §8 and the command line guide list them)."""
 
 
 def _an_object(obj: Any) -> Record:

@@ -1,4 +1,4 @@
-"""A branch and its original, one after the other (issue 23, item 2).
+"""A branch and its original, one after the other.
 
 ``replay_widget(branch_record, original=original_record)`` shows the replay of a game
 played on from another's position (its record's ``branch``, RULES.md §8) and, below it,

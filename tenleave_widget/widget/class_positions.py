@@ -1,4 +1,4 @@
-"""A class review's positions in the widget (issue 24): each position worth discussing
+"""A class review's positions in the widget: each position worth discussing
 opened at its turn from the mover's view, and the same positions as a practice set a
 student plays on the table and is judged on.
 

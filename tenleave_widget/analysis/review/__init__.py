@@ -39,7 +39,8 @@ that may be the best, batch by batch up to :data:`EXTEND_ROUNDS` batches, while 
 loss's interval straddles a label bound (see
 :func:`.evaluator._evaluate`). A peek is not valued by the
 evaluator (in a sampled world it changes nothing), so a peek turn is judged as its bare
-play. See the README for the JSON and the ``tenleave review`` command.
+play. The JSON and the ``tenleave review`` command: ``docs/guides/review.md``; the
+method: ``docs/methods/review.md``.
 
 The package, one concept a module: :mod:`.results` (the result types and the text
 report), :mod:`.text` (a turn, the judging model and an evaluation in words),

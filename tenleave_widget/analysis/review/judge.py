@@ -197,7 +197,7 @@ def review(
     in (:data:`OBJECTIVES`). ``model``: which model of the cards the mover cannot see
     judges each decision — ``"uniform"`` (the rules alone, the default) or
     ``"inferred"`` (what the other players' choices so far suggest, ``beta`` per
-    opponent or ``"fitted"``; see the README's "When the judge reads the players"). The
+    opponent or ``"fitted"``; ``docs/methods/review.md``). The
     luck of the swats is the uniform model's either way. ``progress(done, total)`` is called
     after each turn. An invalid record raises :class:`InvalidRecordError` naming the turn,
     before any evaluation. The work is :func:`review_steps`, run to its end.

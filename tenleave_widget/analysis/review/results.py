@@ -149,7 +149,7 @@ class SeatSummary:
     :attr:`TurnReview.cost` over its decisions), ``luck`` and ``final_penalty`` —
     ``final_penalty = start_expected + cost + luck + other``, where ``other`` gathers
     what the other seats' decisions and the cards revealed between its decisions changed,
-    and the estimator's noise (zero on average; see the README)."""
+    and the estimator's noise (zero on average; ``docs/methods/review.md``)."""
 
     seat: int
     mean_loss: float | None
