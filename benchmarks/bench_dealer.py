@@ -12,7 +12,8 @@ move.
 ``load`` (one run per ``--tables`` figure, no faults): the latency from a turn sent to the
 last of its table's views received (every seat's ``state`` frame for it), p50 / p99 / max
 over every turn; the server's CPU time (user + system) per turn and its peak resident
-memory (psutil, sampled every 50 ms); turns a second. "Tables per process" is the largest
+memory (psutil, sampled every 50 ms); the CPU time of this process (every client
+together); turns a second. "Tables per process" is the largest
 count run whose p99 stays within the aim (50 ms). ``--fsync-tables``: the same with the
 server's ``--fsync`` (every turn waits for the disk; the event loop with it).
 
@@ -280,6 +281,7 @@ async def one_run(folder: Path, tables: int, seconds: float, faults: bool,
             await asyncio.sleep(0.05)
 
     cpu0 = server.sample()
+    clients0 = time.process_time()
     t0 = time.perf_counter()
     watch = loop.create_task(sampler())
     tasks = [loop.create_task(play(run, s, random.Random(seed * 1000 + i), deadline))
@@ -290,6 +292,7 @@ async def one_run(folder: Path, tables: int, seconds: float, faults: bool,
     await asyncio.gather(*tasks)
     wall = time.perf_counter() - t0
     cpu = server.sample() - cpu0
+    clients_cpu = time.process_time() - clients0
     watch.cancel()
     await server.stop()
     lat = latencies(run, players)
@@ -301,6 +304,7 @@ async def one_run(folder: Path, tables: int, seconds: float, faults: bool,
         "server_cpu_ms_per_turn": round(1000 * cpu / max(1, run.turns()), 3),
         "server_cpu_share": round(cpu / wall, 3),
         "server_peak_rss_mib": round(server.peak_rss / 2**20, 1),
+        "clients_cpu_s": round(clients_cpu, 2),  # this process: every client together
         "latency_turns_measured": len(lat),
     }
     if lat:
