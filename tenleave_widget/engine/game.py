@@ -166,6 +166,25 @@ class Game:
         """The tokens revealed so far, in order."""
         return self._stream[: self._tok + 1]
 
+    def redraw_tokens(self, seed: int | str | None) -> None:
+        """From this position on, draw the Human Defense tokens anew: the tokens not
+        revealed yet (a record's later ones) are forgotten, and each later reveal is drawn
+        from a generator seeded with ``seed`` (``None``: fresh entropy), so a game played
+        on from here with the same ``seed`` reveals the same tokens.
+
+        >>> def tokens(seed: str) -> list[str]:
+        ...     g = Game(2, seed=1)
+        ...     g.redraw_tokens(seed)
+        ...     rng = random.Random(0)
+        ...     while not g.finished:
+        ...         g.apply(g.random_turn(rng))
+        ...     return g.defense
+        >>> tokens("x") == tokens("x"), tokens("x") == tokens("y")
+        (True, False)
+        """
+        self._stream = self._stream[: self._tok + 1]
+        self._rng = random.Random(seed)
+
     @property
     def penalty(self) -> list[int]:
         return list(self._penalty)

@@ -232,8 +232,10 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
         its own knowledge only. The new game's record says where it branched from
         (``branch``: this game's :func:`~tenleave_widget.engine.record.public_digest`,
         which no seat can learn a hidden card from, and the turn; RULES.md §8). The
-        record's notes stay with the original.
-        ``coach`` and ``coach_samples`` as in :func:`~.entry.play`."""
+        record's notes stay with the original. The Human Defense tokens revealed after the
+        branch point are drawn anew (not the original's later ones): ``seed`` fixes them,
+        with the re-deal and the bots' choices, so that the same ``seed`` plays the same
+        branch again. ``coach`` and ``coach_samples`` as in :func:`~.entry.play`."""
         if self.mode != "replay":
             raise WidgetMessageError(
                 "play on from here is for a replay: use replay_widget(record), then go to a turn"
@@ -260,6 +262,8 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
             )
             game = redeal_hidden(self.session.history[0], start, humans[0], rng)[-1]
         game.notes = {}
+        # the tokens after the branch point: drawn anew, from the seed when there is one
+        game.redraw_tokens(f"tenleave-branch-tokens/{seed}" if seed is not None else None)
         w = TenLeaveWidget(
             game, mode="hotseat" if len(humans) > 1 else "play", humans=humans,
             bots=assignment, bot_delay=bot_delay, seed=seed,

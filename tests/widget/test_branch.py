@@ -212,3 +212,34 @@ def test_a_branch_saved_before_public_digests_still_loads_and_hides_its_digest()
     seat = replay_widget(rec, seat=0)
     assert short not in seat.table.status and "of another game" in seat.table.status
     assert replay_widget(rec, original=orig).original is not None  # still checked
+
+
+def played_out(w: TenLeaveWidget) -> dict:
+    """The branch ``w`` played to its end, the human always taking the first offer."""
+    while not w.game.finished:
+        o = w.table.offers
+        assert w.send_intent({"kind": "play", "card": o["play_cards"][0],
+                              "queue": o["play_queues"][0]})
+        assert w.send_intent({"kind": "end"}), w.table.message
+    return w.record()
+
+
+@pytest.mark.parametrize("redeal", [False, True])
+def test_a_seeded_branch_is_the_same_branch_every_time(redeal: bool) -> None:
+    """The record loaded four times, played on from turn 6 with the same seed and the same
+    clicks: the same game, Human Defense tokens included; other seeds draw other tokens,
+    and none reveals the original's later tokens by default."""
+    cut = Game.from_record(GAME, turns=6).to_record()
+    runs = [played_out(replay_widget(cut, turn=6).play_from_here(
+        human=0, bots=["greedy"], redeal=redeal, seed=7, bot_delay=0)) for _ in range(4)]
+    assert all(r["turns"] == runs[0]["turns"] and r["defense"] == runs[0]["defense"]
+               for r in runs)
+    assert len(runs[0]["defense"]) > 3
+    others = {json.dumps(played_out(replay_widget(cut, turn=6).play_from_here(
+        human=0, bots=["greedy"], redeal=redeal, seed=s, bot_delay=0))["defense"])
+        for s in range(8)}
+    assert len(others) > 1
+    # the whole record lists the original's later tokens: the branch does not keep them
+    w = replay_widget(GAME, turn=6).play_from_here(human=0, bots=["greedy"], redeal=redeal,
+                                                   seed=7, bot_delay=0)
+    assert w.session.history[6]._stream == Game.from_record(GAME, turns=6).defense
