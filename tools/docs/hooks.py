@@ -2,7 +2,7 @@
 
 - **Navigation**: a page of ``docs/`` that mkdocs.yml's ``nav`` does not list is added to
   the section of its folder (``guides/`` to Guides, ``methods/`` to How it works,
-  ``reference/`` to Reference; any other to More), so a new page is never left out.
+  ``reference/`` and any other to Reference), so a new page is never left out.
 - **Example notebooks**: ``examples/*.ipynb`` become pages under ``examples/``, rendered by
   mkdocs-jupyter. The copy the test suite executed (``test-artifacts/notebooks/``, written
   by ``tests/widget/test_examples.py``) is shown when it was made from the notebook as it
@@ -97,7 +97,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         rel = page.relative_to(docs).as_posix()
         if rel in listed:
             continue
-        title = SECTIONS.get(rel.split("/")[0], "More")
+        title = SECTIONS.get(rel.split("/")[0], "Reference")
         _section(nav, title).append(rel)
     return config
 
@@ -240,11 +240,22 @@ def cli_reference() -> str:
 
 # ------------------------------------------------------------ benchmark results
 
+def _short(value: Any) -> Any:
+    """``value`` with every float to 4 significant digits."""
+    if isinstance(value, float):
+        return float(f"{value:.4g}")
+    if isinstance(value, list):
+        return [_short(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _short(v) for k, v in value.items()}
+    return value
+
+
 def _cell(value: Any) -> str:
     if isinstance(value, float):
         text = f"{value:.4g}"
     elif isinstance(value, (dict, list)):
-        text = json.dumps(value, separators=(", ", ": "))
+        text = json.dumps(_short(value), separators=(", ", ": "))
     else:
         text = str(value)
     text = html.escape(text).replace("|", "\\|").replace("\n", " ")
@@ -253,47 +264,54 @@ def _cell(value: Any) -> str:
                                                                         "tenleave ")) else text
 
 
-def _rows(data: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """A result file's own fields and its rows: a list of rows, an object with ``rows``
-    (or ``results``), or one object that is itself the only row."""
-    if isinstance(data, list):
-        return {}, [r if isinstance(r, dict) else {"value": r} for r in data]
-    if isinstance(data, dict):
-        for key in ("rows", "results"):
-            if isinstance(data.get(key), list):
-                meta = {k: v for k, v in data.items() if k != key}
-                return meta, [r if isinstance(r, dict) else {"value": r} for r in data[key]]
-        return {}, [data]
-    return {}, [{"value": data}]
+def _table(rows: list[dict[str, Any]], shared: dict[str, Any]) -> str:
+    """Rows as a Markdown table, the fields every row should say first."""
+    rows = [{**{k: v for k, v in shared.items() if k in ROW_FIRST}, **r} for r in rows]
+    columns: list[str] = [k for k in ROW_FIRST if any(k in r for r in rows)]
+    for row in rows:
+        columns += [k for k in row if k not in columns]
+    table = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    table += ["| " + " | ".join(_cell(r.get(c, "")) for c in columns) + " |" for r in rows]
+    return "\n".join(table)
 
 
 def result_table(path: Path) -> str:
+    """One result file as Markdown: its title, its own fields, then a table per list of
+    rows it holds (a file that is a list is one table; an object's ``rows`` or
+    ``results`` is the main one, any other list of objects a table under its name) and a
+    two-column table per object it holds."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
         log.warning("benchmarks/results/%s is not JSON: %s", path.name, e)
         return ""
-    meta, rows = _rows(data)
-    title = meta.pop("title", None) or meta.pop("benchmark", None) or path.stem
+    if isinstance(data, list):
+        data = {"rows": data}
+    if not isinstance(data, dict):
+        data = {"value": data}
+    title = data.pop("title", None) or data.pop("benchmark", None) or path.stem
     out = [f"### {html.escape(str(title))}\n", f"From `benchmarks/results/{path.name}`."]
-    if "description" in meta:
-        out.append(html.escape(str(meta.pop("description"))))
-    for key in list(meta):
-        if key in ROW_FIRST:  # a field every row shares
-            for row in rows:
-                row.setdefault(key, meta[key])
-            del meta[key]
-    if meta:
-        out.append("; ".join(f"{k}: {_cell(v)}" for k, v in meta.items()))
-    columns: list[str] = [k for k in ROW_FIRST if any(k in r for r in rows)]
-    for row in rows:
-        columns += [k for k in row if k not in columns]
-    missing = [k for k in ROW_FIRST if k not in columns]
+    if "description" in data:
+        out.append(html.escape(str(data.pop("description"))))
+    tables = {k: v for k, v in data.items()
+              if isinstance(v, list) and v and all(isinstance(r, dict) for r in v)}
+    objects = {k: v for k, v in data.items() if isinstance(v, dict)}
+    fields = {k: v for k, v in data.items() if k not in tables and k not in objects}
+    if fields:
+        out.append(" · ".join(f"**{html.escape(k)}**: {_cell(v)}" for k, v in fields.items()))
+    said = set(fields) | {k for rows in tables.values() for r in rows for k in r}
+    missing = [k for k in ROW_FIRST if k not in said]
     if missing:
-        out.append(f"(its rows do not say: {', '.join(missing)})")
-    table = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
-    table += ["| " + " | ".join(_cell(r.get(c, "")) for c in columns) + " |" for r in rows]
-    return "\n\n".join(out) + "\n\n" + "\n".join(table) + "\n"
+        out.append(f"*The file does not say its {', '.join(missing)}.*")
+    for name, rows in tables.items():
+        if name not in ("rows", "results"):
+            out.append(f"**{html.escape(name)}**")
+        out.append(_table(rows, fields))
+    for name, obj in objects.items():
+        out.append(f"**{html.escape(name)}**")
+        out.append("| | |\n|---|---|\n" + "\n".join(
+            f"| {html.escape(str(k))} | {_cell(v)} |" for k, v in obj.items()))
+    return "\n\n".join(out) + "\n"
 
 
 def benchmark_results() -> str:
