@@ -16,10 +16,17 @@ from dataclasses import dataclass
 from ..engine.errors import SetupError, excerpt
 from .playout_position import Position
 
-__all__ = ["Move", "Policy", "Simulator"]
+__all__ = ["Move", "Policy", "Simulator", "Uncovered"]
 
 _TARGET = 10
 _VALUES = (1, 2, 3, 4, 5)
+
+
+class Uncovered(SetupError):
+    """A position a play-out kernel other than :class:`Simulator` does not cover (the
+    batched kernel's tables: queues of more than 4 cards, a variant deck of more than 3
+    cards of a value): :func:`~tenleave_widget.analysis.playouts.play_outs` then plays it
+    on the simulator."""
 
 
 @dataclass(frozen=True)

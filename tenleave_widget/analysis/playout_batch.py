@@ -48,12 +48,12 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from ..engine.errors import SetupError
 from ..engine.rules import TARGET
-from .playout import Move, Simulator
+from .playout import Move, Simulator, Uncovered
 from .playout_position import World
 
-__all__ = ["BASE", "MAX_CAP", "Tables", "digit", "play_batch", "rise_codes", "swat_codes", "tables"]
+__all__ = ["BASE", "MAX_CAP", "Tables", "Uncovered", "digit", "play_batch", "rise_codes",
+           "swat_codes", "tables"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -245,23 +245,29 @@ def tables(n: int, token_pos: Sequence[Sequence[int]]) -> Tables:
     return got
 
 
+_MASK = np.array([sum(1 << v for v in range(5) if h >> (2 * v) & 3) for h in range(1 << 10)],
+                 dtype=np.int64)
+"""A hand's mask (bit v - 1 for value v held) by its packed counts (2 bits a value)."""
+_STEP = np.array([0] + [1 << (2 * (v - 1)) for v in range(1, 6)], dtype=np.int64)
+"""What playing a card of value v takes from a packed hand."""
+
+
 class _State:
-    """The rows' state (see the module docstring), one column per row: ``qc``, ``ql``
-    (queue code and length, per queue), ``hands`` (count per seat * 6 + value), ``mask``
-    (each seat's hand mask, bit v - 1 for value v), ``fine`` (the penalties added, packed
-    6 bits a seat), ``k`` (the index into the row's token chain), ``tok`` (its token),
-    ``wrow`` (its world)."""
+    """The rows' state (see the module docstring), one column per row: ``qc`` and ``qp``
+    per queue (its code, and 26 to the power of its length: where the next card's digit
+    goes), ``hp`` per seat (the hand's counts, 2 bits a value, value 1 lowest), ``fine``
+    (the penalties added, packed 6 bits a seat), ``k`` (the index into the row's token
+    chain), ``tok`` (its token), ``wrow`` (its world)."""
 
-    __slots__ = ("qc", "ql", "hands", "mask", "fine", "k", "tok", "wrow")
+    __slots__ = ("qc", "qp", "hp", "fine", "k", "tok", "wrow")
 
-    def __init__(self, qc: IntArray, ql: IntArray, hands: IntArray, mask: IntArray,
-                 fine: IntArray, k: IntArray, tok: IntArray, wrow: IntArray) -> None:
-        self.qc, self.ql, self.hands, self.mask, self.fine = qc, ql, hands, mask, fine
+    def __init__(self, qc: IntArray, qp: IntArray, hp: IntArray, fine: IntArray,
+                 k: IntArray, tok: IntArray, wrow: IntArray) -> None:
+        self.qc, self.qp, self.hp, self.fine = qc, qp, hp, fine
         self.k, self.tok, self.wrow = k, tok, wrow
 
     def arrays(self) -> list[IntArray]:
-        return [self.qc, self.ql, self.hands, self.mask, self.fine, self.k, self.tok,
-                self.wrow]
+        return [self.qc, self.qp, self.hp, self.fine, self.k, self.tok, self.wrow]
 
     def sub(self, a: int, b: int) -> _State:
         """The rows ``a..b-1``, copied (contiguous: the kernel indexes them flat)."""
@@ -288,32 +294,32 @@ class _Kernel:
         # the tie index's factor, as the simulator computes it: (x - explore) / spread
         self.ys = (self.us - sim.explore) / (1.0 - sim.explore) if sim.explore < 1 else self.us
         self.shift = (5 * np.arange(self.nq))[:, None]
+        self.full = BASE ** sim.cap  # qp of a full queue
 
     def swat(self, st: _State, rows: IntArray | None, daybreak: bool = False) -> None:
         """Swat every queue of the rows (``None``: all), in place; with ``daybreak`` a
         queue of one card lets it escape unflipped."""
         if rows is None:
-            qc, ql, tok = st.qc, st.ql, st.tok
+            qc, qp, tok = st.qc, st.qp, st.tok
         else:
-            qc, ql, tok = st.qc[:, rows], st.ql[:, rows], st.tok[rows]
+            qc, qp, tok = st.qc[:, rows], st.qp[:, rows], st.tok[rows]
         at = tok * _SZ4 + qc
         kf = np.take(self.flips, at)
         fine = np.take(self.fines, at)
         if daybreak:
-            single = ql == 1
+            single = qp == BASE
             kf = np.where(single, 1, kf)
             fine = np.where(single, 0, fine)
         add = fine.sum(0)
-        qc = qc // np.take(_POW, kf)
-        ql = ql - kf
+        div = np.take(_POW, kf)
         if rows is None:
             st.fine += add
-            st.qc[...] = qc
-            st.ql[...] = ql
+            st.qc //= div
+            st.qp //= div
         else:
             st.fine[rows] += add
-            st.qc[:, rows] = qc
-            st.ql[:, rows] = ql
+            st.qc[:, rows] = qc // div
+            st.qp[:, rows] = qp // div
 
     def new_token(self, st: _State, rows: IntArray | None) -> None:
         """The round change of the rows (``None``: all): the next token of their chain."""
@@ -330,41 +336,39 @@ class _Kernel:
         rows = np.arange(st.qc.shape[1])
         while True:
             self.swat(st, rows, daybreak=True)
-            rows = rows[st.ql[:, rows].any(0)]
+            rows = rows[st.qc[:, rows].any(0)]
             if not len(rows):
                 return
             if self.change:
                 self.new_token(st, rows)
 
-    def choose(self, qc: IntArray, ql: IntArray, hand: IntArray, tok: IntArray,
-               seat: IntArray, at: IntArray, may_wake: bool,
+    def choose(self, qc: IntArray, qp: IntArray, hand: IntArray, base: IntArray,
+               at: IntArray, may_wake: bool,
                ) -> tuple[IntArray, IntArray, npt.NDArray[np.bool_]]:
         """The rollout policy's turn for each row (:meth:`Simulator.greedy`): ``(value,
-        queue, wake)``; ``hand`` the mover's hand mask (bit v - 1 for value v), ``at``
+        queue, wake)``; ``hand`` the mover's hand mask (bit v - 1 for value v), ``base``
+        the start of the row's block of :attr:`Tables.row` (its token and mover), ``at``
         the index of the turn's number in the flat ``us``. The plays tied for the least
         rise are listed queue by queue, value by value, then the wake when it ties."""
-        g = len(hand)
-        key = np.take(self.choice, np.take(
-            self.row, (tok * self.n + seat) * _SZ3 + np.minimum(qc, _SZ3 - 1)) + hand)
+        key = np.take(self.choice, np.take(self.row, base + np.minimum(qc, _SZ3 - 1)) + hand)
         least = key >> 5
         best = least.min(0)
         ties = (np.where(least == best, key & 31, 0) << self.shift).sum(0)
         nt = np.take(_POPC, ties)
         if may_wake:
-            short = (ql < 2).any(0)
-            wake = ~short & (best > _OFF)
-            tie_wake = ~short & (best == _OFF)
+            may = qp.min(0) > BASE  # every queue holds 2 cards or more
+            wake = may & (best > _OFF)
+            tie_wake = may & (best == _OFF)
             ntot = nt + tie_wake
         else:
-            wake = np.zeros(g, dtype=bool)
+            wake = np.zeros(len(hand), dtype=bool)
             ntot = nt
+        pick = ties * 16
         if self.random_ties:
-            j = np.minimum((np.take(self.ys, at) * ntot).astype(np.int64), ntot - 1)
+            j = (np.take(self.ys, at) * ntot).astype(np.int64)
             if may_wake:
                 wake |= tie_wake & (j == nt)
-            pick = ties * 16 + j
-        else:
-            pick = ties * 16
+            pick += j
         v = np.take(_NTHV, pick, mode="wrap").astype(np.int64)
         q = np.take(_NTHQ, pick, mode="wrap").astype(np.int64)
         if self.explore > 0:
@@ -372,7 +376,7 @@ class _Kernel:
             e = np.flatnonzero(x < self.explore)
             if len(e):
                 he = hand[e]
-                room = ql[:, e] < self.cap
+                room = qp[:, e] < self.full
                 nr = room.sum(0)
                 i = (x[e] / self.explore * (np.take(_POPC, he) * nr)).astype(np.int64)
                 v[e] = np.take(_NTHV, he * 16 + i // nr)
@@ -380,20 +384,16 @@ class _Kernel:
                 wake[e] = False
         return v, q, wake
 
-    def play(self, st: _State, seat: IntArray, hand: IntArray, v: IntArray,
-             q: IntArray) -> None:
-        """Each row's mover (its hand mask ``hand``) plays a card of value ``v`` to the
-        back of queue ``q``."""
-        g = len(v)
-        ar = np.arange(g)
-        hi = (seat * 6 + v) * g + ar
-        h = np.take(st.hands, hi) - 1
-        np.put(st.hands, hi, h)
-        np.put(st.mask, seat * g + ar, hand ^ ((h == 0) << (v - 1)))
-        qi = q * g + ar
-        length = np.take(st.ql, qi)
-        np.put(st.qc, qi, np.take(st.qc, qi) + (v * 5 + seat - 4) * np.take(_POW, length))
-        np.put(st.ql, qi, length + 1)
+    def play(self, st: _State, sg: IntArray, held: IntArray, digit0: IntArray,
+             v: IntArray, q: IntArray) -> None:
+        """Each row's mover plays a card of value ``v`` to the back of queue ``q``:
+        ``sg`` indexes the mover's packed hand ``held`` in ``hp``, ``digit0`` is the
+        mover's seat - 4 (a card's digit is ``v * 5 + digit0``)."""
+        np.put(st.hp, sg, held - np.take(_STEP, v))
+        qi = q * len(v) + np.arange(len(v))
+        p = np.take(st.qp, qi)
+        np.put(st.qc, qi, np.take(st.qc, qi) + (v * 5 + digit0) * p)
+        np.put(st.qp, qi, p * BASE)
 
     def turn(self, st: _State, seat: IntArray, t: int) -> None:
         """One turn of the rollout policy in every row: the choice (a wake: the swat, the
@@ -401,21 +401,25 @@ class _Kernel:
         the play."""
         g = len(seat)
         at = st.wrow * self.ulen + t
-        hand = np.take(st.mask, seat * g + np.arange(g))
-        v, q, wake = self.choose(st.qc, st.ql, hand, st.tok, seat, at, True)
+        sg = seat * g + np.arange(g)
+        held = np.take(st.hp, sg)
+        hand = np.take(_MASK, held)
+        sb = seat * _SZ3
+        v, q, wake = self.choose(st.qc, st.qp, hand, st.tok * (self.n * _SZ3) + sb, at, True)
         if wake.any():
             rows = np.flatnonzero(wake)
             self.swat(st, rows)
             self.new_token(st, rows)
-            v2, q2, _ = self.choose(st.qc[:, rows], st.ql[:, rows], hand[rows],
-                                    st.tok[rows], seat[rows], at[rows] + 1, False)
+            v2, q2, _ = self.choose(st.qc[:, rows], st.qp[:, rows], hand[rows],
+                                    st.tok[rows] * (self.n * _SZ3) + sb[rows], at[rows] + 1,
+                                    False)
             v[rows] = v2
             q[rows] = q2
-        self.play(st, seat, hand, v, q)
+        self.play(st, sg, held, seat - 4, v, q)
 
     def after_play(self, st: _State) -> None:
         """The automatic wake of the rows whose queues are all full."""
-        full = (st.ql == self.cap).all(0)
+        full = st.qp.min(0) == self.full
         if full.any():
             rows = np.flatnonzero(full)
             self.swat(st, rows)
@@ -433,30 +437,31 @@ def play_batch(sim: Simulator, moves: Sequence[Move], worlds: Sequence[World],
                reference: bool) -> list[list[list[int]]]:
     """The batched kernel behind :func:`~tenleave_widget.analysis.playouts.play_outs`:
     the same arguments and :data:`~tenleave_widget.analysis.playouts.Outcomes` as the
-    scalar one, the same figures. Raises :class:`SetupError` when the position's queues
-    hold more than :data:`MAX_CAP` cards."""
+    scalar one, the same figures. Raises :class:`Uncovered` for a position its tables
+    do not cover."""
     if sim.cap > MAX_CAP:
-        raise SetupError(f"the batched kernel covers queues of up to {MAX_CAP} cards, "
-                         f"not {sim.cap}")
+        raise Uncovered(f"the batched kernel covers queues of up to {MAX_CAP} cards, "
+                        f"not {sim.cap}")
     nw, nm, n = len(worlds), len(moves), sim.n
     if nw == 0:
         return []
     left = sim.cards_left
     qc0 = np.array([[_queue_code(q) for q in w.queues] for w in worlds], dtype=np.int64)
-    ql0 = np.array([[len(q) for q in w.queues] for w in worlds], dtype=np.int64)
-    hands0 = np.array([w.hands for w in worlds], dtype=np.int64).reshape(nw, n * 6)
+    qp0 = np.take(_POW, np.array([[len(q) for q in w.queues] for w in worlds]))
+    counts = np.array([w.hands for w in worlds], dtype=np.int64)[:, :, 1:]
+    if counts.max() > 3:
+        raise Uncovered("the batched kernel covers hands of up to 3 cards of a value")
+    hp0 = (counts << (2 * np.arange(5))).sum(-1)  # (nw, n)
     chain = np.array([w.chain for w in worlds], dtype=np.int64)
     us = np.array([w.us for w in worlds], dtype=np.float64)
     kern = _Kernel(sim, chain, us)
     start = np.array(sim.start_penalty, dtype=np.int64)
 
     def state(order: IntArray) -> _State:
-        hands = hands0[order].T.copy()
-        held = hands.reshape(n, 6, -1)[:, 1:] > 0
-        mask = (held.astype(np.int64) << np.arange(5)[None, :, None]).sum(1)
-        return _State(qc0[order].T.copy(), ql0[order].T.copy(), hands, mask,
-                      np.zeros(len(order), dtype=np.int64),
-                      np.zeros(len(order), dtype=np.int64), chain[order, 0], order)
+        g = len(order)
+        return _State(qc0[order].T.copy(), qp0[order].T.copy(), hp0[order].T.copy(),
+                      np.zeros(g, dtype=np.int64), np.zeros(g, dtype=np.int64),
+                      chain[order, 0], order)
 
     nrow = nm * nw
     total = nrow + (nw if reference else 0)
@@ -517,7 +522,8 @@ def _root(kern: _Kernel, st: _State, moves: Sequence[Move], nw: int, seat: int,
         kern.swat(st, rows)
         kern.new_token(st, rows)
     _rotate(st, np.flatnonzero((rot >= 0) & ~after), rot)
-    kern.play(st, np.full(g, seat, dtype=np.int64), st.mask[seat], value, queue)
+    sg = seat * g + np.arange(g)
+    kern.play(st, sg, np.take(st.hp, sg), np.full(g, seat - 4, dtype=np.int64), value, queue)
     _rotate(st, np.flatnonzero((rot >= 0) & after), rot)
     if left == 1:
         kern.daybreak(st)
@@ -531,5 +537,4 @@ def _rotate(st: _State, rows: IntArray, rot: IntArray) -> None:
         return
     r = rot[rows]
     code = st.qc[r, rows]
-    length = st.ql[r, rows]
-    st.qc[r, rows] = code // BASE + (code % BASE) * np.take(_POW, length - 1)
+    st.qc[r, rows] = code // BASE + (code % BASE) * (st.qp[r, rows] // BASE)

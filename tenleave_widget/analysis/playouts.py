@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..engine.errors import SetupError, excerpt
-from .playout import Move, Simulator
+from .playout import Move, Simulator, Uncovered
 from .playout_position import World
 
 __all__ = ["KERNELS", "Outcomes", "default_kernel", "play_outs"]
@@ -99,15 +99,19 @@ def play_outs(sim: Simulator, moves: Sequence[Move], worlds: Sequence[World], *,
     every move (common random numbers). ``reference=True`` also plays the rollout policy
     in the root seat's place. ``kernel`` names one of :data:`KERNELS` (``None``: the
     :func:`default_kernel`; a position the batched kernel does not cover, queues of
-    more than 4 cards, plays on the scalar one).
+    more than 4 cards or a variant deck of more than 3 cards of a value, then plays on
+    the scalar one).
 
     Returns the :data:`Outcomes`. Raises :class:`~tenleave_widget.engine.errors.SetupError`
     for an unknown kernel.
     """
     name = default_kernel() if kernel is None else kernel
-    if kernel is None and name == "batch" and sim.cap > 4:
-        name = "scalar"
     run = KERNELS.get(name)
     if run is None:
         raise SetupError(f"kernel must be one of {sorted(KERNELS)}, not {excerpt(kernel)}")
-    return run(sim, moves, worlds, reference)
+    try:
+        return run(sim, moves, worlds, reference)
+    except Uncovered:
+        if kernel is not None:
+            raise
+        return _scalar(sim, moves, worlds, reference)

@@ -19,6 +19,7 @@ from tenleave_widget.analysis.lookahead import Budget, Evaluation, _moves_of
 from tenleave_widget.analysis.playout import Move, Policy, Simulator
 from tenleave_widget.analysis.playout_batch import (
     BASE,
+    Uncovered,
     digit,
     play_batch,
     rise_codes,
@@ -214,16 +215,25 @@ def test_an_evaluation_gives_the_same_figures_on_either_kernel() -> None:
 
 
 def test_the_scalar_plays_where_the_batch_cannot() -> None:
-    """Queues of more than 4 cards are not in the batched kernel's tables: it refuses
-    them, and :func:`play_outs` plays them on the scalar kernel; without numpy the
-    default is the scalar one; an unknown kernel is a typed error."""
+    """Queues of more than 4 cards, or a deck with more than 3 cards of a value, are not
+    in the batched kernel's tables: it refuses them, and :func:`play_outs` plays them on
+    the scalar kernel; an unknown kernel is a typed error."""
     pos = Position(Game(3, seed=2).view(0))
     sim = Simulator(pos, Policy())
     ws = [World(pos, random.Random(1), pos.cards_left)]
     sim.cap = 5
-    with pytest.raises(SetupError, match="up to 4 cards"):
+    with pytest.raises(Uncovered, match="up to 4 cards"):
         play_batch(sim, [Move(1, 0)], ws, False)
     assert play_outs(sim, [Move(1, 0)], ws) == KERNELS["scalar"](sim, [Move(1, 0)], ws, False)
+    deck = ["1", "1", "1", "1", "2", "3*", "4*", "5*", "5", "2"]
+    g = Game(3, rules=Rules.from_json({"deck": deck}), seed=3)
+    pos = Position(g.view(0))
+    sim = Simulator(pos, Policy())
+    ws = [World(pos, random.Random(i), pos.cards_left) for i in range(3)]
+    with pytest.raises(Uncovered, match="3 cards of a value"):
+        play_batch(sim, [Move(1, 0)], ws, True)
+    assert play_outs(sim, [Move(1, 0)], ws, reference=True) == KERNELS["scalar"](
+        sim, [Move(1, 0)], ws, True)
     with pytest.raises(SetupError, match="kernel must be one of"):
         play_outs(sim, [Move(1, 0)], ws, kernel="gpu")
 
