@@ -1,62 +1,33 @@
 """The ``tenleave`` command (also ``python -m tenleave_widget``).
 
-- ``tenleave replay FILE [--turns N]``: the position after N turns, as JSON.
-- ``tenleave odds FILE --seat P [--turns N] [--model uniform|inferred [--beta B]
-  [--cost C]]``: seat P's exact swat-risk odds, as JSON (under the rules alone, or as the
-  players' choices suggest; ``--cost``: what they are read as minimising, one of
-  ``infer``'s costs: ``one-swat``, ``lookahead``, ``fitted``).
-- ``tenleave infer FILE --seat P [--turns N] [--beta B | --beta fitted] [--cost C]
-  [--seed S]``: what the players' choices suggest about the cards seat P cannot see, as
-  JSON.
-- ``tenleave simulate --players N --games K [--seed S] [--bots random,greedy,...]
-  [--rotate-first] [--workers W | --scheduler ADDRESS] [--json]``: per-seat statistics and
-  paired differences; W local processes (default: every core) or a Dask cluster. Ctrl-C
-  stops it and its processes: exit status 130, one line on stderr.
-- ``tenleave review FILE_OR_DIR... [--workers W | --scheduler ADDRESS] [--samples K]
-  [--seed S] [--model inferred [--beta B]] [--json] [--report OUT.html]``: every decision
-  judged (by the rules alone, or with ``--model inferred`` as the players' choices suggest;
-  the output then says so), the luck of every swat (a table, or one JSON object with
-  ``--json``); several records (a folder gives its
-  ``*.json``) are reviewed together, decision by decision on every core, with what they
-  say per player, per kind of decision and the positions worth discussing
-  (:mod:`tenleave_widget.programs.class_review`); a record that fails to load is one line
-  on stderr and the others go on.
-- ``tenleave evaluate FILE --seat P [--turns N] [--samples K] [--seed S] [--model inferred
-  [--beta B] [--cost C]] [--json]``: seat P's whole-game value of every move
-  (``tenleave_widget.evaluate``): a table, best first, or one JSON object with ``--json``.
-- ``tenleave serve [--host H] [--port P] [--store PATH [--fsync]] [--records DIR] [--certfile C
-  [--keyfile K]]``: the dealer server for a class playing each other from their own
-  notebooks (:mod:`tenleave_widget.programs.dealer`, ``docs/wire.md``); it prints where
-  students connect and runs until Ctrl-C.
-- ``tenleave export FILE --html OUT [--seat P | --teacher]``: the game as one
-  self-contained HTML page that steps through it offline (seat P's view only, or the
-  teacher's export with every view; the default).
+Its subcommands, each a thin layer over the package:
 
-``--turns N``: the position after the first N turns, turns 1 to N as the table counts them
-(0: before the first turn; default: every turn of the record).
+- ``replay``: the position after N turns, as JSON
+  (:func:`~tenleave_widget.analysis.position.replay`);
+- ``odds``: a seat's exact swat-risk odds, as JSON, by the rules alone or as the players'
+  choices suggest (:func:`~tenleave_widget.analysis.position.position_odds`);
+- ``infer``: what the players' choices suggest about the cards a seat cannot see
+  (:func:`~tenleave_widget.analysis.position.position_infer`);
+- ``evaluate``: a seat's whole-game value of every move
+  (:func:`~tenleave_widget.analysis.position.evaluate`);
+- ``simulate``: self-play statistics on every core or a Dask cluster
+  (:func:`~tenleave_widget.programs.simulate.simulate`);
+- ``review``: every decision of one or many records judged, every swat's luck
+  (:mod:`tenleave_widget.programs.class_review`);
+- ``serve``: the dealer server for a class playing from their own notebooks
+  (:mod:`tenleave_widget.programs.dealer`);
+- ``export``: a game as one self-contained HTML page
+  (:mod:`tenleave_widget.programs.export`).
 
-FILE is a record file, or ``-`` for standard input. Only a regular file (or standard
-input) of at most 10 MiB is read. An invalid record, an illegal turn or a malformed
-command line: exit status 2, nothing on stdout, one line on stderr (naming ``turn K`` when
-a turn is at fault, and showing at most a short escaped excerpt of any offending value).
+``tenleave COMMAND --help`` gives every option (``docs/reference/cli.md`` is generated
+from this module's parser); ``docs/guides/cli.md`` says what each prints.
 
-No traceback, ever: every way the command can end is one of these exit statuses, with at
-most one line on stderr (``tenleave: ...``).
-
-====  =====================================================================================
-0     done
-1     out of memory, or an internal error (a bug: the line names it;
-      ``TENLEAVE_TRACEBACK=1`` shows the traceback)
-2     bad input (a record, a turn, an argument, an unreachable Dask scheduler), or the
-      output could not be written (a full disk, an I/O error: the line names it, as for
-      ``export``'s page)
-130   SIGINT (Ctrl-C): "tenleave: interrupted"; the worker processes are stopped
-141   the reader of standard output went away (``tenleave ... | head -c1``): nothing on
-      stderr, as a Unix tool stopped by SIGPIPE
-143   SIGTERM: "tenleave: terminated"; the worker processes are stopped
-====  =====================================================================================
-
-The first SIGINT or SIGTERM wins; another one during the short clean-up is ignored.
+FILE is a record file of at most 10 MiB, or ``-`` for standard input. No traceback, ever:
+the command ends with exit status 0 (done), 1 (out of memory, or an internal error;
+``TENLEAVE_TRACEBACK=1`` shows the traceback), 2 (bad input, or output that could not be
+written), 130 (SIGINT), 141 (the reader of standard output went away) or 143 (SIGTERM),
+with at most one line on stderr. The first SIGINT or SIGTERM wins; the worker processes
+are stopped at once.
 """
 
 from __future__ import annotations
