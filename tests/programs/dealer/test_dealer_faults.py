@@ -2,13 +2,17 @@
 seats (39 clients) play whole games as fast as they can while clients' connections are
 cut at random (each resumes its seat with its token) and the server is killed with
 SIGKILL and started again on the same store twice. No game, and no turn, may be lost or
-applied twice, and every finished record must replay in the engine to its end. The driver
+applied twice, every finished record must replay in the engine to its end, and
+``tenleave review`` reads them. The driver
 is the benchmark's (``benchmarks/bench_dealer.py``), which also measures the latencies."""
 
 from __future__ import annotations
 
 import asyncio
 import importlib.util
+import json
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -35,4 +39,14 @@ def test_a_class_through_killed_clients_and_two_server_kills(tmp_path: Path) -> 
     assert r["turns"] == r["expected_turns"] == 390
     assert r["games_lost"] == 0 and r["records_invalid"] == 0
     assert r["turns_not_sent_by_their_seat"] == 0 and r["views_that_went_back"] == 0
-    assert len(list((tmp_path / "class-records").glob("*.json"))) == 10
+    records = sorted((tmp_path / "class-records").glob("*.json"))
+    assert len(records) == 10
+    # the class's records are what `tenleave review DIR` reads (one, to keep this short)
+    one = tmp_path / "one"
+    one.mkdir()
+    shutil.copy(records[0], one)
+    p = subprocess.run([sys.executable, "-m", "tenleave_widget", "review", str(one),
+                        "--samples", "2", "--workers", "1", "--json"],
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert len(json.loads(p.stdout)["turns"]) == len(json.loads(records[0].read_text())["turns"])
