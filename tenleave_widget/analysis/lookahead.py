@@ -74,6 +74,10 @@ CHUNK = 512
 kernel's memory grows with worlds x moves; 512 worlds of a 5-seat position's 30 moves
 take a few MB)."""
 
+PRUNE_CHUNK = 4
+"""With pruning (or a time budget), the most batches of worlds played out in one call of
+:func:`play_outs`: fewer, larger calls, for the play-outs of the moves pruned within them."""
+
 DEFAULT_SAMPLES = 48
 """Worlds per evaluation by default (see the README for what it buys and costs)."""
 
@@ -344,8 +348,11 @@ class Evaluation:
         self.done = False
 
     def _play(self, count: int) -> None:
-        """Sample the next ``count`` worlds (in order, from the evaluation's seed) and
-        play every live move out in all of them at once (:func:`play_outs`)."""
+        """Sample the next ``count`` worlds (in order, from the evaluation's seed), play
+        every live move out in all of them at once (:func:`play_outs`), then take their
+        results world by world as if they had come one at a time: a batch end prunes
+        (the pruned moves' results in the rest of the chunk are dropped) or ends the
+        evaluation (the rest of the chunk is dropped)."""
         pos = self._pos
         rng = self._rng
         worlds = [World(pos, random.Random(rng.getrandbits(64)), pos.cards_left, self._deal)
@@ -353,23 +360,35 @@ class Evaluation:
         live = self._live
         out = play_outs(self._sim, [self._distinct[i] for i in live], worlds,
                         reference=self._ref is not None, kernel=self._kernel)
+        column = {i: c for c, i in enumerate(live)}
         seat = pos.seat
+        b = self._budget
+        stats = self._stats
         for rows in out:
-            for i, pen in zip(live, rows, strict=False):
-                self._stats[i].add(pen, seat)
+            if self.done:
+                break
+            for i in self._live:
+                stats[i].add(rows[column[i]], seat)
             if self._ref is not None:
                 self._ref.add(rows[-1], seat)
-        self.worlds += count
+            self.worlds += 1
+            self._in_batch += 1
+            if self._in_batch == b.batch or self.worlds == b.samples:
+                self._in_batch = 0
+                self._end_batch()
+            if self.worlds >= b.samples:
+                self.done = True
 
     def _chunk(self, ms: float | None, spent: float) -> int:
-        """How many worlds to play in one call: up to the next batch end when the batch
-        ends decide something (pruning, a time budget), at most :data:`CHUNK` worlds, and
+        """How many worlds to play in one call: at most :data:`CHUNK` worlds, or
+        :data:`PRUNE_CHUNK` batches when the batch ends may prune or stop (the worlds
+        past a stop and the pruned moves' play-outs past their batch are wasted), and
         within an ``advance(ms)`` slice the worlds its remaining time allows at the speed
         measured so far (one world at first)."""
         b = self._budget
         n = min(b.samples - self.worlds, CHUNK)
         if b.prune is not None or b.ms is not None:
-            n = min(n, b.batch - self._in_batch)
+            n = min(n, PRUNE_CHUNK * b.batch - self._in_batch)
         if ms is not None:
             per = self._world_s
             n = min(n, 1 if per is None else max(1, int((ms / 1000 - spent) / per)))
@@ -380,7 +399,6 @@ class Evaluation:
         one world; ``None``: to the end). Returns whether the evaluation is done. The
         worlds are played in chunks (:meth:`_chunk`); the figures do not depend on how
         the evaluation is sliced."""
-        b = self._budget
         start = time.perf_counter()
         while not self.done:
             t0 = time.perf_counter()
@@ -388,12 +406,6 @@ class Evaluation:
             self._play(count)
             per = (time.perf_counter() - t0) / count
             self._world_s = per if self._world_s is None else (self._world_s + per) / 2
-            self._in_batch += count
-            if self._in_batch >= b.batch or self.worlds == b.samples:
-                self._in_batch %= b.batch
-                self._end_batch()
-            if self.worlds >= b.samples:
-                self.done = True
             if ms is not None and (time.perf_counter() - start) * 1000 >= ms:
                 break
         return self.done
