@@ -54,6 +54,7 @@ LAYERS = {
     "table": "The table: panels and sizes",
     "programs": "Programs",
     "widget": "The widget: tables in a notebook",
+    "errors": "Errors",
 }
 ROW_FIRST = ("command", "date", "machine", "load")
 """What every row of a result file says first, when it says it."""
@@ -178,21 +179,27 @@ def notebook_status() -> str:
 # ------------------------------------------------------------ the API reference
 
 def public_names() -> list[tuple[str, str, str]]:
-    """(name, the canonical path mkdocstrings renders, layer) per name of ``__all__``."""
+    """(name, the canonical path mkdocstrings renders, group) per name of ``__all__``: the
+    group is the layer that defines it (``"errors"`` for the exceptions), and within a
+    group classes come first, then functions, modules and constants."""
     import tenleave_widget as tw
 
     out = []
     for name in tw.__all__:
         obj = getattr(tw, name)
         if inspect.ismodule(obj):
-            path = obj.__name__
+            path, rank = obj.__name__, 2
         elif hasattr(obj, "__qualname__") and hasattr(obj, "__module__"):
             path = f"{obj.__module__}.{obj.__qualname__}"
+            rank = 0 if inspect.isclass(obj) else 1
         else:  # a constant: the module that defines it
-            path = _defining_module(tw, name) + "." + name
-        layer = path.split(".")[1] if path.count(".") >= 1 else ""
-        out.append((name, path, layer))
-    return out
+            path, rank = _defining_module(tw, name) + "." + name, 3
+        group = path.split(".")[1] if path.count(".") >= 1 else ""
+        if inspect.isclass(obj) and issubclass(obj, Exception):
+            group = "errors"
+        out.append((rank, name, path, group))
+    return [(name, path, group) for _, name, path, group in sorted(
+        out, key=lambda t: t[0])]
 
 
 def _defining_module(tw: Any, name: str) -> str:
