@@ -123,8 +123,7 @@ class Table:
         self.bots: dict[int, str] = {int(k): v for k, v in config.get("bots", {}).items()}
         names = [f"{self.bots[s]} bot" if s in self.bots else f"Seat {s + 1}"
                  for s in range(n)]
-        rules = Rules.from_json(config.get("rules") or {}) if config.get("rules") else \
-            DEFAULT_RULES
+        rules = Rules.from_json(config["rules"]) if config.get("rules") else DEFAULT_RULES
         self.game = Game(names, rules=rules, first=int(config.get("first", 0)),
                          seed=int(config["seed"]))
         self.hashes: dict[int, str] = {}  # seat -> token hash, for the seats taken
@@ -284,8 +283,9 @@ class Dealer:
         table.hashes[seat] = h
         self.by_hash[h] = (table, seat)
         table.game.players[seat] = name
+        for other, c in list(table.clients.items()):  # the new name is in their views
+            c.send(self._state(table, other))
         self._sit(client, table, seat, token)
-        self._broadcast(table, skip=client)
 
     def _on_resume(self, client: Client, msg: dict[str, Any]) -> None:
         self._hello(client)
@@ -449,10 +449,9 @@ class Dealer:
     def _state(self, table: Table, seat: int) -> dict[str, Any]:
         return frame("state", table=table.id, seat=seat, view=table.game.view(seat))
 
-    def _broadcast(self, table: Table, skip: Client | None = None) -> None:
+    def _broadcast(self, table: Table) -> None:
         for seat, client in list(table.clients.items()):
-            if client is not skip:
-                client.send(self._state(table, seat))
+            client.send(self._state(table, seat))
         self._tell_teachers(table)
 
     def _tell_teachers(self, table: Table, skip: Client | None = None) -> None:

@@ -285,12 +285,12 @@ def test_each_turn_is_in_the_store_before_any_frame_tells_of_it(
     checked: list[int] = []
     broadcast = dealer_module.Dealer._broadcast
 
-    def checking(self: Any, table: Any, skip: Any = None) -> None:
+    def checking(self: Any, table: Any) -> None:
         committed = sqlite3.connect(store).execute(
             "SELECT COUNT(*) FROM turns WHERE table_id = ?", (table.id,)).fetchone()[0]
         assert committed == table.game.turns_applied
         checked.append(committed)
-        broadcast(self, table, skip)
+        broadcast(self, table)
 
     monkeypatch.setattr(dealer_module.Dealer, "_broadcast", checking)
 
