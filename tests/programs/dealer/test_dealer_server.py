@@ -340,34 +340,55 @@ def test_the_teacher_creates_a_table_of_a_variant() -> None:
     asyncio.run(main())
 
 
-def test_serve_ends_on_sigterm_with_clients_connected(tmp_path: Path) -> None:
-    """``tenleave serve`` with a teacher and a student connected and a game under way:
-    SIGTERM ends it cleanly, exit status 143 and one line; started again on its store it
-    has the game."""
+async def start_serve(store: Path, port: int = 0) -> tuple[Any, str, str]:
+    """``tenleave serve`` as a process on ``store``: the process, its address and the
+    teacher's token (from the two lines it prints)."""
     import re
+
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tenleave_widget", "serve", "--port", str(port), "--store",
+        str(store), "--bot-delay", "0",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    assert proc.stdout is not None
+    first = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
+    second = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
+    assert first.startswith("Students connect to ws://127.0.0.1:"), first
+    url = re.findall(r"ws://[0-9.:]+", first)[0]
+    return proc, url, re.findall(r"'([^']+)'\)", second)[0]
+
+
+def test_a_server_killed_mid_game_resumes_it_where_it_was(tmp_path: Path) -> None:
+    """SIGKILL mid-game, then the same command on the same store and port: each student's
+    token resumes its seat at the turn it last saw or later, never earlier, and the game
+    goes on to a valid end; SIGTERM then ends the server cleanly (143, one line)."""
     import signal
 
     store = tmp_path / "class.db"
-    cmd = [sys.executable, "-m", "tenleave_widget", "serve", "--port", "0", "--store",
-           str(store), "--bot-delay", "0"]
 
     async def main() -> None:
-        proc = await asyncio.create_subprocess_exec(
-            *cmd, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-        assert proc.stdout is not None and proc.stderr is not None
-        first = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
-        second = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
-        assert first.startswith("Students connect to ws://127.0.0.1:")
-        url = re.findall(r"ws://[0-9.:]+", first)[0]
-        token = re.findall(r"'([^']+)'\)", second)[0]
-        t = await table(url, token, 3, bots={"1": "random", "2": "random"})
-        a = Client(url)
-        await a.join(t["code"], "Ana")
-        await play_all([a], 1, until=9)
-        proc.send_signal(signal.SIGTERM)
+        proc, url, token = await start_serve(store)
+        t = await table(url, token, 3, bots={"1": "random"})
+        cs = [Client(url), Client(url)]
+        for c, name in zip(cs, ["Ana", "Cy"], strict=True):
+            await c.join(t["code"], name)
+        await play_all(cs, 3, until=12)
+        seen = [c.view["turns_applied"] for c in cs if c.view is not None]
+        proc.send_signal(signal.SIGKILL)
+        await proc.wait()
+        port = int(url.rsplit(":", 1)[1])
+        proc, url2, token2 = await start_serve(store, port)
+        assert (url2, token2) == (url, token)
+        again = [Client(url), Client(url)]
+        for c, old, k in zip(again, cs, seen, strict=True):
+            await c.resume(old.token)
+            assert c.view is not None and c.view["turns_applied"] >= k
+        await play_all(again, 4)
+        proc.send_signal(signal.SIGTERM)  # with students connected
         assert await asyncio.wait_for(proc.wait(), 60) == 143
+        assert proc.stderr is not None
         assert (await proc.stderr.read()).decode() == "tenleave: terminated\n"
 
     asyncio.run(main())
-    db = sqlite3.connect(store)
-    assert db.execute("SELECT COUNT(*) FROM turns").fetchone()[0] >= 9
+    folder = tmp_path / "class-records"
+    record = load_record(next(folder.iterdir()))
+    assert Game.from_record(record).finished and len(record["turns"]) == 30
