@@ -260,6 +260,28 @@ def test_the_moves_figure_marks_the_best_with_intervals_for_the_whole_game() -> 
     assert "★ best for the game" in g["alt"] and "thinking… 96 of 192 worlds" in g["alt"]
     assert "margin −1.00 [−1.50, −0.25]" in trace["hovertext"][0]
     assert g["name"].endswith("value over the whole game")
+    # the error bars have one colour, not the markers' list (plotly.js: "Invalid color
+    # specifier", then black bars), and not black (they vanish on a dark page)
+    colour = trace["error_x"]["color"]
+    assert isinstance(colour, str) and colour.lower() not in ("#000", "#000000", "black")
+    # "... and N more": inside the figure, from the plot's right end leftwards
+    more = [a for a in g["figure"]["layout"]["annotations"] if "more, each" in a["text"]]
+    assert all(a["x"] == 1 and a["xanchor"] == "right" for a in more)
+
+
+def test_the_timelines_end_labels_do_not_overlap() -> None:
+    # Ana ends on 13 and Ben on 14: one point apart is less than a line of 11 px type
+    timeline = {"turns": [0, 1, 2], "penalty": [[0, 5, 13], [0, 6, 14], [0, 2, 22]],
+                "expected": [], "viewer": None}
+    f = charts.timeline_figure(timeline, ["Ana", "Ben", "Cy"], ["red", "yellow", "green"])
+    layout = f["figure"]["layout"]
+    bottom, top = layout["yaxis"]["range"]
+    per_point = charts.TIMELINE_PLOT_HEIGHT / (top - bottom)
+    places = sorted(a["y"] * per_point + a["yshift"] for a in layout["annotations"])
+    assert [a["text"] for a in layout["annotations"]] == ["Ana: 13", "Ben: 14", "Cy: 22"]
+    assert all(b - a >= charts.TIMELINE_LABEL_GAP for a, b in zip(places, places[1:]))
+    height = layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]
+    assert height == charts.TIMELINE_PLOT_HEIGHT
 
 
 def test_the_timeline_figure_names_tied_seats_together() -> None:

@@ -33,6 +33,7 @@ The panels, in plain words:
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -703,8 +704,10 @@ def moves_figure(moves: MovesChart, players: Sequence[str]) -> PanelFigure:
                  and len(m["margin_ci95"]) == 2 else 0.0 for m in shown]
         trace: dict[str, Any] = {
             "type": "scatter", "mode": "markers+text", "y": labels, "x": xs,
+            # one colour for the bars (the marker's is a list: plotly.js cannot take it
+            # there, logs a warning and draws them black), grey on a light or dark page
             "error_x": {"type": "data", "symmetric": False, "array": plus,
-                        "arrayminus": minus, "thickness": 6, "width": 0},
+                        "arrayminus": minus, "thickness": 6, "width": 0, "color": plain},
             "marker": {"color": colours, "size": 10, "symbol": "line-ns-open",
                        "line": {"width": 3}},
             "text": ["…" if x is None else signed(x) for x in xs],
@@ -727,8 +730,10 @@ def moves_figure(moves: MovesChart, players: Sequence[str]) -> PanelFigure:
     notes = []
     rest = len(moves["moves"]) - len(shown)
     if rest > 0:
+        # at the plot's right end, growing left into the labels' margin: the whole
+        # line is inside the figure (from the left end it ran past the right edge)
         notes.append(_note(f"… and {rest} more, each {'worse for the game' if game else 'higher'}.",
-                           y=0, yanchor="top", yshift=-52, x=0, xanchor="left",
+                           y=0, yanchor="top", yshift=-52, x=1, xanchor="right",
                            font={"size": 11}))
     progress = _progress(moves)  # in words beside the figure (js/panels/moves.ts)
     layout = _layout(title, 110 + 26 * len(shown) + (20 if rest else 0),
@@ -769,6 +774,12 @@ def _move_words(m: MoveChart, lookahead: bool) -> str:
             words.append(f"final penalty {final:.1f}"
                          f"{_interval(m['final_ci95'], lambda x: f'{x:.1f}')}")
     return ", ".join(words)
+
+
+TIMELINE_PLOT_HEIGHT = 250 - 36 - 70
+"""The timeline's plot area, in px: its height less the top and bottom margins."""
+TIMELINE_LABEL_GAP = 14
+"""The least distance, in px, between two of the timeline's end labels (11 px type)."""
 
 
 def timeline_figure(timeline: TimelineChart, players: Sequence[str],
@@ -814,16 +825,26 @@ def timeline_figure(timeline: TimelineChart, players: Sequence[str],
     ends: dict[int, list[str]] = {}
     for s, line in enumerate(timeline["penalty"]):
         ends.setdefault(line[-1], []).append(str(players[s]))
-    labels = [{"text": f"{', '.join(names)}: {p}", "x": last, "y": p, "xref": "x", "yref": "y",
-               "xanchor": "left", "xshift": 8, "showarrow": False, "font": {"size": 11}}
-              for p, names in sorted(ends.items())]
+    # the y axis from 0 to a fixed top, so the labels' pixel places are known: each label
+    # at least a line above the one below it (13 and 14 on one line overlapped)
+    top = max([*(p for line in timeline["penalty"] for p in line),
+               *(e for e in expected if e is not None), 1]) * 1.1 + 0.5
+    per_point = TIMELINE_PLOT_HEIGHT / top
+    labels, floor = [], -math.inf
+    for p, names in sorted(ends.items()):
+        at = max(p * per_point, floor + TIMELINE_LABEL_GAP)
+        floor = at
+        labels.append({"text": f"{', '.join(names)}: {p}", "x": last, "y": p, "xref": "x",
+                       "yref": "y", "xanchor": "left", "xshift": 8,
+                       "yshift": round(at - p * per_point, 1), "showarrow": False,
+                       "font": {"size": 11}})
     layout = _layout(title, 250, annotations=labels, showlegend=True,
                      legend={"orientation": "h", "x": 0, "y": -0.3, "yanchor": "top"},
                      margin={"l": 36, "r": 110, "t": 36, "b": 70, "pad": 2},
                      xaxis={"title": {"text": "turns played"},
                             "dtick": max(1, (last - turns[0]) // 8),
                             "range": [turns[0] - 0.3, last + 0.3], "fixedrange": True},
-                     yaxis={"title": {"text": "penalty"}, "rangemode": "tozero",
+                     yaxis={"title": {"text": "penalty"}, "range": [0, top],
                             "fixedrange": True})
     now = ", ".join(f"{players[s]} {line[-1]}" for s, line in enumerate(timeline["penalty"]))
     alt = f"After turn {last}: {now}."
