@@ -9,7 +9,7 @@ import type { UiState } from "./send";
  *  "... > 10 — Human Defense III+IV swats"), then which cards went where (": all escape",
  *  " Cy's 4"), a span of its own that a compact table leaves out (the penalty piles show
  *  it; the title keeps it), with how many cards were swatted in its place. */
-function explain(text: string, step: number, swatted: number): HTMLElement {
+function explain(text: string, step: number, row: number, swatted: number): HTMLElement {
   const dash = text.indexOf(" — ");
   const colon = dash < 0 ? -1 : text.indexOf(": ", dash);
   const swats = dash < 0 ? -1 : text.indexOf(" swats ", dash);
@@ -17,7 +17,9 @@ function explain(text: string, step: number, swatted: number): HTMLElement {
   const cut = swatted === 0 ? -1 : colon >= 0 ? colon : swats >= 0 ? swats + " swats".length : -1;
   return h(
     "span",
-    { class: "tl-explain", style: `--tl-step:${step}`, title: text },
+    // --tl-row: where the swat's cards are not shown, the words wait for the rows above
+    // only, not for the flips of cards no one sees
+    { class: "tl-explain", style: `--tl-step:${step};--tl-row:${row}`, title: text },
     token(cut < 0 ? text : text.slice(0, cut)),
     cut < 0 ? null : h("span", { class: "tl-swatlist" }, text.slice(cut)),
     cut < 0 || colon >= 0 ? null : h("span", { class: "tl-swatn" }, ` ${swatted} card${swatted === 1 ? "" : "s"}`),
@@ -49,7 +51,7 @@ export function eventsBlock(model: TableState, ui: UiState): HTMLElement {
         "div",
         { class: `tl-swat ${animate ? "tl-animate" : ""}`, "data-testid": "swat" },
         h("div", { class: "tl-swathead" }, sw.title),
-        sw.queues.map((sq) =>
+        sw.queues.map((sq, row) =>
           h(
             "div",
             // an empty queue's row ("empty: nothing to swat"): a compact table leaves it out
@@ -61,7 +63,7 @@ export function eventsBlock(model: TableState, ui: UiState): HTMLElement {
               el.style.setProperty("--tl-step", String(step++));
               return el;
             }),
-            explain(sq.text, step++, sq.cards.filter((fc) => fc.swatted).length),
+            explain(sq.text, step++, row, sq.cards.filter((fc) => fc.swatted).length),
           ),
         ),
       );

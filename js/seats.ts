@@ -4,12 +4,10 @@ import { colourOf, faceUp, initialOf, seatName } from "./cards";
 import { h } from "./dom";
 import type { TableState } from "./protocol";
 
-/** The columns' headings at small, medium and large size. */
-const HEADINGS = ["Seat", "Hand", "Penalty pile", "Score"] as const;
-/** ... and at projector size, in plain words that a class reads from the back of the room
- *  (what each number is, not the game's names for it), each one word or two, so that the
- *  scores stay one line a row beside the teaching column. */
-const PROJECTOR_HEADINGS = ["Player", "In hand", "Swatted", "Penalty"] as const;
+/** The columns' headings, the same at every size: plain words that a class reads from the
+ *  back of the room (what each number is, not the game's names for it), each one word or
+ *  two, so that the scores stay one line a row beside a teaching column. */
+const HEADINGS = ["Player", "In hand", "Swatted", "Penalty"] as const;
 
 export function seatsBlock(model: TableState): HTMLElement {
   const view = model.view;
@@ -22,7 +20,7 @@ export function seatsBlock(model: TableState): HTMLElement {
       h(
         "tr",
         null,
-        (model.size === "projector" ? PROJECTOR_HEADINGS : HEADINGS).map((words) =>
+        HEADINGS.map((words) =>
           h("th", { scope: "col" }, words)),
       ),
     ),
