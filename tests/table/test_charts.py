@@ -279,7 +279,7 @@ def test_the_timelines_end_labels_do_not_overlap() -> None:
     per_point = charts.TIMELINE_PLOT_HEIGHT / (top - bottom)
     places = sorted(a["y"] * per_point + a["yshift"] for a in layout["annotations"])
     assert [a["text"] for a in layout["annotations"]] == ["Ana: 13", "Ben: 14", "Cy: 22"]
-    assert all(b - a >= charts.TIMELINE_LABEL_GAP for a, b in zip(places, places[1:]))
+    assert all(b - a >= charts.TIMELINE_LABEL_GAP for a, b in zip(places, places[1:], strict=False))
     height = layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]
     assert height == charts.TIMELINE_PLOT_HEIGHT
 

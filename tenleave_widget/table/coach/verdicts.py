@@ -118,7 +118,7 @@ def tally_words(t: Tally, lead: str = "So far") -> str:
 
     >>> tally_words({"decisions": 3, "labels": {"best": 2, "good": 0, "inaccuracy": 1,
     ...              "mistake": 0, "blunder": 0}, "accuracy": 81.4})
-    'So far: 3 decisions — 2 best, 1 inaccuracy; accuracy 81.'
+    'So far: 3 decisions — 2 best, 1 inaccuracy; accuracy 81 out of 100.'
     """
     plural = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
     counts = ", ".join(f"{n} {plural.get(lab, lab) if n > 1 else lab}"
@@ -126,7 +126,7 @@ def tally_words(t: Tally, lead: str = "So far") -> str:
     n = t["decisions"]
     text = f"{lead}: {n} decision{'s' if n != 1 else ''} — {counts}"
     if t["accuracy"] is not None:
-        text += f"; accuracy {t['accuracy']:.0f}"
+        text += f"; accuracy {t['accuracy']:.0f} out of 100"
     return text + "."
 
 

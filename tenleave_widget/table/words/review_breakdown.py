@@ -91,7 +91,8 @@ def summary_table(review: Review, seats: Iterable[int], details: bool) -> str:
         rows.append(f"<tr><td {CELL}>{html.escape(review.players[s])}</td><td {CELL}>{acc}"
                     f"</td><td {CELL}>{loss}</td>{counts}<td {CELL}>{sm.luck:+.2f}</td></tr>")
     head = "".join(f"<th {CELL}>{lab}</th>" for lab in LABELS)
+    accuracy = "accuracy" if details else "accuracy (out of 100)"
     return ("<table class='tl-review-summary' style='border-collapse:collapse'><tr>"
-            f"<th {CELL}>{'seat' if details else 'player'}</th><th {CELL}>accuracy</th>"
+            f"<th {CELL}>{'seat' if details else 'player'}</th><th {CELL}>{accuracy}</th>"
             f"<th {CELL}>{lost}</th>{head}<th {CELL}>luck</th></tr>{''.join(rows)}</table>"
             f"<small class='tl-review-note'>{html.escape(summary_note(review, details))}</small>")
