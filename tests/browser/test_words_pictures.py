@@ -15,9 +15,9 @@ from typing import Any
 import nbformat
 
 from tenleave_widget import Game
-from tenleave_widget.table import charts
-from tenleave_widget.table.config import check_config
-from tenleave_widget.table.session import Session
+from tenleave_widget.table.panels import charts
+from tenleave_widget.table.session.config import check_config
+from tenleave_widget.table.session.machine import Session
 
 from .conftest import artifact
 from .driver import open_and_run
