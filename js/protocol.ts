@@ -449,7 +449,7 @@ export interface TableState {
   busy: boolean;
   show_odds: boolean;
   status: string;
-  /** The odds panels' data (`tenleave_widget.table.panels.charts`), drawn by `js/panels/`. */
+  /** The odds panels' data (`tenleave_widget.table.panels.data`), drawn by `js/panels/`. */
   panels: PanelData;
   /** The table's size (the size control); `projector` fits a 1280x720 screen. */
   size: "small" | "medium" | "large" | "projector";

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     )
     from .engine.rules import Rules
     from .engine.turn import Turn
-    from .table.panels import charts
+    from .table.panels import figures as charts
     from .widget import (
         TableWidget,
         TenLeaveWidget,
@@ -52,7 +52,7 @@ _WIDGET_NAMES = (
 )
 _SOURCES = {
     "odds": ".analysis.odds",
-    "charts": ".table.panels.charts",
+    "charts": ".table.panels.figures",
     "infer": ".analysis.infer",
     "evaluate": ".analysis.position",
     "position_odds": ".analysis.position",

@@ -60,7 +60,7 @@ LAYERS: list[set[str]] = [
 # order (test_each_package_is_one_run_of_layers).
 PACKAGES = ["engine", "analysis", "table", "programs", "widget"]
 JUPYTER = ("anywidget", "ipywidgets", "traitlets", "IPython", "ipykernel")
-# plotly is not Jupyter: table/panels/charts.py composes the panels' figures with
+# plotly is not Jupyter: table/panels/figures.py composes the panels' figures with
 # plotly.graph_objects (go.Figure objects for an analyst; the table syncs their JSON), so the
 # table layer (PLOTLY_FROM) and above may import plotly, the engine and the analysis may
 # not; plotly's Jupyter half, the FigureWidget (an anywidget), is widget/-only like the rest.
@@ -195,7 +195,7 @@ def test_nothing_imports_a_module_above_it() -> None:
 
 
 def test_plotly_figures_but_no_jupyter_below_the_widget() -> None:
-    table, analysis, widget = layer_of("table.panels.charts"), layer_of("analysis.odds"), layer_of(
+    table, analysis, widget = layer_of("table.panels.figures"), layer_of("analysis.odds"), layer_of(
         "widget.controller")
     assert jupyter_fault("plotly.graph_objects", table) is None
     assert jupyter_fault("plotly.graph_objects", widget) is None

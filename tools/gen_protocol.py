@@ -6,7 +6,7 @@ contract). Run from the repository root, after changing a TypedDict of the contr
 
 What it reads: the TypedDicts and type aliases reachable from ``TableState`` and ``Intent``
 in ``tenleave_widget.table.protocol`` (some defined in ``engine/cards.py``,
-``engine/view.py`` and ``table/panels/charts.py``, which it re-exports). Each TypedDict becomes an
+``engine/view.py`` and ``table/panels/data.py``, which it re-exports). Each TypedDict becomes an
 ``export interface`` (its keys in order, ``NotRequired``/``total=False`` keys optional with
 ``?``), each module-level alias (``Name = Literal[...]`` or ``Name: TypeAlias = A | B``) an
 ``export type``; the class docstrings and the docstring under a field become ``/** ... */``
@@ -50,7 +50,7 @@ COMMAND = "python tools/gen_protocol.py"
 MODULES = (
     "tenleave_widget.engine.cards",
     "tenleave_widget.engine.view",
-    "tenleave_widget.table.panels.charts",
+    "tenleave_widget.table.panels.data",
     "tenleave_widget.table.protocol",
 )
 ROOTS = ("TableState", "Intent")

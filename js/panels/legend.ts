@@ -2,7 +2,7 @@
 // every Plotly.react (about a third of the outcome chart's redraw), while the legend's
 // entries seldom change. Used for a figure whose legend entries are all bars (the outcome
 // chart: its three ends and the queues' totals) and that says how much room its legends
-// take (`layout.meta.legend_px`, table/panels/charts.py): the legends are taken out of the figure,
+// take (`layout.meta.legend_px`, table/panels/figures.py): the legends are taken out of the figure,
 // its margins and height shrink by that room, and the entries are drawn above the chart
 // (a legend placed above the plot) or below it, each with a swatch of the bar's colour
 // and pattern. Colours come from the panels' CSS variables (the theme follows by itself).

@@ -1,5 +1,5 @@
 // The odds panels: the Plotly figures composed in Python (PanelData.figures, from
-// tenleave_widget/table/panels/charts.py) drawn with the bundled partial plotly.js, plus what a
+// tenleave_widget/table/panels/figures.py) drawn with the bundled partial plotly.js, plus what a
 // figure does not do (the title, the message of an empty or finished state, the moves'
 // switch, a visually hidden text alternative per chart). No access to any widget model, so
 // the widget and the HTML export draw them alike. A `PanelsView` stays in the page across
@@ -19,7 +19,7 @@ import type { PanelData, PanelFigure } from "./types";
 
 export type { PanelData } from "./types";
 
-/** The figures in the order they are drawn (charts.FIGURE_KEYS). */
+/** The figures in the order they are drawn (figures.FIGURE_KEYS). */
 export const FIGURE_KEYS = ["outcome", "moves", "cards", "suggest", "timeline", "review"] as const;
 
 interface Slot {

@@ -1,4 +1,4 @@
-// Drawing one Plotly figure composed in Python (tenleave_widget/table/panels/charts.py) with the
+// Drawing one Plotly figure composed in Python (tenleave_widget/table/panels/figures.py) with the
 // partial plotly.js bundle: the theme (colours and fonts from JupyterLab's CSS variables,
 // read at draw time), the trimmed modebar, and Plotly.react so a new state updates the
 // chart in place. plotly.js itself comes from the page (./plotly-slot.ts): a table's ESM
@@ -120,7 +120,7 @@ export function themedData(data: Obj[], t: Theme): Obj[] {
   });
 }
 
-/** The words of a figure that plots nothing (table/panels/charts.py `_words_figure`: no trace,
+/** The words of a figure that plots nothing (table/panels/figures.py `_words_figure`: no trace,
  *  its axes hidden, one note), or null. */
 export function wordsOnly(figure: FigureJSON): string | null {
   const layout = obj(figure.layout);

@@ -2,7 +2,7 @@
 HTML page a teacher opens offline, its charts Plotly figures composed here and drawn in
 the page by the bundled plotly.js (``js/class-report.ts``, inlined: no network request).
 
-The figures follow the table's panels (:mod:`tenleave_widget.table.panels.charts`): plain
+The figures follow the table's panels (:mod:`tenleave_widget.table.panels.figures`): plain
 figure JSON (plotly.py is not needed to make them; :func:`as_figures` wraps them in
 ``go.Figure`` objects for an analyst), each with an accessible name and a text
 alternative that holds the same numbers (in the page, as in the table's panels: a
@@ -34,7 +34,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..engine.errors import TenLeaveError
-from ..table.panels.charts import FigureJSON, PanelFigure, signed
+from ..table.panels.data import FigureJSON, PanelFigure
+from ..table.panels.figures import signed
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go

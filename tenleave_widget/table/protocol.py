@@ -53,7 +53,7 @@ from ..engine.view import (  # the seat view is part of the contract too
     ViewRules,
     WakeEvent,
 )
-from .panels.charts import (  # the panel data is part of the contract (js/protocol.ts)
+from .panels.data import (  # the panel data is part of the contract (js/protocol.ts)
     CardChart,
     FigureJSON,
     MoveChart,
@@ -300,7 +300,7 @@ class TableState(TypedDict):
     show_odds: bool
     status: str
     panels: PanelData
-    """The odds panels' data (``tenleave_widget.table.panels.charts``), drawn by ``js/panels/``."""
+    """The odds panels' data (``tenleave_widget.table.panels.data``), drawn by ``js/panels/``."""
     size: Literal["small", "medium", "large", "projector"]
     """The table's size (the size control); ``projector`` fits a 1280x720 screen."""
     best: BestMove | None

@@ -24,7 +24,7 @@ from ..engine.record import parse_record, public_digest, record_object, save_rec
 from ..programs.export import export_html
 from ..table.coach.check import CheckRunner
 from ..table.coach.verdicts import CoachRunner, Judged
-from ..table.panels.charts import as_figures
+from ..table.panels.figures import as_figures
 from ..table.panels.lookahead import Thinker
 from ..table.panels.suggest import Reader
 from ..table.protocol import Mode, WidgetMessageError, parse_intent
@@ -133,14 +133,14 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
     @property
     def panels(self) -> dict[str, Any]:
         """The odds panels' data as synced
-        (:class:`tenleave_widget.table.panels.charts.PanelData`)."""
+        (:class:`tenleave_widget.table.panels.data.PanelData`)."""
         return dict(self.table.panels)
 
     def figures(self) -> dict[str, go.Figure]:
         """The panels shown now as ``plotly.graph_objects.Figure`` objects (``outcome``,
         ``moves``, ``cards``, ``timeline``, and ``review`` once a replay is reviewed; none
         while the odds are hidden): the figures the table draws, to ``show()``,
-        ``write_html`` or put in a report (:func:`tenleave_widget.table.panels.charts.figures`)."""
+        ``write_html`` or put in a report (:func:`tenleave_widget.table.panels.figures.figures`)."""
         return as_figures(self.table.panels["figures"])
 
     @property

@@ -1,7 +1,7 @@
 """The review panel of replay mode: compute a game review without freezing the table,
 then the per-seat summary and "show the best move". The evaluation graph is one of the
 table's own panels (``review`` in ``PanelData.figures``,
-:func:`~tenleave_widget.table.panels.charts.review_figure`), drawn by the table's bundled
+:func:`~tenleave_widget.table.panels.figures.review_figure`), drawn by the table's bundled
 plotly.js: a click on a point sends the ``goto`` intent, so the review works wherever the
 table does (marimo included), and no ``FigureWidget`` (plotly.js, ~5 MB, in a saved
 notebook) is made.

@@ -26,7 +26,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
-# The panels of a play table, each a Plotly chart (table/panels/charts.py FIGURE_KEYS but the
+# The panels of a play table, each a Plotly chart (table/panels/figures.py FIGURE_KEYS but the
 # replay's review graph); issue 19 added "suggest".
 PLAY_FIGURES = ("outcome", "moves", "cards", "suggest", "timeline")
 

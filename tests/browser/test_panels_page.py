@@ -10,7 +10,8 @@ from typing import Any
 
 from tenleave_widget import Game
 from tenleave_widget.analysis.odds import seat_odds
-from tenleave_widget.table.panels.charts import TimelinePoint, panel_data
+from tenleave_widget.table.panels.data import TimelinePoint, panel_data
+from tenleave_widget.table.panels.figures import with_figures
 from tenleave_widget.widget import STATIC
 
 from .conftest import artifact
@@ -49,7 +50,7 @@ def _data() -> dict[str, Any]:
     g.apply({"seat": 2, "play": ["5", 0]})
     points = [TimelinePoint(t, [0, 0, 0], 0.5 * t) for t in range(4)]
     view = g.view(0)
-    return dict(panel_data(view, seat_odds(view), points))
+    return dict(with_figures(panel_data(view, seat_odds(view), points)))
 
 
 def show(page: Any, data: dict[str, Any], width: int, dark: bool = False) -> None:

@@ -78,7 +78,7 @@ def test_every_public_name_loads_on_first_use() -> None:
         assert getattr(tw, name) is not None, name
     assert set(tw.__all__) <= set(dir(tw))
     from tenleave_widget.analysis.infer import infer
-    from tenleave_widget.table.panels import charts
+    from tenleave_widget.table.panels import figures as charts
 
     assert tw.infer is infer and tw.charts is charts  # issue 19's and issue 20's names
     with pytest.raises(AttributeError, match="no attribute 'nope'"):

@@ -1,6 +1,7 @@
-"""The panel data (tenleave_widget/table/panels/charts.py): what each panel says, its empty and
-finished states, the timeline ending at the position shown, and that it is a function of
-the seat's view only (a hidden card's value cannot change it)."""
+"""The panel data (tenleave_widget/table/panels/data.py) and its figures (figures.py): what
+each panel says, its empty and finished states, the timeline ending at the position shown,
+and that it is a function of the seat's view only (a hidden card's value cannot change
+it)."""
 
 from __future__ import annotations
 
@@ -15,16 +16,21 @@ import pytest
 
 from tenleave_widget import Game
 from tenleave_widget.analysis.odds import seat_odds
-from tenleave_widget.table.panels import charts
-from tenleave_widget.table.panels.charts import (
+from tenleave_widget.table.panels import figures as charts
+from tenleave_widget.table.panels.data import PanelData, TimelinePoint, hidden_panels
+from tenleave_widget.table.panels.data import panel_data as bare_data
+from tenleave_widget.table.panels.figures import (
     REVIEW_SYMBOLS,
-    TimelinePoint,
     figures,
-    hidden_panels,
-    panel_data,
     panel_figures,
     review_figure,
+    with_figures,
 )
+
+
+def panel_data(*args: Any, **kwargs: Any) -> PanelData:
+    """The panels' data with their figures, as the table syncs them."""
+    return with_figures(bare_data(*args, **kwargs))
 
 GAMES = Path(__file__).resolve().parents[2] / "examples" / "games"
 
@@ -40,7 +46,7 @@ def _points(record: dict[str, Any], turns: int, seat: int | None) -> list[Timeli
     return out
 
 
-def _data(record: dict[str, Any], turns: int, seat: int | None) -> charts.PanelData:
+def _data(record: dict[str, Any], turns: int, seat: int | None) -> PanelData:
     g = Game.from_record(record, turns=turns)
     view = g.view(seat)
     return panel_data(view, seat_odds(view), _points(record, turns, seat))

@@ -16,7 +16,7 @@ import pytest
 from tenleave_widget import load_record
 from tenleave_widget.analysis.review import Review
 from tenleave_widget.engine.turn import Turn
-from tenleave_widget.table.panels.charts import REVIEW_SYMBOLS
+from tenleave_widget.table.panels.figures import REVIEW_SYMBOLS
 from tenleave_widget.table.protocol import BestMove
 from tenleave_widget.widget import play, replay_widget
 

@@ -473,7 +473,7 @@ def test_the_twin_comparison_covers_every_synced_key() -> None:
     runtime = {"_plotly"}
     # the panels' data is compared whole: every key of PanelData (what their plays suggest
     # included, filled in: issue 19) is in the compared state
-    from tenleave_widget.table.panels.charts import PanelData
+    from tenleave_widget.table.panels.data import PanelData
 
     tables["play"].think()
     panels = tables["play"].table.panels

@@ -1,6 +1,6 @@
-"""The odds panels of a session: the data of :mod:`.charts`, computed from the viewing
-seat's view only, synced in the table state (``panels``) and drawn by the
-widget's own bundle (``js/panels/``, SVG and HTML). No chart library travels with the
+"""The odds panels of a session: their data (:mod:`.data`) and figures (:mod:`.figures`),
+computed from the viewing seat's view only, synced in the table state (``panels``) and
+drawn by the widget's own bundle (``js/panels/``, SVG and HTML). No chart library travels with the
 widget, so a saved notebook stays small and the panels follow JupyterLab's theme.
 
 Behind the hot-seat cover, or with the odds switched off, the panels hold only a message
@@ -22,15 +22,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from ...analysis.odds import seat_odds
-from .charts import (
-    COLOUR_HEX,
-    PanelData,
-    TimelinePoint,
-    hidden_panels,
-    moves_figure,
-    panel_data,
-    review_figure,
-)
+from .data import PanelData, TimelinePoint, hidden_panels, panel_data
+from .figures import COLOUR_HEX, moves_figure, review_figure, with_figures
 from .lookahead import LookaheadSession
 from .plain import plain_figures
 from .suggest import SuggestSession
@@ -118,7 +111,8 @@ class PanelFeed:
             )
             for t in range(session.turn + 1)
         ]
-        data = panel_data(view, odds, timeline, moves_seat=mover, moves_empty=empty)
+        data = with_figures(panel_data(view, odds, timeline, moves_seat=mover,
+                                       moves_empty=empty))
         if data["state"] == "live":
             data["moves"] = session.lookahead.annotate(session, data["moves"])
             data["figures"]["moves"] = moves_figure(data["moves"], data["players"])

@@ -52,7 +52,7 @@ from ...analysis.lookahead import DEFAULT_SAMPLES, Budget, Evaluation
 from ...analysis.move_values import MoveValues
 from ...engine.turn import TurnObject, TurnStep
 from .. import tasks
-from .charts import MoveChart, MovesChart, move_label
+from .data import MoveChart, MovesChart, move_label
 
 if TYPE_CHECKING:
     from ...engine.game import Game

@@ -1,6 +1,6 @@
 """The panels in plain words: what a 12-year-old reads by default.
 
-The odds panels (:mod:`.charts`) speak the analyst's language: expected values, margins,
+The odds panels (:mod:`.figures`) speak the analyst's language: expected values, margins,
 95% intervals, sampled worlds. That is the *details* view (the panels' *Details* switch,
 ``PanelData.details``). By default the table shows the same figures with their words
 rewritten here — titles, axis titles, hover texts and the text alternatives — with no
@@ -25,14 +25,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...engine.cards import card_value
-from .charts import (
-    OUTCOME_PARTS,
-    MoveChart,
-    MovesChart,
-    PanelData,
-    PanelFigure,
-    _wrap,
-)
+from .data import MoveChart, MovesChart, PanelData, PanelFigure
+from .figures import OUTCOME_PARTS, _wrap
 
 __all__ = ["JARGON", "disagreement", "plain_figures", "plain_points", "plain_review_words"]
 
@@ -172,7 +166,7 @@ def _progress(moves: MovesChart) -> str:
 
 
 END = r"(.+?): (under 10|exactly 10|over 10) in (\S+) of swats \((.+)\)"
-"""An outcome bar's hover text (:func:`.charts.outcome_figure`)."""
+"""An outcome bar's hover text (:func:`.figures.outcome_figure`)."""
 
 
 def _outcome(fig: PanelFigure) -> PanelFigure:

@@ -65,7 +65,8 @@ from ...engine.view import View
 from .. import tasks
 from ..protocol import WidgetMessageError
 from ..session.config import Config
-from .charts import ROMAN, PanelData, SuggestCard, SuggestChart, percent, quiet_suggest
+from .data import ROMAN, PanelData, SuggestCard, SuggestChart, quiet_suggest
+from .figures import percent
 from .suggest_chart import suggest_figure, words_figure
 
 __all__ = ["CAREFUL", "KEEP", "LEVELS", "ODDS_MODELS", "Reader", "SuggestFeed", "SuggestSession",

@@ -1,6 +1,6 @@
 """The figure of *What their plays suggest*: a pure function of the panel's data.
 
-For each card the seat cannot see (:class:`~.charts.SuggestCard`: a face-down table card,
+For each card the seat cannot see (:class:`~.data.SuggestCard`: a face-down table card,
 or any one of an opponent's unseen hand cards of one back) two bars of the same length,
 one above the other: its chance of each value **by the rules alone** and **as their plays
 suggest**, each split into the card's possible values (one colour per value, from light
@@ -25,7 +25,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .charts import PanelFigure, SuggestCard, _layout, _note, _words_figure, percent
+from .data import PanelFigure, SuggestCard
+from .figures import _layout, _note, _words_figure, percent
 
 __all__ = ["LEFT", "ROWS", "TICKS", "VALUE_COLOURS", "suggest_figure", "suggest_title",
            "words_figure"]
