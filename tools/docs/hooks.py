@@ -129,12 +129,22 @@ PLOTLY_JS = "assets/plotly.min.js"
 PREPARED = ROOT / "build" / "docs-notebooks"
 
 
-def interactive(nb_path: Path) -> Path:
-    """A copy of an executed notebook whose Plotly outputs are drawn in the page by the
-    site's plotly.js (nbconvert draws none of them): ``PREPARED / "examples" / NAME``."""
+DOC_LINK = re.compile(r"\]\(\.\./docs/(?P<page>[^)#\s]+)\.md(?P<anchor>#[^)\s]*)?\)")
+"""A notebook's link to a page of docs/ (``../docs/RULES.md``), made the site's."""
+
+
+def for_the_site(nb_path: Path) -> Path:
+    """A copy of a notebook for its page, ``PREPARED / "examples" / NAME``: its links to
+    ``docs/`` made the site's, and its Plotly outputs drawn in the page by the site's
+    plotly.js (nbconvert draws none of them)."""
     nb = json.loads(nb_path.read_text(encoding="utf-8"))
     n = 0
     for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":
+            text = "".join(cell["source"]) if isinstance(cell["source"], list) \
+                else cell["source"]
+            cell["source"] = DOC_LINK.sub(
+                lambda m: f"](../{m['page']}.html{m['anchor'] or ''})", text)
         for out in cell.get("outputs", []):
             data = out.get("data", {})
             if PLOTLY in data and "text/html" not in data:
@@ -157,8 +167,8 @@ def interactive(nb_path: Path) -> Path:
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     import plotly
 
-    for nb, shown, executed in notebook_sources():
-        src_dir = interactive(shown).parents[1] if executed else ROOT
+    for nb, shown, _ in notebook_sources():
+        src_dir = for_the_site(shown).parents[1]
         files.append(File(f"examples/{nb.name}", str(src_dir), config.site_dir,
                           config.use_directory_urls))
     plotly_js = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
