@@ -43,9 +43,10 @@ LAYERS: list[set[str]] = [
     # and the export share
     {"table.tasks"},  # background work with or without threads (it imports no layer)
     {"table"},
-    # the dealer server: its protocol and store; the tables and seats; the WebSocket
-    # server and client; its command line (which cli.py adds)
-    {"programs.dealer", "programs.dealer.wire", "programs.dealer.store"},
+    # the dealer server: its protocol, store and a seat's stand-in game; the tables and
+    # seats; the WebSocket server and client; its command line (which cli.py adds)
+    {"programs.dealer", "programs.dealer.wire", "programs.dealer.store",
+     "programs.dealer.stand_in"},
     {"programs.dealer.dealer"},
     {"programs.dealer.server", "programs.dealer.client"},
     {"programs.dealer.command"},

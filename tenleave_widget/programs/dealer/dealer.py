@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ...analysis.bots import Bot, check_bot, decide, make_bot
+from ...analysis.infer import with_history
 from ...engine.errors import SetupError, TenLeaveError, excerpt
 from ...engine.game import Game
 from ...engine.record import check_name, save_record
@@ -309,7 +310,10 @@ class Dealer:
         if token is not None:
             fields["token"] = token
         client.send(frame("seated", **fields))
-        client.send(self._state(table, seat))
+        # the full state: the view with its public history (all a seat's client needs to
+        # rebuild its table: .stand_in); later frames carry each turn's events
+        client.send(frame("state", table=table.id, seat=seat,
+                          view=with_history(table.game, seat)))
         self._tell_teachers(table)
         self._schedule(table)
 

@@ -24,6 +24,7 @@ from helpers import random_game
 from widget.test_widget_secrets import swapped_record
 
 from tenleave_widget import Game
+from tenleave_widget.analysis.infer import with_history
 from tenleave_widget.engine.game import DEFAULT_NAMES
 from tenleave_widget.engine.rules import DEFAULT_RULES
 from tenleave_widget.programs.dealer.client import Client
@@ -145,7 +146,9 @@ def check_twins(frames: list[list[str]], records: list[dict[str, Any]], p: int) 
             assert msg["wire"] == WIRE and msg["kind"] in ("seated", "state", "error")
             if msg["kind"] == "state" and msg["view"]["turns_applied"] > 0:
                 k = msg["view"]["turns_applied"]
-                view = Game.from_record(record, k).view(p)
+                g = Game.from_record(record, k)
+                # the state after a (re)connection carries the public history too
+                view = with_history(g, p) if "history" in msg["view"] else g.view(p)
                 assert text == encode(frame("state", table=msg["table"], seat=p, view=view))
 
 
