@@ -304,14 +304,14 @@ class _Kernel:
         else:
             qc, qp, tok = st.qc[:, rows], st.qp[:, rows], st.tok[rows]
         at = tok * _SZ4 + qc
-        kf = np.take(self.flips, at)
-        fine = np.take(self.fines, at)
+        kf = self.flips.take(at)
+        fine = self.fines.take(at)
         if daybreak:
             single = qp == BASE
             kf = np.where(single, 1, kf)
             fine = np.where(single, 0, fine)
         add = fine.sum(0)
-        div = np.take(_POW, kf)
+        div = _POW.take(kf)
         if rows is None:
             st.fine += add
             st.qc //= div
@@ -325,11 +325,11 @@ class _Kernel:
         """The round change of the rows (``None``: all): the next token of their chain."""
         if rows is None:
             st.k += 1
-            st.tok[...] = np.take(self.chain, st.wrow * self.clen + st.k)
+            st.tok[...] = self.chain.take(st.wrow * self.clen + st.k)
         else:
             k = st.k[rows] + 1
             st.k[rows] = k
-            st.tok[rows] = np.take(self.chain, st.wrow[rows] * self.clen + k)
+            st.tok[rows] = self.chain.take(st.wrow[rows] * self.clen + k)
 
     def daybreak(self, st: _State) -> None:
         """Swat passes until every row's table is empty (RULES.md §6), in place."""
@@ -350,11 +350,11 @@ class _Kernel:
         the start of the row's block of :attr:`Tables.row` (its token and mover), ``at``
         the index of the turn's number in the flat ``us``. The plays tied for the least
         rise are listed queue by queue, value by value, then the wake when it ties."""
-        key = np.take(self.choice, np.take(self.row, base + np.minimum(qc, _SZ3 - 1)) + hand)
+        key = self.choice.take(self.row.take(base + np.minimum(qc, _SZ3 - 1)) + hand)
         least = key >> 5
         best = least.min(0)
         ties = (np.where(least == best, key & 31, 0) << self.shift).sum(0)
-        nt = np.take(_POPC, ties)
+        nt = _POPC.take(ties)
         if may_wake:
             may = qp.min(0) > BASE  # every queue holds 2 cards or more
             wake = may & (best > _OFF)
@@ -365,21 +365,21 @@ class _Kernel:
             ntot = nt
         pick = ties * 16
         if self.random_ties:
-            j = (np.take(self.ys, at) * ntot).astype(np.int64)
+            j = (self.ys.take(at) * ntot).astype(np.int64)
             if may_wake:
                 wake |= tie_wake & (j == nt)
             pick += j
-        v = np.take(_NTHV, pick, mode="wrap").astype(np.int64)
-        q = np.take(_NTHQ, pick, mode="wrap").astype(np.int64)
+        v = _NTHV.take(pick, mode="wrap").astype(np.int64)
+        q = _NTHQ.take(pick, mode="wrap").astype(np.int64)
         if self.explore > 0:
-            x = np.take(self.us, at)
-            e = np.flatnonzero(x < self.explore)
+            x = self.us.take(at)
+            e = (x < self.explore).nonzero()[0]
             if len(e):
                 he = hand[e]
                 room = qp[:, e] < self.full
                 nr = room.sum(0)
-                i = (x[e] / self.explore * (np.take(_POPC, he) * nr)).astype(np.int64)
-                v[e] = np.take(_NTHV, he * 16 + i // nr)
+                i = (x[e] / self.explore * (_POPC.take(he) * nr)).astype(np.int64)
+                v[e] = _NTHV.take(he * 16 + i // nr)
                 q[e] = (room.cumsum(0) <= i % nr).sum(0)
                 wake[e] = False
         return v, q, wake
@@ -389,11 +389,11 @@ class _Kernel:
         """Each row's mover plays a card of value ``v`` to the back of queue ``q``:
         ``sg`` indexes the mover's packed hand ``held`` in ``hp``, ``digit0`` is the
         mover's seat - 4 (a card's digit is ``v * 5 + digit0``)."""
-        np.put(st.hp, sg, held - np.take(_STEP, v))
+        st.hp.put(sg, held - _STEP.take(v))
         qi = q * len(v) + np.arange(len(v))
-        p = np.take(st.qp, qi)
-        np.put(st.qc, qi, np.take(st.qc, qi) + (v * 5 + digit0) * p)
-        np.put(st.qp, qi, p * BASE)
+        p = st.qp.take(qi)
+        st.qc.put(qi, st.qc.take(qi) + (v * 5 + digit0) * p)
+        st.qp.put(qi, p * BASE)
 
     def turn(self, st: _State, seat: IntArray, t: int) -> None:
         """One turn of the rollout policy in every row: the choice (a wake: the swat, the
@@ -402,12 +402,12 @@ class _Kernel:
         g = len(seat)
         at = st.wrow * self.ulen + t
         sg = seat * g + np.arange(g)
-        held = np.take(st.hp, sg)
-        hand = np.take(_MASK, held)
+        held = st.hp.take(sg)
+        hand = _MASK.take(held)
         sb = seat * _SZ3
         v, q, wake = self.choose(st.qc, st.qp, hand, st.tok * (self.n * _SZ3) + sb, at, True)
         if wake.any():
-            rows = np.flatnonzero(wake)
+            rows = wake.nonzero()[0]
             self.swat(st, rows)
             self.new_token(st, rows)
             v2, q2, _ = self.choose(st.qc[:, rows], st.qp[:, rows], hand[rows],
@@ -421,7 +421,7 @@ class _Kernel:
         """The automatic wake of the rows whose queues are all full."""
         full = st.qp.min(0) == self.full
         if full.any():
-            rows = np.flatnonzero(full)
+            rows = full.nonzero()[0]
             self.swat(st, rows)
             self.new_token(st, rows)
 
@@ -447,7 +447,7 @@ def play_batch(sim: Simulator, moves: Sequence[Move], worlds: Sequence[World],
         return []
     left = sim.cards_left
     qc0 = np.array([[_queue_code(q) for q in w.queues] for w in worlds], dtype=np.int64)
-    qp0 = np.take(_POW, np.array([[len(q) for q in w.queues] for w in worlds]))
+    qp0 = _POW.take(np.array([[len(q) for q in w.queues] for w in worlds]))
     counts = np.array([w.hands for w in worlds], dtype=np.int64)[:, :, 1:]
     if counts.max() > 3:
         raise Uncovered("the batched kernel covers hands of up to 3 cards of a value")
@@ -518,13 +518,13 @@ def _root(kern: _Kernel, st: _State, moves: Sequence[Move], nw: int, seat: int,
                            dtype=np.int64), nw)
     after = np.tile(np.array([m.after for m in moves], dtype=bool), nw)
     if wake.any():
-        rows = np.flatnonzero(wake)
+        rows = wake.nonzero()[0]
         kern.swat(st, rows)
         kern.new_token(st, rows)
-    _rotate(st, np.flatnonzero((rot >= 0) & ~after), rot)
+    _rotate(st, ((rot >= 0) & ~after).nonzero()[0], rot)
     sg = seat * g + np.arange(g)
-    kern.play(st, sg, np.take(st.hp, sg), np.full(g, seat - 4, dtype=np.int64), value, queue)
-    _rotate(st, np.flatnonzero((rot >= 0) & after), rot)
+    kern.play(st, sg, st.hp.take(sg), np.full(g, seat - 4, dtype=np.int64), value, queue)
+    _rotate(st, ((rot >= 0) & after).nonzero()[0], rot)
     if left == 1:
         kern.daybreak(st)
     else:
