@@ -58,9 +58,10 @@ Choices = list[tuple[int, Ties]]
 """One seat's row of a queue's table as the greedy policy reads it (:func:`_choice_row`):
 per hand, the least rise and the plays that give it."""
 
-_CHOICES: dict[tuple[int, tuple[tuple[int, ...], ...], int], list[list[dict[int, list[Choices]]]]]
+_CHOICES: dict[tuple[int, tuple[tuple[int, ...], ...], int, int],
+               list[list[dict[int, list[Choices]]]]]
 _CHOICES = {}
-"""The memoised :meth:`Simulator.choices`, per (seats, tokens, queues), then per token
+"""The memoised :meth:`Simulator.choices`, per (seats, tokens, queues, capacity), then per token
 and queue, by :func:`queue_key` (an integer: no tuple to build and hash in the
 play-outs' loop)."""
 
@@ -168,7 +169,7 @@ class Simulator:
         self.random_ties = policy.random_ties
         self._tables = _TABLES.setdefault((self.n, tuple(self.token_pos)), {})
         self._choices = _CHOICES.setdefault(
-            (self.n, tuple(self.token_pos), self.nq),
+            (self.n, tuple(self.token_pos), self.nq, self.cap),
             [[{} for _ in range(self.nq)] for _ in self.token_pos])
         self._full = [_FULL] * self.n
         self._swats = _SWATS.setdefault((self.n, tuple(self.token_pos)),

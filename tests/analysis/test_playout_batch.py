@@ -219,9 +219,9 @@ def test_the_scalar_plays_where_the_batch_cannot() -> None:
     in the batched kernel's tables: it refuses them, and :func:`play_outs` plays them on
     the scalar kernel; an unknown kernel is a typed error."""
     pos = Position(Game(3, seed=2).view(0))
+    pos.cap = 5
     sim = Simulator(pos, Policy())
     ws = [World(pos, random.Random(1), pos.cards_left)]
-    sim.cap = 5
     with pytest.raises(Uncovered, match="up to 4 cards"):
         play_batch(sim, [Move(1, 0)], ws, False)
     assert play_outs(sim, [Move(1, 0)], ws) == KERNELS["scalar"](sim, [Move(1, 0)], ws, False)
