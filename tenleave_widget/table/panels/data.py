@@ -1,10 +1,10 @@
 """The data of the odds panels: a pure function of one seat's view and its odds.
 
-The browser draws these numbers as SVG (``js/panels/``, a component per chart) and the
-HTML export can draw the same data without a kernel, so everything a panel says is
-computed here, typed (:class:`PanelData`), and small (a few hundred bytes a position;
-no chart library travels with it). Nothing here reads a hidden card: the input is the
-seat's view (``docs/view.md``) and the odds computed from it.
+Everything a panel says is computed here, typed (:class:`PanelData`); :mod:`.figures`
+makes each panel a Plotly figure from it, which the browser draws with the plotly.js the
+widget's bundle carries (``js/panels/``), in the widget and in the HTML export alike.
+Nothing here reads a hidden card: the input is the seat's view (``docs/view.md``) and the
+odds computed from it.
 
 The panels, in plain words:
 
@@ -277,11 +277,20 @@ def panel_data(
     moves_seat: int | None = None,
     moves_empty: str = "",
 ) -> PanelData:
-    """The panels of ``view`` with its ``odds`` (:func:`tenleave_widget.analysis.odds.seat_odds`).
+    """The panels' data of a seat's view: what each panel says, before any figure.
 
-    ``odds["moves"]``, when present, are the moves of ``moves_seat`` (default: the
-    view's seat); ``moves_empty`` says why there are none (the caller knows, e.g. a card
-    already played this turn); a default reason is given otherwise.
+    Args:
+        view: the seat's view (``docs/view.md``).
+        odds: its odds (:func:`~tenleave_widget.analysis.odds.seat_odds` of the view).
+        timeline: the penalties after each turn so far, ending at the position shown.
+        moves_seat: whose moves ``odds["moves"]`` are, when present (default: the view's
+            seat).
+        moves_empty: why there are no moves (the caller knows, e.g. a card already
+            played this turn); a default reason otherwise.
+
+    Returns:
+        :class:`PanelData`: ``outcome``, ``cards``, ``moves`` and ``timeline`` (the
+        module docstring says what each holds), the players and their colours.
     """
     seat = view["seat"]
     finished = bool(view["finished"])

@@ -1,7 +1,7 @@
 """The odds panels of a session: their data (:mod:`.data`) and figures (:mod:`.figures`),
 computed from the viewing seat's view only, synced in the table state (``panels``) and
-drawn by the widget's own bundle (``js/panels/``, SVG and HTML). No chart library travels with the
-widget, so a saved notebook stays small and the panels follow JupyterLab's theme.
+drawn by the plotly.js of the widget's bundle (``js/panels/``), in JupyterLab's theme;
+plotly.js is saved once per notebook, whatever the number of tables.
 
 Behind the hot-seat cover, or with the odds switched off, the panels hold only a message
 (nothing of any seat's view, and nothing is computed).

@@ -586,18 +586,29 @@ def figures(
     *,
     review: Review | None = None,
 ) -> dict[str, go.Figure]:
-    """The panels of a seat's ``view`` as ``plotly.graph_objects.Figure`` objects, to
-    ``show()``, ``write_html`` or put in a report: ``outcome``, ``moves``, ``cards``,
-    ``timeline`` (only ``timeline`` once the game is over) and, with a ``review`` of the
-    game, ``review``. ``odds`` default to :func:`~tenleave_widget.analysis.odds.seat_odds`
-    of the view; ``timeline`` to the position alone.
+    """The panels of a seat's view as Plotly figures, to ``show()``, ``write_html`` or put
+    in a report.
 
-    >>> from tenleave_widget import Game
-    >>> g = Game(["Ana", "Ben"], seed=1)
-    >>> g.apply({"seat": 0, "play": ["4*", 0]})
-    >>> figs = figures(g.view(1))
-    >>> sorted(figs), type(figs["outcome"]).__name__
-    (['cards', 'moves', 'outcome', 'timeline'], 'Figure')
+    Args:
+        view: the seat's view (``Game.view(seat)``).
+        odds: its odds (default: :func:`~tenleave_widget.analysis.odds.seat_odds` of the
+            view).
+        timeline: the penalties after each turn so far (default: the position alone).
+        review: a review of the game (:func:`~tenleave_widget.analysis.review.review`),
+            to add its evaluation graph.
+
+    Returns:
+        ``plotly.graph_objects.Figure`` objects by name: ``outcome``, ``moves``,
+        ``cards`` and ``timeline`` (only ``timeline`` once the game is over), and
+        ``review`` with a review.
+
+    Example:
+        >>> from tenleave_widget import Game
+        >>> g = Game(["Ana", "Ben"], seed=1)
+        >>> g.apply({"seat": 0, "play": ["4*", 0]})
+        >>> figs = figures(g.view(1))
+        >>> sorted(figs), type(figs["outcome"]).__name__
+        (['cards', 'moves', 'outcome', 'timeline'], 'Figure')
     """
     if odds is None:
         odds = seat_odds(view)

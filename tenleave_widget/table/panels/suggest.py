@@ -79,13 +79,13 @@ CAREFUL = 4.0
 likely. (Fitted on this project's bots: greedy ≈ 38, lookahead ≈ 0.25, random 0.)"""
 
 LEVELS: dict[str, Beta] = {"random": 0.0, "careful": CAREFUL, "fitted": "fitted"}
+"""The rationality control's levels and the beta each gives every opponent."""
 
 PANEL_COST = "one-swat"
 """What the panel reads the players as minimising (``infer``'s ``cost``): the one-swat
 expected penalty, whose regrets its plain-words reasons are told in, and cheap enough to
 fill in without blocking; ``infer``'s own default also reads a player by its lookahead
-margin when that explains its choices better (README, *What their choices reveal*)."""
-"""The rationality control's levels and the beta each gives every opponent."""
+margin when that explains its choices better (``docs/methods/inference.md``)."""
 
 ODDS_MODELS = ("uniform", "inferred")
 """The queue odds' switch: the rules alone, or the players' choices too."""
@@ -317,9 +317,18 @@ def _hand(players: list[str], owner: int, back: str, n: int, uniform: dict[str, 
 
 
 def rules_alone(view: View, players: list[str]) -> list[SuggestCard]:
-    """The cards ``view``'s seat cannot see with their chances by the rules alone (the
-    uniform model; ``inferred`` empty), in the order of a reading: what the panel shows
-    while the players' choices are read (computed on the spot, from the view only)."""
+    """What the panel shows while the players' choices are read: the cards a seat cannot
+    see, with their chances by the rules alone, computed on the spot from the view only.
+
+    Args:
+        view: the seat's view.
+        players: the players' names, for the cards' labels.
+
+    Returns:
+        One :class:`~tenleave_widget.table.panels.data.SuggestCard` per face-down table
+        card the seat cannot see (queue by queue, front first), then per opponent's
+        unseen hand cards of one back; ``uniform`` filled in, ``inferred`` empty.
+    """
     hidden = Hidden(view, hands=True)
 
     def uniform(g: int) -> dict[str, float]:
@@ -340,7 +349,18 @@ def rules_alone(view: View, players: list[str]) -> list[SuggestCard]:
 
 def reason_words(reading: Reading, players: list[str], level: str,
                  where: Mapping[int, tuple[int, int, Any]]) -> str:
-    """The biggest change and the choice behind it, in plain words."""
+    """The biggest change a reading makes and the choice behind it, in plain words.
+
+    Args:
+        reading: the reading (its inference and its biggest shift).
+        players: the players' names.
+        level: the rationality control's level (``"random"`` says the plays tell nothing).
+        where: each face-down card's key -> (queue, place, card) on the table now.
+
+    Returns:
+        One or two sentences, e.g. "Ben's marked card on queue 1 (place I): a 3 is more
+        likely: 40% by the rules alone, 95% now. ...".
+    """
     inf = reading["inference"]
     shift = reading["shift"]
     if level == "random":
