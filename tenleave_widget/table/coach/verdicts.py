@@ -1,4 +1,4 @@
-"""The coach at the table (issue 23): a human seat's every decision judged as it is played.
+"""The coach at the table: a human seat's every decision judged as it is played.
 
 With ``coach="after"`` (:func:`~tenleave_widget.widget.entry.play`, ``hotseat``), when a
 human seat ends its turn, the turn is judged from that seat's view just before it by the

@@ -1,5 +1,5 @@
 """The size new tables start at, set once for the kernel:
-``tenleave_widget.set_default_size("projector")`` (issue 22, point 4).
+``tenleave_widget.set_default_size("projector")``.
 
 Every table has a size control (small, medium, large, projector); a teacher on a projector
 sets the size once instead of on every table: the tables made after the call (``play``,
@@ -34,9 +34,23 @@ def check_size(size: object) -> str:
 
 
 def set_default_size(size: str) -> None:
-    """The size of the tables made from now on in this kernel (``"small"``, ``"medium"``,
-    ``"large"`` or ``"projector"``: fits a 1280x720 screen); tables already shown keep
-    theirs."""
+    """Set the size of the tables made from now on in this kernel; tables already shown
+    keep theirs.
+
+    Args:
+        size: ``"small"``, ``"medium"`` (the default), ``"large"`` or ``"projector"``
+            (a 5-seat game fits a 1280x720 screen).
+
+    Raises:
+        WidgetMessageError: ``size`` is not one of them (a ``ValueError``; the default is
+            left as it was).
+
+    Example:
+        >>> set_default_size("projector")
+        >>> default_size()
+        'projector'
+        >>> set_default_size("medium")
+    """
     _DEFAULT["size"] = check_size(size)
 
 

@@ -3,7 +3,7 @@
 When a human takes back turns that bots answered, the bots' answers were decided from
 their hidden cards, and the human has seen them. Answering the same position again from
 the same cards would let the human try every play, undo each, and put the answers
-together until they pin a bot's face-down card (issue 21). So the take-back also deals the
+together until they pin a bot's face-down card. So the take-back also deals the
 cards the human cannot see again: :func:`redeal` draws a new arrangement from the human's
 uniform model (RULES.md §9, :class:`~tenleave_widget.analysis.worlds.Hidden`: for every
 other seat and back, the values the human cannot place, shuffled over that seat's
