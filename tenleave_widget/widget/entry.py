@@ -34,20 +34,42 @@ def play(
     coach_samples: int | None = None,
     size: str | None = None,
 ) -> TenLeaveWidget:
-    """A game against bots (one human seat) or hot-seat (several human seats).
+    """A table to play a game against bots (one human seat) or hot-seat (several).
 
-    ``bots`` names the bots of the other seats in seat order (``"greedy"``, ``"random"``),
-    repeated if there are more seats than names (default
-    :data:`~tenleave_widget.table.session.config.DEFAULT_BOTS`, as many of them as there are other
-    seats: ``play(players=2)`` is one human against greedy). Bots move after the human,
-    ``bot_delay`` seconds apart so that a person can follow. With one human, the widget
-    offers undo.
-    ``coach="after"``: every human decision is judged as the review would (in the
-    background, ``coach_samples`` worlds per decision;
-    :mod:`~tenleave_widget.table.coach.verdicts`), told to its seat in words and kept in
-    ``w.verdicts``.
-    ``size``: the table's size (``"small"``, ``"medium"``, ``"large"``, ``"projector"``);
-    default: the kernel's (:func:`~tenleave_widget.set_default_size`).
+    Show it as the last line of a cell. Bots move after the human, ``bot_delay`` seconds
+    apart so that a person can follow; with one human seat the table offers undo (the
+    cards that seat cannot see are dealt again, so undo cannot probe them).
+
+    Args:
+        players: the number of seats (2 to 5), or the players' names.
+        human: the human seat, or seats.
+        bots: the bots of the other seats in seat order (``"random"``, ``"greedy"``,
+            ``"lookahead"``, ``"reader"``), repeated when there are more seats than names
+            (default :data:`~tenleave_widget.table.session.config.DEFAULT_BOTS`:
+            ``play(players=2)`` is one human against greedy).
+        seed: seeds the deal, the tokens and the bots (``None``: fresh entropy).
+        first: the seat that plays first.
+        bot_delay: seconds between the bots' turns.
+        show_odds: show the odds panels beside the table.
+        coach: ``"off"``, ``"after"`` (each human decision judged as the review would, told
+            to its seat in words and kept in ``w.verdicts``) or ``"before"`` (also asks
+            before a move that loses more than ``w.coach_threshold`` points).
+        coach_samples: the coach's worlds per decision (default: the review's).
+        size: ``"small"``, ``"medium"``, ``"large"`` or ``"projector"`` (default: the
+            kernel's, :func:`~tenleave_widget.set_default_size`).
+
+    Returns:
+        The widget (:class:`~.controller.TenLeaveWidget`): ``w.game`` is the game,
+        ``w.record()`` its record, ``w.figures()`` its panels as Plotly figures.
+
+    Raises:
+        WidgetMessageError: a bad number of seats, seat, bot name, ``coach``, ``size`` or
+            delay (a ``ValueError``; the message names it).
+
+    Example:
+        >>> w = play(players=3, human=0, bots=["greedy", "random"], seed=1)
+        >>> w.game.seats, w.game.to_move
+        (3, 0)
     """
     game = new_game(players, seed, first)
     humans, assignment = assign_seats(game, human, bots)
@@ -62,8 +84,22 @@ def hotseat(
     players: int | Sequence[str] = 2, *, seed: int | None = None, show_odds: bool = False,
     coach: str = "off", coach_samples: int | None = None, size: str | None = None,
 ) -> TenLeaveWidget:
-    """Every seat human, on one screen, with a cover between seats. ``coach`` and
-    ``size`` as in :func:`play`: a seat's verdicts are told to that seat only."""
+    """A pass-the-laptop table: every seat human, on one screen, a cover between seats.
+
+    Args:
+        players: the number of seats (2 to 5), or the players' names.
+        seed: seeds the deal and the tokens.
+        show_odds: show the odds panels (of the seat on screen, never behind the cover).
+        coach: as :func:`play`'s: a seat's verdicts are told to that seat only.
+        coach_samples: as :func:`play`'s.
+        size: as :func:`play`'s.
+
+    Returns:
+        The widget (:class:`~.controller.TenLeaveWidget`).
+
+    Raises:
+        WidgetMessageError: a bad number of seats, ``coach`` or ``size``.
+    """
     game = new_game(players, seed, 0)
     return TenLeaveWidget(
         game, mode="hotseat", humans=list(range(game.seats)), bots={}, seed=seed,
@@ -75,17 +111,41 @@ def replay_widget(
     record: RecordSource, *, seat: int | None = None, turn: int = 0, show_odds: bool = True,
     lesson: Any = None, original: RecordSource | None = None, size: str | None = None,
 ) -> TenLeaveWidget:
-    """A record (a dict, or the path of a record file) in replay mode: step through its
-    turns, from the teacher's view (``seat=None``, everything shown) or one seat's view.
-    A review saved with the record is shown once checked against it (an invalid one is a
-    :class:`~tenleave_widget.RecordError`). A game played on from another's position
-    (its record's ``branch``, RULES.md §8) says so in the status line. The record's
-    ``lesson`` (RULES.md §8), or ``lesson`` given here instead, is shown on the table:
-    *Next moment* puts its first question there (``w.next_moment()``). A table opened in
-    one seat's view (a student's own replay) shows the record's lesson only when it is
-    given here, and does not point to the teacher's notes. ``original``: for
-    a branch, the record of the game it was played on from, shown below it and stepped
-    with it (:mod:`.branch_view`; ``w.original``). ``size`` as in :func:`play`."""
+    """A table that steps through a recorded game, from the teacher's view or a seat's.
+
+    A review saved with the record is shown once checked against it. A game played on
+    from another's position (its record's ``branch``, RULES.md §8) says so in the status
+    line. The record's ``lesson`` (RULES.md §8), or ``lesson`` given here instead, is
+    shown on the table: *Next moment* puts its first question there
+    (``w.next_moment()``). A table in one seat's view (a student's own replay) shows a
+    lesson only when it is given here, and does not point to the teacher's notes.
+
+    Args:
+        record: a record (a dict), or the path of a record file.
+        seat: whose view (``None``: the teacher's, everything shown).
+        turn: the number of turns applied at first (0: before the first turn).
+        show_odds: show the odds panels.
+        lesson: a lesson for this table, instead of the record's.
+        original: for a branch, the record of the game it was played on from, shown
+            below it and stepped with it (``w.original``).
+        size: as :func:`play`'s.
+
+    Returns:
+        The widget (:class:`~.controller.TenLeaveWidget`) in replay mode.
+
+    Raises:
+        RecordError: the record, its saved review, its lesson or ``original`` is invalid
+            (the message names the field or the turn).
+        WidgetMessageError: a bad ``turn``, ``seat`` or ``size``.
+
+    Example:
+        >>> from tenleave_widget import Game
+        >>> g = Game(["Ana", "Ben"], seed=1)
+        >>> g.apply({"seat": 0, "play": ["5", 0]})
+        >>> w = replay_widget(g.to_record(), turn=1)
+        >>> w.game.turns_applied
+        1
+    """
     record = record_object(record)  # read once: the game and its saved review agree
     game = Game.from_record(record)
     if turn is None:  # None is "the last turn" for TenLeaveWidget, not an argument here
