@@ -11,7 +11,8 @@ What it measures (CPU time of the process, ``time.process_time``; medians over p
   valued move (rotations on) plus the reference play-out, positions 4-10 turns into
   greedy games; the two kernels' outcomes are checked equal on the way;
 - **evaluate**: ``evaluate_view`` (48 and 192 worlds, rotations on), CPU ms per position on
-  each kernel;
+  each kernel (``batch``: the default, which hands calls of fewer than
+  ``BATCH_MIN_ROWS`` play-outs to the scalar kernel; ``scalar``: every call scalar);
 - **memory**: the tracemalloc peak of one batched call at the largest chunk an evaluation
   plays (512 worlds) at 5 seats; and the memory held after 100 and after 1,000
   evaluations (flat: no growth);
