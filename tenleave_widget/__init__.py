@@ -82,6 +82,11 @@ _MODULES = {"odds", "charts"}  # names that are modules, not attributes of one
 
 def __getattr__(name: str) -> object:
     """A public name, imported on first use (then kept as a module attribute)."""
+    if name == "__version__":  # written once, in pyproject.toml: read from the install
+        from importlib.metadata import version
+
+        globals()[name] = version(__name__)
+        return globals()[name]
     source = _SOURCES.get(name)
     if source is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
