@@ -49,8 +49,7 @@ from pathlib import Path
 from tenleave_widget import Game, save_record
 from tenleave_widget.analysis.bots import decide, make_bot
 from tenleave_widget.analysis.review import TurnReview
-from tenleave_widget.programs import class_review
-from tenleave_widget.programs.class_review import review_many
+from tenleave_widget.programs.class_review import review_many, runner
 
 GAME = Path(__file__).resolve().parent.parent / "examples" / "games" / "game-3-seats.json"
 
@@ -136,11 +135,11 @@ TIMES = ""
 """Where each worker writes the CPU time of each decision it judges (one file a process;
 a temporary folder, set by :func:`a_class` before the workers are forked)."""
 
-JUDGE = class_review._judge
+JUDGE = runner._judge
 
 
-def timed_judge(job: class_review._Job) -> tuple[int, TurnReview]:
-    """``class_review._judge``, timed: the CPU and wall time of each decision, written to
+def timed_judge(job: runner._Job) -> tuple[int, TurnReview]:
+    """``runner._judge``, timed: the CPU and wall time of each decision, written to
     this worker's file (the workers are forked after this replaces the runner's task)."""
     c0, t0 = time.process_time(), time.perf_counter()
     gi, t = JUDGE(job)
@@ -166,11 +165,11 @@ def a_class(a: argparse.Namespace) -> list[float]:
         TIMES = str(Path(d) / "times")
         os.mkdir(TIMES)
         load0 = os.getloadavg()
-        class_review._judge = timed_judge
+        runner._judge = timed_judge
         try:
             wall, used, _, n = once(files, a.workers, a.samples)
         finally:
-            class_review._judge = JUDGE
+            runner._judge = JUDGE
         rows = sorted(tuple(float(x) for x in line.split()) for f in Path(TIMES).glob("*.txt")
                       for line in f.read_text().splitlines())
     assert len(rows) == n, (len(rows), n)
