@@ -2,13 +2,8 @@
 Dask cluster), brought together per player, per kind of decision, and the positions worth
 discussing.
 
-The unit of work is one decision (:func:`~tenleave_widget.analysis.review.judge_decision`,
-a pure function of the mover's view, the turn played, the budget and the seed), so a long
-game does not hold a run up and a single game uses every core too. Only the view and the
-judged decision cross processes, and each decision's seed is the review's seed and its
-turn: the results are the same, byte for byte, whatever runs them (this process, W
-processes, Dask) and the same as :func:`~tenleave_widget.analysis.review.review` of each
-record alone.
+Each decision is judged once, wherever it runs: the results are the same, byte for byte,
+as :func:`~tenleave_widget.analysis.review.review` of each record alone (:mod:`.runner`).
 
 The package, one concept a module: :mod:`.kinds` (the kinds of a decision),
 :mod:`.spool` (a batch's games on disk), :mod:`.tally` (what the games say together:
