@@ -53,11 +53,29 @@ class _TokenShortage(Exception):
 
 
 class Game:
-    """One game of 10 to Leave.
+    """One game of 10 to Leave: the state, its legal turns, and the one executor of a turn.
 
-    ``players`` is a number of seats (2–5) or the list of names. ``seed`` seeds the token
-    draws; ``defense`` fixes the tokens in reveal order (the first is the initial token);
-    with ``strict_defense`` a turn that needs more reveals than listed is illegal.
+    Args:
+        players: the number of seats (2 to 5), or the players' names.
+        rules: the variant (default: the rules of ``docs/RULES.md``).
+        first: the seat that plays first.
+        seed: seeds the Human Defense token draws (``None``: fresh entropy).
+        defense: the tokens in reveal order, fixed (the first is the initial token).
+        strict_defense: a turn that needs more token reveals than ``defense`` lists is
+            illegal (else the game draws more).
+        notes: the teacher's notes, by turn index.
+
+    Raises:
+        SetupError: a bad number of seats, name, first seat or token (the message names
+            it).
+
+    Example:
+        >>> g = Game(["Ana", "Ben", "Cy"], seed=1)
+        >>> g.to_move, len(g.legal_turns) > 0
+        (0, True)
+        >>> g.apply({"seat": 0, "play": ["3*", 1]})
+        >>> g.to_move
+        1
     """
 
     # ---------------------------------------------------------------- set-up
@@ -316,9 +334,27 @@ class Game:
 
     # ------------------------------------------------------------- applying
     def apply(self, turn: Turn | dict[str, Any]) -> None:
-        """Apply a whole turn (a :class:`Turn` or a record turn object).
+        """Apply a whole turn of the seat to move: its play, and a wake, peek or rotation.
 
-        Raises :class:`IllegalActionError` naming what is wrong; the game is then unchanged.
+        Args:
+            turn: a :class:`Turn`, or a record turn object (``{"seat": 0, "play": ["3*",
+                1]}``, with ``"wake": true``, ``"peek": [queue, position]`` or ``"rotate":
+                queue`` and ``"extra": "before" | "after"``).
+
+        Raises:
+            IllegalActionError: the turn is not legal here (the message names what is
+                wrong); the game is unchanged.
+
+        Example:
+            >>> g = Game(2, seed=1)
+            >>> g.apply({"seat": 0, "play": ["2", 0]})
+            >>> try:
+            ...     g.apply({"seat": 1, "play": ["1", 0], "wake": True})
+            ... except IllegalActionError as e:
+            ...     print(e)
+            cannot wake SleepKid: every queue must hold at least 2 cards (queue sizes [1, 0])
+            >>> g.turns_applied
+            1
         """
         t = Turn.from_json(turn) if isinstance(turn, dict) else turn
         if not isinstance(t, Turn):
@@ -365,7 +401,14 @@ class Game:
         return s, self._nq, cards, shape
 
     def undo(self) -> Turn:
-        """Take back the last turn, restoring the exact previous state; return it."""
+        """Take back the last turn, restoring the exact previous state.
+
+        Returns:
+            The turn taken back.
+
+        Raises:
+            IllegalActionError: no turn has been played.
+        """
         if not self._turns:
             raise IllegalActionError("no turn to undo")
         last = self._turns[-1]
@@ -621,9 +664,19 @@ class Game:
         return knows(self, seat, card_id)
 
     def view(self, seat: int | None) -> View:
-        """What ``seat`` knows (RULES.md §9) as JSON — see ``docs/view.md`` and
-        :func:`.view.seat_view`. ``None`` gives the teacher's omniscient view. No face-down
-        value the seat does not know is in it.
+        """What one seat knows (RULES.md §9), as the ``tenleave-view/1`` JSON object.
+
+        No face-down value the seat does not know is in it: the widget syncs nothing else
+        about a game, and the odds are a pure function of it (``docs/view.md``).
+
+        Args:
+            seat: the seat; ``None`` for the teacher's omniscient view.
+
+        Returns:
+            The view (:class:`~tenleave_widget.engine.view.View`).
+
+        Raises:
+            IllegalActionError: ``seat`` is not a seat of this game.
         """
         return seat_view(self, seat)
 
@@ -658,7 +711,15 @@ class Game:
 
     # --------------------------------------------------------------- records
     def to_record(self, notes: dict[int, str] | None = None) -> Record:
-        """The game so far as a ``tenleave-record/1`` object."""
+        """The game so far as a ``tenleave-record/1`` object (RULES.md §8).
+
+        Args:
+            notes: the notes to write (default: the game's own).
+
+        Returns:
+            The record, ready for :func:`~tenleave_widget.save_record` or
+            :meth:`from_record`.
+        """
         rec: Record = {
             "format": RECORD_FORMAT,
             "players": list(self.players),
@@ -677,23 +738,35 @@ class Game:
         cls, record: RecordSource, turns: int | None = None, *, seed: int | None = None,
         positions: list[Game] | None = None,
     ) -> Game:
-        """Load a record — a ``dict``, or the path of a record file as a ``str`` or a
-        :class:`pathlib.Path` (never JSON text: see :data:`~.record.RecordSource`) — and
-        apply its first ``turns`` turns (all by default). Raises :class:`RecordError`
-        naming the turn index; anything but a dict or a path is refused as such.
+        """The game of a record, after its first turns.
 
         Played on past the record, the game reveals the record's unused tokens first, then
-        draws from a generator seeded with ``seed``. ``positions``: a list that receives a
-        copy of the game before each turn applied, each the game ``from_record(record, k)``
-        gives (the record replayed once, every position kept: the review's replay).
+        draws from a generator seeded with ``seed``.
 
-        >>> g = Game(2, seed=1)
-        >>> g.apply({"seat": 0, "play": ["2", 0]})
-        >>> before: list[Game] = []
-        >>> Game.from_record(g.to_record(), positions=before) == g
-        True
-        >>> before == [Game.from_record(g.to_record(), 0)]
-        True
+        Args:
+            record: a record (a ``dict``), or the path of a record file as a ``str`` or a
+                :class:`pathlib.Path` — never JSON text
+                (:data:`~tenleave_widget.engine.record.RecordSource`).
+            turns: how many of its turns to apply (``None``: all).
+            seed: seeds the token draws after the record's.
+            positions: a list that receives a copy of the game before each turn applied,
+                each the game ``from_record(record, k)`` gives (the record replayed once).
+
+        Returns:
+            The game.
+
+        Raises:
+            RecordError: the record is invalid or a turn in it is illegal (the message
+                names the turn index); anything but a dict or a path is refused as such.
+
+        Example:
+            >>> g = Game(2, seed=1)
+            >>> g.apply({"seat": 0, "play": ["2", 0]})
+            >>> before: list[Game] = []
+            >>> Game.from_record(g.to_record(), positions=before) == g
+            True
+            >>> before == [Game.from_record(g.to_record(), 0)]
+            True
         """
         head = parse_record(record_object(record))
         all_turns = head.turns
