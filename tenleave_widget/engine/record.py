@@ -144,13 +144,23 @@ def record_object(source: RecordSource) -> Record:
 
 
 def load_record(path: str | os.PathLike[str]) -> Record:
-    """Read a record file's JSON object (its fields not yet validated: see
-    :func:`parse_record`).
+    """Read a record file's JSON object, its fields not yet validated
+    (:func:`parse_record` and ``Game.from_record`` do that).
 
     Only a regular file of at most :data:`RECORD_SIZE_LIMIT` bytes is read (never a
     device, a FIFO or a directory); a UTF-8 byte-order mark is allowed, a key given twice
     in one object is not, and the JSON must be an object (a file holding a string is not
     the path of another file).
+
+    Args:
+        path: the record file.
+
+    Returns:
+        The record object.
+
+    Raises:
+        RecordError: the file cannot be read, is too large or not a regular file, or its
+            JSON is not one object (the message names the file).
     """
     if not isinstance(path, (str, os.PathLike)):
         raise RecordError(f"the path of a record file must be a string, not {json_kind(path)}")
@@ -183,15 +193,28 @@ def read_record(stream: BinaryIO, source: str = "standard input") -> Record:
 
 
 def loads_record(text: str | bytes, source: str = "the record") -> Record:
-    """Parse a record's JSON text or UTF-8 bytes into its object (fields not yet
-    validated). Strict JSON: no ``NaN`` or ``Infinity``, no number too large for a float,
-    no key twice in one object; the top level must be an object.
+    """Parse a record's JSON text or UTF-8 bytes into its object, its fields not yet
+    validated.
 
-    >>> try:
-    ...     loads_record('{"format": "x", "format": "y"}')
-    ... except ValueError as e:
-    ...     print(e)
-    not a record: duplicate key 'format'
+    Strict JSON: no ``NaN`` or ``Infinity``, no number too large for a float, no key twice
+    in one object; the top level must be an object.
+
+    Args:
+        text: the JSON, as text or UTF-8 bytes (a byte-order mark allowed).
+        source: what the text is, for the error messages.
+
+    Returns:
+        The record object.
+
+    Raises:
+        RecordError: the text is too large, not UTF-8, not strict JSON or not an object.
+
+    Example:
+        >>> try:
+        ...     loads_record('{"format": "x", "format": "y"}')
+        ... except ValueError as e:
+        ...     print(e)
+        not a record: duplicate key 'format'
     """
     if len(text) > RECORD_SIZE_LIMIT:
         raise RecordError(f"{source} is larger than the 10 MiB record size limit")
@@ -276,7 +299,19 @@ def check_notes(raw: object) -> dict[int, str]:
 
 def parse_record(obj: Any) -> RecordHead:
     """Validate a record's top level — a parsed JSON object, never a path — and return it
-    parsed (turns are checked on replay). Every field within its bound (:data:`LIMITS`)."""
+    parsed; its turns are checked when the game is replayed (``Game.from_record``).
+
+    Args:
+        obj: the record object.
+
+    Returns:
+        :class:`RecordHead`: the players, first seat, rules, tokens, turns, notes,
+        branch and lesson.
+
+    Raises:
+        RecordError: a field is missing, of the wrong type or beyond its bound
+            (:data:`LIMITS`); the message names it.
+    """
     obj = _an_object(obj)
     fmt = obj.get("format")
     if fmt != RECORD_FORMAT:
@@ -459,7 +494,17 @@ def _dumps(record: dict[str, Any]) -> str:
 
 def save_record(record: dict[str, Any], path: str | os.PathLike[str]) -> None:
     """Write a record file, atomically (:func:`write_atomically`): on any error the file
-    is left as it was."""
+    is left as it was.
+
+    Args:
+        record: the record object (``Game.to_record()``).
+        path: the file to write.
+
+    Raises:
+        RecordError: the record cannot be written as strict JSON (a value that is not a
+            finite number, or a lone surrogate).
+        OSError: the file could not be written (the old one is left as it was).
+    """
     write_atomically(path, dumps_record(record).encode("utf-8"))
 
 
