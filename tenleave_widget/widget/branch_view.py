@@ -40,7 +40,8 @@ def show_original(w: TenLeaveWidget, original: RecordSource) -> TenLeaveWidget:
             "(its digest is not the branch's 'from')"
         )
     o = TenLeaveWidget(game, mode="replay", perspective=w.perspective,
-                       turn=min(w.turn, game.turns_applied), show_odds=w.session.show_odds)
+                       turn=min(w.turn, game.turns_applied), show_odds=w.session.show_odds,
+                       lock=w.session.config.locked)
     n = branch["turn"]
     label = owned(ipywidgets.HTML)(
         f"<p><strong>The original game</strong> ({html.escape(', '.join(game.players))}): "

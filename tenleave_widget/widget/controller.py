@@ -74,13 +74,14 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
         coach: str = "off",
         coach_samples: int | None = None,
         size: str | None = None,
+        lock: bool = False,
     ) -> None:
         if size is not None:
             check_size(size)
         config = check_config(
             game, mode=mode, humans=humans, bots=bots, perspective=perspective, turn=turn,
             bot_delay=bot_delay, seed=seed, show_odds=show_odds, coach=coach,
-            coach_samples=coach_samples,
+            coach_samples=coach_samples, locked=lock,
         )
         self.mode: Mode = config.mode
         self.session = Session(game, config)

@@ -110,6 +110,7 @@ def hotseat(
 def replay_widget(
     record: RecordSource, *, seat: int | None = None, turn: int = 0, show_odds: bool = True,
     lesson: Any = None, original: RecordSource | None = None, size: str | None = None,
+    lock: bool = False,
 ) -> TenLeaveWidget:
     """A table that steps through a recorded game, from the teacher's view or a seat's.
 
@@ -129,6 +130,10 @@ def replay_widget(
         original: for a branch, the record of the game it was played on from, shown
             below it and stepped with it (``w.original``).
         size: as :func:`play`'s.
+        lock: with ``seat``, a student's replay of their own game: every view, lesson
+            moment and panel stays that seat's, and a switch to another view (the menu,
+            ``set_perspective``, a lesson moment written for another view) is refused in
+            one line; the original's replay below a branch is locked too.
 
     Returns:
         The widget (:class:`~.controller.TenLeaveWidget`) in replay mode.
@@ -136,7 +141,7 @@ def replay_widget(
     Raises:
         RecordError: the record, its saved review, its lesson or ``original`` is invalid
             (the message names the field or the turn).
-        WidgetMessageError: a bad ``turn``, ``seat`` or ``size``.
+        WidgetMessageError: a bad ``turn``, ``seat``, ``size`` or ``lock``.
 
     Example:
         >>> from tenleave_widget import Game
@@ -152,7 +157,7 @@ def replay_widget(
         raise WidgetMessageError(f"turn must be an integer 0..{game.turns_applied}, not None")
     saved = saved_review(record)  # a review saved with the record (checked against it)
     w = TenLeaveWidget(game, mode="replay", perspective=seat, turn=turn, show_odds=show_odds,
-                       size=size)
+                       size=size, lock=lock)
     head = parse_record(record)  # checked by Game.from_record above
     w.session.branch = head.branch  # the status line names the branch
     if lesson is not None:

@@ -52,6 +52,9 @@ class Config:
     hot-seat modes)."""
     coach_samples: int | None = None
     """The coach's budget: worlds per decision (``None``: the review's default)."""
+    locked: bool = False
+    """Replay mode: the table stays in ``perspective``'s view (a student's own replay):
+    every view, lesson moment and panel is that seat's, and a switch is refused."""
 
 
 def is_seat(game: Game, seat: object) -> bool:
@@ -114,6 +117,7 @@ def check_config(
     show_odds: object = True,
     coach: object = "off",
     coach_samples: object = None,
+    locked: object = False,
 ) -> Config:
     """The set-up of a table for ``game``, checked; raise :class:`WidgetMessageError`
     naming the first bad argument."""
@@ -149,10 +153,15 @@ def check_config(
             )
         if turn is not None and not (type(turn) is int and 0 <= turn <= total):
             raise WidgetMessageError(f"turn must be an integer 0..{total}, not {excerpt(turn)}")
+        if not isinstance(locked, bool):
+            raise WidgetMessageError(f"lock must be True or False, not {excerpt(locked)}")
+        if locked and perspective is None:
+            raise WidgetMessageError(
+                "lock=True keeps a replay in one seat's view: give the seat (seat=P)")
         return Config(
             "replay", perspective=cast("int | None", perspective),
             turn=turn, bot_delay=delay, seed=seed,
-            show_odds=show_odds,
+            show_odds=show_odds, locked=locked,
         )
     human_seats = check_humans(game, humans)
     bot_seats = _bots(game, bots, human_seats)
@@ -169,6 +178,8 @@ def check_config(
         raise WidgetMessageError(
             "turn is for replay mode: play continues from the game's last turn"
         )
+    if locked is not False:
+        raise WidgetMessageError("lock is for replay mode: a play table shows its human seat")
     return Config(
         cast(Mode, mode), humans=human_seats, bots=bot_seats, bot_delay=delay,
         seed=seed, show_odds=show_odds, coach=coach,

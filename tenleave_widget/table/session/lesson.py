@@ -97,7 +97,8 @@ class LessonRun:
             raise WidgetMessageError(f"a lesson moment is 0..{n - 1}, not {index!r}")
         moment = self.moments[index]
         session.turn = moment["turn"]
-        session.seat = self.view_of(session, moment)
+        if not session.config.locked:  # a locked replay stays in its seat's view
+            session.seat = self.view_of(session, moment)
         self.index = index
         self.revealed = False
         session.say("")
@@ -110,7 +111,8 @@ class LessonRun:
         moment = self.moments[self.index]
         total = len(session.history) - 1
         session.turn = min(moment["turn"] + 1, total) if show else moment["turn"]
-        session.seat = self.view_of(session, moment)
+        if not session.config.locked:  # a locked replay stays in its seat's view
+            session.seat = self.view_of(session, moment)
         self.revealed = show
         session.say("")
 
@@ -135,7 +137,10 @@ class LessonRun:
         shown = (moment["turn"] + 1 if self.revealed else moment["turn"])
         here = session.turn == min(shown, len(session.history) - 1) and session.seat == seat
         question = moment["question"] if readable else (
-            f"(A question for {view}: choose it in the menu to read it.)")
+            f"(A question for {view}: choose it in the menu to read it.)"
+            if not session.config.locked else
+            f"(A question for {view}: this replay shows "
+            f"{seat_name(players, session.seat or 0)}'s view only.)")
         answer = moment["answer"] if readable and self.revealed else ""
         return {**base, "turn": moment["turn"], "view": view, "question": question,
                 "answer": answer, "revealed": self.revealed, "here": here}

@@ -245,6 +245,11 @@ class ReplayMode(ModePolicy):
     def perspective_intent(self, session: ModeSession, seat: int | None) -> None:
         if seat is not None and not 0 <= seat < session.live.seats:
             raise WidgetMessageError(f"seat {seat} does not exist")
+        locked = session.config.perspective
+        if session.config.locked and seat != locked:
+            name = seat_name(session.live.players, locked or 0)
+            raise WidgetMessageError(f"this replay stays in {name}'s view: it cannot show "
+                                     "another")
         session.seat = seat
         session.say("")
 

@@ -99,6 +99,8 @@ PLAIN: list[tuple[str, Callable[[re.Match[str]], str]]] = [
     (r"play on from here is for a replay.*",
      lambda m: "Play on from here is for a replay of a game."),
     (r"this table has no lesson.*", lambda m: "This table has no lesson."),
+    (r"this replay stays in (?P<name>.+)'s view: it cannot show another",
+     lambda m: f"This replay shows {m['name']}'s view only."),
     (r"no question is on the table: press Next moment first",
      lambda m: "No question is on the table yet: press Next moment first."),
 ]
