@@ -11,7 +11,7 @@ import { LiveRegion } from "./live-region";
 import { isOffline, offlineBanner } from "./offline-banner";
 import { onlyPanelsChanged, SidePanels } from "./side-panels";
 import { buildTable } from "./table";
-import type { Intent, TableState } from "./protocol";
+import type { Intent, PanelData, TableState } from "./protocol";
 import type { UiState } from "./send";
 import type { TableSource } from "./source";
 
@@ -38,11 +38,29 @@ export function mountTable(el: HTMLElement, source: TableSource): () => void {
   const panels = new SidePanels(send);
   const layout = h("div", { class: "tl-layout" });
 
+  // The charts of a drawn table wait for the frame after the table's (plotly.js takes
+  // ~30 ms of a click's page time: the table is on screen without waiting for it); a
+  // newer state before then replaces the charts' data, so each frame draws them once.
+  let chartsDue: PanelData | null = null;
+  const chartsLater = (data: PanelData): void => {
+    const first = chartsDue === null;
+    chartsDue = data;
+    if (!first) return;
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        const due = chartsDue;
+        chartsDue = null;
+        if (due !== null && side !== null) panels.panels.update(due);
+      }, 0),
+    );
+  };
+
   /** A new state from the source: the panels alone when only they changed, else all. */
   const update = (): void => {
     const state = source.get();
     if (drawn !== null && side !== null && panels.sideFor(state) !== null && onlyPanelsChanged(drawn, state)) {
       // Redraw the panels alone (their controls keep the focus: PanelsView.update).
+      chartsDue = null;
       panels.panels.update(state.panels);
       drawn = state;
     } else draw();
@@ -86,7 +104,7 @@ export function mountTable(el: HTMLElement, source: TableSource): () => void {
     content.querySelector(":scope > .tl-offline")?.remove();
     if (offline) content.prepend(offlineBanner());
     if (layout.parentElement !== content) content.append(layout);
-    if (side !== null) panels.panels.update(state.panels); // in the page now: the charts get its width
+    if (side !== null) chartsLater(state.panels); // in the page now: the charts get its width
     restoreFocus(root, content, state, ui, before);
     live.announce(state);
   };
