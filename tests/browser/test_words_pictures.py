@@ -15,7 +15,7 @@ from typing import Any
 import nbformat
 
 from tenleave_widget import Game
-from tenleave_widget.table.panels import charts
+from tenleave_widget.table.panels import figures as charts
 from tenleave_widget.table.session.config import check_config
 from tenleave_widget.table.session.machine import Session
 
