@@ -77,6 +77,8 @@ def test_every_sample_export_opens_offline(offline: Any, record: Path, tmp_path:
         assert offline.locator(".tl-panels").count() == 1
         menu = offline.locator("[data-testid=perspective]")
         assert menu.is_visible() == (seat is None)
+        # nothing that looks clickable and does nothing: no Python to play on with
+        assert not offline.locator("[data-testid=branch]").is_visible()
         assert offline.requests == [page.as_uri()], "the page requested something"
         assert offline.errors == []
 
