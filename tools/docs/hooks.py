@@ -343,7 +343,9 @@ def benchmark_results() -> str:
 
 def lite_status() -> str:
     if (LITE / "index.html").exists():
-        return ("This build holds the site: **[open JupyterLite](lite/index.html)** "
+        # raw HTML: lite/ is copied after the build, so mkdocs cannot check the link
+        return ('This build holds the site: <strong><a href="lite/index.html">open '
+                "JupyterLite</a></strong> "
                 "(served from the same folder as these pages; a static server is enough, "
                 "e.g. `python3 -m http.server -d site 8000`).")
     return ("!!! note \"Not in this build\"\n    `lite/` has not been built here, so this "
