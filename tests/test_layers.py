@@ -33,6 +33,7 @@ LAYERS: list[set[str]] = [
     {"analysis.position", "analysis.bots", "analysis.lookahead", "analysis.infer",
      "analysis.reader"},
     {"analysis.evidence"},  # why a card's chances moved: reads infer's model
+    {"analysis.analyse"},  # the one analysis of a position, which every verdict reads
     # review/: the judgement of a finished game, one concept a module
     {"analysis.review.schema", "analysis.review.text", "analysis.review.results",
      "analysis.review.replay"},

@@ -292,7 +292,7 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("file", help=_FILE_HELP)
     e.add_argument("--seat", type=int, required=True)
     e.add_argument("--turns", type=int, default=None, help=_TURNS_HELP)
-    e.add_argument("--samples", type=int, default=None, help="sampled worlds (default 48)")
+    e.add_argument("--samples", type=int, default=None, help="worlds every decision is first valued on (default 64)")
     e.add_argument("--seed", type=int, default=0)
     e.add_argument("--model", choices=("uniform", "inferred"), default="uniform",
                    help="worlds from the rules alone (the default) or from what the "
@@ -415,19 +415,21 @@ def _run(args: argparse.Namespace) -> int:
         elif args.command == "review":
             return _review(args)
         elif args.command == "evaluate":
-            from ..analysis.lookahead import DEFAULT_SAMPLES
-            from ..analysis.position import evaluate
+            from ..analysis.analyse import analyse, settings_for
+            from ..analysis.infer import with_history
+            from ..analysis.position import position_game
             from ..analysis.reader import BELIEF_COST
 
-            samples = DEFAULT_SAMPLES if args.samples is None else args.samples
             record = _read(args.file)
-            out = evaluate(record, args.seat, args.turns, budget=samples,
-                           seed=args.seed, model=args.model, beta=args.beta,
-                           cost=_cost(args, BELIEF_COST))
+            g = position_game(record, args.seat, args.turns)
+            view = (with_history(g, args.seat) if args.model == "inferred"
+                    else g.view(args.seat))
+            out = analyse(view, settings_for(args.samples), model=args.model, beta=args.beta,
+                          seed=args.seed, cost=_cost(args, BELIEF_COST))
             if not args.json:
-                from ..analysis.review import evaluation_table
+                from ..analysis.review.text import analysis_table
 
-                print(evaluation_table(out, record.get("players")))
+                print(analysis_table(out, record.get("players")))
                 return EXIT_OK
         elif args.command == "serve":
             from .dealer.command import run as serve

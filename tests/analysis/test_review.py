@@ -24,6 +24,8 @@ from tenleave_widget.analysis.review.luck import _turn_luck
 from tenleave_widget.analysis.review.results import _label
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "games"
+ANALYSED_KEYS = {"expected_margin", "best_expected_margin", "near", "analysis"}
+"""The keys a turn judged by the one analysis adds (``near`` only near a bound)."""
 TURN_KEYS = {
     "turn", "seat", "played", "expected_final_penalty", "best", "best_expected_final_penalty",
     "loss", "loss_ci95", "label", "forced",
@@ -109,7 +111,7 @@ def check_review_json(out: dict[str, object], rec: dict[str, object]) -> None:
     assert isinstance(turns, list) and isinstance(rec["turns"], list)
     assert len(turns) == len(rec["turns"])
     for k, (t, played) in enumerate(zip(turns, rec["turns"], strict=True)):
-        assert set(t) == TURN_KEYS
+        assert TURN_KEYS <= set(t) <= TURN_KEYS | ANALYSED_KEYS
         assert t["turn"] == k and t["seat"] == played["seat"] and t["played"] == played
         assert t["loss"] >= 0 and t["label"] in LABELS and isinstance(t["forced"], bool)
         lo, hi = t["loss_ci95"]
@@ -585,9 +587,13 @@ MORE_EDITS: dict[str, Edit] = {
     "interval off centre": _set(_a_mistake, "loss_ci95", [0.0, 50.0]),
     "swat of another kind": _do(lambda r: r["wakes"][0].__setitem__("kind", "daybreak"),
                                 _first_wake),
-    "best peeks though not played": _do(
-        lambda r: r["turns"][1].__setitem__("best", {**r["turns"][1]["best"],
-                                                     "peek": [1, 0]}), lambda r: 1),
+    "best peeks though the earlier evaluator judged": _do(
+        lambda r: (r["turns"][1].pop("analysis", None),
+                   r["turns"][1].__setitem__("best", {**r["turns"][1]["best"],
+                                                      "peek": [1, 0]})), lambda r: 1),
+    "judged by an unknown analysis": _do(
+        lambda r: r["turns"][1].__setitem__("analysis", "tenleave-analysis/9"), lambda r: 1),
+    "near no label": _do(lambda r: r["turns"][1].__setitem__("near", "awful"), lambda r: 1),
     "review not an object": lambda rec: rec.__setitem__("review", []),
     "seed of 30 digits": _top("seed", 10**30),
 }

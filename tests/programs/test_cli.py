@@ -65,7 +65,9 @@ def test_simulate_json() -> None:
     assert bad.returncode == 2 and "unknown bot" in bad.stderr
 
 
-def test_evaluate_prints_the_whole_game_values(tmp_path: Path) -> None:
+def test_evaluate_prints_the_one_analysis(tmp_path: Path) -> None:
+    from tenleave_widget.analysis.analyse import KINDS, analyse, clear_cache, settings_for
+
     g = random_game(3, seed=5, turns=8)
     f = tmp_path / "g.json"
     f.write_text(json.dumps(g.to_record()))
@@ -74,28 +76,32 @@ def test_evaluate_prints_the_whole_game_values(tmp_path: Path) -> None:
     r = run("evaluate", str(f), "--seat", str(seat), "--samples", "12", "--seed", "3", "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
-    assert {"seat", "turn", "samples", "moves", "best"} <= set(out)
-    assert out["seat"] == seat and out["turn"] == 8 and out["samples"] == 12
-    keys = {"turn", "expected_final_penalty", "ci95", "expected_margin", "margin_ci95",
-            "win_probability", "immediate_expected_penalty"}
-    assert all(keys <= set(m) for m in out["moves"])
-    assert 0 <= out["best"] < len(out["moves"])
-    from tenleave_widget import evaluate
-
-    assert out == json.loads(json.dumps(evaluate(g, seat, budget=12, seed=3)))
+    assert {"format", "digest", "seat", "turn", "worlds", "decisions", "best", "star",
+            "equal"} <= set(out)
+    assert out["format"] == "tenleave-analysis/1"
+    assert out["seat"] == seat and out["turn"] == 8 and out["worlds"] >= 12
+    keys = {"kind", "turn", "key", "expected_margin", "margin_ci95", "vs_best", "vs_best_ci95",
+            "expected_final_penalty", "final_penalty_ci95", "win_probability",
+            "immediate_expected_penalty", "worlds"}
+    assert all(keys <= set(d) and d["kind"] in KINDS for d in out["decisions"])
+    assert out["best"] == 0 and 0 in out["equal"]
+    # the same figures as the analysis in this process (the seed is the position's)
+    clear_cache()
+    assert out == json.loads(json.dumps(analyse(g.view(seat), settings_for(12), seed=3)))
     again = run("evaluate", str(f), "--seat", str(seat), "--turns", "8", "--samples", "12",
                 "--seed", "3", "--json")
     assert json.loads(again.stdout) == out
-    # without --json: a table, one line per move, best first, the turn counted from 1
+    # without --json: a table, one line per decision, best first, the turn counted from 1
     table = run("evaluate", str(f), "--seat", str(seat), "--samples", "12", "--seed", "3")
     assert table.returncode == 0, table.stderr
     lines = table.stdout.splitlines()
     assert lines[0].startswith(f"{g.players[seat]} to move on turn 9 (after 8 turns played)")
     rows = [line for line in lines if line.split(" ")[0][:1].isdigit() or
-            line.startswith(("wake", "rotate"))]
-    assert len(rows) == len(out["moves"]) and "*best" in rows[0]
-    best = out["moves"][out["best"]]
-    assert f"{best['expected_margin']:+.2f}" in rows[0]
+            line.startswith(("wake", "rotate", "peek"))]
+    assert len(rows) == len(out["decisions"]) and "best" in rows[0]
+    assert f"{out['decisions'][0]['expected_margin']:+.2f}" in rows[0]
+    assert any(line.startswith("best: ") for line in lines) == out["star"]
+    assert "final penalty and one swat are penalties" in table.stdout
     assert max(len(line) for line in lines) <= 100
     for bad in (["--seat", str((seat + 1) % 3)], ["--seat", "9"], ["--seat", "0", "--turns", "99"],
                 ["--seat", str(seat), "--samples", "0"]):

@@ -15,7 +15,7 @@ from typing import TypeVar, cast
 from ...engine.errors import SetupError, excerpt
 from ...engine.turn import AFTER, BEFORE, Turn
 from ...engine.view import View
-from ..lookahead import DEFAULT_SAMPLES as LOOKAHEAD_SAMPLES
+from ..analyse import Settings
 from ..lookahead import MAX_SAMPLES, Evaluation
 from ..move_values import MoveValues
 from ..position import MODELS
@@ -28,8 +28,10 @@ __all__ = ["DEFAULT_SAMPLES", "ScreenLoss", "decision", "screen", "screen_loss"]
 T = TypeVar("T")
 
 
-DEFAULT_SAMPLES = LOOKAHEAD_SAMPLES
-"""The default budget: worlds sampled per decision (the lookahead evaluation's default)."""
+DEFAULT_SAMPLES = Settings().first
+"""The default budget: worlds every decision is first valued on (the one analysis's
+default, :class:`~tenleave_widget.analysis.analyse.Settings`: a review judged with it
+reads the same analyses as the table and ``tenleave evaluate``)."""
 
 
 @dataclass

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from ...engine.errors import SetupError
 from ...engine.game import Game
 from ...engine.record import RecordSource
 from ...engine.turn import Turn
-from ...engine.view import View, has_history
+from ...engine.view import View, ViewWithHistory, has_history
+from ..analyse import Verdict, settings_for
+from ..analyse import judge_steps as verdict_steps
 from ..infer import with_history
 from ..reader import Belief, dealer
 from .evaluator import (
@@ -67,6 +70,28 @@ def _judge(k: int, seat: int, played: Turn, j: _Judged,
         gap=0.0 if forced else gap,
         reference=j.reference,
         beta=beta,
+    )
+
+
+def from_verdict(k: int, played: Turn, v: Verdict) -> TurnReview:
+    """Decision ``k``'s judged turn from the one analysis's verdict on it
+    (:func:`~tenleave_widget.analysis.analyse.judge`): every figure is the verdict's."""
+    a = v["analysis"]
+    top, mine = a["decisions"][0], a["decisions"][v["played"]]
+    groups = {d["group"] for d in a["decisions"]}
+    nxt = [d["vs_best"] for d in a["decisions"] if d["group"] != top["group"]]
+    gap = max(0.0, min(nxt)) if nxt and a["star"] else 0.0
+    best = played if mine["group"] == top["group"] else Turn.from_json(top["turn"])
+    return TurnReview(
+        turn=k, seat=played.seat, played=played,
+        expected_final_penalty=mine["expected_final_penalty"],
+        best=best, best_expected_final_penalty=top["expected_final_penalty"],
+        loss=v["loss"], loss_ci95=(v["loss_ci95"][0], v["loss_ci95"][1]),
+        label="best" if a["forced"] else v["label"], forced=a["forced"],
+        candidates=len(groups), gap=0.0 if a["forced"] else gap,
+        reference=a["reference"], beta=a.get("beta"),
+        expected_margin=mine["expected_margin"], best_expected_margin=top["expected_margin"],
+        near=v["near"], analysis=a["format"],
     )
 
 
@@ -134,14 +159,18 @@ def judge_steps(
     thread (the coach, :mod:`tenleave_widget.table.coach.verdicts`); its result is
     :func:`judge_decision`'s."""
     budget = _check_budget(samples, seed, objective, model, beta)
+    if model == "inferred" and not has_history(d.view):
+        raise SetupError("the inferred model reads the public history: judge the decisions "
+                         "of decisions(record, history=True)")
+    if objective == "margin":  # the one analysis of the position
+        v = yield from verdict_steps(d.view, d.played.to_json(), settings_for(budget),
+                                     model=model, beta=beta, seed=seed)
+        return from_verdict(d.turn, d.played, v)
     turn_seed = _turn_seed(seed, d.turn)
     if model == "uniform":
         j = yield from _evaluate_steps(d.view, d.played, budget, turn_seed, objective)
         return _judge(d.turn, d.played.seat, d.played, j)
-    if not has_history(d.view):
-        raise SetupError("the inferred model reads the public history: judge the decisions "
-                         "of decisions(record, history=True)")
-    belief = Belief(d.view, beta, turn_seed)
+    belief = Belief(cast(ViewWithHistory, d.view), beta, turn_seed)
     # the lookahead reads the seat view (a ViewWithHistory is one): the history is not read
     j = yield from _evaluate_steps(d.view, d.played, budget, turn_seed, objective,
                                    dealer(d.view, belief.sample))

@@ -11,6 +11,7 @@ from ...engine.errors import SetupError
 from ...engine.game import Game
 from ...engine.record import Record, RecordSource
 from ...engine.turn import Turn
+from ..analyse import judge, settings_for
 from ..lookahead import evaluate_view
 from .evaluator import DEFAULT_SAMPLES, REFINE, _paired, _values, decision
 from .results import THRESHOLDS, Review, _label
@@ -50,16 +51,31 @@ class Puzzle:
     def judge(self, turn: Turn | Mapping[str, Any], *, samples: int | None = None,
               seed: int = 0) -> Answer:
         """Judge a student's answer (a :class:`Turn` or record turn object of the seat to
-        move): ``{"best": bool, "loss": points, "loss_ci95": [lo, hi], "text"}``. The
-        answer is valued against the best on the same fresh worlds (``REFINE * samples``)
-        from the seat's view."""
+        move): ``{"best": bool, "loss": points, "loss_ci95": [lo, hi], "text"}``. With the
+        margin objective the answer is the one analysis's verdict
+        (:func:`~tenleave_widget.analysis.analyse.judge` of the seat's view, the review's
+        budget ``samples`` and ``seed``): the review's own figures for the same turn."""
         t = Turn.from_json(dict(turn)) if isinstance(turn, Mapping) else turn
         g = Game.from_record(self.record)
         if t not in g.legal_turns:
             raise SetupError(f"{turn_text(t, words=True)} is not a legal turn of seat "
                              f"{self.seat} here")
+        unit = "points of margin" if self.objective == "margin" else "of win probability"
+        if self.objective == "margin":  # the one analysis of the position
+            v = judge(g.view(self.seat), t.to_json(), settings_for(samples), seed=seed)
+            ds = v["analysis"]["decisions"]
+            if ds[v["played"]]["group"] == ds[0]["group"]:
+                return {"best": True, "loss": 0.0, "loss_ci95": [0.0, 0.0],
+                        "text": f"{turn_text(t, words=True)}: the best move, better than the "
+                                f"next best by {self.gap:.2f} {unit}."}
+            lo, hi = v["loss_ci95"]
+            near = f" (near a {v['near']})" if v["near"] else ""
+            return {"best": False, "loss": v["loss"], "loss_ci95": [lo, hi],
+                    "text": f"{turn_text(t, words=True)}: {v['label']}{near} — "
+                            f"{turn_text(self.best, words=True)} was better "
+                            f"by {v['loss']:.2f} {unit} (95% interval {lo:.2f} to "
+                            f"{hi:.2f})."}
         answer, best = decision(t), decision(self.best)
-        unit = "points" if self.objective == "margin" else "of win probability"
         if answer == best:
             return {"best": True, "loss": 0.0, "loss_ci95": [0.0, 0.0],
                     "text": f"{turn_text(t, words=True)}: the best move, better than the "

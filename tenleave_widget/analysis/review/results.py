@@ -10,6 +10,7 @@ import textwrap
 from dataclasses import dataclass, field
 
 from ...engine.turn import Turn
+from ..analyse import BOUNDS
 from .schema import (
     JudgeJSON,
     ReviewJSON,
@@ -44,7 +45,7 @@ OBJECTIVES = ("margin", "win_probability")
 """
 
 THRESHOLDS: dict[str, tuple[float, float, float, float]] = {
-    "margin": (0.25, 1.0, 2.0, 4.0),
+    "margin": BOUNDS,
     "win_probability": (0.03, 0.07, 0.12, 0.25),
 }
 """Per objective, the upper bounds of the losses labelled ``best``, ``good``,
@@ -86,6 +87,17 @@ class TurnReview:
     """With ``model="inferred"``: per opponent seat, the rationality its worlds were read
     with at this decision (fitted from that opponent's choices so far, or the number
     given); ``None`` for the uniform model."""
+    expected_margin: float | None = None
+    """The played decision's expected margin (points; ``None`` in a review saved before
+    the one analysis judged reviews)."""
+    best_expected_margin: float | None = None
+    """The best decision's expected margin (points), as ``expected_margin``."""
+    near: str | None = None
+    """The label of a bound the loss's interval still straddles (the sentence says the
+    loss is near it), or None."""
+    analysis: str | None = None
+    """Which analysis judged the decision: ``"tenleave-analysis/1"`` (the one analysis,
+    :mod:`tenleave_widget.analysis.analyse`), or None (the earlier evaluator)."""
 
     @property
     def cost(self) -> float:
@@ -108,6 +120,13 @@ class TurnReview:
         }
         if self.beta is not None:
             out["beta"] = dict(self.beta)
+        if self.expected_margin is not None and self.best_expected_margin is not None:
+            out["expected_margin"] = self.expected_margin
+            out["best_expected_margin"] = self.best_expected_margin
+        if self.near is not None:
+            out["near"] = self.near
+        if self.analysis is not None:
+            out["analysis"] = self.analysis
         return out
 
     def to_saved(self) -> SavedTurnJSON:
@@ -237,18 +256,31 @@ class Review:
             lines.append(f"judged by: {model_words(self.beta)}")
         lines += ["loss = played - best, lower is better; turns counted from 1, queues q1, q2, "
                  "... and positions I to IV as on the table"]
+        margins = all(t.expected_margin is not None for t in self.turns)
+        head = "margin" if margins else "final"
+        if margins:
+            lines.append("margin: expected final margin, the seat's final penalty minus the "
+                         "others' mean (points, lower is better), the unit of the loss")
+        else:
+            lines.append("final: expected final penalty (a penalty, not the loss's unit)")
         lines.append(
-            f"{'turn':>4}  {'seat':<{w}}  {'played':<22} {'exp.':>6}  {'best':<22} "
-            f"{'exp.':>6}  {'loss [95% CI]':<22} label"
+            f"{'turn':>4}  {'seat':<{w}}  {'played':<22} {head:>6}  {'best':<22} "
+            f"{head:>6}  {'loss [95% CI]':<22} label"
         )
         indent = " " * 6
         for t in self.turns:
             ci = f"{t.loss:.2f} [{t.loss_ci95[0]:.2f}, {t.loss_ci95[1]:.2f}]"
             label = t.label + (" (forced)" if t.forced else "")
+            if t.near is not None:
+                label += f" (near {t.near})"
+            mine, top = ((t.expected_margin, t.best_expected_margin) if margins
+                         else (t.expected_final_penalty, t.best_expected_final_penalty))
+            mine_s = f"{mine:+6.2f}" if margins else f"{mine:6.2f}"
+            top_s = f"{top:+6.2f}" if margins else f"{top:6.2f}"
             lines.append(
                 f"{t.turn + 1:>4}  {names[t.seat]:<{w}}  {turn_text(t.played):<22} "
-                f"{t.expected_final_penalty:6.2f}  {turn_text(t.best):<22} "
-                f"{t.best_expected_final_penalty:6.2f}  {ci:<22} {label}"
+                f"{mine_s}  {turn_text(t.best):<22} "
+                f"{top_s}  {ci:<22} {label}"
             )
             note = self.notes.get(t.turn)
             if note:

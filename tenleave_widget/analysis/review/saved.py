@@ -13,6 +13,7 @@ from ...engine.errors import RecordError, TenLeaveError, excerpt
 from ...engine.game import Game
 from ...engine.record import RecordSource, record_object
 from ...engine.turn import Turn
+from ..analyse import ANALYSIS_FORMAT, LABELS, label_of
 from ..position import MODELS
 from .luck import replay_luck
 from .replay import Replay, replay
@@ -196,22 +197,37 @@ def _check_turn(
     if type(forced) is not bool:
         raise _Bad(f"'forced' must be true or false, not {excerpt(forced)}")
     label = _field(tj, "label")
-    want = "best" if forced else _label(loss, objective)
-    if label != want:
-        raise _Bad(f"label {excerpt(label)} where its loss {loss:g} is {want!r}")
+    judged_by = tj.get("analysis")
+    if judged_by is not None and judged_by != ANALYSIS_FORMAT:
+        raise _Bad(f"'analysis' must be {ANALYSIS_FORMAT!r}, not {excerpt(judged_by)}")
+    if forced:
+        wants = {"best"}
+    elif judged_by is not None:  # the one analysis labels by the loss's interval
+        wants = {label_of(loss, lo, hi, tied)[0] for tied in (True, False)}
+    else:
+        wants = {_label(loss, objective)}
+    if label not in wants:
+        raise _Bad(f"label {excerpt(label)} where its loss {loss:g} is "
+                   f"{' or '.join(repr(w) for w in sorted(wants))}")
+    near = tj.get("near")
+    if near is not None and near not in LABELS:
+        raise _Bad(f"'near' must be a label, not {excerpt(near)}")
+    margins = [None if tj.get(f) is None else _number(tj[f], f"'{f}'", -span, span)
+               for f in ("expected_margin", "best_expected_margin")]
     if forced and gap != 0:
         raise _Bad("a forced decision has no gap")
     if best == t:
         if loss != 0 or (lo, hi) != (0, 0) or not _close(best_expected, expected):
             raise _Bad("the turn played is the best, yet it loses against it")
-    elif best.peek is not None:
+    elif best.peek is not None and judged_by is None:
         raise _Bad("a best move other than the turn played never peeks (peeks are not "
                    "valued)")
     return TurnReview(
         turn=k, seat=t.seat, played=t, expected_final_penalty=expected, best=best,
         best_expected_final_penalty=best_expected, loss=loss, loss_ci95=(lo, hi),
         label=label, forced=forced, reference=reference, gap=gap,
-        beta=_check_read(tj, t.seat, g.seats, model),
+        beta=_check_read(tj, t.seat, g.seats, model), expected_margin=margins[0],
+        best_expected_margin=margins[1], near=near, analysis=judged_by,
     )
 
 

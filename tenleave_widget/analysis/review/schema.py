@@ -33,6 +33,13 @@ class TurnJSON(_TurnJSON, total=False):
 
     beta: dict[str, float]
     """With the inferred model only: the rationality read per opponent seat."""
+    expected_margin: float
+    """The played decision's expected margin (points), when the one analysis judged."""
+    best_expected_margin: float
+    near: str
+    """The label of a bound the loss's interval straddles, when it does."""
+    analysis: str
+    """Which analysis judged (absent: the earlier evaluator)."""
 
 
 class SavedTurnJSON(TurnJSON, total=False):

@@ -9,9 +9,10 @@ from collections.abc import Sequence
 
 from ...engine.rules import ROMAN
 from ...engine.turn import BEFORE, Turn
+from ..analyse import Analysis, DecisionValue
 from ..move_values import MoveValues
 
-__all__ = ["evaluation_table", "model_words", "turn_text"]
+__all__ = ["analysis_table", "decision_text", "evaluation_table", "model_words", "turn_text"]
 
 
 def model_words(beta: float | str) -> str:
@@ -98,4 +99,58 @@ def evaluation_table(ev: MoveValues, players: Sequence[str] | None = None) -> st
     for nv in ev.get("not_valued", []):
         lines.extend(textwrap.wrap(f"not valued: {nv['action']} ({nv['reason']})", 100,
                                    subsequent_indent="  "))
+    return "\n".join(lines)
+
+
+def decision_text(d: DecisionValue, *, words: bool = False) -> str:
+    """A decision of the one analysis in short (or in ``words``): its turn, or for a peek
+    first the card looked at (the play then depends on what it shows).
+
+    >>> decision_text({"kind": "peek first", "turn": {"seat": 0, "peek": [1, 0],
+    ...                "extra": "before", "play": ["5", 0]}}, words=True)
+    'peek at queue 2, position I first, then the best play for what it shows'
+    """
+    t = d["turn"]
+    if d["kind"] == "peek first":
+        q, i = t["peek"]
+        if words:
+            return (f"peek at queue {q + 1}, position {ROMAN[i]} first, then the best play "
+                    "for what it shows")
+        return f"peek q{q + 1}:{ROMAN[i]} first"
+    return turn_text(Turn.from_json(t), words=words)
+
+
+def analysis_table(a: Analysis, players: Sequence[str] | None = None) -> str:
+    """The one analysis of a position (``tenleave evaluate``) as a readable table: every
+    decision, best first, grouped by kind; the ★ only where the best is clearly better
+    than every other decision, else the decisions about as good as it; every figure a
+    margin but the columns labelled as final penalties."""
+    seat = int(a["seat"])
+    name = players[seat] if players is not None and 0 <= seat < len(players) else f"seat {seat}"
+    done = int(a["turn"])
+    ds = a["decisions"]
+    lines = [f"{name} to move on turn {done + 1} (after {done} turns played); up to "
+             f"{a['worlds']} worlds per decision ({a['model']} model, {a['stopped']})",
+             *textwrap.wrap(f"margin: {name}'s final penalty minus the others' mean, in "
+                            "points (lower is better); 'worse by' is paired against the best",
+                            100)]
+    if a["star"]:
+        lines.append(f"best: {decision_text(ds[0])} (clearly)")
+    else:
+        same = sorted({decision_text(ds[i]) for i in a["equal"]})
+        lines.extend(textwrap.wrap(f"about equally good: {', '.join(same)}", 100))
+    lines.append(f"{'decision':<24} {'margin [95% CI]':<21} {'worse by [95% CI]':<21} "
+                 f"{'wins':>5}  {'final penalty':>13}  {'one swat':>8}")
+    for i, d in enumerate(ds):
+        mark = " *" if i in a["equal"] and a["star"] else (" =" if i in a["equal"] else "")
+        lo, hi = d["margin_ci95"]
+        vlo, vhi = d["vs_best_ci95"]
+        margin = f"{d['expected_margin']:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+        worse = f"{d['vs_best']:+.2f} [{vlo:+.2f}, {vhi:+.2f}]" if i else "best"
+        lines.append(f"{decision_text(d) + mark:<24} {margin:<21} {worse:<21} "
+                     f"{d['win_probability']:>5.0%}  {d['expected_final_penalty']:>13.2f}  "
+                     f"{d['immediate_expected_penalty']:8.2f}")
+    lines.extend(textwrap.wrap(
+        "final penalty and one swat are penalties (not margins): the seat's own final "
+        "penalty, and its expected penalty of a swat right after the decision", 100))
     return "\n".join(lines)

@@ -1,0 +1,838 @@
+"""The one analysis of a position: every decision of the seat to move, valued once.
+
+:func:`analyse` takes a seat's ``tenleave-view/1`` view (``docs/view.md``) and values
+**every legal decision of every kind** of the seat to move over the rest of the game, by
+one objective, the **expected margin** (the seat's final penalty minus the mean of the
+other seats'; lower is better): each plain play (card x queue), each rotation before
+or after the play, waking SleepKid then each play, and each peek first (the card
+looked at, then the play chosen knowing it). Whoever tells a person something about a
+position (the moves panel, the coach, the review, the puzzles, the class report,
+``tenleave evaluate``) reads this result, so they agree. See ``docs/methods/analysis.md``.
+
+- *Worlds.* The cards the seat cannot see are dealt from the uniform model (RULES.md §9)
+  or, with ``model="inferred"``, from the posterior of what the players' choices so far
+  suggest (:class:`~tenleave_widget.analysis.reader.Belief`). World ``i`` is drawn from a
+  generator seeded by the position's **digest** (:func:`view_digest`: a canonical
+  SHA-256 of the seat's view, the model and the settings; only what the seat knows) and
+  ``i``. So one position gives the same figures wherever and however often it is asked,
+  and a result can be cached by its digest (:func:`analyse` keeps the last
+  :data:`CACHE_SIZE`).
+- *Play-outs.* Every decision is played out in the same worlds (common random numbers)
+  through :func:`~tenleave_widget.analysis.playouts.play_outs`, many worlds a call.
+- *Peeks.* In a world where every card is visible a peek changes nothing, so a peek first
+  is valued as the ``reader`` bot values it (:func:`~tenleave_widget.analysis.reader.peek_values`):
+  the worlds grouped by the value the card would show, in each group the plain play
+  chosen on the other half of the worlds (cross-fitted: by world parity, so the choice
+  is not flattered by the worlds it is scored on), its margin taken world by world. A
+  peek after the play is the play itself in the play-outs (what it teaches is for later
+  turns, which the rollout policy does not read): it is valued as its bare play.
+- *Sequential precision.* Worlds are added in rounds (:class:`Settings`); after each,
+  a decision is no longer played once its paired 95% interval against the best is
+  clear of 0 (worse) or within :data:`TIE` of it (as good, to a quarter point), and the
+  analysis stops when no decision is left undecided or at the cap. A peek first is the
+  best only when it beats the best decision without a peek clearly (what it teaches
+  changes the play); a peek that teaches nothing ties with its bare play by
+  construction, so it never hides the ★ of a clear play.
+- *The verdict.* :func:`judge` values one played decision against the best: the
+  analysis (cached), then more worlds for the two while the loss's interval straddles a
+  label bound (:data:`BOUNDS`), up to :attr:`Settings.judge_cap`.
+
+>>> from tenleave_widget import Game
+>>> g = Game(3, seed=4)
+>>> for t in [["5", 0], ["1", 1], ["4*", 1], ["1", 0], ["2", 1], ["3*", 0]]:
+...     g.apply({"seat": g.to_move, "play": t})
+>>> a = analyse(g.view(0), Settings(first=16, batch=16, cap=32))
+>>> a == analyse(g.view(0), Settings(first=16, batch=16, cap=32))  # the same, every time
+True
+>>> a["decisions"][a["best"]]["kind"], a["stopped"] in ("separated", "cap")
+('play', True)
+>>> sorted({d["kind"] for d in a["decisions"]})
+['peek first', 'play', 'play then rotate', 'rotate first', 'wake first']
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import math
+import random
+import threading
+from collections import OrderedDict
+from collections.abc import Generator, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, TypedDict, TypeVar, cast
+
+from ..engine.errors import IllegalActionError, SetupError, excerpt
+from ..engine.turn import TurnObject, play_pair
+from ..engine.view import View, ViewWithHistory, has_history
+from .lookahead import _immediate, _moves_of
+from .odds import move_evaluation
+from .playout import Move, Policy, Simulator
+from .playout_position import Position, World
+from .playouts import play_outs
+from .reader import BELIEF_COST, Belief, dealer
+from .stats import mean_ci, mean_half_width, wilson
+
+__all__ = [
+    "ANALYSIS_FORMAT", "BOUNDS", "CACHE_SIZE", "KINDS", "LABELS", "MODELS", "TIE", "Analysis",
+    "DecisionValue", "PeekBranch", "Settings", "Verdict", "analyse", "analyse_steps",
+    "clear_cache", "decision_key", "judge", "judge_steps", "label_of", "settings_for",
+    "view_digest",
+]
+
+ANALYSIS_FORMAT = "tenleave-analysis/1"
+"""The ``format`` of an :class:`Analysis`: which analysis judged a position."""
+
+LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
+"""A decision's labels, from no loss to the largest."""
+
+BOUNDS: tuple[float, float, float, float] = (0.25, 1.0, 2.0, 4.0)
+"""Points of expected margin: the upper bounds of the losses labelled ``best``, ``good``,
+``inaccuracy`` and ``mistake``; a larger loss is a ``blunder``."""
+
+TIE = BOUNDS[0]
+"""Two decisions whose paired interval lies within this many points of each other are
+as good as each other: the analysis stops refining them."""
+
+MODELS = ("uniform", "inferred")
+"""Where the worlds come from: the rules alone, or the players' choices read."""
+
+KINDS = ("play", "play then rotate", "rotate first", "wake first", "peek first")
+"""The kinds of decision, as a reader groups them."""
+
+CACHE_SIZE = 512
+"""How many analyses (and verdicts) :func:`analyse` keeps, by digest."""
+
+_CHUNK = 32
+"""Worlds per call of the play-outs (a step of :func:`analyse_steps`)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How much an analysis may spend: ``first`` worlds for every decision, then rounds
+    of ``batch`` worlds for the undecided ones, up to ``cap`` worlds; a verdict
+    (:func:`judge`) goes on to at most ``judge_cap`` for the played decision and the
+    best. Part of the digest: other settings are another analysis."""
+
+    first: int = 64
+    batch: int = 64
+    cap: int = 1024
+    judge_cap: int = 2048
+
+    def __post_init__(self) -> None:
+        for name in ("first", "batch", "cap", "judge_cap"):
+            v = getattr(self, name)
+            if type(v) is not int or not 1 <= v <= 100_000:
+                raise SetupError(f"analysis settings: {name} must be a whole number 1..100000, "
+                                 f"not {excerpt(v)}")
+        if self.cap < self.first or self.judge_cap < self.cap:
+            raise SetupError("analysis settings: need first <= cap <= judge_cap, not "
+                             f"{self.first}, {self.cap}, {self.judge_cap}")
+
+
+def settings_for(samples: int | None) -> Settings:
+    """The settings of a budget given as worlds per decision (the review's and the
+    command line's ``--samples``): ``samples`` first, rounds of as many, a cap of 16
+    times as many and a verdict cap of 32 times (``None``: :class:`Settings`' defaults,
+    which are ``settings_for(64)``).
+
+    >>> settings_for(64) == Settings()
+    True
+    """
+    if samples is None:
+        return Settings()
+    if type(samples) is not int or not 1 <= samples <= 3_000:
+        raise SetupError(f"samples must be a whole number 1..3000, not {excerpt(samples)}")
+    return Settings(first=samples, batch=samples, cap=16 * samples, judge_cap=32 * samples)
+
+
+class PeekBranch(TypedDict):
+    """What a peek first leads to when the card shows ``value`` (a ``share`` of the
+    worlds): the play chosen knowing it."""
+
+    value: int
+    share: float
+    turn: TurnObject
+
+
+class _DecisionBase(TypedDict):
+    kind: str
+    """One of :data:`KINDS`."""
+    turn: TurnObject
+    """The record turn object; for a peek first, the peek with the play chosen when the
+    card shows its likeliest value."""
+    key: str
+    """The decision's identity (:func:`decision_key`)."""
+    group: int
+    """Decisions with the same group play out alike (a plain 5 and a marked 5)."""
+    expected_margin: float
+    """Points: the seat's final penalty minus the others' mean, lower is better."""
+    margin_ci95: list[float]
+    vs_best: float
+    """Points of expected margin worse than the best (paired, on their common worlds)."""
+    vs_best_ci95: list[float]
+    expected_final_penalty: float
+    """The seat's own final penalty (a penalty, not a margin)."""
+    final_penalty_ci95: list[float]
+    win_probability: float
+    win_ci95: list[float]
+    immediate_expected_penalty: float
+    """The one-swat figure (RULES.md §9): the seat's expected penalty of a swat right
+    after the decision (a penalty, not a margin)."""
+    worlds: int
+
+
+class DecisionValue(_DecisionBase, total=False):
+    """One decision valued (a peek first adds ``then``)."""
+
+    then: list[PeekBranch]
+
+
+class _AnalysisBase(TypedDict):
+    format: str
+    digest: str
+    seat: int
+    turn: int
+    """Turns applied before this decision."""
+    model: str
+    settings: dict[str, int]
+    worlds: int
+    """The most worlds any decision was played in."""
+    decisions: list[DecisionValue]
+    """Best first, then by expected margin."""
+    best: int
+    """Index of the best decision (0)."""
+    star: bool
+    """Whether the best is clearly better than every other decision (a ★)."""
+    equal: list[int]
+    """The decisions about as good as the best (their paired interval reaches 0): the
+    best's group alone when ``star``."""
+    stopped: str
+    """``"separated"`` or ``"cap"``."""
+    reference: float
+    """The seat's expected final penalty if it played the rollout policy (a penalty)."""
+    forced: bool
+    """No decision is worse than the best by more than :data:`TIE` (its interval's top)."""
+
+
+class Analysis(_AnalysisBase, total=False):
+    """The one analysis of a position (:func:`analyse`)."""
+
+    beta: dict[str, float]
+    """With the inferred model: the beta read per opponent seat."""
+
+
+class Verdict(TypedDict):
+    """One played decision judged (:func:`judge`): all in points of expected margin."""
+
+    analysis: Analysis
+    played: int
+    """Index of the played decision in the analysis."""
+    loss: float
+    loss_ci95: list[float]
+    label: str
+    near: str | None
+    """The label of a bound the loss's interval still straddles (at the cap), or None."""
+    worlds: int
+    """The worlds the loss is measured on."""
+    played_final_penalty: float
+    best_final_penalty: float
+
+
+# ------------------------------------------------------------------------- identity
+
+
+def view_digest(view: View, *, model: str = "uniform", beta: float | str = "fitted",
+                seed: int = 0, settings: Settings | None = None) -> str:
+    """The canonical SHA-256 (hex) of what an analysis reads: the seat's view (with the
+    public history only for the inferred model, which reads it), the model, its beta,
+    the extra ``seed`` and the settings. A view holds only what its seat knows, so the
+    digest (and the seed derived from it) can tell nothing hidden."""
+    body: dict[str, Any] = {k: v for k, v in view.items() if k != "history"}
+    if model == "inferred":
+        body["history"] = view.get("history")
+    doc = {"format": ANALYSIS_FORMAT, "view": body, "model": model,
+           "beta": beta if model == "inferred" else None, "seed": seed,
+           "settings": asdict(settings or Settings())}
+    text = json.dumps(doc, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _peekable(view: View) -> list[tuple[int, int, int]]:
+    """(queue, position, key) of every face-down card the seat cannot see."""
+    return [(q, i, int(c["key"])) for q, queue in enumerate(view["queues"])
+            for i, c in enumerate(queue) if c["value"] is None]
+
+
+def decision_key(view: View, turn: Mapping[str, Any]) -> str:
+    """The identity of the decision a record turn object makes from ``view``: a peek before
+    the play of a card the seat cannot see is ``peek first`` of that card (whatever is
+    played after it); a peek of a card it knows, or after the play, is its bare play; a
+    rotation of another queue after the play is the same decision as before it."""
+    seat = turn.get("seat")
+    peek = turn.get("peek")
+    extra = turn.get("extra", "before")
+    if peek is not None:
+        q, i = int(peek[0]), int(peek[1])
+        if extra != "after" and (q, i) in {(a, b) for a, b, _ in _peekable(view)}:
+            return f"{seat}|peek|{q}|{i}"
+        return _key_of({"seat": seat, "play": turn["play"]})
+    if "rotate" in turn and extra == "after" and turn["rotate"] != turn["play"][1]:
+        return _key_of({"seat": seat, "play": turn["play"], "rotate": turn["rotate"]})
+    return _key_of(dict(turn))
+
+
+def _key_of(turn: Mapping[str, Any]) -> str:
+    card, q = play_pair(turn["play"])
+    parts = [str(turn["seat"]), "wake" if turn.get("wake") else "play", card, str(q)]
+    if "rotate" in turn:
+        parts += ["rotate", str(turn["rotate"]), str(turn.get("extra", "before"))]
+    return "|".join(parts)
+
+
+def _kind(turn: Mapping[str, Any]) -> str:
+    if turn.get("wake"):
+        return "wake first"
+    if "rotate" in turn:
+        return "play then rotate" if turn.get("extra") == "after" else "rotate first"
+    return "play"
+
+
+# ------------------------------------------------------------------------- the cache
+
+_CACHE: OrderedDict[str, Any] = OrderedDict()
+_LOCK = threading.Lock()
+
+
+def _cached(key: str) -> Any:
+    with _LOCK:
+        hit = _CACHE.get(key)
+        if hit is not None:
+            _CACHE.move_to_end(key)
+        return copy.deepcopy(hit)
+
+
+def _store(key: str, value: Any) -> None:
+    with _LOCK:
+        _CACHE[key] = copy.deepcopy(value)
+        _CACHE.move_to_end(key)
+        while len(_CACHE) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
+
+
+RUNS_KEPT = 16
+"""How many finished analyses keep their worlds' results for :func:`judge` (they are
+large: every decision's margin world by world)."""
+
+_RUNS: OrderedDict[str, _Run] = OrderedDict()
+
+
+def _keep_run(digest: str, run: _Run) -> None:
+    with _LOCK:
+        _RUNS[digest] = run
+        _RUNS.move_to_end(digest)
+        while len(_RUNS) > RUNS_KEPT:
+            _RUNS.popitem(last=False)
+
+
+def _kept_run(digest: str) -> _Run | None:
+    with _LOCK:
+        return _RUNS.get(digest)
+
+
+def clear_cache() -> None:
+    """Forget every cached analysis and verdict (the next call recomputes)."""
+    with _LOCK:
+        _CACHE.clear()
+        _RUNS.clear()
+
+
+# ------------------------------------------------------------------------- the state
+
+
+class _Samples:
+    """One group's results world by world (world id -> margin, own penalty, win)."""
+
+    __slots__ = ("m", "p", "w")
+
+    def __init__(self) -> None:
+        self.m: dict[int, float] = {}
+        self.p: dict[int, int] = {}
+        self.w: dict[int, int] = {}
+
+    def add(self, wid: int, pen: Sequence[int], seat: int) -> None:
+        mine = pen[seat]
+        others = [x for s, x in enumerate(pen) if s != seat]
+        self.m[wid] = mine - sum(others) / len(others)
+        self.p[wid] = mine
+        self.w[wid] = int(mine <= min(others))
+
+    def mean(self) -> float:
+        return sum(self.m.values()) / len(self.m)
+
+
+def _paired(a: _Samples, b: _Samples, below: int | None = None) -> tuple[float, float, int]:
+    """Mean of ``a - b`` over their common worlds (those numbered below ``below``), its
+    95% half-width, and how many."""
+    common = [w for w in a.m if w in b.m and (below is None or w < below)]
+    if not common:
+        return math.inf, math.inf, 0
+    d, half = mean_half_width([a.m[w] - b.m[w] for w in common])
+    return d, half, len(common)
+
+
+class _Peek:
+    """A peek first of the card at (queue, position): its values per world."""
+
+    __slots__ = ("q", "i", "key", "values", "samples", "choice")
+
+    def __init__(self, q: int, i: int, key: int) -> None:
+        self.q, self.i, self.key = q, i, key
+        self.values: dict[int, int] = {}
+        self.samples = _Samples()
+        self.choice: dict[int, int] = {}  # per value, the plain group chosen on every world
+
+
+class _Run:
+    """An analysis in progress."""
+
+    def __init__(self, view: View, settings: Settings, model: str, beta: float | str,
+                 seed: int, cost: str) -> None:
+        if model not in MODELS:
+            raise SetupError(f"model must be one of {', '.join(MODELS)}, not {excerpt(model)}")
+        if type(seed) is not int:
+            raise SetupError(f"seed must be an integer, not {excerpt(seed)}")
+        if model == "inferred" and not has_history(view):
+            raise SetupError("the inferred model reads the public history: analyse a view "
+                             "with its history (infer.with_history)")
+        self.view = view
+        self.settings = settings
+        self.model = model
+        self.digest = view_digest(view, model=model, beta=beta, seed=seed, settings=settings)
+        pos = self.pos = Position(view)
+        self.sim = Simulator(pos, Policy())
+        self.beta: dict[str, float] | None = None
+        self.deal = None
+        if model == "inferred":
+            belief = Belief(cast(ViewWithHistory, view), cast(Any, beta),
+                            int(self.digest[:8], 16), cost=cast(Any, cost))
+            self.beta = belief.beta
+            self.deal = dealer(view, belief.sample)
+        moves = _moves_of(pos, rotations=True)
+        effects: dict[Move, int] = {}
+        self.turns: list[TurnObject] = [t for t, _ in moves]
+        self.group_of = [effects.setdefault(m, len(effects)) for _, m in moves]
+        self.moves: list[Move] = list(effects)
+        self.plain = sorted({g for t, g in zip(self.turns, self.group_of, strict=True)
+                             if _kind(t) == "play"})
+        self.samples = [_Samples() for _ in self.moves]
+        self.live = set(range(len(self.moves)))
+        self.peeks = [_Peek(q, i, k) for q, i, k in _peekable(view)]
+        self.peeks_live = set(range(len(self.peeks)))
+        self.reference = _Samples()
+        self.worlds = 0
+
+    # -------------------------------------------------------------- play-outs
+
+    def world(self, wid: int) -> World:
+        rng = random.Random(f"{self.digest}:{wid}")
+        return World(self.pos, rng, self.pos.cards_left, self.deal)
+
+    def play(self, groups: Sequence[int], start: int, stop: int,
+             reference: bool) -> Generator[None, None, None]:
+        """Play ``groups`` in worlds ``start..stop-1``, a chunk a step."""
+        seat = self.pos.seat
+        moves = [self.moves[g] for g in groups]
+        for a in range(start, stop, _CHUNK):
+            ids = range(a, min(stop, a + _CHUNK))
+            ws = [self.world(w) for w in ids]
+            rows = play_outs(self.sim, moves, ws, reference=reference)
+            for wid, w, row in zip(ids, ws, rows, strict=True):
+                for g, pen in zip(groups, row, strict=False):
+                    self.samples[g].add(wid, pen, seat)
+                if reference:
+                    self.reference.add(wid, row[-1], seat)
+                for pk in self.peeks:
+                    pk.values[wid] = w.queues[pk.q][pk.i] >> 3
+            yield
+
+    # -------------------------------------------------------------- peeks
+
+    def peek_samples(self, pk: _Peek, ids: Sequence[int]) -> _Samples:
+        """The peek's results on worlds ``ids`` (every plain group played in all of them):
+        in each group of worlds by the card's value, the plain play chosen on the other
+        parity's worlds of the group (its own parity when the other has none)."""
+        groups: dict[int, list[int]] = {}
+        for w in ids:
+            groups.setdefault(pk.values[w], []).append(w)
+        out = _Samples()
+        plain = [self.samples[g] for g in self.plain]
+        for value, ws in groups.items():
+            best_all = min(range(len(plain)), key=lambda j: (sum(plain[j].m[w] for w in ws), j))
+            pk.choice[value] = self.plain[best_all]
+            for fold in (0, 1):
+                test = [w for w in ws if w % 2 == fold]
+                train = [w for w in ws if w % 2 != fold] or test
+                if not test:
+                    continue
+                j = min(range(len(plain)), key=lambda j: (sum(plain[j].m[w] for w in train), j))
+                s = plain[j]
+                for w in test:
+                    out.m[w], out.p[w], out.w[w] = s.m[w], s.p[w], s.w[w]
+        out.m = dict(sorted(out.m.items()))
+        return out
+
+    def refresh_peeks(self) -> None:
+        ids = range(self.worlds)
+        for k in sorted(self.peeks_live):
+            self.peeks[k].samples = self.peek_samples(self.peeks[k], ids)
+
+    # -------------------------------------------------------------- decisions
+
+    def candidates(self) -> list[tuple[str, int]]:
+        """Every group and peek, as ("g", group) / ("p", peek)."""
+        return ([("g", g) for g in range(len(self.moves))]
+                + [("p", k) for k in range(len(self.peeks))])
+
+    def of(self, c: tuple[str, int]) -> _Samples:
+        return self.samples[c[1]] if c[0] == "g" else self.peeks[c[1]].samples
+
+    def best(self) -> tuple[str, int]:
+        """The best decision: the non-peek group with the lowest mean among those played
+        in the most worlds; a peek first instead when it is clearly better than it."""
+        most = max(len(self.samples[g].m) for g in range(len(self.moves)))
+        b0 = min((g for g in range(len(self.moves)) if len(self.samples[g].m) == most),
+                 key=lambda g: (self.samples[g].mean(), g))
+        best: tuple[str, int] = ("g", b0)
+        peeks = [k for k in range(len(self.peeks)) if self.peeks[k].samples.m]
+        if peeks:
+            k = min(peeks, key=lambda k: (self.peeks[k].samples.mean(), k))
+            d, half, n = _paired(self.peeks[k].samples, self.samples[b0])
+            if n and d + half < 0:
+                best = ("p", k)
+        return best
+
+    def undecided(self, best: tuple[str, int]) -> list[tuple[str, int]]:
+        """The live decisions not yet separated from the best nor tied with it."""
+        bs = self.of(best)
+        out = []
+        for c in self.candidates():
+            if c == best or (c[0] == "g" and c[1] not in self.live) or \
+                    (c[0] == "p" and c[1] not in self.peeks_live):
+                continue
+            d, half, _ = _paired(self.of(c), bs)
+            if c[0] == "p" and best[0] == "g":
+                # a peek first is settled once it is clearly better, or cannot be better
+                # by more than a tie
+                decided = d + half < 0 or d - half > -TIE
+            else:
+                decided = d - half > 0 or d + half <= TIE
+            if not decided:
+                out.append(c)
+        return out
+
+    def prune(self, best: tuple[str, int], keep: set[tuple[str, int]]) -> None:
+        """Stop playing the decided decisions (the plain plays stay while a peek is live)."""
+        open_ = set(self.undecided(best)) | keep | {best}
+        for k in list(self.peeks_live):
+            if ("p", k) not in open_:
+                self.peeks_live.discard(k)
+        for g in list(self.live):
+            if ("g", g) in open_ or (self.peeks_live and g in self.plain):
+                continue
+            self.live.discard(g)
+
+
+def _groups_live(run: _Run) -> list[int]:
+    return sorted(run.live)
+
+
+def _analyse_steps(run: _Run) -> Generator[None, None, Analysis]:
+    s = run.settings
+    yield from run.play(list(range(len(run.moves))), 0, s.first, True)
+    run.worlds = s.first
+    run.refresh_peeks()
+    stopped = "cap"
+    while True:
+        best = run.best()
+        run.prune(best, set())
+        if not run.undecided(best):
+            stopped = "separated"
+            break
+        if run.worlds >= s.cap:
+            break
+        stop = min(s.cap, run.worlds + s.batch)
+        yield from run.play(_groups_live(run), run.worlds, stop, True)
+        run.worlds = stop
+        run.refresh_peeks()
+    return _result(run, run.best(), stopped)
+
+
+def _figures(s: _Samples) -> dict[str, Any]:
+    m, mlo, mhi = mean_ci(list(s.m.values()))
+    p, plo, phi = mean_ci([float(x) for x in s.p.values()])
+    wp, wlo, whi = wilson(sum(s.w.values()), len(s.w))
+    return {"expected_margin": m, "margin_ci95": [mlo, mhi], "expected_final_penalty": p,
+            "final_penalty_ci95": [plo, phi], "win_probability": wp, "win_ci95": [wlo, whi],
+            "worlds": len(s.m)}
+
+
+def _immediates(run: _Run) -> tuple[list[float], dict[int, float]]:
+    """The one-swat figure per listed turn, and per peek (the chosen play's, under the
+    odds with the card's value known, weighted by how often the worlds show it)."""
+    view, pos = run.view, run.pos
+    imm: dict[tuple[str, ...], float] = {}
+    for m in move_evaluation(view):
+        if "play" in m:
+            card, queue = play_pair(m["play"])
+            imm[("play", card, str(queue))] = float(m["expected_penalty"])
+        else:
+            imm[("wake",)] = float(m["expected_penalty"])
+    per_turn = []
+    for t in run.turns:
+        if t.get("wake"):
+            per_turn.append(imm[("wake",)])
+        elif "rotate" in t:
+            per_turn.append(_immediate(view, pos, t))
+        else:
+            card, queue = play_pair(t["play"])
+            per_turn.append(imm[("play", card, str(queue))])
+    per_peek: dict[int, float] = {}
+    first_turn = {g: t for t, g in reversed(list(zip(run.turns, run.group_of, strict=True)))}
+    for k, pk in enumerate(run.peeks):
+        counts: dict[int, int] = {}
+        for w in pk.samples.m:
+            counts[pk.values[w]] = counts.get(pk.values[w], 0) + 1
+        total = sum(counts.values())
+        acc = 0.0
+        for value, n in counts.items():
+            shown = copy.deepcopy(view)
+            shown["queues"][pk.q][pk.i]["value"] = value
+            t = first_turn[pk.choice[value]]
+            card, queue = play_pair(t["play"])
+            e = next(float(m["expected_penalty"]) for m in move_evaluation(shown)
+                     if "play" in m and tuple(play_pair(m["play"])) == (card, queue))
+            acc += e * n / total
+        per_peek[k] = acc
+    return per_turn, per_peek
+
+
+def _result(run: _Run, best: tuple[str, int], stopped: str) -> Analysis:
+    bs = run.of(best)
+    per_turn, per_peek = _immediates(run)
+    rows: list[tuple[tuple[str, int], DecisionValue]] = []
+    first_turn = {g: t for t, g in reversed(list(zip(run.turns, run.group_of, strict=True)))}
+    seat = run.pos.seat
+    for t, g, ie in zip(run.turns, run.group_of, per_turn, strict=True):
+        s = run.samples[g]
+        d, half, _ = _paired(s, bs) if ("g", g) != best else (0.0, 0.0, 0)
+        dv = cast(DecisionValue, {
+            "kind": _kind(t), "turn": t, "key": _key_of(t), "group": g, **_figures(s),
+            "vs_best": d, "vs_best_ci95": [d - half, d + half],
+            "immediate_expected_penalty": ie})
+        rows.append((("g", g), dv))
+    ng = len(run.moves)
+    for k, pk in enumerate(run.peeks):
+        s = pk.samples
+        d, half, _ = _paired(s, bs) if ("p", k) != best else (0.0, 0.0, 0)
+        counts: dict[int, int] = {}
+        for w in s.m:
+            counts[pk.values[w]] = counts.get(pk.values[w], 0) + 1
+        then: list[PeekBranch] = [
+            {"value": v, "share": n / len(s.m),
+             "turn": {**first_turn[pk.choice[v]], "peek": [pk.q, pk.i], "extra": "before"}}
+            for v, n in sorted(counts.items())]
+        likeliest = max(then, key=lambda b: (b["share"], -b["value"]))
+        turn: TurnObject = cast(TurnObject, {"seat": seat, "peek": [pk.q, pk.i],
+                                             "extra": "before",
+                                             "play": likeliest["turn"]["play"]})
+        dv = cast(DecisionValue, {
+            "kind": "peek first", "turn": turn, "key": f"{seat}|peek|{pk.q}|{pk.i}",
+            "group": ng + k, **_figures(s), "vs_best": d, "vs_best_ci95": [d - half, d + half],
+            "immediate_expected_penalty": per_peek[k], "then": then})
+        rows.append((("p", k), dv))
+    best_group = best[1] if best[0] == "g" else ng + best[1]
+    rows.sort(key=lambda r: (r[1]["group"] != best_group, r[1]["vs_best"],
+                             r[1]["expected_margin"], r[1]["group"]))
+    decisions = [dv for _, dv in rows]
+    equal = []
+    for i, (c, dv) in enumerate(rows):
+        if dv["group"] == best_group:
+            equal.append(i)
+        elif (c[0] == "g" or best[0] == "p") and dv["vs_best_ci95"][0] <= 0:
+            equal.append(i)
+    star = all(decisions[i]["group"] == best_group for i in equal)
+    forced = all(dv["vs_best_ci95"][1] <= TIE for dv in decisions)
+    out: Analysis = {
+        "format": ANALYSIS_FORMAT, "digest": run.digest, "seat": seat,
+        "turn": run.pos.turns_applied, "model": run.model,
+        "settings": asdict(run.settings), "worlds": run.worlds, "decisions": decisions,
+        "best": 0, "star": star, "equal": equal, "stopped": stopped,
+        "reference": sum(run.reference.p.values()) / len(run.reference.p), "forced": forced,
+    }
+    if run.beta is not None:
+        out["beta"] = dict(run.beta)
+    return out
+
+
+# ------------------------------------------------------------------------- the API
+
+T = TypeVar("T")
+
+
+def _to_end(steps: Generator[None, None, T]) -> T:
+    while True:
+        try:
+            next(steps)
+        except StopIteration as end:
+            return cast(T, end.value)
+
+
+def analyse_steps(view: View, settings: Settings | None = None, *, model: str = "uniform",
+                  beta: float | str = "fitted", seed: int = 0,
+                  cost: str = BELIEF_COST) -> Generator[None, None, Analysis]:
+    """:func:`analyse` a chunk of play-outs per ``next`` (for a front end without threads);
+    the same result however it is stepped. A cached position returns at once."""
+    s = settings or Settings()
+    digest = view_digest(view, model=model, beta=beta, seed=seed, settings=s)
+    hit = _cached(digest)
+    if hit is not None:
+        return cast(Analysis, hit)
+    run = _Run(view, s, model, beta, seed, cost)
+    out = yield from _analyse_steps(run)
+    _store(digest, out)
+    _keep_run(digest, run)
+    return out
+
+
+def analyse(view: View, settings: Settings | None = None, *, model: str = "uniform",
+            beta: float | str = "fitted", seed: int = 0, cost: str = BELIEF_COST) -> Analysis:
+    """The one analysis of the position of ``view`` (a seat's view; with its public
+    history for ``model="inferred"``) for the seat to move: every decision valued (see the
+    module docstring), best first. ``settings``: the budget (:class:`Settings`);
+    ``beta`` and ``cost``: how the inferred model reads the players; ``seed``: an extra
+    salt of the digest (0 everywhere a person is shown figures).
+
+    Returns an :class:`Analysis`. Raises :class:`IllegalActionError` when the seat is not
+    to move or the game is over, :class:`InvalidViewError` for a malformed view and
+    :class:`SetupError` for bad settings, model or seed.
+    """
+    return _to_end(analyse_steps(view, settings, model=model, beta=beta, seed=seed, cost=cost))
+
+
+def label_of(loss: float, lo: float, hi: float, tied: bool) -> tuple[str, str | None]:
+    """The label of a loss (points) with its 95% interval ``[lo, hi]``, and the label of a
+    bound the interval straddles (None if none): ``inaccuracy``, ``mistake`` and
+    ``blunder`` only where the interval's low end clears their bound; otherwise ``best``
+    when the decision ties with the best (``tied``) or its loss is within :data:`TIE`,
+    else ``good``.
+
+    >>> label_of(2.5, 2.1, 2.9, False)
+    ('mistake', None)
+    >>> label_of(2.5, 1.5, 4.5, False)
+    ('inaccuracy', 'blunder')
+    >>> label_of(0.1, -0.2, 0.4, True)
+    ('best', None)
+    """
+    label = "best" if tied or loss <= BOUNDS[0] else "good"
+    for name, bound in zip(LABELS[2:], BOUNDS[1:], strict=True):
+        if lo > bound:
+            label = name
+    near = None
+    for name, bound in zip(LABELS[2:], BOUNDS[1:], strict=True):
+        if lo <= bound < hi and LABELS.index(name) > LABELS.index(label):
+            near = name
+    return label, near
+
+
+def _straddles(lo: float, hi: float) -> bool:
+    return any(lo < b < hi for b in BOUNDS[1:])
+
+
+def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None = None, *,
+                model: str = "uniform", beta: float | str = "fitted", seed: int = 0,
+                cost: str = BELIEF_COST) -> Generator[None, None, Verdict]:
+    """:func:`judge` a chunk of play-outs per ``next``."""
+    s = settings or Settings()
+    a = yield from analyse_steps(view, s, model=model, beta=beta, seed=seed, cost=cost)
+    key = decision_key(view, played)
+    at = [i for i, d in enumerate(a["decisions"]) if d["key"] == key]
+    if not at:
+        raise IllegalActionError(f"{excerpt(dict(played))} is not a decision of seat "
+                                 f"{a['seat']} in this position")
+    i = at[0]
+    vkey = f"verdict:{a['digest']}:{key}"
+    hit = _cached(vkey)
+    if hit is not None:
+        return cast(Verdict, hit)
+    mine, top = a["decisions"][i], a["decisions"][0]
+    if mine["group"] == top["group"]:
+        out: Verdict = {"analysis": a, "played": i, "loss": 0.0, "loss_ci95": [0.0, 0.0],
+                        "label": "best", "near": None, "worlds": mine["worlds"],
+                        "played_final_penalty": mine["expected_final_penalty"],
+                        "best_final_penalty": top["expected_final_penalty"]}
+        _store(vkey, out)
+        return out
+    kept = _kept_run(a["digest"])
+    run = kept if kept is not None else _Run(view, s, model, beta, seed, cost)
+    if kept is None:  # the analysis was cached, its worlds were not: play them again
+        yield from _analyse_steps(run)
+        _keep_run(a["digest"], run)
+    ng = len(run.moves)
+
+    def cand(d: DecisionValue) -> tuple[str, int]:
+        return ("g", d["group"]) if d["group"] < ng else ("p", d["group"] - ng)
+
+    c_mine, c_top = cand(mine), cand(top)
+    peeky = "p" in (c_mine[0], c_top[0])
+    extendable = not peeky or all(len(run.samples[g].m) >= run.worlds for g in run.plain)
+    groups = sorted({c[1] for c in (c_mine, c_top) if c[0] == "g"}
+                    | (set(run.plain) if peeky else set()))
+    n = run.worlds
+
+    def loss_now() -> tuple[float, float, int]:
+        a_s = run.of(c_mine) if c_mine[0] == "g" else run.peek_samples(
+            run.peeks[c_mine[1]], _common_ids(run, n))
+        b_s = run.of(c_top) if c_top[0] == "g" else run.peek_samples(
+            run.peeks[c_top[1]], _common_ids(run, n))
+        return _paired(a_s, b_s, below=n)
+
+    d, half, common = loss_now()
+    while extendable and _straddles(d - half, d + half) and n < s.judge_cap:
+        stop = min(s.judge_cap, n + s.batch)
+        yield from run.play(groups, n, stop, False)
+        n = stop
+        d, half, common = loss_now()
+    loss = max(0.0, d)  # the interval is the loss's (centred on it)
+    tied = i in a["equal"]
+    label, near = label_of(loss, loss - half, loss + half, tied)
+    out = {"analysis": a, "played": i, "loss": loss, "loss_ci95": [loss - half, loss + half],
+           "label": label, "near": near, "worlds": common,
+           "played_final_penalty": mine["expected_final_penalty"],
+           "best_final_penalty": top["expected_final_penalty"]}
+    _store(vkey, out)
+    return out
+
+
+def _common_ids(run: _Run, n: int) -> list[int]:
+    """The worlds every plain play was played in, below ``n``."""
+    if not run.plain:
+        return []
+    sets = [set(run.samples[g].m) for g in run.plain]
+    return sorted(w for w in set.intersection(*sets) if w < n)
+
+
+def judge(view: View, played: Mapping[str, Any], settings: Settings | None = None, *,
+          model: str = "uniform", beta: float | str = "fitted", seed: int = 0,
+          cost: str = BELIEF_COST) -> Verdict:
+    """The played decision ``played`` (a record turn object of the seat to move) judged
+    against the best of :func:`analyse`'s analysis of ``view``: its loss in points of
+    expected margin with a paired 95% interval (on every world both were played in,
+    more added while the interval straddles a label bound, up to
+    :attr:`Settings.judge_cap`) and its label (:func:`label_of`).
+
+    Raises :class:`IllegalActionError` when ``played`` is not a decision of the seat
+    here, and what :func:`analyse` raises."""
+    return _to_end(judge_steps(view, played, settings, model=model, beta=beta, seed=seed,
+                               cost=cost))
