@@ -75,8 +75,9 @@ from .reader import BELIEF_COST, Belief, dealer
 from .stats import mean_ci, mean_half_width, wilson
 
 __all__ = [
-    "ANALYSIS_FORMAT", "BOUNDS", "CACHE_SIZE", "KINDS", "LABELS", "MODELS", "TIE", "Analysis",
-    "DecisionValue", "PeekBranch", "Settings", "Verdict", "analyse", "analyse_steps",
+    "ANALYSIS_FORMAT", "BOUNDS", "CACHE_SIZE", "KINDS", "LABELS", "MAX_WORLDS", "MIN_WORLDS",
+    "MODELS", "TIE", "Analysis", "DecisionValue", "PeekBranch", "Settings", "Verdict", "analyse",
+    "analyse_steps",
     "clear_cache", "decision_key", "judge", "judge_steps", "label_of", "settings_for",
     "view_digest",
 ]
@@ -104,6 +105,13 @@ KINDS = ("play", "play then rotate", "rotate first", "wake first", "peek first")
 CACHE_SIZE = 512
 """How many analyses (and verdicts) :func:`analyse` keeps, by digest."""
 
+MIN_WORLDS = 16
+"""No two decisions are called separated, tied or settled against a label bound on fewer
+common worlds than this (an interval from a handful of worlds is no interval)."""
+
+MAX_WORLDS = 100_000
+"""The most worlds an analysis may play (the lookahead's bound: about 200 MB)."""
+
 _CHUNK = 32
 """Worlds per call of the play-outs (a step of :func:`analyse_steps`)."""
 
@@ -123,9 +131,9 @@ class Settings:
     def __post_init__(self) -> None:
         for name in ("first", "batch", "cap", "judge_cap"):
             v = getattr(self, name)
-            if type(v) is not int or not 1 <= v <= 100_000:
-                raise SetupError(f"analysis settings: {name} must be a whole number 1..100000, "
-                                 f"not {excerpt(v)}")
+            if type(v) is not int or not 1 <= v <= MAX_WORLDS:
+                raise SetupError(f"analysis settings: {name} must be a whole number "
+                                 f"1..{MAX_WORLDS}, not {excerpt(v)}")
         if self.cap < self.first or self.judge_cap < self.cap:
             raise SetupError("analysis settings: need first <= cap <= judge_cap, not "
                              f"{self.first}, {self.cap}, {self.judge_cap}")
@@ -135,16 +143,19 @@ def settings_for(samples: int | None) -> Settings:
     """The settings of a budget given as worlds per decision (the review's and the
     command line's ``--samples``): ``samples`` first, rounds of as many, a cap of 16
     times as many and a verdict cap of 32 times (``None``: :class:`Settings`' defaults,
-    which are ``settings_for(64)``).
+    which are ``settings_for(64)``); the caps are at most :data:`MAX_WORLDS`.
 
     >>> settings_for(64) == Settings()
     True
     """
     if samples is None:
         return Settings()
-    if type(samples) is not int or not 1 <= samples <= 3_000:
-        raise SetupError(f"samples must be a whole number 1..3000, not {excerpt(samples)}")
-    return Settings(first=samples, batch=samples, cap=16 * samples, judge_cap=32 * samples)
+    if type(samples) is not int or not 1 <= samples <= MAX_WORLDS:
+        raise SetupError(f"samples must be a whole number 1..{MAX_WORLDS}, not "
+                         f"{excerpt(samples)}")
+    cap = max(samples, min(16 * samples, MAX_WORLDS))
+    return Settings(first=samples, batch=samples, cap=cap,
+                    judge_cap=max(cap, min(32 * samples, MAX_WORLDS)))
 
 
 class PeekBranch(TypedDict):
@@ -509,7 +520,7 @@ class _Run:
         if peeks:
             k = min(peeks, key=lambda k: (self.peeks[k].samples.mean(), k))
             d, half, n = _paired(self.peeks[k].samples, self.samples[b0])
-            if n and d + half < 0:
+            if n >= MIN_WORLDS and d + half < 0:
                 best = ("p", k)
         return best
 
@@ -521,7 +532,10 @@ class _Run:
             if c == best or (c[0] == "g" and c[1] not in self.live) or \
                     (c[0] == "p" and c[1] not in self.peeks_live):
                 continue
-            d, half, _ = _paired(self.of(c), bs)
+            d, half, n = _paired(self.of(c), bs)
+            if n < MIN_WORLDS:
+                out.append(c)
+                continue
             if c[0] == "p" and best[0] == "g":
                 # a peek first is settled once it is clearly better, or cannot be better
                 # by more than a tie
@@ -752,7 +766,8 @@ def _straddles(lo: float, hi: float) -> bool:
 
 def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None = None, *,
                 model: str = "uniform", beta: float | str = "fitted", seed: int = 0,
-                cost: str = BELIEF_COST) -> Generator[None, None, Verdict]:
+                cost: str = BELIEF_COST, seen: int | None = None,
+                ) -> Generator[None, None, Verdict]:
     """:func:`judge` a chunk of play-outs per ``next``."""
     s = settings or Settings()
     a = yield from analyse_steps(view, s, model=model, beta=beta, seed=seed, cost=cost)
@@ -762,12 +777,20 @@ def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None
         raise IllegalActionError(f"{excerpt(dict(played))} is not a decision of seat "
                                  f"{a['seat']} in this position")
     i = at[0]
-    vkey = f"verdict:{a['digest']}:{key}"
+    mine = a["decisions"][i]
+    then: tuple[int, str] | None = None  # a peek first: the value seen, the play made
+    if mine["kind"] == "peek first":
+        if seen is None or type(seen) is not int or not 1 <= seen <= 5:
+            raise SetupError(f"a peek first is judged with the value it showed (seen=1..5), "
+                             f"not {excerpt(seen)}")
+        card, q = play_pair(played["play"])
+        then = (seen, _key_of({"seat": played["seat"], "play": [card, q]}))
+    vkey = f"verdict:{a['digest']}:{key}:{then}"
     hit = _cached(vkey)
     if hit is not None:
         return cast(Verdict, hit)
-    mine, top = a["decisions"][i], a["decisions"][0]
-    if mine["group"] == top["group"]:
+    top = a["decisions"][0]
+    if mine["group"] == top["group"] and then is None:
         out: Verdict = {"analysis": a, "played": i, "loss": 0.0, "loss_ci95": [0.0, 0.0],
                         "label": "best", "near": None, "worlds": mine["worlds"],
                         "played_final_penalty": mine["expected_final_penalty"],
@@ -796,16 +819,31 @@ def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None
             run.peeks[c_mine[1]], _common_ids(run, n))
         b_s = run.of(c_top) if c_top[0] == "g" else run.peek_samples(
             run.peeks[c_top[1]], _common_ids(run, n))
-        return _paired(a_s, b_s, below=n)
+        d, half, common = _paired(a_s, b_s, below=n) if c_mine != c_top else (0.0, 0.0, n)
+        if then is None:
+            return d, half, common
+        # the play after the peek, judged from what the seat then knew: against the best
+        # play in the worlds where the card shows the value seen
+        pk = run.peeks[c_mine[1]]
+        ws = [w for w in _common_ids(run, n) if pk.values[w] == then[0]]
+        g = run.group_of[[_key_of(t) for t in run.turns].index(then[1])]
+        if not ws:
+            return max(0.0, d), half, common
+        choice = min(run.plain, key=lambda p: (sum(run.samples[p].m[w] for w in ws), p))
+        d2, h2 = mean_half_width([run.samples[g].m[w] - run.samples[choice].m[w] for w in ws])
+        return max(0.0, d) + max(0.0, d2), math.sqrt(half * half + h2 * h2), min(common, len(ws))
 
+    if then is not None:
+        groups = sorted(set(groups) | set(run.plain))
     d, half, common = loss_now()
-    while extendable and _straddles(d - half, d + half) and n < s.judge_cap:
+    while extendable and (common < MIN_WORLDS or _straddles(d - half, d + half)) \
+            and n < s.judge_cap:
         stop = min(s.judge_cap, n + s.batch)
         yield from run.play(groups, n, stop, False)
         n = stop
         d, half, common = loss_now()
     loss = max(0.0, d)  # the interval is the loss's (centred on it)
-    tied = i in a["equal"]
+    tied = i in a["equal"] and then is None
     label, near = label_of(loss, loss - half, loss + half, tied)
     out = {"analysis": a, "played": i, "loss": loss, "loss_ci95": [loss - half, loss + half],
            "label": label, "near": near, "worlds": common,
@@ -825,14 +863,20 @@ def _common_ids(run: _Run, n: int) -> list[int]:
 
 def judge(view: View, played: Mapping[str, Any], settings: Settings | None = None, *,
           model: str = "uniform", beta: float | str = "fitted", seed: int = 0,
-          cost: str = BELIEF_COST) -> Verdict:
+          cost: str = BELIEF_COST, seen: int | None = None) -> Verdict:
     """The played decision ``played`` (a record turn object of the seat to move) judged
     against the best of :func:`analyse`'s analysis of ``view``: its loss in points of
     expected margin with a paired 95% interval (on every world both were played in,
     more added while the interval straddles a label bound, up to
     :attr:`Settings.judge_cap`) and its label (:func:`label_of`).
 
+    A peek first is two decisions: which card to look at (the peek against the best,
+    from ``view``) and the play made knowing the value ``seen`` (against the best play in
+    the worlds where the card shows it, from what the seat then knew); its loss is the sum
+    of the two, their intervals combined. ``seen`` is needed then (a
+    :class:`SetupError` without it).
+
     Raises :class:`IllegalActionError` when ``played`` is not a decision of the seat
     here, and what :func:`analyse` raises."""
     return _to_end(judge_steps(view, played, settings, model=model, beta=beta, seed=seed,
-                               cost=cost))
+                               cost=cost, seen=seen))

@@ -292,7 +292,8 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("file", help=_FILE_HELP)
     e.add_argument("--seat", type=int, required=True)
     e.add_argument("--turns", type=int, default=None, help=_TURNS_HELP)
-    e.add_argument("--samples", type=int, default=None, help="worlds every decision is first valued on (default 64)")
+    e.add_argument("--samples", type=int, default=None,
+                   help="worlds every decision is first valued on (default 64)")
     e.add_argument("--seed", type=int, default=0)
     e.add_argument("--model", choices=("uniform", "inferred"), default="uniform",
                    help="worlds from the rules alone (the default) or from what the "

@@ -50,7 +50,7 @@ class Practice:
     """
 
     def __init__(self, puzzles: Sequence[Puzzle] | ClassReview, *, samples: int | None = None,
-                 seed: int = 0, bots: str = "greedy") -> None:
+                 seed: int | None = None, bots: str = "greedy") -> None:
         self.puzzles = list(puzzles.practice() if isinstance(puzzles, ClassReview)
                             else puzzles)
         self.samples, self.seed, self.bots = samples, seed, bots

@@ -695,7 +695,6 @@ def test_the_inferred_judge_deals_its_worlds_from_the_posterior(
     from tenleave_widget.analysis import review as review_module
     from tenleave_widget.analysis.infer import infer, with_history
     from tenleave_widget.analysis.reader import dealer
-    from tenleave_widget.analysis.review import judge
 
     g = Game(["Ana", "Ben"], seed=1)
     g.apply({"seat": 0, "play": ["5", 0]})
@@ -705,15 +704,18 @@ def test_the_inferred_judge_deals_its_worlds_from_the_posterior(
     post = infer(with_history(g, 0), beta=32.0)["cards"]
     assert [(c["key"], round(c["inferred"]["3"], 4), c["uniform"]["3"]) for c in post
             if c["key"] == 1] == [(1, 1.0, 0.4)]
+    from tenleave_widget.analysis import analyse
+
     worlds: list[Any] = []
-    monkeypatch.setattr(judge, "dealer",
+    analyse.clear_cache()
+    monkeypatch.setattr(analyse, "dealer",
                         lambda view, sample: dealer(view, sample, record=worlds))
     g.apply({"seat": 0, "play": ["1", 0]})
     last = review_module.decisions(g, history=True)[-1]
     assert last.turn == 4 and "history" in last.view
     judged = review_module.judge_decision(last, samples=4, model="inferred", beta=32.0)
     assert judged.beta == {"1": 32.0}
-    assert len(worlds) >= 4 + 12 * 4 and all(w[1] == 3 for w in worlds)
+    assert len(worlds) >= analyse.MIN_WORLDS and all(w[1] == 3 for w in worlds)
     with pytest.raises(ValueError, match="public history"):
         review_module.judge_decision(review_module.decisions(g)[-1], samples=4,
                                      model="inferred")

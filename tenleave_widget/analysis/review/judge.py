@@ -9,10 +9,11 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import cast
 
+from ...engine.cards import card_value
 from ...engine.errors import SetupError
 from ...engine.game import Game
 from ...engine.record import RecordSource
-from ...engine.turn import Turn
+from ...engine.turn import BEFORE, Turn
 from ...engine.view import View, ViewWithHistory, has_history
 from ..analyse import Verdict, settings_for
 from ..analyse import judge_steps as verdict_steps
@@ -108,6 +109,9 @@ class Decision:
     turn: int
     view: View
     played: Turn
+    seen: int | None = None
+    """A peek before the play of a card the mover could not see: the value it showed (the
+    play after it is judged from what the mover then knew)."""
 
 
 def decisions(record: RecordSource | Game, *, history: bool = False) -> list[Decision]:
@@ -131,7 +135,12 @@ def replay_decisions(rp: Replay, *, history: bool = False) -> list[Decision]:
     for k, (g, t) in enumerate(zip(rp.positions, rp.turns, strict=False)):
         # a view with its history is a View with one more key (docs/view.md)
         view: View = with_history(g, t.seat) if history else g.view(t.seat)
-        out.append(Decision(k, view, t))
+        seen = None
+        if t.peek is not None and t.extra == BEFORE:
+            q, i = t.peek
+            if view["queues"][q][i]["value"] is None:  # the peek taught the mover this
+                seen = card_value(g.queue_cards(q)[i][1])
+        out.append(Decision(k, view, t, seen))
     return out
 
 
@@ -164,7 +173,7 @@ def judge_steps(
                          "of decisions(record, history=True)")
     if objective == "margin":  # the one analysis of the position
         v = yield from verdict_steps(d.view, d.played.to_json(), settings_for(budget),
-                                     model=model, beta=beta, seed=seed)
+                                     model=model, beta=beta, seed=seed, seen=d.seen)
         return from_verdict(d.turn, d.played, v)
     turn_seed = _turn_seed(seed, d.turn)
     if model == "uniform":

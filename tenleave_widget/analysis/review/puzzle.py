@@ -7,15 +7,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
+from ...engine.cards import card_value
 from ...engine.errors import SetupError
 from ...engine.game import Game
 from ...engine.record import Record, RecordSource
-from ...engine.turn import Turn
+from ...engine.turn import BEFORE, Turn
 from ..analyse import judge, settings_for
 from ..lookahead import evaluate_view
 from .evaluator import DEFAULT_SAMPLES, REFINE, _paired, _values, decision
 from .results import THRESHOLDS, Review, _label
-from .text import turn_text
+from .text import decision_text, turn_text
 
 __all__ = ["Answer", "Puzzle", "puzzles"]
 
@@ -47,14 +48,21 @@ class Puzzle:
     played: Turn
     loss: float
     objective: str = "margin"
+    samples: int | None = None
+    """The review's budget (worlds per decision; None: the default)."""
+    seed: int = 0
+    """The review's seed."""
 
     def judge(self, turn: Turn | Mapping[str, Any], *, samples: int | None = None,
-              seed: int = 0) -> Answer:
+              seed: int | None = None) -> Answer:
         """Judge a student's answer (a :class:`Turn` or record turn object of the seat to
         move): ``{"best": bool, "loss": points, "loss_ci95": [lo, hi], "text"}``. With the
         margin objective the answer is the one analysis's verdict
         (:func:`~tenleave_widget.analysis.analyse.judge` of the seat's view, the review's
-        budget ``samples`` and ``seed``): the review's own figures for the same turn."""
+        budget ``samples`` and ``seed``, by default the review's own): the review's
+        figures for the same turn."""
+        samples = self.samples if samples is None else samples
+        seed = self.seed if seed is None else seed
         t = Turn.from_json(dict(turn)) if isinstance(turn, Mapping) else turn
         g = Game.from_record(self.record)
         if t not in g.legal_turns:
@@ -62,7 +70,12 @@ class Puzzle:
                              f"{self.seat} here")
         unit = "points of margin" if self.objective == "margin" else "of win probability"
         if self.objective == "margin":  # the one analysis of the position
-            v = judge(g.view(self.seat), t.to_json(), settings_for(samples), seed=seed)
+            view = g.view(self.seat)
+            seen = None
+            if t.peek is not None and t.extra == BEFORE and \
+                    view["queues"][t.peek[0]][t.peek[1]]["value"] is None:
+                seen = card_value(g.queue_cards(t.peek[0])[t.peek[1]][1])
+            v = judge(view, t.to_json(), settings_for(samples), seed=seed, seen=seen)
             ds = v["analysis"]["decisions"]
             if ds[v["played"]]["group"] == ds[0]["group"]:
                 return {"best": True, "loss": 0.0, "loss_ci95": [0.0, 0.0],
@@ -72,7 +85,7 @@ class Puzzle:
             near = f" (near a {v['near']})" if v["near"] else ""
             return {"best": False, "loss": v["loss"], "loss_ci95": [lo, hi],
                     "text": f"{turn_text(t, words=True)}: {v['label']}{near} — "
-                            f"{turn_text(self.best, words=True)} was better "
+                            f"{decision_text(ds[0], words=True)} was better "
                             f"by {v['loss']:.2f} {unit} (95% interval {lo:.2f} to "
                             f"{hi:.2f})."}
         answer, best = decision(t), decision(self.best)
@@ -108,5 +121,5 @@ def puzzles(record: RecordSource | Game, result: Review,
             continue
         prefix = dict(rec, turns=rec["turns"][: t.turn])
         out.append(Puzzle(t.turn, t.seat, prefix, t.best, t.gap, t.played, t.loss,
-                          result.objective))
+                          result.objective, result.samples or None, result.seed))
     return out

@@ -1,0 +1,190 @@
+"""The one analysis of a position (analysis/analyse.py): every decision kind, the same
+figures however and wherever it is asked, nothing hidden in them, typed errors."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from typing import Any
+
+import pytest
+
+from tenleave_widget import Game
+from tenleave_widget.analysis import analyse as an
+from tenleave_widget.analysis.infer import with_history
+from tenleave_widget.engine.errors import IllegalActionError, SetupError
+from tests.helpers import random_game
+from tests.widget.test_widget_secrets import PLAY_CASES, swapped_record
+
+SMALL = an.Settings(first=16, batch=16, cap=64, judge_cap=128)
+
+
+def mid_game() -> Game:
+    g = Game(3, seed=4)
+    for t in [["5", 0], ["1", 1], ["4*", 1], ["1", 0], ["2", 1], ["3*", 0]]:
+        g.apply({"seat": g.to_move, "play": t})
+    return g
+
+
+def dump(x: Any) -> str:
+    return json.dumps(x, sort_keys=True, allow_nan=False)
+
+
+def test_every_legal_turn_is_a_decision_of_the_analysis() -> None:
+    """Every legal turn of the seat to move (plays, rotations before and after, wakes,
+    peeks before and after) maps to one listed decision; every kind is there."""
+    g = mid_game()
+    view = g.view(g.to_move)
+    a = an.analyse(view, SMALL)
+    keys = {d["key"] for d in a["decisions"]}
+    assert len(keys) == len(a["decisions"])
+    for t in g.legal_turns:
+        assert an.decision_key(view, t.to_json()) in keys, t.to_json()
+    assert {d["kind"] for d in a["decisions"]} == set(an.KINDS)
+    # a peek first lists what it leads to, by value, the shares summing to 1
+    for d in a["decisions"]:
+        if d["kind"] == "peek first":
+            assert abs(sum(b["share"] for b in d["then"]) - 1) < 1e-9
+            assert all(b["turn"]["peek"] == d["turn"]["peek"] for b in d["then"])
+    # best first, its group alone when starred; the figures are finite JSON
+    assert a["best"] == 0 and a["decisions"][0]["vs_best"] == 0.0
+    assert (a["equal"] == [i for i, d in enumerate(a["decisions"])
+                           if d["group"] == a["decisions"][0]["group"]]) == a["star"]
+    dump(a)
+
+
+def test_the_same_position_gives_the_same_figures_however_it_is_asked() -> None:
+    """Byte-identical: asked twice, from the cache or recomputed, stepped a chunk at a
+    time or at once, in another thread; a different salt is another analysis."""
+    view = mid_game().view(0)
+    an.clear_cache()
+    first = dump(an.analyse(view, SMALL))
+    assert dump(an.analyse(view, SMALL)) == first  # cached
+    an.clear_cache()
+    steps = an.analyse_steps(view, SMALL)
+    n = 0
+    while True:
+        try:
+            next(steps)
+            n += 1
+        except StopIteration as end:
+            stepped = end.value
+            break
+    assert n > 1 and dump(stepped) == first
+    an.clear_cache()
+    out: list[str] = []
+    th = threading.Thread(target=lambda: out.append(dump(an.analyse(view, SMALL))))
+    th.start()
+    th.join()
+    assert out == [first]
+    assert dump(an.analyse(view, SMALL, seed=1)) != first
+    # the verdict too, whether the analysis was cached with its worlds or not
+    played = {"seat": 0, "play": ["1", 0]}
+    v = dump(an.judge(view, played, SMALL))
+    an.clear_cache()
+    assert dump(an.judge(view, played, SMALL)) == v
+
+
+@pytest.mark.parametrize("case", range(8))
+def test_twin_positions_get_the_same_analysis(case: int) -> None:
+    """The secrecy differential: two games the seat to move cannot tell apart (two of an
+    opponent's unknown cards swapped) give the same digest, analysis and verdict; the
+    digest is of the view only."""
+    game, seat = PLAY_CASES[case]
+    swap = swapped_record(game, seat, random.Random(case))
+    assert swap is not None
+    twin = Game.from_record(swap[0])
+    a, b = game.view(seat), twin.view(seat)
+    assert a == b and game.view(None) != twin.view(None)
+    an.clear_cache()
+    x = an.analyse(a, SMALL)
+    an.clear_cache()
+    y = an.analyse(b, SMALL)
+    assert dump(x) == dump(y)
+    turn = game.legal_turns[case % len(game.legal_turns)].to_json()
+    an.clear_cache()
+    vx = an.judge(a, turn, SMALL)
+    an.clear_cache()
+    assert dump(vx) == dump(an.judge(b, turn, SMALL))
+    # the inferred model reads the public history, which the twins share too
+    ha, hb = with_history(game, seat), with_history(twin, seat)
+    assert an.view_digest(ha, model="inferred") == an.view_digest(hb, model="inferred")
+
+
+def test_a_verdict_labels_only_where_the_interval_clears_the_bound() -> None:
+    view = mid_game().view(0)
+    a = an.analyse(view, SMALL)
+    best = a["decisions"][0]
+    v = an.judge(view, best["turn"], SMALL)
+    assert (v["loss"], v["label"], v["loss_ci95"]) == (0.0, "best", [0.0, 0.0])
+    for d in a["decisions"][1:]:
+        if d["kind"] == "peek first":
+            continue
+        v = an.judge(view, d["turn"], SMALL)
+        lo, hi = v["loss_ci95"]
+        assert lo <= v["loss"] <= hi and v["loss"] >= 0
+        want, near = an.label_of(v["loss"], lo, hi, v["played"] in a["equal"])
+        assert (v["label"], v["near"]) == (want, near)
+        if v["label"] in ("inaccuracy", "mistake", "blunder"):
+            bound = an.BOUNDS[an.LABELS.index(v["label"]) - 1]
+            assert lo > bound
+    assert an.label_of(3.0, 1.5, 4.5, False) == ("inaccuracy", "blunder")
+    assert an.label_of(0.2, 0.1, 0.3, False) == ("best", None)
+    assert an.label_of(0.6, 0.3, 0.9, False) == ("good", None)
+
+
+def test_bad_input_is_a_typed_error() -> None:
+    g = mid_game()
+    with pytest.raises(IllegalActionError):
+        an.analyse(g.view(1), SMALL)  # not seat 1's turn
+    with pytest.raises(SetupError, match="model"):
+        an.analyse(g.view(0), SMALL, model="psychic")
+    with pytest.raises(SetupError, match="public history"):
+        an.analyse(g.view(0), SMALL, model="inferred")
+    with pytest.raises(SetupError, match="first"):
+        an.Settings(first=0)
+    with pytest.raises(SetupError, match="samples"):
+        an.settings_for(0)
+    with pytest.raises(IllegalActionError, match="not a decision"):
+        an.judge(g.view(0), {"seat": 0, "play": ["9", 0]}, SMALL)
+    # the inferred model: worlds from the posterior, the betas read
+    a = an.analyse(with_history(g, 0), SMALL, model="inferred", beta=4.0)
+    assert a["model"] == "inferred" and set(a["beta"]) == {"1", "2"}
+
+
+def test_a_two_seat_endgame_and_a_five_seat_opening() -> None:
+    for g in (random_game(2, seed=3, turns=15), random_game(5, seed=3, turns=1)):
+        seat = g.to_move
+        assert seat is not None
+        a = an.analyse(g.view(seat), SMALL)
+        assert a["seat"] == seat and a["worlds"] >= SMALL.first
+        assert all(d["worlds"] >= an.MIN_WORLDS or d["worlds"] == a["worlds"]
+                   for d in a["decisions"])
+
+
+def test_a_peek_first_is_judged_as_the_peek_and_the_play_after_it() -> None:
+    """A peek first then a play: the peek against the best, plus the play against the
+    best play where the card shows the value seen. Without the value: a typed error."""
+    g = mid_game()
+    view = g.view(0)
+    a = an.analyse(view, SMALL)
+    peek = next(d for d in a["decisions"] if d["kind"] == "peek first")
+    q, i = peek["turn"]["peek"]
+    seen = int(g.queue_cards(q)[i][1][0])
+    branch = next((b for b in peek["then"] if b["value"] == seen), None)
+    assert branch is not None
+    with pytest.raises(SetupError, match="seen"):
+        an.judge(view, peek["turn"], SMALL)
+    losses = {}
+    for card in sorted(set(g.hand(0))):
+        for queue in range(2):
+            turn = {"seat": 0, "peek": [q, i], "extra": "before", "play": [card, queue]}
+            losses[(card, queue)] = an.judge(view, turn, SMALL, seen=seen)["loss"]
+    assert an.decision_key(view, turn) == peek["key"]
+    # the play after the peek matters: a bad play after it loses more than a good one;
+    # the play the analysis chose for that value loses no more than the peek alone
+    assert max(losses.values()) > min(losses.values()) + 1.0
+    if branch is not None:
+        chosen = an.judge(view, branch["turn"], SMALL, seen=seen)
+        assert chosen["loss"] <= min(losses.values()) + 0.5
