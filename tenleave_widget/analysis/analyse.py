@@ -71,6 +71,7 @@ from .odds import move_evaluation
 from .playout import Move, Policy, Simulator
 from .playout_position import Position, World
 from .playouts import play_outs
+from .position import MODELS
 from .reader import BELIEF_COST, Belief, dealer
 from .stats import mean_ci, mean_half_width, wilson
 
@@ -95,9 +96,6 @@ BOUNDS: tuple[float, float, float, float] = (0.25, 1.0, 2.0, 4.0)
 TIE = BOUNDS[0]
 """Two decisions whose paired interval lies within this many points of each other are
 as good as each other: the analysis stops refining them."""
-
-MODELS = ("uniform", "inferred")
-"""Where the worlds come from: the rules alone, or the players' choices read."""
 
 KINDS = ("play", "play then rotate", "rotate first", "wake first", "peek first")
 """The kinds of decision, as a reader groups them."""

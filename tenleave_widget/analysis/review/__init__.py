@@ -30,17 +30,17 @@ Ana woke SleepKid: queue 0 (her 5 + Ben's 1) swatted her 5, queue 1 (her 4 + Ben
 swatted her 4 — 9 points where she expected 6.75 (to her, each of Ben's plain cards could
 have been his 5, which would have saved her); Ben expected 0.5 and lost nothing.
 
-The decisions are valued by the lookahead evaluation
-(:func:`tenleave_widget.analysis.lookahead.evaluate_view`: worlds sampled from the mover's view,
-played out to the end with common random numbers) in two stages — every decision on
-``samples`` worlds, then the played one and the five best on ``REFINE * samples`` fresh
-worlds, where the loss is measured — with more fresh worlds for the played one and those
-that may be the best, batch by batch up to :data:`EXTEND_ROUNDS` batches, while the
-loss's interval straddles a label bound (see
-:func:`.evaluator._evaluate`). A peek is not valued by the
-evaluator (in a sampled world it changes nothing), so a peek turn is judged as its bare
-play. The JSON and the ``tenleave review`` command: ``docs/guides/review.md``; the
-method: ``docs/methods/review.md``.
+With the margin objective (the default) every decision is judged by the one analysis of
+its position (:mod:`tenleave_widget.analysis.analyse`: every decision of every kind,
+peeks first included, valued on worlds sampled from the mover's view and played out to
+the end with common random numbers, with more worlds where they decide something) and its
+verdict on the played decision (:func:`tenleave_widget.analysis.analyse.judge`): the
+loss against the best with its paired interval, a label only where the interval clears
+the bound. The puzzles and ``tenleave evaluate`` read the same analysis. The
+``win_probability`` objective keeps the earlier evaluator (:mod:`.evaluator`: a screen,
+a refinement and an extension, a peek turn judged as its bare play). The JSON and the
+``tenleave review`` command: ``docs/guides/review.md``; the method:
+``docs/methods/analysis.md``.
 
 The package, one concept a module: :mod:`.results` (the result types and the text
 report), :mod:`.text` (a turn, the judging model and an evaluation in words),

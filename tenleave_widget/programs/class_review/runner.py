@@ -19,8 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...analysis.analyse import ANALYSIS_FORMAT
 from ...analysis.review import (
     Decision,
+    Review,
     TurnReview,
     assemble_review,
     decisions,
@@ -87,6 +89,14 @@ def _judge(job: _Job) -> tuple[int, TurnReview]:
                               model=model, beta=beta)
 
 
+def _same_judge(saved: Review) -> bool:
+    """Whether a saved review was judged as this batch judges: for the margin objective,
+    every turn by the one analysis (a review saved by the earlier evaluator is judged
+    again, so the batch says what the other places say)."""
+    return saved.objective != "margin" or all(t.analysis == ANALYSIS_FORMAT
+                                              for t in saved.turns)
+
+
 def review_many(
     records: Sequence[RecordSource] | Mapping[str, RecordSource],
     *,
@@ -145,7 +155,7 @@ def review_many(
             continue
         gi = spool.slot()
         if saved is not None and (saved.objective, saved.model, saved.beta) == (
-                objective, model, beta if inferred else "fitted"):
+                objective, model, beta if inferred else "fitted") and _same_judge(saved):
             kinds = [kinds_of(d.view, d.played) for d in ds]  # kept at once
             spool.put(gi, GameResult(name, saved, True, kinds, record_digest(obj), src))
             slots.append(None)
