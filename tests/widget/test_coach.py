@@ -143,3 +143,25 @@ def test_coach_samples_is_bounded_where_the_table_is_set_up(coach: str) -> None:
     config = check_config(Game(2, seed=1), humans=[0], bots={1: "greedy"}, coach=coach,
                           coach_samples=100_000)  # the bound itself (no table: it would think)
     assert config.coach_samples == 100_000
+
+
+def test_a_peek_first_is_coached_as_the_review_judges_it() -> None:
+    """A human peeks at a card it cannot see, then plays: the coach judges the peek and
+    the play made knowing the value (the one analysis's verdict), as the review does."""
+    w = play(players=2, human=0, bots=["greedy"], seed=7, bot_delay=0, coach="after",
+             coach_samples=SAMPLES)
+    rng = random.Random(7)
+    human_turn(w, rng)
+    view = w.game.view(0)
+    hidden = [(q, i) for q, queue in enumerate(view["queues"]) for i, c in enumerate(queue)
+              if c["value"] is None]
+    assert hidden and w.game.to_move == 0
+    q, i = hidden[0]
+    w.handle_intent({"kind": "peek", "queue": q, "position": i})
+    offers = w.table.offers
+    w.handle_intent({"kind": "play", "card": offers["play_cards"][0],
+                     "queue": offers["play_queues"][0]})
+    w.handle_intent({"kind": "end"})
+    assert len(w.verdicts) == 2 and w.verdicts[1]["played"]["peek"] == [q, i]
+    r = review(w.record(), samples=SAMPLES, seed=0)
+    assert w.verdicts == [Coach.as_verdict(t) for t in r.turns if t.seat == 0]

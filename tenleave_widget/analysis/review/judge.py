@@ -34,7 +34,7 @@ from .replay import Replay, replay
 from .results import Review, TurnReview, _label, _summaries
 
 __all__ = ["Decision", "Progress", "assemble_review", "decisions", "judge_decision",
-           "judge_steps", "review", "review_steps"]
+           "judge_steps", "review", "review_steps", "seen_by_peek"]
 
 
 Progress = Callable[[int, int], None]
@@ -129,18 +129,25 @@ def decisions(record: RecordSource | Game, *, history: bool = False) -> list[Dec
     return replay_decisions(replay(record), history=history)
 
 
+def seen_by_peek(before: Game, view: View, played: Turn) -> int | None:
+    """What a peek before the play showed the mover (``before``: the game just before the
+    turn, ``view``: the mover's view of it), when it looked at a card it could not see;
+    else None. The verdict on a peek first judges the play made knowing it."""
+    if played.peek is None or played.extra != BEFORE:
+        return None
+    q, i = played.peek
+    if view["queues"][q][i]["value"] is not None:
+        return None
+    return card_value(before.queue_cards(q)[i][1])
+
+
 def replay_decisions(rp: Replay, *, history: bool = False) -> list[Decision]:
     """:func:`decisions` of a record already replayed (its positions read)."""
     out = []
     for k, (g, t) in enumerate(zip(rp.positions, rp.turns, strict=False)):
         # a view with its history is a View with one more key (docs/view.md)
         view: View = with_history(g, t.seat) if history else g.view(t.seat)
-        seen = None
-        if t.peek is not None and t.extra == BEFORE:
-            q, i = t.peek
-            if view["queues"][q][i]["value"] is None:  # the peek taught the mover this
-                seen = card_value(g.queue_cards(q)[i][1])
-        out.append(Decision(k, view, t, seen))
+        out.append(Decision(k, view, t, seen_by_peek(g, view, t)))
     return out
 
 

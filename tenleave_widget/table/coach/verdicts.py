@@ -151,11 +151,12 @@ class Coach:
     def on(self) -> bool:
         return self.mode != "off"
 
-    def ended(self, k: int, view: View, turn: Turn) -> None:
-        """A human seat ended turn ``k`` (``view``: its view just before it): the review's
-        unit of work (:class:`~tenleave_widget.analysis.review.Decision`)."""
+    def ended(self, k: int, view: View, turn: Turn, seen: int | None = None) -> None:
+        """A human seat ended turn ``k`` (``view``: its view just before it; ``seen``: what
+        a peek before its play showed it): the review's unit of work
+        (:class:`~tenleave_widget.analysis.review.Decision`)."""
         if self.on:
-            self.queue.append(Decision(k, view, turn))
+            self.queue.append(Decision(k, view, turn, seen))
 
     def forget_from(self, k: int) -> None:
         """The turns from ``k`` on were taken back: so are their verdicts."""

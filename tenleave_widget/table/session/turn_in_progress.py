@@ -5,6 +5,7 @@ revealed nothing); *End turn*; and who may act now. A part of :class:`~.machine.
 
 from __future__ import annotations
 
+from ...analysis.review.judge import seen_by_peek
 from ...engine.turn import Turn, TurnStep
 from ..protocol import StepIntent, WidgetMessageError
 from ..words.narration import seat_name
@@ -95,7 +96,8 @@ class TurnInProgress(SessionState):
         turn = Turn.from_steps(seat, list(self.pending))
         before = self.live
         self.apply(turn)
-        self.coach.ended(before.turns_applied, before.view(seat), turn)
+        view = before.view(seat)
+        self.coach.ended(before.turns_applied, view, turn, seen_by_peek(before, view, turn))
         self.say(self.coach_note)
         self.coach_note = ""
         return True
