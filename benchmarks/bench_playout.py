@@ -82,8 +82,8 @@ def default(kernel: str) -> Iterator[None]:
         playouts.default_kernel = saved
 
 
-def kernels(views: dict[int, list[View]], seed: int) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def kernels(views: dict[int, list[View]], seed: int) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
     for n, vs in views.items():
         for worlds in BUDGETS:
             rates: dict[str, list[float]] = {k: [] for k in KERNELS}
@@ -107,19 +107,18 @@ def kernels(views: dict[int, list[View]], seed: int) -> dict[str, Any]:
                 if got["scalar"] != got["batch"]:
                     raise SystemExit(f"the kernels disagree at {n} seats, position {i}")
                 ratios.append(secs["scalar"] / secs["batch"])
-            out[f"{n} seats, {worlds} worlds"] = {
-                "playouts_per_cpu_s": {k: round(statistics.median(v)) for k, v in rates.items()},
-                "ratio_median": round(statistics.median(ratios), 1),
-                "ratio_min": round(min(ratios), 1),
-                "positions": len(vs),
-            }
-            print(f"kernels  {n} seats {worlds:4d} worlds: "
-                  f"{out[f'{n} seats, {worlds} worlds']}", flush=True)
+            row = {"seats": n, "worlds": worlds,
+                   **{f"{k}_playouts_per_cpu_s": round(statistics.median(v))
+                      for k, v in rates.items()},
+                   "ratio_median": round(statistics.median(ratios), 1),
+                   "ratio_min": round(min(ratios), 1), "positions": len(vs)}
+            out.append(row)
+            print(f"kernels  {row}", flush=True)
     return out
 
 
-def evaluate(views: dict[int, list[View]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def evaluate(views: dict[int, list[View]]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
     for n, vs in views.items():
         for worlds in BUDGETS:
             ms: dict[str, list[float]] = {k: [] for k in KERNELS}
@@ -130,10 +129,11 @@ def evaluate(views: dict[int, list[View]]) -> dict[str, Any]:
                         evaluate_view(view, worlds, seed=i)
                         ms[k].append(1000 * (time.process_time() - t))
             med = {k: round(statistics.median(v), 1) for k, v in ms.items()}
-            out[f"{n} seats, {worlds} worlds"] = {
-                "cpu_ms_median": med, "ratio": round(med["scalar"] / med["batch"], 1)}
-            print(f"evaluate {n} seats {worlds:4d} worlds: {out[f'{n} seats, {worlds} worlds']}",
-                  flush=True)
+            row = {"seats": n, "worlds": worlds,
+                   **{f"{k}_cpu_ms_median": v for k, v in med.items()},
+                   "ratio": round(med["scalar"] / med["batch"], 1)}
+            out.append(row)
+            print(f"evaluate {row}", flush=True)
     return out
 
 
@@ -214,7 +214,7 @@ def review_cost(games: int, seed: int) -> dict[str, Any]:
     return out
 
 
-def machine() -> dict[str, Any]:
+def machine() -> str:
     cpu_name = platform.processor()
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -225,8 +225,8 @@ def machine() -> dict[str, Any]:
         pass
     import numpy
 
-    return {"cpu": cpu_name, "cores": os.cpu_count(), "python": platform.python_version(),
-            "numpy": numpy.__version__, "system": platform.platform()}
+    return (f"{cpu_name}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+            f"numpy {numpy.__version__}, {platform.system()}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -245,25 +245,26 @@ def main(argv: list[str] | None = None) -> None:
     load0 = os.getloadavg()
     views = {n: positions(n, args.positions, args.seed + n) for n in (3, 5)}
     res: dict[str, Any] = {
+        "title": "Play-outs: the batched kernel against the scalar simulator",
         "command": "python " + " ".join([f"benchmarks/{Path(__file__).name}",
                                          *(argv if argv is not None else sys.argv[1:])]),
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "machine": machine(),
     }
     if "kernels" not in args.skip:
-        res["kernels"] = kernels(views, args.seed)
+        res["results"] = kernels(views, args.seed)
     if "evaluate" not in args.skip:
-        res["evaluate"] = evaluate(views)
+        res["evaluate_view"] = evaluate(views)
     if "memory" not in args.skip:
         res["memory"] = memory(views, args.evaluations)
     if args.reader:
         res["reader_5_seats"] = reader(args.reader, args.seed)
     if args.review:
         res["review_3_seats"] = review_cost(args.review, args.seed)
-    res["load_average"] = {"before": [round(x, 2) for x in load0],
-                           "after": [round(x, 2) for x in os.getloadavg()]}
-    print(f"load average before {res['load_average']['before']}, "
-          f"after {res['load_average']['after']}")
+    load1 = os.getloadavg()
+    res["load"] = (f"load average {load0[0]:.1f} / {load0[1]:.1f} / {load0[2]:.1f} before, "
+                   f"{load1[0]:.1f} / {load1[1]:.1f} / {load1[2]:.1f} after (2 shared cores)")
+    print(res["load"])
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(res, indent=1) + "\n")
