@@ -1,14 +1,13 @@
 """The coach's "Are you sure?" (``coach="before"``): a turn checked before it ends.
 
-While a human seat thinks, its decision is *screened* from its view just before the turn
-— the first stage of the review's own judging (:func:`~tenleave_widget.analysis.review.screen`:
-every decision valued on the same worlds, with the review's seed for that turn, so the
-very worlds the verdict's screen plays). The screen runs in the background, in slices
-(:mod:`..tasks`), and never blocks the table. When the seat presses *End turn*, what its
-turn loses on the screen (:func:`~tenleave_widget.analysis.review.screen_loss`) is compared
-with the threshold, :data:`ASK_LOSS` by default (a loss above it is a *mistake* or a
-*blunder*): above it, the table asks first. The verdict that follows the turn (as with
-``coach="after"``) refines the loss on more worlds, so the two may differ a little.
+While a human seat thinks, the one analysis of its position
+(:func:`~tenleave_widget.analysis.analyse.analyse`, with the review's budget and seed:
+the analysis the verdict will read) runs in the background, in slices (:mod:`..tasks`),
+and never blocks the table. When the seat presses *End turn*, what its turn loses against
+the analysis's best (its paired interval) is compared with the threshold,
+:data:`ASK_LOSS` by default (a loss above it is a *mistake* or a *blunder*): above it,
+the table asks first. The verdict that follows the turn (as with ``coach="after"``)
+refines the loss on more worlds for the two decisions, so the two may differ a little.
 
 *Not ready yet?* The table never waits for the coach: a turn ended before its screen is
 done is played at once, and the seat is told the coach had no time to check it (its
@@ -35,13 +34,11 @@ import logging
 from collections.abc import Callable, Generator
 from typing import Any
 
-from ...analysis.move_values import MoveValues
+from ...analysis.analyse import Analysis, analyse_steps, decision_key, settings_for
 from ...analysis.review import (
     DEFAULT_SAMPLES,
     THRESHOLDS,
     ScreenLoss,
-    screen,
-    screen_loss,
     turn_text,
 )
 from ...engine.turn import Turn
@@ -57,10 +54,6 @@ ASK_LOSS = THRESHOLDS["margin"][2]
 """The default threshold of the question: the review's upper bound of an *inaccuracy*
 (2 points of margin): a turn that loses more on the screen is a mistake or a blunder."""
 
-SLICE_MS = 5.0
-"""The screen's slice: the background job pauses after this much evaluation."""
-
-
 def ask_words(s: ScreenLoss) -> CoachAsk:
     """The question in a student's words, and the analyst's detail.
 
@@ -74,8 +67,7 @@ def ask_words(s: ScreenLoss) -> CoachAsk:
     return {
         "text": f"Are you sure? {better} is better by {s.loss:.1f} points.",
         "detail": (f"{played}: {s.loss:.2f} points of expected margin worse than {better} "
-                   f"(95% interval {lo:.2f} to {hi:.2f}), on the review's first screen of "
-                   "every move."),
+                   f"(95% interval {lo:.2f} to {hi:.2f}), in the analysis of every move."),
     }
 
 
@@ -90,8 +82,8 @@ class CoachCheck:
         self.threshold = threshold
         self.key: tuple[int, int, Any] | None = None
         """The decision screened or being screened: (turn, seat, its view)."""
-        self.result: MoveValues | None = None
-        """The screen's figures once done."""
+        self.result: Analysis | None = None
+        """The analysis of the position once done."""
 
     def want(self, k: int, seat: int, view: View
              ) -> Generator[None, None, None] | None:
@@ -105,20 +97,35 @@ class CoachCheck:
 
     def _job(self, key: tuple[int, int, Any], view: View
              ) -> Generator[None, None, None]:
-        ev = screen(key[0], view, samples=self.samples, seed=self.seed)
-        while not ev.advance(SLICE_MS):
+        steps = analyse_steps(view, settings_for(self.samples), seed=self.seed)
+        while True:
             if self.key is not key:
                 return  # another decision is wanted now
+            try:
+                next(steps)
+            except StopIteration as end:
+                if self.key is key:
+                    self.result = end.value
+                return
             yield
-        if self.key is key:
-            self.result = ev.result()
 
     def loss(self, k: int, seat: int, turn: Turn) -> ScreenLoss | None:
-        """What ``turn`` (decision ``k`` of ``seat``) loses on the screen, or ``None``
-        when the screen is not done."""
+        """What ``turn`` (decision ``k`` of ``seat``) loses in the analysis of its
+        position (its paired interval against the best: the verdict that follows refines
+        it on more worlds), or ``None`` when the analysis is not done. A peek first is
+        the peek: the play after it is not chosen yet when the seat decides to look."""
         if self.key is None or self.key[:2] != (k, seat) or self.result is None:
             return None
-        return screen_loss(self.result, turn)
+        a = self.result
+        key = decision_key(self.key[2], turn.to_json())
+        mine = next(d for d in a["decisions"] if d["key"] == key)
+        top = a["decisions"][0]
+        if mine["group"] == top["group"]:
+            return ScreenLoss(turn, turn, 0.0, (0.0, 0.0), a["forced"])
+        loss = max(0.0, mine["vs_best"])
+        half = (mine["vs_best_ci95"][1] - mine["vs_best_ci95"][0]) / 2
+        return ScreenLoss(turn, Turn.from_json(top["turn"]), loss, (loss - half, loss + half),
+                          a["forced"])
 
     def asks(self, s: ScreenLoss) -> bool:
         """Whether the table asks "Are you sure?" about a turn that loses ``s``: more
