@@ -503,23 +503,35 @@ def _review(args: argparse.Namespace) -> int:
     from ..analysis.review import decisions
     from ..engine.errors import SetupError
     from ..engine.record import write_atomically
-    from .class_review import record_files, review_many
+    from .class_review import review_many, scan_records, shown_name
 
-    files = [g for f in args.file for g in (["-"] if f == "-" else record_files([f]))]
+    files: list[str] = []
+    for f in args.file:
+        found, skipped = (["-"], []) if f == "-" else scan_records([f])
+        files += found
+        for line in skipped:  # a folder's entry that is no record file: one line each
+            _say(line)
     if not files:
-        raise SetupError(f"no *.json record in {', '.join(args.file)}")
+        raise SetupError(f"no *.json record in {shown_name(', '.join(args.file))}")
     one = len(files) == 1
-    sources = {f: _read(f) if one or f == "-" else f for f in files}
+    sources: dict[str, Any] = {}  # each file by its name as printed (escaped, distinct)
+    for f in files:
+        name = shown_name(f)
+        while name in sources:
+            name += " (again)"
+        sources[name] = _read(f) if one or f == "-" else f
     if one:
-        decisions(sources[files[0]])  # its error is the one line it always was
+        decisions(next(iter(sources.values())))  # its error is the one line it always was
     c = review_many(sources, samples=args.samples, seed=args.seed, model=args.model,
-                    beta=args.beta, workers=args.workers,
+                    beta=args.beta, workers=args.workers, merge_copies=True,
                     scheduler=args.scheduler, progress=not args.json and not args.no_progress)
     if not c.games:  # nothing reviewed: one line
         more = f" (and {len(c.failures) - 1} more)" if len(c.failures) > 1 else ""
         raise SetupError(f"no record could be reviewed: {c.failures[0]}{more}")
     for failed in c.failures:  # the others went on: one line each
         _say(failed)
+    for copy in c.merged:  # a game given twice counts once
+        _say(copy)
     if args.report is not None:  # an OSError is one line (see _guarded)
         write_atomically(args.report, c.html().encode())
     if args.json:

@@ -298,7 +298,7 @@ def test_cli_standard_input_keeps_its_place(tmp_path: Path, monkeypatch: pytest.
     import io
     import sys
 
-    shutil.copy(TWO, tmp_path / "a.json")
+    shutil.copy(THREE, tmp_path / "a.json")  # (a copy of the same game would be merged)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(Path(TWO).read_bytes())))
     assert main(["review", "-", str(tmp_path), "--samples", "1", "--seed", "5",
                  "--workers", "1", "--json", "--no-progress"]) == 0

@@ -283,3 +283,40 @@ def test_beta_with_the_inferred_model_still_works(tmp_path: Path) -> None:
     for beta in ([], ["--beta", "2"]):
         r = run("odds", str(f), "--seat", "0", "--model", "inferred", *beta)
         assert r.returncode == 0 and json.loads(r.stdout)["seat"] == 0, r.stderr[:300]
+
+
+def test_review_of_a_folder_names_every_entry_it_skips_and_merges_copies(
+        tmp_path: Path) -> None:
+    """Hostile names are escaped, every ``*.json`` entry that is not a record file is named
+    on a line of its own, and copies of one game (a duplicate, a symbolic link) are
+    reviewed once, the copies named."""
+    d = tmp_path / "class"
+    d.mkdir()
+    rec = record_text()
+    (d / "a.json").write_text(rec)
+    (d / "b-copy.json").write_text(rec)
+    (d / "c-link.json").symlink_to(d / "a.json")
+    (d / "two\nlines\x1b[2J.json").write_text("x")
+    (d / "folder.json").mkdir()
+    (d / "loop.json").symlink_to(d / "loop.json")
+    (d / "nowhere.json").symlink_to(d / "missing")
+    (d / "device.json").symlink_to("/dev/null")
+    os.mkfifo(d / "fifo.json")
+    r = run("review", str(d), "--samples", "2", "--no-progress", "--workers", "1",
+            "--json", timeout=120)
+    assert r.returncode == 0, r.stderr[:500]
+    lines = r.stderr.splitlines()
+    assert all(line.isprintable() and line.startswith("tenleave: ") for line in lines)
+    assert "\x1b" not in r.stderr and "\x1b" not in r.stdout
+    said = "\n".join(lines)
+    for name, what in (("folder.json", "a folder"), ("loop.json", "loops"),
+                       ("nowhere.json", "to nothing"), ("device.json", "a device"),
+                       ("fifo.json", "a FIFO")):
+        assert sum(name in line and what in line for line in lines) == 1, (name, said)
+    assert sum("two\\nlines\\x1b[2J.json" in line for line in lines) == 1, said
+    for copy in ("b-copy.json", "c-link.json"):
+        assert sum(copy in line and "the same game as" in line and "a.json" in line
+                   for line in lines) == 1, said
+    assert len(lines) == 8, said
+    games = json.loads(r.stdout)["games"]
+    assert [Path(g["file"]).name for g in games] == ["a.json"]

@@ -12,7 +12,7 @@ decisions judged in parallel).
 """
 
 from .kinds import KINDS, kinds_of
-from .runner import WINDOW, record_files, review_many
+from .runner import WINDOW, record_files, review_many, scan_records, shown_name
 from .spool import GameResult, GameSpool
 from .tally import (
     BESTS,
@@ -27,4 +27,4 @@ from .tally import (
 
 __all__ = ["BESTS", "KINDS", "POSITIONS", "WINDOW", "ClassReview", "GameResult", "GameSpool",
            "KindRow", "PlayerRow", "Position", "Summary", "judge_words", "kinds_of",
-           "record_files", "review_many"]
+           "record_files", "review_many", "scan_records", "shown_name"]

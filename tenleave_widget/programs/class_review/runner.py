@@ -12,7 +12,9 @@ record alone.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,7 +39,7 @@ from .kinds import kinds_of
 from .spool import GameResult, GameSpool, reread
 from .tally import ClassReview
 
-__all__ = ["WINDOW", "record_files", "review_many"]
+__all__ = ["WINDOW", "record_files", "review_many", "scan_records", "shown_name"]
 
 WINDOW = 2
 """Decisions in flight per worker: the one it judges and the next (it never waits for
@@ -48,15 +50,61 @@ end of a run: with the CPU times of the 3-seat sample's 30 decisions (0.02 to 2.
 
 
 def record_files(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
-    """The record files named: a folder gives its ``*.json`` files, sorted by name."""
+    """The record files named: a folder gives its ``*.json`` files, sorted by name (what
+    :func:`scan_records` keeps)."""
+    return scan_records(paths)[0]
+
+
+def scan_records(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[str], list[str]]:
+    """The record files named, and a line for each entry of a folder left out: a folder
+    gives its ``*.json`` entries sorted by name, those that are regular files (or
+    symbolic links to one); every other ``*.json`` entry — a folder, a device, a FIFO, a
+    socket, a symbolic link that loops or leads nowhere — is named (:func:`shown_name`)
+    with what it is. A path named directly is kept as it is (reading it says what is
+    wrong)."""
     out: list[str] = []
+    skipped: list[str] = []
     for p in paths:
         path = Path(p)
-        if os.path.isdir(p):  # not "": that is no folder (Path("") is ".")
-            out += [str(f) for f in sorted(path.glob("*.json")) if f.is_file()]
-        else:
+        if not os.path.isdir(p):  # not "": that is no folder (Path("") is ".")
             out.append(str(p))
-    return out
+            continue
+        for f in sorted(path.glob("*.json")):
+            what = _not_a_record(f)
+            if what is None:
+                out.append(str(f))
+            else:
+                skipped.append(f"{shown_name(str(f))}: skipped, {what}")
+    return out, skipped
+
+
+def _not_a_record(f: Path) -> str | None:
+    """What the folder entry ``f`` is when it is not a regular file (followed through
+    symbolic links), else None."""
+    try:
+        mode = os.stat(f).st_mode
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return "a symbolic link that loops"
+        if f.is_symlink():
+            return "a symbolic link to nothing"
+        return f"cannot be read ({e.strerror or e})"
+    if stat.S_ISREG(mode):
+        return None
+    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"),
+             (stat.S_ISBLK, "a device"), (stat.S_ISFIFO, "a FIFO"),
+             (stat.S_ISSOCK, "a socket"))
+    return next((what for test, what in kinds if test(mode)), "not a regular file")
+
+
+def shown_name(name: str) -> str:
+    """A file name as one printable line: each character that is not printable (a
+    newline, a terminal escape, a byte that is not UTF-8) written as Python escapes it.
+
+    >>> print(shown_name("two\\nlines\\x1b[2J.json"))
+    two\\nlines\\x1b[2J.json
+    """
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
 
 
 @dataclass
@@ -109,6 +157,7 @@ def review_many(
     scheduler: str | None = None,
     client: Any = None,
     progress: bool | Callable[[int, int], None] = False,
+    merge_copies: bool = False,
 ) -> ClassReview:
     """Review a batch of records (paths, record objects, or a mapping of names to
     either) and bring the reviews together (:class:`ClassReview`).
@@ -118,7 +167,11 @@ def review_many(
     review saved in the record (reused, not recomputed) when it has a valid one of that
     objective, model and beta (an invalid one is ignored: the game is reviewed again). A
     record that fails to load is one line in :attr:`ClassReview.failures` (naming it) and
-    the others go on.
+    the others go on. ``merge_copies``: copies of one game (the same
+    :func:`~tenleave_widget.engine.record.record_digest`: a duplicate file, a symbolic
+    link) are reviewed once, under the first name, and each other copy is one line in
+    :attr:`ClassReview.merged` (else each is a game of the batch, as given). Names in
+    those lines are escaped (:func:`shown_name`).
     Where the decisions are judged: ``workers`` local processes (default: every core; 1:
     this process), or a Dask cluster (``scheduler`` address or ``client``); the results
     are identical whatever runs them. ``progress``: a progress bar over decisions (tqdm)
@@ -140,6 +193,8 @@ def review_many(
                    for i, r in enumerate(records)])
     t0 = time.perf_counter()
     failures: list[str] = []
+    merged: list[str] = []
+    firsts: dict[str, str] = {}  # record digest -> the name of its first copy
     spool = GameSpool()
     slots: list[_Pending | None] = []  # the games still to review, by index
     for name, src in named:
@@ -151,16 +206,23 @@ def review_many(
             except TenLeaveError:  # an edited or stale saved review: reviewed again
                 saved = None
         except TenLeaveError as e:
-            failures.append(f"{name}: {one_line(str(e))}")
+            failures.append(f"{shown_name(name)}: {one_line(str(e))}")
             continue
+        digest = record_digest(obj)
+        if merge_copies and digest in firsts:  # a copy (a duplicate, a link): counted once
+            merged.append(f"{shown_name(name)}: the same game as "
+                          f"{shown_name(firsts[digest])}, reviewed once")
+            del obj, ds, saved
+            continue
+        firsts[digest] = name
         gi = spool.slot()
         if saved is not None and (saved.objective, saved.model, saved.beta) == (
                 objective, model, beta if inferred else "fitted") and _same_judge(saved):
             kinds = [kinds_of(d.view, d.played) for d in ds]  # kept at once
-            spool.put(gi, GameResult(name, saved, True, kinds, record_digest(obj), src))
+            spool.put(gi, GameResult(name, saved, True, kinds, digest, src))
             slots.append(None)
         else:
-            slots.append(_Pending(name, src, len(ds), record_digest(obj)))
+            slots.append(_Pending(name, src, len(ds), digest))
         del obj, ds, saved
 
     def handed_out(gi: int, p: _Pending) -> Iterator[_Job]:
@@ -189,7 +251,8 @@ def review_many(
     where.most = total  # no more processes than decisions
     backend, used = _run(jobs, total, slots, where, progress, assemble)
     assert spool.complete(), "every game is assembled"
-    return ClassReview(spool, failures, backend, used, time.perf_counter() - t0, total)
+    return ClassReview(spool, failures, backend, used, time.perf_counter() - t0, total,
+                       merged=merged)
 
 
 def _run(

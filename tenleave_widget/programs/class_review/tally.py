@@ -258,6 +258,8 @@ class ClassReview:
     workers: int = 1
     seconds: float = 0.0
     decisions: int = 0
+    merged: list[str] = field(default_factory=list)
+    """One line per copy of a game given again (reviewed once, under its first name)."""
     _tallied: _Tally | None = field(default=None, init=False, repr=False, compare=False)
 
     def _tally(self, limit: int = POSITIONS, bests: int = BESTS) -> _Tally:
