@@ -60,10 +60,10 @@ def widget_state_bytes(widget: Any) -> int:
 
 
 def replay() -> None:
-    from tenleave_widget.widget import replay_widget
+    from tenleave_widget.widget import replay
 
     game = ROOT / "examples" / "games" / "game-3-seats.json"
-    w = replay_widget(game, turn=5)
+    w = replay(game, turn=5)
     before = widget_state_bytes(w)
     w.review(samples=2, seed=1)
     after = widget_state_bytes(w)

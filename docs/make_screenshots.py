@@ -127,11 +127,11 @@ def main() -> None:
         nb = src / NOTEBOOK
         cells = [
             "import tenleave_widget.widget as tw",
-            f"w = tw.replay_widget('game.json', seat={SEAT}, turn={TURN})\nw",
+            f"w = tw.replay('game.json', seat={SEAT}, turn={TURN})\nw",
         ]
         nbformat.write(_notebook(cells), nb)
         big = src / PROJECTOR  # the teacher's view, as a class sees it on the wall
-        nbformat.write(_notebook([cells[0], f"p = tw.replay_widget('game.json', seat=None,"
+        nbformat.write(_notebook([cells[0], f"p = tw.replay('game.json', seat=None,"
                                             f" turn={NOTE_TURN})\np"]), big)
         game = src / "game.json"
         game.write_text(GAME.read_text())

@@ -7,132 +7,87 @@
 1
 """
 
-# Every name is imported on first use (PEP 562), so that ``import tenleave_widget`` (and
-# so the start of the ``tenleave`` command, which installs its signal handlers first) costs
-# next to nothing, and the engine loads without Jupyter. Type checkers see the imports.
+# The public names are the imports under TYPE_CHECKING below: that block is the one table
+# of them (a type checker reads it as it is; ``name as name`` says each is exported), and
+# ``__all__``, ``dir()`` and the imports on first use (PEP 562) are read from it. Nothing
+# is imported before a name is used, so that ``import tenleave_widget`` (and so the start
+# of the ``tenleave`` command, which installs its signal handlers first) costs next to
+# nothing, and the engine loads without Jupyter.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .analysis import odds
-    from .analysis.infer import infer
-    from .analysis.position import evaluate, position_odds, replay
-    from .engine.cards import COLOURS, DEFAULT_DECK
-    from .engine.errors import (
-        IllegalActionError,
-        IntentError,
-        InvalidRecordError,
-        InvalidRulesError,
-        InvalidViewError,
-        RecordError,
-        SetupError,
-        TenLeaveError,
-    )
-    from .engine.game import Game
-    from .engine.legal import LegalTurns
-    from .engine.record import (
-        RECORD_FORMAT,
-        load_record,
-        loads_record,
-        parse_record,
-        save_record,
-    )
-    from .engine.rules import Rules
-    from .engine.turn import Turn
-    from .table.panels import figures as charts
-    from .widget import (
-        TableWidget,
-        TenLeaveWidget,
-        WidgetMessageError,
-        hotseat,
-        play,
-        replay_widget,
-    )
+    from .analysis.infer import infer as infer
+    from .analysis.odds import seat_odds as seat_odds
+    from .analysis.position import evaluate as evaluate
+    from .analysis.position import position as position
+    from .analysis.position import position_odds as position_odds
+    from .engine.cards import COLOURS as COLOURS
+    from .engine.cards import DEFAULT_DECK as DEFAULT_DECK
+    from .engine.errors import IllegalActionError as IllegalActionError
+    from .engine.errors import IntentError as IntentError
+    from .engine.errors import InvalidRulesError as InvalidRulesError
+    from .engine.errors import InvalidViewError as InvalidViewError
+    from .engine.errors import RecordError as RecordError
+    from .engine.errors import SetupError as SetupError
+    from .engine.errors import TenLeaveError as TenLeaveError
+    from .engine.game import Game as Game
+    from .engine.legal import LegalTurns as LegalTurns
+    from .engine.record import RECORD_FORMAT as RECORD_FORMAT
+    from .engine.record import load_record as load_record
+    from .engine.record import loads_record as loads_record
+    from .engine.record import parse_record as parse_record
+    from .engine.record import save_record as save_record
+    from .engine.rules import Rules as Rules
+    from .engine.turn import Turn as Turn
+    from .table.panels.figures import odds_figures as odds_figures
+    from .table.protocol import WidgetMessageError as WidgetMessageError
+    from .table.session.default_size import set_default_size as set_default_size
+    from .widget.controller import TenLeaveWidget as TenLeaveWidget  # needs Jupyter
+    from .widget.entry import hotseat as hotseat  # needs Jupyter
+    from .widget.entry import play as play  # needs Jupyter
+    from .widget.entry import replay as replay  # needs Jupyter
 
-_WIDGET_NAMES = (
-    "TableWidget", "TenLeaveWidget", "WidgetMessageError", "hotseat", "play", "replay_widget"
-)
-_SOURCES = {
-    "odds": ".analysis.odds",
-    "charts": ".table.panels.figures",
-    "infer": ".analysis.infer",
-    "evaluate": ".analysis.position",
-    "position_odds": ".analysis.position",
-    "replay": ".analysis.position",
-    "COLOURS": ".engine.cards",
-    "DEFAULT_DECK": ".engine.cards",
-    **dict.fromkeys(
-        ("IllegalActionError", "IntentError", "InvalidRecordError", "InvalidRulesError",
-         "InvalidViewError", "RecordError", "SetupError", "TenLeaveError"),
-        ".engine.errors",
-    ),
-    "Game": ".engine.game",
-    "LegalTurns": ".engine.legal",
-    **dict.fromkeys(
-        ("RECORD_FORMAT", "load_record", "loads_record", "parse_record", "save_record"),
-        ".engine.record",
-    ),
-    "Rules": ".engine.rules",
-    "Turn": ".engine.turn",
-    "set_default_size": ".table.session.default_size",
-    **dict.fromkeys(_WIDGET_NAMES, ".widget"),  # the widget needs Jupyter
-}
+_FORMER = {"replay_widget": "replay"}
+"""A former name still answered (not in ``__all__``): the README's quick start says
+``tw.replay_widget``."""
 
 
-_MODULES = {"odds", "charts"}  # names that are modules, not attributes of one
+def _sources() -> dict[str, str]:
+    """Each public name and the module (relative to this package) it is imported from:
+    the imports under ``TYPE_CHECKING`` above, read once from this file."""
+    table: dict[str, str] | None = globals().get("_SOURCES")
+    if table is None:
+        import ast
+
+        with open(__file__, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        block = next(node for node in tree.body if isinstance(node, ast.If)
+                     and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING")
+        table = {alias.asname or alias.name: "." * node.level + (node.module or "")
+                 for node in block.body if isinstance(node, ast.ImportFrom)
+                 for alias in node.names}
+        globals()["_SOURCES"] = table
+    return table
 
 
 def __getattr__(name: str) -> object:
-    """A public name, imported on first use (then kept as a module attribute)."""
+    """A public name, imported on first use (then kept as a module attribute);
+    ``__all__``, the public names; ``__version__``, the installed version."""
     if name == "__version__":  # written once, in pyproject.toml: read from the install
         from importlib.metadata import version
 
         globals()[name] = version(__name__)
         return globals()[name]
-    source = _SOURCES.get(name)
+    if name == "__all__":
+        return sorted(_sources())
+    source = _sources().get(_FORMER.get(name, name))
     if source is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import importlib
 
-    module = importlib.import_module(source, __name__)
-    value = module if name in _MODULES else getattr(module, name)
+    value = getattr(importlib.import_module(source, __name__), _FORMER.get(name, name))
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_SOURCES})
-
-
-__all__ = [
-    "COLOURS",
-    "DEFAULT_DECK",
-    "Game",
-    "IllegalActionError",
-    "IntentError",
-    "InvalidRecordError",
-    "InvalidRulesError",
-    "InvalidViewError",
-    "LegalTurns",
-    "RECORD_FORMAT",
-    "RecordError",
-    "Rules",
-    "SetupError",
-    "TenLeaveError",
-    "Turn",
-    "charts",
-    "evaluate",
-    "infer",
-    "load_record",
-    "loads_record",
-    "odds",
-    "parse_record",
-    "position_odds",
-    "replay",
-    "save_record",
-    "set_default_size",
-    "TableWidget",
-    "TenLeaveWidget",
-    "WidgetMessageError",
-    "hotseat",
-    "play",
-    "replay_widget",
-]
+    return sorted({*globals(), *_sources()})

@@ -459,7 +459,7 @@ def test_replay_output_keys_are_the_ones_the_cli_guide_lists() -> None:
             '"swatted", "safe", "winners"}`')
     assert said in _doc("docs/guides/cli.md")
     listed = re.findall(r'"(\w+)"', said)
-    out = tw.replay(ROOT / "examples" / "games" / "game-3-seats.json", turns=10)
+    out = tw.position(ROOT / "examples" / "games" / "game-3-seats.json", turns=10)
     assert sorted(out) == sorted(listed)
 
 

@@ -45,7 +45,7 @@ import pytest
 from tenleave_widget import Game, loads_record
 from tenleave_widget.analysis.review import attach_review, review, saved_review
 from tenleave_widget.programs import cli
-from tenleave_widget.widget import TenLeaveWidget, hotseat, play, replay_widget
+from tenleave_widget.widget import TenLeaveWidget, hotseat, play, replay
 
 pytestmark = pytest.mark.slow  # a minute: make test (CI) runs it, make check does not
 
@@ -333,7 +333,7 @@ def test_fuzz_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str],
 def reviewed() -> dict[str, Any]:
     rec = Game.from_record(GAMES[0], turns=8).to_record()
     out = attach_review(rec, review(rec, samples=2, seed=0))
-    replay_widget(out)  # the first replay widget loads the review panel's modules: not timed
+    replay(out)  # the first replay widget loads the review panel's modules: not timed
     return out
 
 
@@ -360,7 +360,7 @@ def test_fuzz_saved_reviews(reviewed: dict[str, Any]) -> None:
         assert json.dumps(rec, sort_keys=True) == before, seed
         if seed % 25 == 0:  # the replay widget too: a review it accepts, or a clean error
             try:
-                replay_widget(rec)
+                replay(rec)
             except ValueError as e:
                 assert one_line(str(e)), (seed, str(e))
     assert tried >= 100 and refused > 0, (tried, refused)
@@ -408,7 +408,7 @@ def tables(seed: int) -> TenLeaveWidget:
                     seed=seed, bot_delay=0, show_odds=seed % 2 == 0)
     if kind == 1:
         return hotseat(players=2 + seed % 3, seed=seed, show_odds=False)
-    return replay_widget(GAMES[seed % len(GAMES)], seat=(None, 0, 1)[seed % 3])
+    return replay(GAMES[seed % len(GAMES)], seat=(None, 0, 1)[seed % 3])
 
 
 def test_fuzz_widget_intents() -> None:

@@ -42,7 +42,7 @@ OWN_LESSON = (
     '         "answer": "The note under the table tells."},\n'
     "    ],\n"
     "}\n"
-    'mine = replay_widget(GAMES / "game-2-seats.json", lesson=my_lesson, show_odds=False)\n'
+    'mine = replay(GAMES / "game-2-seats.json", lesson=my_lesson, show_odds=False)\n'
     "mine"
 )
 """The example of a teacher's own lesson, shown (not run) in the notebook: Run All leaves
@@ -104,13 +104,13 @@ def notebook() -> nbformat.NotebookNode:
        "new cell after the first code cell below, and run it):\n\n"
        "```python\n" + OWN_LESSON + "\n```\n\n"
        "`mine.save(\"my-lesson.json\")` saves the game with its lesson, and "
-       "`replay_widget(\"my-lesson.json\")` opens it again. A wrong moment (a turn past the "
+       "`replay(\"my-lesson.json\")` opens it again. A wrong moment (a turn past the "
        "end, an empty question) is refused in one sentence that says what is wrong.\n\n"
        "After the lesson: `examples/play.ipynb` (the class plays a game against two bots), "
        "`examples/odds.ipynb` (where the odds in the notes come from), "
        "`examples/analysis.ipynb` (which strategy wins, over thousands of games).")
     code("from pathlib import Path\n\n"
-         "from tenleave_widget.widget import replay_widget\n\n"
+         "from tenleave_widget.widget import replay\n\n"
          'GAMES = Path("games")')
     for name in GAMES:
         record = json.loads((HERE / name).read_text(encoding="utf-8"))
@@ -130,7 +130,7 @@ def notebook() -> nbformat.NotebookNode:
              "each one when it is its turn):\n\n"
            + "\n".join(f"{k}. *Before turn {m['turn'] + 1}{_view(record, m)}:* "
                        f"{m['question']}" for k, m in enumerate(moments, 1)))
-        code(f'{var} = replay_widget(GAMES / "{name}", show_odds=False)\n{var}')
+        code(f'{var} = replay(GAMES / "{name}", show_odds=False)\n{var}')
         code(f"{var}.moment(1)  # the {n}-player table above: its first question")
     return new_notebook(cells=cells, metadata={
         "kernelspec": {"name": "python3", "display_name": "Python 3 (ipykernel)",

@@ -3,7 +3,7 @@ print, and what a notebook asks for in one call.
 
 >>> rec = {"format": "tenleave-record/1", "players": ["Ana", "Ben"],
 ...        "defense": ["I+II"], "turns": [{"seat": 0, "play": ["3*", 1]}]}
->>> r = replay(rec)
+>>> r = position(rec)
 >>> r["queues"], r["next_seat"]
 ([[], [{'owner': 0, 'card': '3*'}]], 1)
 >>> position_odds(rec, seat=1)["queues"][1]["p_under"]
@@ -14,12 +14,12 @@ Each takes a record as a ``dict`` or the path of a record file as a ``str`` or a
 never JSON text, and JSON that is not an object is not a record:
 
 >>> try:
-...     replay(["not", "a", "record"])
+...     position(["not", "a", "record"])
 ... except ValueError as e:
 ...     print(e)
 a record must be a JSON object (a dict) or the path of a record file, not an array
 
-To step through a game in a notebook, use the widget: ``tenleave_widget.replay_widget``.
+To step through a game in a notebook, use the widget: ``tenleave_widget.replay``.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from .odds import SeatOdds, seat_odds
 from .reader import BELIEF_COST, Belief, dealer
 
 
-def replay(record: RecordSource, turns: int | None = None) -> dict[str, Any]:
+def position(record: RecordSource, turns: int | None = None) -> dict[str, Any]:
     """The omniscient position of a record after its first turns: the ``tenleave replay``
     JSON.
 
@@ -68,7 +68,7 @@ def replay(record: RecordSource, turns: int | None = None) -> dict[str, Any]:
         >>> from tenleave_widget import Game
         >>> g = Game(["Ana", "Ben"], seed=1)
         >>> g.apply({"seat": 0, "play": ["5", 0]})
-        >>> replay(g.to_record())["queues"]
+        >>> position(g.to_record())["queues"]
         [[{'owner': 0, 'card': '5'}], []]
     """
     g = Game.from_record(record, turns=turns)

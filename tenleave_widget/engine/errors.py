@@ -58,10 +58,6 @@ class RecordError(TenLeaveError):
         super().__init__(f"turn {turn}: {message}" if turn is not None else message)
 
 
-InvalidRecordError = RecordError
-"""The former name of :class:`RecordError` (kept as an alias)."""
-
-
 class IllegalActionError(TenLeaveError):
     """An action (a turn, or a step of one) that the rules do not allow right now."""
 

@@ -3,7 +3,7 @@
 Its subcommands, each a thin layer over the package:
 
 - ``replay``: the position after N turns, as JSON
-  (:func:`~tenleave_widget.analysis.position.replay`);
+  (:func:`~tenleave_widget.analysis.position.position`);
 - ``odds``: a seat's exact swat-risk odds, as JSON, by the rules alone or as the players'
   choices suggest (:func:`~tenleave_widget.analysis.position.position_odds`);
 - ``infer``: what the players' choices suggest about the cards a seat cannot see
@@ -396,9 +396,9 @@ def _run(args: argparse.Namespace) -> int:
     try:
         _model_options(args)
         if args.command == "replay":
-            from ..analysis.position import replay
+            from ..analysis.position import position
 
-            out = replay(_read(args.file), turns=args.turns)
+            out = position(_read(args.file), turns=args.turns)
         elif args.command == "odds":
             from ..analysis.infer import DEFAULT_COST
             from ..analysis.position import position_odds

@@ -2,23 +2,22 @@
 
 Python owns the game. The browser (``js/``, bundled into ``static/``) draws what it is
 given and sends *intents* (``{"kind": "play", "card": "3*", "queue": 1}``); every intent is
-checked against the protocol (:mod:`.protocol`) and then with the engine by the session
-(:mod:`.session`), and an illegal or forged one is answered with a visible message and
-changes nothing.
+checked against the protocol (:mod:`tenleave_widget.table.protocol`) and then with the
+engine by the session (:mod:`tenleave_widget.table.session`), and an illegal or forged one
+is answered with a visible message and changes nothing.
 
 What reaches the browser is only ever a seat view (``docs/view.md``) or the teacher's
 omniscient view when explicitly chosen, the odds of that view, and words made from public
 events. The game itself, its history (undo, replay) and other seats' knowledge stay in
 Python.
 
-Modules: :mod:`.protocol` (the typed state and intents; ``js/protocol.ts`` is generated from it),
-:mod:`.session` (the pure state machine), :mod:`.modes` (play / hot-seat / replay
-policies), :mod:`.offers` (what may be clicked), :mod:`.narration` (turns in words),
-:mod:`.config` (the one argument check),
-:mod:`.table` (the traitlets), :mod:`.bot_runner`, :mod:`.panels` (the odds panels'
-data, drawn by ``js/panels/``), :mod:`.words` (errors in plain words for the table),
-:mod:`.controller` (:class:`TenLeaveWidget`) and :mod:`.entry` (``play``, ``hotseat``,
-``replay_widget``).
+Modules: :mod:`.entry` (``play``, ``hotseat``, ``replay``), :mod:`.controller`
+(:class:`~.controller.TenLeaveWidget`: wires the session, the table and the bots, with
+:mod:`.lesson_controls`), :mod:`.table_widget` (the traitlets), :mod:`.bot_runner` (bots
+paced on the event loop), :mod:`.review_panel` (a replay's review), :mod:`.branch_view`
+(a branch's replay above its original's), :mod:`.class_positions` (a class review's
+positions on the table), :mod:`.owned` (the kernel owns every synced trait) and
+:mod:`.plotly_runtime` (plotly.js once per kernel).
 
 >>> from tenleave_widget.widget import play
 >>> w = play(players=3, human=0, bots=["greedy", "random"], seed=1, bot_delay=0)
@@ -32,27 +31,25 @@ False
 'error'
 """
 
-
 from __future__ import annotations
 
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from ..table.protocol import TableState, WidgetMessageError
-from ..table.session.machine import Session, public_view
-from ..table.words.narration import describe_turn
+from ..table.protocol import WidgetMessageError as WidgetMessageError
 
 if TYPE_CHECKING:
-    from .class_positions import Practice, open_position
-    from .controller import TenLeaveWidget
-    from .entry import hotseat, play, replay_widget
-    from .table_widget import STATIC, TableWidget
+    from .class_positions import Practice as Practice
+    from .class_positions import open_position as open_position
+    from .controller import TenLeaveWidget as TenLeaveWidget
+    from .entry import hotseat as hotseat
+    from .entry import play as play
+    from .entry import replay as replay
 
-# The Jupyter half (anywidget, ipywidgets, traitlets) is imported on first use, so
-# that the pure half (protocol, session, narration) can be used and tested without it.
+# The Jupyter half (anywidget, ipywidgets, traitlets) is imported on first use, so that
+# ``WidgetMessageError`` (pure) can be caught without it.
 _JUPYTER = {
-    "STATIC": "table_widget", "TableWidget": "table_widget", "TenLeaveWidget": "controller",
-    "hotseat": "entry", "play": "entry", "replay_widget": "entry",
+    "TenLeaveWidget": "controller", "hotseat": "entry", "play": "entry", "replay": "entry",
     "Practice": "class_positions", "open_position": "class_positions",
 }
 
@@ -64,18 +61,4 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(f".{module}", __name__), name)
 
 
-__all__ = [
-    "STATIC",
-    "Practice",
-    "Session",
-    "TableState",
-    "TableWidget",
-    "TenLeaveWidget",
-    "WidgetMessageError",
-    "describe_turn",
-    "hotseat",
-    "open_position",
-    "play",
-    "public_view",
-    "replay_widget",
-]
+__all__ = sorted(["WidgetMessageError", *_JUPYTER])

@@ -1,6 +1,6 @@
 """A branch and its original, one after the other.
 
-``replay_widget(branch_record, original=original_record)`` shows the replay of a game
+``replay(branch_record, original=original_record)`` shows the replay of a game
 played on from another's position (its record's ``branch``, RULES.md §8) and, below it,
 the replay of the original game, which steps with it: the branch's record holds the
 original's turns before the branch point, so turn ``k`` of the one is turn ``k`` of the

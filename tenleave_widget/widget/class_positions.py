@@ -25,7 +25,7 @@ from ..engine.errors import SetupError
 from ..engine.game import Game
 from ..programs.class_review import ClassReview
 from .controller import TenLeaveWidget
-from .entry import play, replay_widget
+from .entry import play, replay
 
 __all__ = ["Practice", "open_position"]
 
@@ -36,7 +36,7 @@ def open_position(review: ClassReview, position: Mapping[str, Any] | int) -> Ten
     deciding, before the move it played."""
     q = review.positions()[position] if isinstance(position, int) else position
     record = review.games[q["game"]].record()
-    return replay_widget(record, seat=q["seat"], turn=q["turn"])
+    return replay(record, seat=q["seat"], turn=q["turn"])
 
 
 class Practice:

@@ -53,7 +53,7 @@ MAX_BRANCHES = 3
 class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ignore[misc]
     """The table and its odds panels for one game, in play, hot-seat or replay mode.
 
-    Build it with :func:`play`, :func:`hotseat` or :func:`replay_widget`. Scripting API:
+    Build it with :func:`play`, :func:`hotseat` or :func:`replay`. Scripting API:
     :meth:`load`, :meth:`save`, :meth:`goto`, :attr:`game`, :attr:`turn`,
     :meth:`set_perspective`, :meth:`handle_intent` (what a browser click sends); a
     lesson: :meth:`next_moment`, :meth:`reveal` (:class:`~.lesson_controls.LessonControls`).
@@ -104,7 +104,7 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
         self._own: tuple[ipywidgets.Widget, ...] = tuple(parts)
         self.branches: list[TenLeaveWidget] = []
         self.original: TenLeaveWidget | None = None
-        """A branch's replay: the original game's, below it (``replay_widget(...,
+        """A branch's replay: the original game's, below it (``replay(...,
         original=...)``, :mod:`.branch_view`)."""
         self.followers: list[Callable[[], None]] = []
         """Called after every refresh (the original's replay steps with the branch's)."""
@@ -141,7 +141,7 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
         """The panels shown now as ``plotly.graph_objects.Figure`` objects (``outcome``,
         ``moves``, ``cards``, ``timeline``, and ``review`` once a replay is reviewed; none
         while the odds are hidden): the figures the table draws, to ``show()``,
-        ``write_html`` or put in a report (:func:`tenleave_widget.table.panels.figures.figures`)."""
+        ``write_html`` or put in a report (:func:`tenleave_widget.odds_figures`)."""
         return as_figures(self.table.panels["figures"])
 
     @property
@@ -239,7 +239,7 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
         branch again. ``coach`` and ``coach_samples`` as in :func:`~.entry.play`."""
         if self.mode != "replay":
             raise WidgetMessageError(
-                "play on from here is for a replay: use replay_widget(record), then go to a turn"
+                "play on from here is for a replay: use replay(record), then go to a turn"
             )
         start = self.session.current()
         if start.finished:
@@ -319,7 +319,7 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
         it works in the background with a progress bar; the result is kept (see
         :attr:`review_result`), labels the narration, and is saved with the record."""
         if self.review_panel is None:
-            raise WidgetMessageError("the review is for replay mode: use replay_widget(record)")
+            raise WidgetMessageError("the review is for replay mode: use replay(record)")
         self.review_panel.start(samples, seed)
 
     @property
@@ -331,7 +331,7 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
         """Replay mode: name the best move of the position shown (from the mover's view;
         in a seat's view, that seat's moves only)."""
         if self.review_panel is None:
-            raise WidgetMessageError("the review is for replay mode: use replay_widget(record)")
+            raise WidgetMessageError("the review is for replay mode: use replay(record)")
         self.review_panel.best.value = bool(on)
 
     def export_html(self, path: str | Path) -> Path:

@@ -1,4 +1,4 @@
-"""The entry points: ``play``, ``hotseat`` and ``replay_widget``.
+"""The entry points: ``play``, ``hotseat`` and ``replay``.
 
 Each builds a game and hands its arguments to :class:`~.controller.TenLeaveWidget`, whose
 one check (:func:`~.config.check_config`) names a bad argument.
@@ -18,7 +18,7 @@ from ..table.session.config import assign_seats, new_game
 from .branch_view import show_original
 from .controller import TenLeaveWidget
 
-__all__ = ["hotseat", "play", "replay_widget"]
+__all__ = ["hotseat", "play", "replay"]
 
 
 def play(
@@ -107,7 +107,7 @@ def hotseat(
     )
 
 
-def replay_widget(
+def replay(
     record: RecordSource, *, seat: int | None = None, turn: int = 0, show_odds: bool = True,
     lesson: Any = None, original: RecordSource | None = None, size: str | None = None,
     lock: bool = False,
@@ -147,7 +147,7 @@ def replay_widget(
         >>> from tenleave_widget import Game
         >>> g = Game(["Ana", "Ben"], seed=1)
         >>> g.apply({"seat": 0, "play": ["5", 0]})
-        >>> w = replay_widget(g.to_record(), turn=1)
+        >>> w = replay(g.to_record(), turn=1)
         >>> w.game.turns_applied
         1
     """

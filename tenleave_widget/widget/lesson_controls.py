@@ -42,7 +42,7 @@ class LessonControls:
         :class:`~tenleave_widget.RecordError` names what is wrong, and nothing changes);
         ``None`` takes the lesson away. It is saved with the record (:meth:`save`)."""
         if self.session.mode.live:
-            raise WidgetMessageError("a lesson is for a replay: use replay_widget(record)")
+            raise WidgetMessageError("a lesson is for a replay: use replay(record)")
         live = self.session.live
         checked = None if lesson is None else check_lesson(lesson, live.turns_applied,
                                                            live.seats)

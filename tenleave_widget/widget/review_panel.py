@@ -14,7 +14,7 @@ widgets, so the table keeps answering clicks meanwhile (without threads: between
 decisions). Without a loop that
 runs this code (a script, a test) it runs at once. Once computed, the review is kept by the
 session (the narration labels each decision with it), saved with the record by
-:meth:`TenLeaveWidget.save`, and read back from a saved record by ``replay_widget``.
+:meth:`TenLeaveWidget.save`, and read back from a saved record by ``replay``.
 
 What a seat's view may show: every figure of the review is judged from the mover's view
 and names the cards it played and should have played, so in a seat's view the panel and

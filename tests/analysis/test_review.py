@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from helpers import random_game
 
-from tenleave_widget import Game, InvalidRecordError, Turn
+from tenleave_widget import Game, RecordError, Turn
 from tenleave_widget.analysis.review import (
     LABELS,
     THRESHOLDS,
@@ -174,7 +174,7 @@ def test_invalid_record_is_rejected_before_any_work() -> None:
     rec = random_game(3, seed=2, turns=6).to_record()
     rec["turns"][4]["seat"] = 9
     calls: list[int] = []
-    with pytest.raises(InvalidRecordError, match="turn 4"):
+    with pytest.raises(RecordError, match="turn 4"):
         review(rec, progress=lambda d, t: calls.append(d))
     assert calls == []
     with pytest.raises(ValueError, match="samples"):
@@ -334,11 +334,11 @@ def test_a_review_saved_with_the_record(tmp_path: Path) -> None:
     # a review of another game (an edited record) is refused, naming the remedy
     edited = json.loads(json.dumps(back))
     edited["turns"] = edited["turns"][:-1]
-    with pytest.raises(InvalidRecordError, match="review the record again"):
+    with pytest.raises(RecordError, match="review the record again"):
         saved_review(edited)
     broken = json.loads(json.dumps(back))
     del broken["review"]["turns"][0]["loss"]
-    with pytest.raises(InvalidRecordError, match="'review'"):
+    with pytest.raises(RecordError, match="'review'"):
         saved_review(broken)
 
 
@@ -457,7 +457,7 @@ def test_the_best_is_chosen_among_decisions_paired_with_the_played_one() -> None
 
 # ------------------------------------------------------------------ an edited saved review
 # Issue 21, item 7: of 31 edits of a record's review section, 9 were refused, 18 accepted
-# as genuine and 4 crashed replay_widget with an OverflowError or an IndexError. Each is
+# as genuine and 4 crashed replay with an OverflowError or an IndexError. Each is
 # now a RecordError asking for a new review, naming the judged turn where one is at fault.
 
 
@@ -571,7 +571,7 @@ EDITS: dict[str, Edit] = {
     "accepted: players renamed": _top("players", ["Eve", "Ben"]),
     "accepted: summary edited": _do(lambda r: r["seats"][0].__setitem__("mean_loss", 0.0),
                                     _none),
-    # crashed replay_widget before
+    # crashed replay before
     "crashed: samples Infinity": _top("samples", float("inf")),
     "crashed: a 400-digit loss": _set(_a_mistake, "loss", 10**400),
     "crashed: best peeks at [99, 99]": _do(
@@ -600,12 +600,12 @@ MORE_EDITS: dict[str, Edit] = {
 
 
 def _refused(rec: dict[str, Any], turn: int | None) -> None:
-    from tenleave_widget import replay_widget
+    from tenleave_widget import replay
     from tenleave_widget.analysis.review import saved_review
 
     before = json.dumps(rec)
-    for read in (saved_review, replay_widget):
-        with pytest.raises(InvalidRecordError) as e:
+    for read in (saved_review, replay):
+        with pytest.raises(RecordError) as e:
             read(rec)  # type: ignore[operator]
         msg = str(e.value)
         assert "review the record again" in msg and "'review'" in msg, msg
@@ -644,7 +644,7 @@ def test_a_genuine_saved_review_is_accepted_from_a_dict_and_a_file(
     assert from_file is not None and from_file.to_json() == again.to_json()
     # NaN written into the file is not JSON: refused when it is read
     f.write_text(f.read_text().replace('"loss": 0.0', '"loss": NaN', 1))
-    with pytest.raises(InvalidRecordError, match="not JSON: NaN"):
+    with pytest.raises(RecordError, match="not JSON: NaN"):
         saved_review(f)
 
 

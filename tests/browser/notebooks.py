@@ -27,7 +27,7 @@ COACH_BEFORE = [  # the coach asks about every move clearly worse than the best 
 
 REPLAY = [
     "import tenleave_widget.widget as tw",
-    "r = tw.replay_widget('game.json', seat=None)\nr",
+    "r = tw.replay('game.json', seat=None)\nr",
 ]
 
 BENCH = [
@@ -43,7 +43,7 @@ KEYS = [
 
 PROJECTOR = [  # the largest table: 5 seats, 3 queues, a swat on the table (turn 12)
     "import tenleave_widget.widget as tw",
-    "p = tw.replay_widget('game5.json', seat=None, turn=12)\np",
+    "p = tw.replay('game5.json', seat=None, turn=12)\np",
 ]
 
 SAVED = [

@@ -167,7 +167,7 @@ def note_follows(page: Any) -> None:
 def open_lesson(page: Any, lab: LabServer, name: str, n: int, view: str, extra: str = ""
                 ) -> tuple[Any, list[int]]:
     """Open a replay of the ``n``-seat sample game with its lesson, in the teacher's view or
-    Ben's (``extra``: more arguments of replay_widget; with ``show_odds=False`` among them,
+    Ben's (``extra``: more arguments of replay; with ``show_odds=False`` among them,
     no panels are waited for), in notebook ``name``: its table and the turn of each of its
     moments."""
     games = Path(__file__).resolve().parents[2] / "examples" / "games"
@@ -175,7 +175,7 @@ def open_lesson(page: Any, lab: LabServer, name: str, n: int, view: str, extra: 
     shutil.copy(games / f"game-{n}-seats.json", lab.root / f"game-{n}-seats.json")
     nbformat.write(_notebook([
         "import tenleave_widget.widget as tw",
-        f"w = tw.replay_widget('game-{n}-seats.json', seat={seat}{extra})\nw"]), lab.root / name)
+        f"w = tw.replay('game-{n}-seats.json', seat={seat}{extra})\nw"]), lab.root / name)
     root = open_and_run(page, lab, name, panels="show_odds=False" not in extra)
     kernel = Kernel(lab, name)
     try:
@@ -302,7 +302,7 @@ AT_PROJECTOR_JS = """(m) => { const r = document.querySelector('.jp-OutputArea-o
 def test_at_projector_size_every_question_and_answer_fits_1280x720(
     browser: Any, lab: LabServer, view: str
 ) -> None:
-    """The same lessons at projector size (``replay_widget(..., size="projector")``): at
+    """The same lessons at projector size (``replay(..., size="projector")``): at
     every question and with every answer shown, the lesson (its question, then its answer)
     beside the board, the queues, the hand, the last event and the scores are all inside
     the notebook's area at 1280x720."""
@@ -337,7 +337,7 @@ def test_at_projector_size_a_long_swat_account_fits_1280x720(browser: Any, lab: 
     shutil.copy(games / "game-4-seats.json", lab.root / "game-4-seats.json")
     nbformat.write(_notebook([
         "import tenleave_widget.widget as tw",
-        "t = tw.replay_widget('game-4-seats.json', seat=None, turn=32, size='projector')\nt"]),
+        "t = tw.replay('game-4-seats.json', seat=None, turn=32, size='projector')\nt"]),
         lab.root / "fit-turn-32.ipynb")
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
@@ -374,7 +374,7 @@ def open_turn_32(page: Any, lab: LabServer) -> None:
     shutil.copy(games / "game-4-seats.json", lab.root / "game-4-seats.json")
     nbformat.write(_notebook([
         "import tenleave_widget.widget as tw",
-        "p32 = tw.replay_widget('game-4-seats.json', seat=None, turn=32, size='projector')"
+        "p32 = tw.replay('game-4-seats.json', seat=None, turn=32, size='projector')"
         "\np32"]), lab.root / "fit-projector-turn-32.ipynb")
     open_and_run(page, lab, "fit-projector-turn-32.ipynb")
     page.wait_for_function(AT_TURN_32_JS, arg="projector", timeout=60_000)

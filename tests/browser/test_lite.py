@@ -152,10 +152,10 @@ def run_cell(page: Any, code: str) -> Any:
 
 REPLAY = """\
 import json
-from tenleave_widget import Game, replay_widget
+from tenleave_widget import Game, replay
 GAME = "games/game-2-seats.json"
 print("VIEWS", json.dumps([Game.from_record(GAME, turns=t).view(None) for t in range(4)]))
-r = replay_widget(GAME, seat=None)
+r = replay(GAME, seat=None)
 r"""
 """A replay in the same kernel, and the views the engine gives for its first turns."""
 

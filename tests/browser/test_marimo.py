@@ -109,14 +109,14 @@ app = marimo.App(width="full")
 def _():
     import marimo as mo
 
-    from tenleave_widget.widget import replay_widget
+    from tenleave_widget.widget import replay
 
-    return mo, replay_widget
+    return mo, replay
 
 
 @app.cell
-def _(mo, replay_widget):
-    r = replay_widget("reviewed.json", seat=None)  # its review is saved in the record
+def _(mo, replay):
+    r = replay("reviewed.json", seat=None)  # its review is saved in the record
     mo.ui.anywidget(r.table)  # the review graph is a panel of the table
     return (r,)
 """

@@ -12,7 +12,7 @@ from tenleave_widget import Game
 from tenleave_widget.analysis.odds import seat_odds
 from tenleave_widget.table.panels.data import TimelinePoint, panel_data
 from tenleave_widget.table.panels.figures import with_figures
-from tenleave_widget.widget import STATIC
+from tenleave_widget.widget.table_widget import STATIC
 
 from .conftest import artifact
 

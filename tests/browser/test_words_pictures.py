@@ -157,7 +157,7 @@ def test_at_projector_size_the_longest_note_fits_1280x720(browser: Any, lab: Lab
     shutil.copy(EXAMPLES / "games" / f"game-{n}-seats.json", lab.root / "longest-note.json")
     nbformat.write(_notebook([
         "import tenleave_widget.widget as tw",
-        f"ln = tw.replay_widget('longest-note.json', seat=None, turn={turn}, size='projector')"
+        f"ln = tw.replay('longest-note.json', seat=None, turn={turn}, size='projector')"
         "\nln"]), lab.root / "longest-note.ipynb")
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()

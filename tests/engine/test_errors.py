@@ -15,7 +15,7 @@ def test_one_scheme_all_value_errors() -> None:
         assert issubclass(cls, tw.TenLeaveError) and issubclass(cls, ValueError), name
         assert getattr(tw, name) is cls
     assert issubclass(tw.InvalidRulesError, tw.SetupError)
-    assert tw.InvalidRecordError is tw.RecordError  # the former name still works
+    assert not hasattr(tw, "InvalidRecordError")  # one name for one error
 
 
 def test_record_error_names_the_turn() -> None:
@@ -78,8 +78,48 @@ def test_every_public_name_loads_on_first_use() -> None:
         assert getattr(tw, name) is not None, name
     assert set(tw.__all__) <= set(dir(tw))
     from tenleave_widget.analysis.infer import infer
-    from tenleave_widget.table.panels import figures as charts
+    from tenleave_widget.table.panels.figures import odds_figures
 
-    assert tw.infer is infer and tw.charts is charts  # issue 19's and issue 20's names
+    assert tw.infer is infer and tw.odds_figures is odds_figures
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         tw.nope  # type: ignore[attr-defined]  # noqa: B018
+
+
+def test_the_public_names_are_one_table_of_functions_classes_and_constants() -> None:
+    """Every name of ``__all__`` comes from the imports under ``TYPE_CHECKING`` (what a
+    type checker reads), none is a module, and each is what its module defines; the widget
+    trio is play / hotseat / replay (the position as JSON is ``position``)."""
+    import ast
+    import inspect
+    import types
+    from pathlib import Path
+
+    tree = ast.parse(Path(tw.__file__).read_text(encoding="utf-8"))
+    block = next(n for n in tree.body if isinstance(n, ast.If))
+    imported = {(a.asname, a.name) for n in block.body if isinstance(n, ast.ImportFrom)
+                for a in n.names}
+    assert all(asname == name for asname, name in imported)  # `X as X`: exported as X
+    assert sorted(name for _, name in imported) == tw.__all__
+    for name in tw.__all__:
+        value = getattr(tw, name)
+        assert not isinstance(value, types.ModuleType), name
+        if inspect.isclass(value) or inspect.isfunction(value):
+            assert value.__name__ == name, name  # no alias under another name
+    from tenleave_widget.analysis.position import position
+    from tenleave_widget.widget.entry import hotseat, play, replay
+
+    assert (tw.play, tw.hotseat, tw.replay, tw.position) == (play, hotseat, replay, position)
+    assert tw.replay_widget is replay and "replay_widget" not in tw.__all__  # the README's
+    for gone in ("odds", "charts", "TableWidget", "InvalidRecordError"):
+        assert gone not in tw.__all__ and not hasattr(tw, gone), gone
+
+
+def test_importing_the_package_imports_nothing_else() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; before = set(sys.modules); import tenleave_widget; "
+            "print(sorted(set(sys.modules) - before))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "['tenleave_widget']"

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tenleave_widget import Game, RecordError, replay
+from tenleave_widget import Game, RecordError, position
 from tenleave_widget.engine.record import loads_record
 
 GOLDEN = Path(__file__).parents[1] / "golden"
@@ -33,7 +33,7 @@ def _canon(key: str, value: Any) -> Any:
 def test_golden_replay(path: Path) -> None:
     case = json.loads(path.read_text())
     for n, expect in case["expect"].items():
-        got = replay(case["record"], turns=int(n))
+        got = position(case["record"], turns=int(n))
         assert set(got) == set(expect)
         for key in expect:
             assert _canon(key, got[key]) == _canon(key, expect[key]), (n, key)

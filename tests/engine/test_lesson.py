@@ -14,7 +14,7 @@ from tenleave_widget import Game, RecordError, load_record, parse_record, save_r
 from tenleave_widget.engine.lesson import MAX_MOMENTS, check_lesson
 from tenleave_widget.engine.record import MAX_NOTE_LENGTH, dumps_record, loads_record
 from tenleave_widget.table.protocol import WidgetMessageError
-from tenleave_widget.widget import play, replay_widget
+from tenleave_widget.widget import play, replay
 
 GAMES = Path(__file__).resolve().parents[2] / "examples" / "games"
 
@@ -77,10 +77,10 @@ def test_a_lesson_is_optional_and_readers_that_ignore_it_read_the_game() -> None
 def test_a_record_cut_short_keeps_the_moments_it_reaches() -> None:
     rec = {**record(), "lesson": LESSON}
     rec["turns"] = rec["turns"][:5]
-    w = replay_widget(rec)
+    w = replay(rec)
     assert [m["turn"] for m in w.lesson["moments"]] == [2, 5]
     rec["turns"] = rec["turns"][:1]
-    assert replay_widget(rec).lesson is None
+    assert replay(rec).lesson is None
 
 
 def test_a_lesson_is_written_one_field_a_line_and_read_back(tmp_path: Path) -> None:
@@ -93,7 +93,7 @@ def test_a_lesson_is_written_one_field_a_line_and_read_back(tmp_path: Path) -> N
 
 
 def test_the_table_steps_through_the_lesson_and_shows_the_answer_on_demand() -> None:
-    w = replay_widget({**record(), "lesson": LESSON})
+    w = replay({**record(), "lesson": LESSON})
     state = w.table.lesson
     assert state["index"] is None and state["total"] == 3 and state["title"] == "Swats"
     w.next_moment()
@@ -125,17 +125,17 @@ def test_the_table_steps_through_the_lesson_and_shows_the_answer_on_demand() -> 
 
 
 def test_a_lesson_moment_without_a_perspective_uses_the_tables_own_view() -> None:
-    w = replay_widget(record(), seat=0, lesson=LESSON)
+    w = replay(record(), seat=0, lesson=LESSON)
     w.next_moment()
     assert w.perspective == 0 and w.table.lesson["question"] == "Who plays next?"
 
 
 def test_the_lesson_is_saved_with_the_record_and_replaced_on_load(tmp_path: Path) -> None:
     rec = record()
-    w = replay_widget(rec, lesson=LESSON)
+    w = replay(rec, lesson=LESSON)
     assert w.record()["lesson"] == LESSON
     w.save(tmp_path / "lesson.json")
-    assert replay_widget(tmp_path / "lesson.json").lesson == LESSON
+    assert replay(tmp_path / "lesson.json").lesson == LESSON
     before = copy.deepcopy(w.record())
     with pytest.raises(RecordError, match="moment 1: 'turn' must be an integer 0..8"):
         w.set_lesson({"moments": [{"turn": 20, "question": "?", "answer": "!"}]})
@@ -154,7 +154,7 @@ def test_a_lesson_is_for_a_replay() -> None:
     assert "lesson" in w.table.message["text"]
     with pytest.raises(WidgetMessageError):
         w.set_lesson(LESSON)
-    r = replay_widget(record())
+    r = replay(record())
     assert not r.send_intent({"kind": "reveal", "show": True})
 
 
@@ -163,7 +163,7 @@ def test_the_sample_games_have_lessons() -> None:
         rec = json.loads((GAMES / f"game-{n}-seats.json").read_text(encoding="utf-8"))
         lesson = check_lesson(rec["lesson"], len(rec["turns"]), len(rec["players"]))
         assert len(lesson["moments"]) >= 3
-        w = replay_widget(rec)
+        w = replay(rec)
         for _ in range(len(lesson["moments"])):
             w.next_moment()
             assert w.table.lesson["question"] and w.table.lesson["here"]
@@ -191,8 +191,8 @@ def test_a_lesson_in_a_seats_view_leaks_nothing(case: int) -> None:
          "perspective": (seat + 1) % game.seats},
         {"turn": last, "question": "All?", "answer": "All.", "perspective": None},
     ]}
-    a = replay_widget(game.to_record(), seat=seat, lesson=lesson)
-    b = replay_widget(other, seat=seat, lesson=lesson)
+    a = replay(game.to_record(), seat=seat, lesson=lesson)
+    b = replay(other, seat=seat, lesson=lesson)
     for w in (a, b):
         w.session.lookahead.enabled = False
     assert widget_state(a) == widget_state(b)
@@ -212,9 +212,9 @@ def test_a_seats_view_of_a_record_shows_neither_its_lesson_nor_its_notes() -> No
     # A student replaying a classroom record from their own seat sees the game, not the
     # teacher's lesson ("Start the lesson") nor a pointer to the teacher's notes.
     rec = {**record(), "lesson": LESSON, "notes": {"3": "Ben's 5 was the risk."}}
-    student = replay_widget(rec, seat=1, turn=4)
+    student = replay(rec, seat=1, turn=4)
     assert student.lesson is None and student.table.lesson is None
     assert student.table.replay["note"] == "" and "teacher" not in json.dumps(
         student.table.replay)
-    teacher = replay_widget(rec, turn=4)
+    teacher = replay(rec, turn=4)
     assert teacher.lesson == LESSON and teacher.table.replay["note"] == "Ben's 5 was the risk."

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from helpers import random_game
 
-from tenleave_widget import Game, InvalidRecordError, load_record, save_record
+from tenleave_widget import Game, RecordError, load_record, save_record
 
 BASE = {
     "format": "tenleave-record/1",
@@ -63,7 +63,7 @@ def mutated(**changes: object) -> dict[str, object]:
     ],
 )
 def test_invalid_as_a_whole(changes: dict[str, object], match: str) -> None:
-    with pytest.raises(InvalidRecordError, match=match) as e:
+    with pytest.raises(RecordError, match=match) as e:
         Game.from_record(mutated(**changes))
     assert e.value.turn is None
 
@@ -85,7 +85,7 @@ def test_invalid_as_a_whole(changes: dict[str, object], match: str) -> None:
 def test_illegal_turn_names_its_index(index: int, turn: object, match: str) -> None:
     rec = copy.deepcopy(BASE)
     rec["turns"][index] = turn  # type: ignore[index]
-    with pytest.raises(InvalidRecordError, match=match) as e:
+    with pytest.raises(RecordError, match=match) as e:
         Game.from_record(rec)
     assert e.value.turn == index and f"turn {index}:" in str(e.value)
 
@@ -102,14 +102,14 @@ def test_unknown_keys_ignored_and_extra_ignored_without_action() -> None:
 def test_defense_short_names_the_turn_and_is_atomic() -> None:
     rec = copy.deepcopy(BASE)
     rec["defense"] = ["I+II"]
-    with pytest.raises(InvalidRecordError) as e:
+    with pytest.raises(RecordError) as e:
         Game.from_record(rec)
     assert e.value.turn == 4
 
 
 def test_go_to_turn_and_beyond() -> None:
     assert Game.from_record(BASE, turns=2).turns_applied == 2
-    with pytest.raises(InvalidRecordError, match="has 5 turns"):
+    with pytest.raises(RecordError, match="has 5 turns"):
         Game.from_record(BASE, turns=6)
 
 
@@ -125,24 +125,24 @@ def test_file_round_trip(tmp_path: Path) -> None:
 
 
 def test_unreadable_and_broken_files(tmp_path: Path) -> None:
-    with pytest.raises(InvalidRecordError, match="cannot read"):
+    with pytest.raises(RecordError, match="cannot read"):
         Game.from_record(tmp_path / "missing.json")
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": ')
-    with pytest.raises(InvalidRecordError, match="not JSON"):
+    with pytest.raises(RecordError, match="not JSON"):
         Game.from_record(bad)
 
 
 def test_broken_files_are_typed_errors(tmp_path: Path) -> None:
     latin = tmp_path / "latin.json"
     latin.write_bytes(b'{"format": "tenleave-record/1", "players": ["Ren\xe9", "Ana"]}')
-    with pytest.raises(InvalidRecordError, match="not UTF-8"):
+    with pytest.raises(RecordError, match="not UTF-8"):
         Game.from_record(latin)
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 100_000 + "]" * 100_000)
-    with pytest.raises(InvalidRecordError):
+    with pytest.raises(RecordError):
         Game.from_record(deep)
-    with pytest.raises(InvalidRecordError, match="notes"):
+    with pytest.raises(RecordError, match="notes"):
         Game.from_record(mutated(notes={"²": "a superscript two is not a turn index"}))
 
 

@@ -29,7 +29,7 @@ import pytest
 from programs.test_cli_input import assert_one_clean_line
 
 from tenleave_widget import Game, RecordError, SetupError, load_record, parse_record, save_record
-from tenleave_widget.analysis.position import position_odds, replay
+from tenleave_widget.analysis.position import position, position_odds
 from tenleave_widget.engine import record as record_module
 from tenleave_widget.engine.record import (
     MAX_NAME_LENGTH,
@@ -120,7 +120,7 @@ def test_json_that_is_not_an_object_is_refused_as_such(
     for read in (lambda: loads_record(text), lambda: load_record(f),
                  lambda: read_record(io.BytesIO(text.encode())),
                  lambda: Game.from_record(f), lambda: Game.from_record(str(f)),
-                 lambda: replay(f), lambda: export_html(f, tmp_path / "x.html")):
+                 lambda: position(f), lambda: export_html(f, tmp_path / "x.html")):
         with pytest.raises(RecordError) as e:
             read()
         assert one_line_error(e) == want and e.value.turn is None
@@ -162,7 +162,7 @@ def test_paths_and_records_are_separate_types(tmp_path: Path) -> None:
     save_record(sample(2), f)
     want = Game.from_record(sample(2))
     assert Game.from_record(f) == Game.from_record(str(f)) == want  # a path: str or Path
-    assert replay(str(f)) == replay(f) == replay(sample(2))
+    assert position(str(f)) == position(f) == position(sample(2))
     assert position_odds(f, seat=1, turns=3) == position_odds(sample(2), seat=1, turns=3)
     # parse_record takes parsed JSON only: a string is not a path there
     with pytest.raises(RecordError, match="^a record must be a JSON object, not a string$"):

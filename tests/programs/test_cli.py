@@ -293,13 +293,13 @@ def test_evaluate_reads_standard_input(tmp_path: Path) -> None:
 def test_an_internal_error_is_one_line_and_exit_1(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import tenleave_widget.analysis.position as position
+    import tenleave_widget.analysis.position as position_module
     from tenleave_widget.programs.cli import main
 
     def broken(*args: object, **kwargs: object) -> None:
         raise ZeroDivisionError("a bug\nin two lines")
 
-    monkeypatch.setattr(position, "replay", broken)
+    monkeypatch.setattr(position_module, "position", broken)
     before = signal.getsignal(signal.SIGTERM)
     assert main(["replay", str(record_file(tmp_path))]) == 1
     out, err = capsys.readouterr()

@@ -242,9 +242,9 @@ def test_the_export_imports_nothing_from_jupyter() -> None:
 
 
 def test_the_widget_exports_what_it_shows(tmp_path: Path) -> None:
-    from tenleave_widget.widget import play, replay_widget
+    from tenleave_widget.widget import play, replay
 
-    r = replay_widget(SAMPLES[1], seat=1, turn=5)
+    r = replay(SAMPLES[1], seat=1, turn=5)
     out = r.export_html(tmp_path / "r.html")
     assert out.read_bytes() == (
         export_html(SAMPLES[1], tmp_path / "same.html", perspective=1).read_bytes()

@@ -21,7 +21,7 @@ from tenleave_widget.table.panels.data import PanelData, TimelinePoint, hidden_p
 from tenleave_widget.table.panels.data import panel_data as bare_data
 from tenleave_widget.table.panels.figures import (
     REVIEW_SYMBOLS,
-    figures,
+    odds_figures,
     panel_figures,
     review_figure,
     with_figures,
@@ -329,9 +329,9 @@ def test_figures_gives_plotly_figures_of_a_view() -> None:
 
     rec = _record(3)
     g = Game.from_record(rec, turns=5)
-    figs = figures(g.view(0))
+    figs = odds_figures(g.view(0))
     assert list(figs) == ["outcome", "moves", "cards", "timeline"]
     assert all(isinstance(f, go.Figure) for f in figs.values())
     assert figs["outcome"].layout.title.text.startswith("If SleepKid woke now")
-    over = figures(Game.from_record(rec).view(None))
+    over = odds_figures(Game.from_record(rec).view(None))
     assert list(over) == ["timeline"]

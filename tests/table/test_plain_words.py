@@ -19,7 +19,7 @@ from helpers import random_game
 
 from tenleave_widget import Game
 from tenleave_widget.table.panels.plain import JARGON, disagreement
-from tenleave_widget.widget import TenLeaveWidget, hotseat, replay_widget
+from tenleave_widget.widget import TenLeaveWidget, hotseat, replay
 
 GAMES = Path(__file__).resolve().parents[2] / "examples" / "games"
 STRUCTURE = {"colours", "players", "state", "measure", "cards", "type", "mode", "symbol",
@@ -74,7 +74,7 @@ def replays() -> Iterator[TenLeaveWidget]:
         rec = GAMES / f"game-{n}-seats.json"
         total = len(Game.from_record(rec).turns)
         for seat in (None, *range(n)):
-            w = replay_widget(rec, seat=seat, turn=rng.randrange(total))
+            w = replay(rec, seat=seat, turn=rng.randrange(total))
             w.session.lookahead.budget = 4
             yield w
 
@@ -121,7 +121,7 @@ def test_no_panel_text_holds_the_analysts_words_by_default() -> None:
 
 
 def test_the_review_panel_speaks_plainly_too() -> None:
-    w = replay_widget(GAMES / "game-2-seats.json", turn=6)
+    w = replay(GAMES / "game-2-seats.json", turn=6)
     w.review(samples=2)
     found = read(w)
     assert any(k == "hovertext" and "points worse than the best" in t for k, t in found)
@@ -146,7 +146,7 @@ def test_the_review_panel_speaks_plainly_too() -> None:
 
 
 def test_the_details_switch_shows_the_analysts_figures() -> None:
-    w = replay_widget(GAMES / "game-3-seats.json", turn=16, seat=1)
+    w = replay(GAMES / "game-3-seats.json", turn=16, seat=1)
     w.session.lookahead.budget = 4
     w.send_intent({"kind": "measure", "measure": "game"})
     w.think()

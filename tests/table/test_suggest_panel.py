@@ -26,7 +26,7 @@ from tenleave_widget.table.panels.suggest import CAREFUL, PANEL_COST
 from tenleave_widget.table.protocol import WidgetMessageError, parse_intent
 from tenleave_widget.table.session.config import check_config
 from tenleave_widget.table.session.machine import Session
-from tenleave_widget.widget import TenLeaveWidget, hotseat, replay_widget
+from tenleave_widget.widget import TenLeaveWidget, hotseat, replay
 
 
 def test_doctests() -> None:
@@ -212,7 +212,7 @@ def test_a_peek_in_the_turn_waits_for_its_end() -> None:
 
 def test_the_teacher_has_nothing_to_guess() -> None:
     game = random_game(3, seed=4, turns=12)
-    r = replay_widget(game.to_record(), seat=None, turn=12)
+    r = replay(game.to_record(), seat=None, turn=12)
     r.think()
     chart = r.panels["suggest"]
     assert chart["state"] == "quiet" and not chart["cards"]

@@ -234,7 +234,7 @@ def test_the_event_types_are_what_the_engine_sends() -> None:
 
 
 def test_the_synced_traitlets_are_the_table_state() -> None:
-    from tenleave_widget.widget import TableWidget
+    from tenleave_widget.widget.table_widget import TableWidget
 
     synced = [k for k in TableWidget().keys if not k.startswith("_") and k not in (
         "comm", "keys", "layout", "log", "tabbable", "tooltip"
@@ -299,13 +299,13 @@ def back(value: Any) -> Any:
 
 
 def test_no_synced_key_depends_on_none_being_sent_as_null(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tenleave_widget.widget import hotseat, play, replay_widget, table_widget
+    from tenleave_widget.widget import hotseat, play, replay, table_widget
 
     game = Path(__file__).resolve().parents[2] / "examples" / "games" / "game-3-seats.json"
     widgets = [
         play(players=3, human=0, bots=["greedy", "random"], seed=2, bot_delay=0),
         hotseat(players=["Ana", "Ben"], seed=1, show_odds=True),
-        replay_widget(game, turn=9),  # the teacher's view: perspective and best None
+        replay(game, turn=9),  # the teacher's view: perspective and best None
     ]
     widgets[1].handle_intent({"kind": "play", "card": "3*", "queue": 0})
     widgets[1].handle_intent({"kind": "end"})  # covered: every card face down

@@ -12,14 +12,14 @@ import pytest
 from tenleave_widget import Game
 from tenleave_widget.engine.errors import RecordError
 from tenleave_widget.engine.record import loads_record, names_record, record_digest
-from tenleave_widget.widget import TenLeaveWidget, WidgetMessageError, replay_widget
+from tenleave_widget.widget import TenLeaveWidget, WidgetMessageError, replay
 
 GAMES = Path(__file__).resolve().parents[2] / "examples" / "games"
 GAME = GAMES / "game-3-seats.json"
 
 
 def replay_at(turn: int, seat: int | None = None) -> TenLeaveWidget:
-    return replay_widget(GAME, seat=seat, turn=turn)
+    return replay(GAME, seat=seat, turn=turn)
 
 
 def test_play_from_here_keeps_the_record_cards_and_names_the_branch() -> None:
@@ -70,7 +70,7 @@ def test_hotseat_branch_and_the_bad_arguments() -> None:
         r.play_from_here(human=0, bots=[])
     with pytest.raises(WidgetMessageError, match="for a replay"):
         w.play_from_here()
-    end = replay_widget(GAME, turn=Game.from_record(GAME).turns_applied)
+    end = replay(GAME, turn=Game.from_record(GAME).turns_applied)
     with pytest.raises(WidgetMessageError, match="nothing is left to play"):
         end.play_from_here()
 
@@ -81,11 +81,11 @@ def test_a_branched_record_replays_and_says_so(tmp_path: Path) -> None:
     w.save(path)
     rec = loads_record(path.read_bytes())
     assert rec["branch"]["turn"] == 5
-    b = replay_widget(path)
+    b = replay(path)
     assert "A branch: played on from turn 5" in b.table.status
     assert b.record()["branch"] == rec["branch"]  # kept through a replay and its save
-    assert "branch" not in replay_widget(GAME).record()
-    assert "A branch" not in replay_widget(GAME).table.status
+    assert "branch" not in replay(GAME).record()
+    assert "A branch" not in replay(GAME).table.status
 
 
 @pytest.mark.parametrize("branch, fault", [
@@ -108,7 +108,7 @@ def test_a_bad_branch_is_a_record_error(branch: object, fault: str) -> None:
     with pytest.raises(RecordError, match=fault):
         Game.from_record(rec)
     with pytest.raises(RecordError, match=fault):
-        replay_widget(rec)
+        replay(rec)
     rec["branch"] = {"from": "my lesson game", "turn": 3}  # a name is fine
     assert Game.from_record(rec).to_record()["turns"] == before["turns"]
 
@@ -189,10 +189,10 @@ def test_trying_every_world_does_not_recover_the_originals_cards(redeal: bool) -
     Each world matches alike (or none does): the branch tells them apart no better than
     the seat's own view."""
     orig = Game.from_record(GAMES / "game-5-seats.json", turns=20).to_record()
-    b = replay_widget(orig, seat=0, turn=20).play_from_here(
+    b = replay(orig, seat=0, turn=20).play_from_here(
         human=0, bots=["greedy"], redeal=redeal, bot_delay=0, seed=5).record()
     name = b["branch"]["from"]
-    status = replay_widget(b, seat=0).table.status
+    status = replay(b, seat=0).table.status
     worlds = candidate_worlds(Game.from_record(orig), 0)
     assert len(worlds) > 10 and orig["turns"] in [w["turns"] for w in worlds]
     by_name = [names_record(name, w) for w in worlds]
@@ -204,14 +204,14 @@ def test_trying_every_world_does_not_recover_the_originals_cards(redeal: bool) -
 
 def test_a_branch_saved_before_public_digests_still_loads_and_hides_its_digest() -> None:
     orig = Game.from_record(GAME, turns=9).to_record()
-    b = replay_widget(orig, turn=9).play_from_here(human=0, bots=["greedy"], bot_delay=0)
+    b = replay(orig, turn=9).play_from_here(human=0, bots=["greedy"], bot_delay=0)
     rec = b.record()
     rec["branch"]["from"] = record_digest(orig)  # as branches were written before
     short = record_digest(orig)[7:19]
-    assert short in replay_widget(rec).table.status  # the teacher's view
-    seat = replay_widget(rec, seat=0)
+    assert short in replay(rec).table.status  # the teacher's view
+    seat = replay(rec, seat=0)
     assert short not in seat.table.status and "of another game" in seat.table.status
-    assert replay_widget(rec, original=orig).original is not None  # still checked
+    assert replay(rec, original=orig).original is not None  # still checked
 
 
 def played_out(w: TenLeaveWidget) -> dict:
@@ -230,16 +230,16 @@ def test_a_seeded_branch_is_the_same_branch_every_time(redeal: bool) -> None:
     clicks: the same game, Human Defense tokens included; other seeds draw other tokens,
     and none reveals the original's later tokens by default."""
     cut = Game.from_record(GAME, turns=6).to_record()
-    runs = [played_out(replay_widget(cut, turn=6).play_from_here(
+    runs = [played_out(replay(cut, turn=6).play_from_here(
         human=0, bots=["greedy"], redeal=redeal, seed=7, bot_delay=0)) for _ in range(4)]
     assert all(r["turns"] == runs[0]["turns"] and r["defense"] == runs[0]["defense"]
                for r in runs)
     assert len(runs[0]["defense"]) > 3
-    others = {json.dumps(played_out(replay_widget(cut, turn=6).play_from_here(
+    others = {json.dumps(played_out(replay(cut, turn=6).play_from_here(
         human=0, bots=["greedy"], redeal=redeal, seed=s, bot_delay=0))["defense"])
         for s in range(8)}
     assert len(others) > 1
     # the whole record lists the original's later tokens: the branch does not keep them
-    w = replay_widget(GAME, turn=6).play_from_here(human=0, bots=["greedy"], redeal=redeal,
+    w = replay(GAME, turn=6).play_from_here(human=0, bots=["greedy"], redeal=redeal,
                                                    seed=7, bot_delay=0)
     assert w.session.history[6]._stream == Game.from_record(GAME, turns=6).defense

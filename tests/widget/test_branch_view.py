@@ -1,5 +1,5 @@
 """A branch and its original, one after the other (issue 23, item 2):
-``replay_widget(branch, original=...)`` shows the original's replay below the branch's,
+``replay(branch, original=...)`` shows the original's replay below the branch's,
 stepped with it, once the original is checked to be the game the branch names."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tenleave_widget.engine.record import record_object
-from tenleave_widget.widget import WidgetMessageError, replay_widget
+from tenleave_widget.widget import WidgetMessageError, replay
 
 GAME = "examples/games/game-2-seats.json"
 
@@ -15,7 +15,7 @@ GAME = "examples/games/game-2-seats.json"
 def branch_of(turn: int, played: int = 3) -> dict:
     """The record of a game played on from ``turn`` of the sample (greedy bots for both
     seats' moves, ``played`` of them)."""
-    r = replay_widget(GAME, turn=turn)
+    r = replay(GAME, turn=turn)
     t = r.play_from_here(human=0, bots=["greedy"], bot_delay=0, seed=1)
     while t.game.turns_applied < turn + played and not t.game.finished:
         o = t.table.offers
@@ -26,7 +26,7 @@ def branch_of(turn: int, played: int = 3) -> dict:
 
 def test_the_original_is_shown_below_and_steps_with_the_branch() -> None:
     rec = branch_of(4)
-    w = replay_widget(rec, turn=2, original=GAME)
+    w = replay(rec, turn=2, original=GAME)
     o = w.original
     assert o is not None and o in w.children and list(w.children).index(o) > 0
     assert o.turn == 2 and o.mode == "replay"
@@ -46,6 +46,6 @@ def test_the_original_is_shown_below_and_steps_with_the_branch() -> None:
 def test_the_original_must_be_the_game_the_branch_names() -> None:
     rec = branch_of(4)
     with pytest.raises(WidgetMessageError, match="not the game this one was played on from"):
-        replay_widget(rec, original="examples/games/game-3-seats.json")
+        replay(rec, original="examples/games/game-3-seats.json")
     with pytest.raises(WidgetMessageError, match="not a branch"):
-        replay_widget(GAME, original=GAME)
+        replay(GAME, original=GAME)

@@ -13,7 +13,7 @@ from tenleave_widget import Game
 from tenleave_widget.analysis.review import review
 from tenleave_widget.table.coach.verdicts import Coach
 from tenleave_widget.table.session.config import check_config
-from tenleave_widget.widget import TenLeaveWidget, WidgetMessageError, hotseat, play, replay_widget
+from tenleave_widget.widget import TenLeaveWidget, WidgetMessageError, hotseat, play, replay
 
 SAMPLES = 3
 
@@ -114,7 +114,7 @@ def test_the_coach_judges_in_the_background() -> None:
 
 
 def test_a_replay_has_no_coach_but_a_branch_may() -> None:
-    r = replay_widget("examples/games/game-2-seats.json", turn=2)
+    r = replay("examples/games/game-2-seats.json", turn=2)
     with pytest.raises(WidgetMessageError, match="the coach is for play"):
         TenLeaveWidget(r.game, mode="replay", coach="after")
     seat = r.game.to_move
@@ -134,7 +134,7 @@ def test_coach_samples_is_bounded_where_the_table_is_set_up(coach: str) -> None:
     for make in (lambda n: play(players=2, human=0, bots=["greedy"], bot_delay=0,
                                 coach=coach, coach_samples=n),
                  lambda n: hotseat(players=2, coach=coach, coach_samples=n),
-                 lambda n: replay_widget("examples/games/game-2-seats.json", turn=3)
+                 lambda n: replay("examples/games/game-2-seats.json", turn=3)
                  .play_from_here(human=0, bots=["greedy"], coach=coach, coach_samples=n)):
         for bad in (100_001, 10**30):
             with pytest.raises(WidgetMessageError,

@@ -122,8 +122,8 @@ def test_the_coach_control_changes_the_coach() -> None:
 
 def test_a_replay_has_no_coach_control() -> None:
     r = play(players=2, human=0, bots=["greedy"], seed=2, bot_delay=0)
-    from tenleave_widget.widget import replay_widget
-    rw = replay_widget(r.record())
+    from tenleave_widget.widget import replay
+    rw = replay(r.record())
     assert rw.table.coach["control"] is False
     with pytest.raises(WidgetMessageError, match="the coach is for play"):
         rw.handle_intent({"kind": "coach", "mode": "after"})

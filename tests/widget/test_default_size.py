@@ -10,7 +10,7 @@ import pytest
 
 import tenleave_widget
 from tenleave_widget.table.session.default_size import default_size
-from tenleave_widget.widget import WidgetMessageError, hotseat, play, replay_widget
+from tenleave_widget.widget import WidgetMessageError, hotseat, play, replay
 
 GAME = Path(__file__).resolve().parents[2] / "examples" / "games" / "game-3-seats.json"
 
@@ -26,7 +26,7 @@ def test_the_default_size_is_remembered_for_new_tables() -> None:
     assert before.size == "medium" == before.table.size
     tenleave_widget.set_default_size("projector")
     assert default_size() == "projector"
-    tables = [play(2, seed=1, bot_delay=0), hotseat(2, seed=1), replay_widget(GAME)]
+    tables = [play(2, seed=1, bot_delay=0), hotseat(2, seed=1), replay(GAME)]
     assert [t.table.size for t in tables] == ["projector"] * 3
     assert before.table.size == "medium"  # a table already shown keeps its size
     branch = tables[2].play_from_here(human=0, bots=["greedy"])
@@ -37,7 +37,7 @@ def test_size_chooses_one_tables_size() -> None:
     tenleave_widget.set_default_size("large")
     assert play(2, seed=1, bot_delay=0, size="small").table.size == "small"
     assert hotseat(2, seed=1, size="medium").table.size == "medium"
-    assert replay_widget(GAME, size="projector").table.size == "projector"
+    assert replay(GAME, size="projector").table.size == "projector"
     assert play(2, seed=1, bot_delay=0).table.size == "large"
 
 

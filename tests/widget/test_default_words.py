@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from tenleave_widget.widget import TenLeaveWidget, hotseat, play, replay_widget
+from tenleave_widget.widget import TenLeaveWidget, hotseat, play, replay
 
 GAMES = Path(__file__).resolve().parents[2] / "examples" / "games"
 BANNED = re.compile(r"\bmargins?\b|\bintervals?\b|95%|\bworlds?\b|\bposterior\b|β",
@@ -94,7 +94,7 @@ def coached_games() -> Iterator[TenLeaveWidget]:
 def lessons() -> Iterator[TenLeaveWidget]:
     """Each sample game's lesson, every question and answer, in the teacher's view."""
     for n in (2, 3, 4, 5):
-        w = replay_widget(GAMES / f"game-{n}-seats.json", show_odds=False)
+        w = replay(GAMES / f"game-{n}-seats.json", show_odds=False)
         yield w
         for _ in w.session.lesson.moments:
             w.next_moment()
@@ -111,7 +111,7 @@ def test_no_default_string_holds_the_analysts_words() -> None:
     h.send_intent({"kind": "play", "card": h.table.offers["play_cards"][0], "queue": 0})
     h.send_intent({"kind": "end"})
     seen += shown(h)
-    r = replay_widget(GAMES / "game-2-seats.json", turn=6)
+    r = replay(GAMES / "game-2-seats.json", turn=6)
     r.review(samples=2)
     seen += shown(r)
     panel = r.review_panel

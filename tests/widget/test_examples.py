@@ -241,11 +241,11 @@ def test_classroom_says_what_run_all_shows_and_leaves_the_last_table_in_view() -
     assert "*Run All* shows every table at its lesson's first question" in markdown
     last, table = nb.cells[-1], nb.cells[-2]
     assert last.cell_type == "code" and last.source.startswith("five.moment(1)")
-    assert table.source.startswith("five = replay_widget(")
+    assert table.source.startswith("five = replay(")
 
 
 NAMES = {"two": 2, "three": 3, "four": 4, "five": 5}
-TABLE = re.compile(r'^(?P<var>\w+) = replay_widget\(GAMES / "game-(?P<n>\d)-seats\.json", '
+TABLE = re.compile(r'^(?P<var>\w+) = replay\(GAMES / "game-(?P<n>\d)-seats\.json", '
                    r"show_odds=False\)$")
 MOVE = re.compile(r"^(?P<var>\w+)\.moment\((?P<k>\d+)\)  # the (?P<n>\d)-player table above")
 

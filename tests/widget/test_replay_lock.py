@@ -1,4 +1,4 @@
-"""A student's replay of their own game: ``replay_widget(record, seat=P, lock=True)``
+"""A student's replay of their own game: ``replay(record, seat=P, lock=True)``
 keeps every view, lesson moment and panel in P's view; a switch is refused in one line."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tenleave_widget import Game
-from tenleave_widget.widget import WidgetMessageError, play, replay_widget
+from tenleave_widget.widget import WidgetMessageError, play, replay
 
 GAME = "examples/games/game-3-seats.json"
 LESSON = {"title": "Three views", "moments": [
@@ -19,7 +19,7 @@ LESSON = {"title": "Three views", "moments": [
 
 
 def test_a_locked_replay_refuses_another_view_in_one_line() -> None:
-    w = replay_widget(GAME, seat=1, turn=4, lock=True)
+    w = replay(GAME, seat=1, turn=4, lock=True)
     for seat in (None, 0, 2):
         assert not w.send_intent({"kind": "perspective", "seat": seat})
         assert w.table.message["text"] == "This replay shows Ben's view only."
@@ -28,12 +28,12 @@ def test_a_locked_replay_refuses_another_view_in_one_line() -> None:
             w.set_perspective(seat)
     assert w.send_intent({"kind": "perspective", "seat": 1})  # its own view is fine
     assert w.table.message["level"] != "error"
-    unlocked = replay_widget(GAME, seat=1, turn=4)
+    unlocked = replay(GAME, seat=1, turn=4)
     assert unlocked.send_intent({"kind": "perspective", "seat": None})  # a teacher's table
 
 
 def test_every_lesson_moment_stays_in_the_seats_view() -> None:
-    w = replay_widget(GAME, seat=1, lesson=LESSON, lock=True)
+    w = replay(GAME, seat=1, lesson=LESSON, lock=True)
     questions = []
     for _ in LESSON["moments"]:
         w.next_moment()
@@ -41,28 +41,28 @@ def test_every_lesson_moment_stays_in_the_seats_view() -> None:
         questions.append(w.table.lesson["question"])
         w.reveal()
         assert w.perspective == 1 and w.table.view["seat"] == 1
-        assert w.table.panels == replay_widget(GAME, seat=1, turn=w.turn).table.panels
+        assert w.table.panels == replay(GAME, seat=1, turn=w.turn).table.panels
     assert questions[0] == "(A question for the teacher's view: this replay shows Ben's " \
                           "view only.)"
     assert "5" not in questions[0] and "Ana's question" not in questions[1]
     assert questions[2:] == ["Ben's question", "Anyone's question"]
-    unlocked = replay_widget(GAME, seat=1, lesson=LESSON)
+    unlocked = replay(GAME, seat=1, lesson=LESSON)
     unlocked.next_moment()
     assert unlocked.perspective is None  # the teacher's moment switches an unlocked one
 
 
 def test_lock_needs_a_seat_and_a_replay_and_follows_to_the_original() -> None:
     with pytest.raises(WidgetMessageError, match="give the seat"):
-        replay_widget(GAME, lock=True)
+        replay(GAME, lock=True)
     with pytest.raises(WidgetMessageError, match="lock must be True or False"):
-        replay_widget(GAME, seat=0, lock="yes")  # type: ignore[arg-type]
-    r = replay_widget(GAME, seat=0, turn=5, lock=True)
+        replay(GAME, seat=0, lock="yes")  # type: ignore[arg-type]
+    r = replay(GAME, seat=0, turn=5, lock=True)
     assert r.send_intent({"kind": "branch"})  # its own cards dealt again, its own view
     b = r.branches[0]
     assert b.session.humans == [0]
     assert b.session.history[5].view(0) == Game.from_record(GAME, 5).view(0)
     rec = b.record()
-    w = replay_widget(rec, seat=0, lock=True, original=GAME)
+    w = replay(rec, seat=0, lock=True, original=GAME)
     assert w.original is not None and w.original.session.config.locked
     assert not w.original.send_intent({"kind": "perspective", "seat": None})
     assert w.original.perspective == 0

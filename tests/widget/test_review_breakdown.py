@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tenleave_widget.widget import replay_widget
+from tenleave_widget.widget import replay
 
 GAME = Path(__file__).resolve().parents[2] / "examples" / "games" / "game-2-seats.json"
 
@@ -16,7 +16,7 @@ def sentences(html: str) -> list[str]:
 
 
 def test_the_review_panel_explains_each_result_in_words() -> None:
-    w = replay_widget(GAME, turn=4)
+    w = replay(GAME, turn=4)
     w.review(samples=2, seed=1)
     assert w.review_panel is not None
     r = w.review_result

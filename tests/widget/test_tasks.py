@@ -19,7 +19,7 @@ import pytest
 from tenleave_widget.analysis.review import review
 from tenleave_widget.engine.record import load_record
 from tenleave_widget.table import tasks
-from tenleave_widget.widget import play, replay_widget
+from tenleave_widget.widget import play, replay
 
 GAME = Path(__file__).resolve().parents[2] / "examples" / "games" / "game-2-seats.json"
 T = TypeVar("T")
@@ -194,7 +194,7 @@ def test_a_review_without_threads_answers_between_decisions(
 
     def scenario(click: bool) -> Callable[[], tuple[str, list[tuple[int, int, int]], int]]:
         async def main() -> tuple[str, list[tuple[int, int, int]], int]:
-            w = replay_widget(GAME, turn=5)
+            w = replay(GAME, turn=5)
             panel = w.review_panel
             assert panel is not None
             w.review(samples=1, seed=1)
@@ -231,7 +231,7 @@ def test_under_pyodide_a_click_outside_any_task_reviews_on_the_loop(
 
     def scenario() -> tuple[bool, str]:
         loop = asyncio.new_event_loop()
-        w = replay_widget(GAME, turn=0)
+        w = replay(GAME, turn=0)
         panel = w.review_panel
         assert panel is not None
         started: list[bool] = []

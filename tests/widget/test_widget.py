@@ -15,14 +15,8 @@ from helpers import random_game
 
 from tenleave_widget import Game, Turn
 from tenleave_widget.engine.errors import TenLeaveError
-from tenleave_widget.widget import (
-    TenLeaveWidget,
-    WidgetMessageError,
-    describe_turn,
-    hotseat,
-    play,
-    replay_widget,
-)
+from tenleave_widget.table.words.narration import describe_turn
+from tenleave_widget.widget import TenLeaveWidget, WidgetMessageError, hotseat, play, replay
 
 GAMES = Path(__file__).resolve().parents[2] / "examples" / "games"
 
@@ -284,7 +278,7 @@ def test_hotseat_covers_the_screen_between_players() -> None:
 
 def test_replay_matches_the_engine_at_every_turn() -> None:
     record = json.loads((GAMES / "game-3-seats.json").read_text())
-    r = replay_widget(record)
+    r = replay(record)
     total = len(record["turns"])
     assert r.table.replay["total"] == total and r.turn == 0
     for seat in (None, 0, 2):
@@ -306,7 +300,7 @@ def test_replay_matches_the_engine_at_every_turn() -> None:
 
 def test_replay_odds_follow_the_seat_and_the_turn() -> None:
     record = json.loads((GAMES / "game-4-seats.json").read_text())
-    r = replay_widget(record, seat=2, turn=9)
+    r = replay(record, seat=2, turn=9)
     from tenleave_widget.analysis.odds import seat_odds
 
     odds = seat_odds(Game.from_record(record, turns=9).view(2))
@@ -317,7 +311,7 @@ def test_replay_odds_follow_the_seat_and_the_turn() -> None:
 
 
 def test_load_save_goto_and_current_game(tmp_path: Path) -> None:
-    r = replay_widget(GAMES / "game-2-seats.json", seat=None)
+    r = replay(GAMES / "game-2-seats.json", seat=None)
     r.goto(5)
     assert r.game == Game.from_record(GAMES / "game-2-seats.json", turns=5)
     out = tmp_path / "saved.json"
@@ -425,7 +419,7 @@ def test_errors_for_bad_construction() -> None:
     with pytest.raises(ValueError):
         play(players=3, human=0, bots=["chess-engine"])
     with pytest.raises(TenLeaveError):
-        replay_widget(GAMES / "game-2-seats.json", seat=4)
+        replay(GAMES / "game-2-seats.json", seat=4)
 
 
 def test_record_is_a_copy() -> None:
@@ -654,7 +648,7 @@ def test_panel_moves_drop_wake_once_it_is_no_longer_legal(step: dict[str, Any]) 
 def test_a_failed_load_leaves_the_widget_as_it_was(tmp_path: Path) -> None:
     record = json.loads((GAMES / "game-2-seats.json").read_text())
     short = {**record, "turns": record["turns"][:5]}
-    r = replay_widget(record, seat=0, turn=7)
+    r = replay(record, seat=0, turn=7)
     before = snapshot(r)
     for bad in (10, -1, 1.5, True, "3"):
         with pytest.raises(WidgetMessageError):
@@ -688,7 +682,7 @@ def test_a_failed_load_leaves_the_widget_as_it_was(tmp_path: Path) -> None:
 )
 def test_replay_widget_bad_arguments_are_widget_errors(kwargs: dict[str, Any]) -> None:
     with pytest.raises(WidgetMessageError):
-        replay_widget(GAMES / "game-2-seats.json", **kwargs)
+        replay(GAMES / "game-2-seats.json", **kwargs)
 
 
 @pytest.mark.parametrize(

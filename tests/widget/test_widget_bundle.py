@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import tenleave_widget
-from tenleave_widget.widget import STATIC, TableWidget
 from tenleave_widget.widget.plotly_runtime import PlotlyRuntime, plotly_runtime
+from tenleave_widget.widget.table_widget import STATIC, TableWidget
 
 JS = STATIC / "widget.js"  # the table and plotly.js in one ESM (marimo, static pages)
 TABLE = STATIC / "table-widget.js"  # the table's own ESM: no plotly.js in it

@@ -11,7 +11,7 @@ import pytest
 
 from tenleave_widget import Game
 from tenleave_widget.table.words.narration import and_list
-from tenleave_widget.widget import WidgetMessageError, hotseat, play, replay_widget
+from tenleave_widget.widget import WidgetMessageError, hotseat, play, replay
 
 GAMES = Path(__file__).resolve().parents[2] / "examples" / "games"
 
@@ -43,7 +43,7 @@ def test_play_again_is_refused_before_the_end_and_in_a_replay() -> None:
     w = play(players=3, human=0, bots=["greedy", "random"], seed=1, bot_delay=0)
     with pytest.raises(WidgetMessageError, match="not over yet"):
         w.handle_intent({"kind": "again"})
-    r = replay_widget(GAMES / "game-3-seats.json")
+    r = replay(GAMES / "game-3-seats.json")
     with pytest.raises(WidgetMessageError, match="replay"):
         r.handle_intent({"kind": "again"})
 
@@ -71,7 +71,7 @@ def test_a_drawn_table_is_told_the_kernel_is_there() -> None:
 def test_winners_in_plain_words() -> None:
     assert and_list(["Ana", "Cy", "Dee"]) == "Ana, Cy and Dee"
     record = json.loads((GAMES / "game-4-seats.json").read_text())
-    r = replay_widget(record, turn=len(record["turns"]))
+    r = replay(record, turn=len(record["turns"]))
     g = Game.from_record(record)
     names = and_list([record["players"][s] for s in g.winners or []])
     low = g.penalty[(g.winners or [0])[0]]
@@ -81,7 +81,7 @@ def test_winners_in_plain_words() -> None:
 
 
 def test_panels_in_the_teachers_view_show_the_movers_moves() -> None:
-    r = replay_widget(GAMES / "game-3-seats.json", seat=None, turn=4)
+    r = replay(GAMES / "game-3-seats.json", seat=None, turn=4)
     moves = r.table.panels["moves"]
     assert moves["seat"] == r.game.to_move and moves["moves"]
     r.set_perspective((r.game.to_move + 1) % 3)  # another seat: not its turn
@@ -136,7 +136,7 @@ def shown_messages() -> dict[str, dict[str, Any]]:
         lambda s: play(players=2 + s % 4, human=0, bots=["greedy", "random", "greedy", "random"]
                        [: 1 + s % 4], seed=s, bot_delay=0),
         lambda s: hot(players=2 + s % 4, seed=s),
-        lambda s: replay_widget(GAMES / f"game-{2 + s % 4}-seats.json", turn=s % 20),
+        lambda s: replay(GAMES / f"game-{2 + s % 4}-seats.json", turn=s % 20),
     ]
     for seed in range(8):
         for make in makers:

@@ -14,7 +14,7 @@ from typing import Any
 import ipywidgets
 import pytest
 
-from tenleave_widget import hotseat, play, replay_widget
+from tenleave_widget import hotseat, play, replay
 from tenleave_widget.widget import TenLeaveWidget
 from widget.test_widget_secrets import widget_state, widget_tree
 
@@ -32,12 +32,12 @@ WRITABLE = {"value"}  # of the review panel's checkbox and number of worlds
 def tables() -> Iterator[TenLeaveWidget]:
     yield play(players=3, human=0, bots=["random"], seed=2, bot_delay=0)
     yield hotseat(players=2)
-    r = replay_widget(GAME, seat=1, turn=6)
+    r = replay(GAME, seat=1, turn=6)
     yield r
     assert r.send_intent({"kind": "branch"})
     yield r  # with a table below it
     rec = r.branches[0].record()
-    yield replay_widget(rec, seat=1, original=GAME)
+    yield replay(rec, seat=1, original=GAME)
 
 
 def update(widget: ipywidgets.Widget, state: Any) -> list[dict[str, Any]]:
@@ -95,7 +95,7 @@ def test_every_synced_trait_refuses_a_forged_update(case: int) -> None:
 
 
 def test_a_forged_update_of_several_traits_and_odd_states() -> None:
-    w = replay_widget(GAME, seat=0, turn=4)
+    w = replay(GAME, seat=0, turn=4)
     before = widget_state(w)
     for state in ({"perspective": None, "mode": "play", "size": "x" * 100_000,
                    "panels": {"figures": 1}, "view": {}},
@@ -110,7 +110,7 @@ def test_a_forged_update_of_several_traits_and_odd_states() -> None:
 
 
 def test_the_review_controls_value_is_the_front_ends() -> None:
-    w = replay_widget(GAME, turn=4)
+    w = replay(GAME, turn=4)
     panel = w.review_panel
     assert panel is not None
     update(panel.best, {"value": True})

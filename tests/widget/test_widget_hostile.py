@@ -23,7 +23,7 @@ import pytest
 from helpers import random_game
 from ipywidgets import Widget
 
-from tenleave_widget import Game, play, replay_widget
+from tenleave_widget import Game, play, replay
 from widget.test_widget_secrets import normalized
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "games"
@@ -235,8 +235,8 @@ def test_hidden_odds_in_replay_hold_nothing_of_another_turn() -> None:
     apart at the early turn (but can at the late one) leave the same synced state."""
     for rec, seat, early, late in replay_cases():
         twin = spoiler_twin(rec, seat, early, late)
-        a = replay_widget(rec, seat=seat, turn=late)
-        b = replay_widget(twin, seat=seat, turn=late)
+        a = replay(rec, seat=seat, turn=late)
+        b = replay(twin, seat=seat, turn=late)
         for w in (a, b):
             assert w.send_intent({"kind": "odds", "show": False})
             w.goto(early)
@@ -252,7 +252,7 @@ def test_the_spoiler_switch_in_replay_keeps_nothing_behind() -> None:
     twin = spoiler_twin(rec, seat, early, late)
     states: list[list[Any]] = [[], []]
     for r, out in zip((rec, twin), states, strict=True):
-        w = replay_widget(r, seat=None, turn=late)  # the spoiler, odds shown
+        w = replay(r, seat=None, turn=late)  # the spoiler, odds shown
         w.set_perspective(seat)
         assert w.send_intent({"kind": "odds", "show": False})
         w.goto(early)
@@ -323,7 +323,7 @@ def widgets() -> list[Any]:
     rec = random_game(3, seed=9).to_record()
     return [
         play(players=3, human=0, bots=["random"], seed=2, bot_delay=0),
-        replay_widget(rec, seat=1, turn=10),
+        replay(rec, seat=1, turn=10),
     ]
 
 
@@ -384,7 +384,7 @@ def test_a_successful_action_clears_the_previous_error() -> None:
     error(w)
     w.goto(0)
     assert_cleared(w, "goto in play")
-    r = replay_widget(random_game(3, seed=1).to_record(), seat=0, turn=5)
+    r = replay(random_game(3, seed=1).to_record(), seat=0, turn=5)
     for intent in (
         {"kind": "odds", "show": False},
         {"kind": "odds", "show": True},

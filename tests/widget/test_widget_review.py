@@ -18,7 +18,7 @@ from tenleave_widget.analysis.review import Review
 from tenleave_widget.engine.turn import Turn
 from tenleave_widget.table.panels.figures import REVIEW_SYMBOLS
 from tenleave_widget.table.protocol import BestMove
-from tenleave_widget.widget import play, replay_widget
+from tenleave_widget.widget import play, replay
 
 GAME = Path(__file__).resolve().parents[2] / "examples" / "games" / "game-3-seats.json"
 T = TypeVar("T")
@@ -43,7 +43,7 @@ def test_review_in_replay_mode_labels_graph_summary_best_move(tmp_path: Path) ->
 
 
 def review_in_replay_mode(tmp_path: Path) -> None:
-    w = replay_widget(GAME, turn=17)
+    w = replay(GAME, turn=17)
     panel = w.review_panel
     assert panel is not None and w.review_result is None and review_lines(w) == []
     w.review(samples=2, seed=1)  # no running loop here: computed at once
@@ -72,11 +72,11 @@ def review_in_replay_mode(tmp_path: Path) -> None:
     drawn = w.session.state()["best"]
     assert drawn is not None and (drawn["card"], drawn["queue"]) == (best.card, best.queue)
     assert w.table.best == drawn  # synced to the table, which draws it
-    # saved with the record, and read back by replay_widget
+    # saved with the record, and read back by replay
     f = tmp_path / "reviewed.json"
     w.save(f)
     assert load_record(f)["review"]["format"] == "tenleave-review/1"
-    again = replay_widget(f, turn=3)
+    again = replay(f, turn=3)
     assert again.review_result is not None
     assert again.review_result.to_json() == r.to_json()
     assert len([t for t in again.figures()["review"].data if t.meta != "key"]) == 3
@@ -90,7 +90,7 @@ def reviewed_sample_showing_best() -> tuple[Any, Review, list[tuple[Turn, BestMo
     """The 3-seat sample in replay, reviewed at 6 worlds (seed 0), "show the best move"
     on: the widget, the review and, for every position in the teacher's view, the judged
     best turn with the best move drawn there (checked to be the table's too)."""
-    w = replay_widget(GAME, turn=0)
+    w = replay(GAME, turn=0)
     w.review(samples=6, seed=0)
     r = w.review_result
     assert r is not None
@@ -150,7 +150,7 @@ def test_a_seats_view_shows_only_its_own_decisions() -> None:
 
 
 def a_seats_view() -> None:
-    w = replay_widget(GAME, turn=0)
+    w = replay(GAME, turn=0)
     w.review(samples=2, seed=1)
     w.show_best()
     w.set_perspective(1)
@@ -173,7 +173,7 @@ def a_seats_view() -> None:
 
 
 def test_the_review_runs_in_the_background_and_the_table_answers_meanwhile() -> None:
-    w = replay_widget(GAME, turn=0)
+    w = replay(GAME, turn=0)
     panel = w.review_panel
     assert panel is not None
 
@@ -210,7 +210,7 @@ def test_a_failed_review_is_shown_and_the_panel_stays_usable() -> None:
 
 
 def a_failed_review() -> None:
-    w = replay_widget(GAME, turn=0)
+    w = replay(GAME, turn=0)
     panel = w.review_panel
     assert panel is not None
     with pytest.raises(ValueError, match="samples"):
@@ -227,7 +227,7 @@ def test_a_loop_marked_running_but_not_running_does_not_swallow_the_review() -> 
         loop = asyncio.new_event_loop()
         asyncio._set_running_loop(loop)  # what such a leftover looks like from here
         try:
-            w = replay_widget(GAME, turn=0)
+            w = replay(GAME, turn=0)
             w.review(samples=2, seed=1)
             assert w.review_result is not None and len(w.review_result.turns) == 30
             assert w.review_panel is not None and not w.review_panel.running
@@ -253,7 +253,7 @@ def test_the_graph_is_a_panel_of_the_table_not_a_figure_widget(tmp_path: Path) -
     the review's graph is a figure of the table's panels instead (issue 20), drawn by the
     table's own bundle, there once a review is computed or read back."""
     def scenario() -> None:
-        w = replay_widget(GAME, turn=3)
+        w = replay(GAME, turn=3)
         assert "review" not in w.table.panels["figures"]
         w.goto(20)
         w.set_perspective(1)
@@ -272,7 +272,7 @@ def test_the_graph_is_a_panel_of_the_table_not_a_figure_widget(tmp_path: Path) -
         assert list(w.table.panels["figures"]) == ["review"]
         f = tmp_path / "reviewed.json"
         w.save(f)
-        again = replay_widget(f, turn=0)  # a saved review draws its graph at once
+        again = replay(f, turn=0)  # a saved review draws its graph at once
         assert "review" in again.table.panels["figures"] and figure_widgets(again) == []
 
     in_fresh_thread(scenario)

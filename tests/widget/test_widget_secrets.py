@@ -22,7 +22,7 @@ import pytest
 from helpers import random_game
 
 from tenleave_widget import Game
-from tenleave_widget.widget import TenLeaveWidget, hotseat, replay_widget
+from tenleave_widget.widget import TenLeaveWidget, hotseat, replay
 
 
 def normalized(obj: Any) -> Any:
@@ -160,8 +160,8 @@ def test_replay_in_a_seats_view_leaks_nothing(case: int) -> None:
     twin = Game.from_record(other)
     assert twin.view(seat) == game.view(seat)
     assert twin.view(None) != game.view(None)
-    a = replay_widget(game.to_record(), seat=seat, turn=0)
-    b = replay_widget(other, seat=seat, turn=0)
+    a = replay(game.to_record(), seat=seat, turn=0)
+    b = replay(other, seat=seat, turn=0)
     log_a, log_b = record_log(a), record_log(b)
     assert widget_state(a) == widget_state(b)
     last = game.turns_applied  # the swapped cards are on the table at the end
@@ -265,7 +265,7 @@ def test_hotseat_cover_shows_nothing_private(seed: int) -> None:
 
 def test_teacher_view_is_an_explicit_choice() -> None:
     game = random_game(3, seed=4, turns=12)
-    r = replay_widget(game.to_record(), seat=1, turn=12)
+    r = replay(game.to_record(), seat=1, turn=12)
     check_view_is_the_seats(r.table.view, r.game, 1)
     r.set_perspective(None)
     assert r.table.view == game.view(None)
@@ -305,7 +305,7 @@ def test_hotseat_cover_empties_hidden_odds_too() -> None:
 
 def test_replay_perspective_switch_empties_hidden_odds() -> None:
     game = random_game(3, seed=4, turns=12)
-    r = replay_widget(game.to_record(), seat=None, turn=12)  # the teacher's view
+    r = replay(game.to_record(), seat=None, turn=12)  # the teacher's view
     r.handle_intent({"kind": "odds", "show": False})
     r.set_perspective(1)
     assert panels_are_empty(r)
@@ -322,8 +322,8 @@ def test_a_reviewed_replay_in_a_seats_view_leaks_nothing(case: int) -> None:
     game, seat = REPLAY_CASES[case]
     swap = swapped_record(game, seat, random.Random(case))
     assert swap is not None
-    a = replay_widget(game.to_record(), seat=seat, turn=0)
-    b = replay_widget(swap[0], seat=seat, turn=0)
+    a = replay(game.to_record(), seat=seat, turn=0)
+    b = replay(swap[0], seat=seat, turn=0)
     for w in (a, b):
         w.review(samples=3, seed=5)
         w.goto(game.turns_applied)
@@ -450,7 +450,7 @@ def test_the_twin_comparison_covers_every_synced_key() -> None:
     assert swap is not None
     bots = {s: "random" for s in range(game.seats) if s != seat}
     reviewed_game, reviewed_seat = REPLAY_CASES[0]
-    reviewed = replay_widget(reviewed_game.to_record(), seat=reviewed_seat, turn=0)
+    reviewed = replay(reviewed_game.to_record(), seat=reviewed_seat, turn=0)
     reviewed.review(samples=2, seed=5)
     tables = {
         "play": TenLeaveWidget(game, mode="play", humans=[seat], bots=bots, bot_delay=0,
@@ -458,7 +458,7 @@ def test_the_twin_comparison_covers_every_synced_key() -> None:
         "twin": TenLeaveWidget(Game.from_record(swap[0]), mode="play", humans=[seat],
                                bots=bots, bot_delay=0, seed=1),
         "hotseat": hotseat(players=3, seed=4, show_odds=True),
-        "replay": replay_widget(game.to_record(), seat=seat, turn=0),
+        "replay": replay(game.to_record(), seat=seat, turn=0),
         "reviewed": reviewed,
     }
     protocol = set(get_type_hints(TableState))

@@ -14,7 +14,7 @@ import pytest
 
 from tenleave_widget import Game
 from tenleave_widget.engine.record import names_record, public_digest
-from tenleave_widget.widget import replay_widget
+from tenleave_widget.widget import replay
 from widget.test_widget_forged_updates import update
 from widget.test_widget_secrets import REPLAY_CASES, normalized, swapped_record, widget_state
 
@@ -35,7 +35,7 @@ def test_a_branch_and_its_record_are_the_same_for_twins(case: int) -> None:
     seat, *records = twins(case)
     states, branch_records = [], []
     for rec in records:
-        r = replay_widget(rec, seat=seat, turn=len(rec["turns"]))
+        r = replay(rec, seat=seat, turn=len(rec["turns"]))
         b = r.play_from_here(human=seat, bots=["greedy"], redeal=True, seed=case, bot_delay=0)
         states.append(widget_state(b))
         o = b.table.offers
@@ -50,9 +50,9 @@ def test_a_branch_and_its_record_are_the_same_for_twins(case: int) -> None:
             assert names_record(name, rec)
             out["branch"]["from"] = public_digest(rec, "5a17ed00")
         branch_records.append(out)
-        replay = replay_widget(out, seat=seat)
-        replay.goto(len(out["turns"]))
-        states.append(widget_state(replay))
+        shown = replay(out, seat=seat)
+        shown.goto(len(out["turns"]))
+        states.append(widget_state(shown))
     assert branch_records[0] == branch_records[1]  # the re-deal is from the view alone
     half = len(states) // 2
     assert states[:half] == states[half:]
@@ -72,7 +72,7 @@ def test_a_locked_replay_is_the_same_for_twins(case: int) -> None:
     seat, *records = twins(case)
     runs: list[list[Any]] = []
     for rec in records:
-        w = replay_widget(rec, seat=seat, lock=True, lesson=lesson_for(rec, seat))
+        w = replay(rec, seat=seat, lock=True, lesson=lesson_for(rec, seat))
         out: list[Any] = []
         for _ in w.lesson["moments"]:
             w.next_moment()
@@ -96,7 +96,7 @@ def test_forged_trait_updates_are_answered_alike_for_twins(case: int) -> None:
     seat, *records = twins(case)
     runs: list[list[Any]] = []
     for rec in records:
-        w = replay_widget(rec, seat=seat, turn=len(rec["turns"]))
+        w = replay(rec, seat=seat, turn=len(rec["turns"]))
         out: list[Any] = []
         for key in sorted(w.table.keys):
             for value in FORGED:

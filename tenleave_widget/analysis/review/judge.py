@@ -244,7 +244,7 @@ def review(
     ``"inferred"`` (what the other players' choices so far suggest, ``beta`` per
     opponent or ``"fitted"``; ``docs/methods/review.md``). The
     luck of the swats is the uniform model's either way. ``progress(done, total)`` is called
-    after each turn. An invalid record raises :class:`InvalidRecordError` naming the turn,
+    after each turn. An invalid record raises :class:`RecordError` naming the turn,
     before any evaluation. The work is :func:`review_steps`, run to its end.
     """
     steps = review_steps(record, samples=samples, seed=seed, objective=objective,

@@ -4,7 +4,7 @@ alternative holding the same numbers.
 
 The figures are built here as plain JSON, so composing a table state costs no plotly.py
 validation (a ``go.Figure`` per panel costs ~10 ms; these take well under 1 ms) and the
-export needs no plotly.py at all; :func:`figures` wraps them in ``go.Figure`` objects for
+export needs no plotly.py at all; :func:`odds_figures` wraps them in ``go.Figure`` objects for
 an analyst (``tests/table/test_charts.py`` checks that plotly.py accepts every one). The
 browser fills in the theme (colours and fonts from JupyterLab's CSS variables).
 
@@ -49,8 +49,8 @@ __all__ = [
     "FIGURE_KEYS",
     "as_figures",
     "cards_figure",
-    "figures",
     "moves_figure",
+    "odds_figures",
     "outcome_figure",
     "panel_figures",
     "percent",
@@ -579,7 +579,7 @@ def panel_figures(data: PanelData) -> dict[str, PanelFigure]:
     }
 
 
-def figures(
+def odds_figures(
     view: View,
     odds: SeatOdds | None = None,
     timeline: Sequence[TimelinePoint] = (),
@@ -606,7 +606,7 @@ def figures(
         >>> from tenleave_widget import Game
         >>> g = Game(["Ana", "Ben"], seed=1)
         >>> g.apply({"seat": 0, "play": ["4*", 0]})
-        >>> figs = figures(g.view(1))
+        >>> figs = odds_figures(g.view(1))
         >>> sorted(figs), type(figs["outcome"]).__name__
         (['cards', 'moves', 'outcome', 'timeline'], 'Figure')
     """

@@ -1,7 +1,7 @@
 """How a table is set up (mode, human and bot seats, pacing, …), checked in one place.
 
 :func:`check_config` is the one check behind :class:`TenLeaveWidget` and the entry
-points (``play``, ``hotseat``, ``replay_widget``): a bad argument raises
+points (``play``, ``hotseat``, ``replay``): a bad argument raises
 :class:`WidgetMessageError` naming it, before anything is built.
 
 >>> from tenleave_widget import Game

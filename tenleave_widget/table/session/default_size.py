@@ -3,7 +3,7 @@
 
 Every table has a size control (small, medium, large, projector); a teacher on a projector
 sets the size once instead of on every table: the tables made after the call (``play``,
-``hotseat``, ``replay_widget``, *Play on from here*) start at it, until it is set again.
+``hotseat``, ``replay``, *Play on from here*) start at it, until it is set again.
 A ``size=`` argument of those entry points chooses one table's size. Pure (no Jupyter).
 
 >>> set_default_size("projector"); default_size()

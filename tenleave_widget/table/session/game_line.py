@@ -125,7 +125,7 @@ class GameLine(SessionState):
         """Replace the game by ``game`` (same players), all checks first."""
         if game.players != self.live.players or game.queue_count != self.live.queue_count:
             raise WidgetMessageError(
-                "the record has other players; build a new widget with replay_widget(record)"
+                "the record has other players; build a new widget with replay(record)"
             )
         shown = self.mode.load_turn(game.turns_applied, turn)
         history = build_history(game)
