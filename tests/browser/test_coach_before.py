@@ -84,7 +84,7 @@ def test_are_you_sure_answered_with_the_keyboard_and_a_coached_game(
         else:
             raise AssertionError("the coach asked about no move")
         ask = page.locator("[data-testid=coach-ask]")
-        assert "Are you sure?" in ask.text_content() and "is better by" in ask.text_content()
+        assert "Are you sure?" in ask.text_content() and " better." in ask.text_content()
         page.wait_for_function(
             "() => document.activeElement?.dataset?.testid === 'coach-back'", timeout=10_000)
         snap(page, root, "coach-ask-light.png")

@@ -4,6 +4,7 @@ the table, "Show me" and the game-over summary (items 1's control, 3 and 4)."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -37,8 +38,11 @@ def asked_table(seed: int = 5) -> tuple[TenLeaveWidget, dict[str, Any]]:
 def test_end_turn_asks_first_and_take_it_back_undoes_the_choice() -> None:
     w, move = asked_table()
     ask = w.table.coach["ask"]
-    assert ask["text"].startswith("Are you sure? ") and " is better by " in ask["text"]
-    assert ask["text"].endswith(" points.") and "interval" in ask["detail"]
+    assert ask["text"].startswith("Are you sure? ") and ask["text"].endswith(" better.")
+    # what to do differently and its worth in whole points; the figures behind Details
+    assert re.search(r"(Instead: |Then |Rotate ).*, (about \d+ points?|less than a point) "
+                     r"better\.$", ask["text"]), ask["text"]
+    assert "interval" in ask["detail"] and "interval" not in ask["text"]
     assert w.game.turns_applied == 0 and w.table.pending  # the turn is held, not played
     assert not w.table.offers["active"] and not w.table.offers["end"]
     with pytest.raises(WidgetMessageError, match="answer the coach first"):

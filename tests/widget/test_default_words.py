@@ -17,9 +17,10 @@ from typing import Any
 from tenleave_widget.widget import TenLeaveWidget, hotseat, play, replay
 
 GAMES = Path(__file__).resolve().parents[2] / "examples" / "games"
-BANNED = re.compile(r"\bmargins?\b|\bintervals?\b|95%|\bworlds?\b|\bposterior\b|β",
-                    re.IGNORECASE)
-"""The analyst's words (they belong behind *Details*, or in the analyst's notebooks)."""
+BANNED = re.compile(r"\bmargins?\b|\bintervals?\b|95%|\bworlds?\b|\bposterior\b|β"
+                    r"|\(\d+\.\d+ to \d+\.\d+\)", re.IGNORECASE)
+"""The analyst's words and an interval's figures ("(2.1 to 3.4)"): they belong behind
+*Details*, or in the analyst's notebooks."""
 PANEL_STRUCTURE = {"colours", "players", "state", "measure", "cards", "type", "mode",
                    "symbol", "color", "fgcolor", "shape", "xref", "yref", "xanchor",
                    "yanchor", "anchor", "textposition", "hoverinfo", "orientation", "barmode",

@@ -45,6 +45,7 @@ from ...engine.turn import Turn
 from ...engine.view import View
 from .. import tasks
 from ..protocol import CoachAsk
+from ..words.coach import about_points, instead_words
 
 __all__ = ["ASK_LOSS", "CheckRunner", "CoachCheck", "ask_words"]
 
@@ -59,13 +60,18 @@ def ask_words(s: ScreenLoss) -> CoachAsk:
 
     >>> s = ScreenLoss(Turn(0, "5", 0), Turn(0, "2", 1), 2.44, (1.9, 3.0), False)
     >>> ask_words(s)["text"]
-    'Are you sure? 2 on queue 2 is better by 2.4 points.'
+    'Are you sure? Instead: 2 on queue 2, about 2 points better.'
+    >>> s = ScreenLoss(Turn(0, "5", 0), Turn(0, "5", 0, rotate=0, extra="after"), 4.2,
+    ...                (3.5, 4.9), False)
+    >>> ask_words(s)["text"]
+    'Are you sure? Then rotate queue 1 (its front card goes to the back), about 4 points better.'
     """
     better = turn_text(s.best, words=True)
     played = turn_text(s.played, words=True)
     lo, hi = s.loss_ci95
     return {
-        "text": f"Are you sure? {better} is better by {s.loss:.1f} points.",
+        "text": (f"Are you sure? {instead_words(s.played, s.best)}, "
+                 f"{about_points(s.loss)} better."),
         "detail": (f"{played}: {s.loss:.2f} points of expected margin worse than {better} "
                    f"(95% interval {lo:.2f} to {hi:.2f}), in the analysis of every move."),
     }

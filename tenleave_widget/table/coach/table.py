@@ -31,6 +31,7 @@ from ...engine.turn import AFTER, Turn, TurnStep
 from ...engine.view import View
 from ..protocol import BestMove, CoachLook, CoachState, WidgetMessageError
 from ..session.offers import final_steps
+from ..words.coach import about_points, instead_words
 from .check import ask_words
 from .verdicts import COACH_MODES, Coach, Verdict, tally_words
 
@@ -248,8 +249,9 @@ class CoachTable:
         worth = sorted(worth, key=lambda v: -float(v["loss"]))[:LOOKS]
         out: list[CoachLook] = []
         for v in sorted(worth, key=lambda v: v["turn"]):
-            best = turn_text(Turn.from_json(dict(v["best"])), words=True)
+            instead = instead_words(Turn.from_json(dict(v["played"])),
+                                    Turn.from_json(dict(v["best"])))
             out.append({"turn": v["turn"], "text": (
-                f"Turn {v['turn'] + 1}: {v['label']} — {best} was better by "
-                f"{float(v['loss']):.1f} points.")})
+                f"Turn {v['turn'] + 1}: {v['label']} — {instead}, "
+                f"{about_points(float(v['loss']))} better.")})
         return out

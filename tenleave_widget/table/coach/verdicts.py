@@ -44,6 +44,7 @@ from ...analysis.review.results import _summaries
 from ...engine.turn import Turn, TurnObject
 from ...engine.view import View
 from .. import tasks
+from ..words.coach import about_points, instead_words
 from .check import CoachCheck
 
 __all__ = ["COACH_MODES", "Coach", "CoachRunner", "Judged", "Tally", "Verdict", "tally_words",
@@ -92,22 +93,31 @@ class Tally(TypedDict):
     accuracy: float | None
 
 
-def verdict_words(v: Verdict) -> str:
-    """A verdict in the table's words.
+def verdict_words(v: Verdict, details: bool = False) -> str:
+    """A verdict in the table's words: what to do differently and about how many points
+    it was worth; with ``details`` (the *Details* switch), the analyst's figure and its
+    95% interval.
 
-    >>> verdict_words({"label": "inaccuracy", "loss": 1.23, "loss_ci95": [0.9, 1.5],
-    ...                "played": {"seat": 0, "play": ["3*", 0]},
-    ...                "best": {"seat": 0, "play": ["5", 0]}})
+    >>> v = {"label": "inaccuracy", "loss": 1.23, "loss_ci95": [0.9, 1.5],
+    ...      "played": {"seat": 0, "play": ["3*", 0]}, "best": {"seat": 0, "play": ["5", 0]}}
+    >>> verdict_words(v)
+    'Coach: inaccuracy — Instead: 5 on queue 1, about 1 point better.'
+    >>> verdict_words(v, details=True)
     'Coach: inaccuracy — 5 on queue 1 was better by 1.2 points (0.9 to 1.5).'
     >>> verdict_words({"label": "best", "loss": 0.0, "loss_ci95": [0.0, 0.0],
     ...                "played": {"seat": 0, "play": ["3*", 0]},
     ...                "best": {"seat": 0, "play": ["3*", 0]}})
     'Coach: best — 3* on queue 1 was the best move.'
     """
-    played = turn_text(Turn.from_json(dict(v["played"])), words=True)
-    best = turn_text(Turn.from_json(dict(v["best"])), words=True)
+    played_turn = Turn.from_json(dict(v["played"]))
+    best_turn = Turn.from_json(dict(v["best"]))
+    played = turn_text(played_turn, words=True)
+    best = turn_text(best_turn, words=True)
     if best == played:
         return f"Coach: {v['label']} — {played} was the best move."
+    if not details:
+        return (f"Coach: {v['label']} — {instead_words(played_turn, best_turn)}, "
+                f"{about_points(v['loss'])} better.")
     lo, hi = v["loss_ci95"]
     return (f"Coach: {v['label']} — {best} was better by {v['loss']:.1f} points "
             f"({lo:.1f} to {hi:.1f}).")

@@ -106,4 +106,5 @@ class Session(GameLine, TurnInProgress, BotSeats, Preferences, TableView, Review
         (never behind the cover)."""
         seat = verdict["seat"]
         if seat == self.seat and not self.covered and self.message["level"] != "error":
-            self.say(f"{verdict_words(verdict)} {tally_words(self.coach.tally(seat))}")
+            self.say(f"{verdict_words(verdict, self.details)} "
+                     f"{tally_words(self.coach.tally(seat))}")

@@ -81,7 +81,7 @@ class TableView(SessionState):
                 words["lines"] = [*words["lines"], said]
             verdict = self.coach.of_turn(i)
             if verdict is not None and verdict["seat"] == viewer:  # to that seat only
-                words["lines"] = [*words["lines"], verdict_words(verdict)]
+                words["lines"] = [*words["lines"], verdict_words(verdict, self.details)]
             turns.append(words)
         if self.preview is not None and looking_back is None:
             events = self.preview.events()
