@@ -193,6 +193,7 @@ def reader(games: int, seed: int) -> dict[str, Any]:
 
 
 def review_cost(games: int, seed: int) -> dict[str, Any]:
+    from tenleave_widget.analysis import analyse
     from tenleave_widget.analysis.review import review
     from tenleave_widget.programs.simulate import play_game
 
@@ -205,6 +206,7 @@ def review_cost(games: int, seed: int) -> dict[str, Any]:
         with default(k):
             secs = []
             for g in recs:
+                analyse.clear_cache()  # the one analysis keeps its results by position
                 t = time.process_time()
                 review(g, seed=1)
                 secs.append(time.process_time() - t)

@@ -60,7 +60,7 @@ from .move_values import Figures, MoveValue, MoveValues, NotValued, WorldResults
 from .odds import move_evaluation, seat_odds
 from .playout import Move, Policy, Simulator
 from .playout_position import Position, World
-from .playouts import play_outs
+from .playouts import BATCH_MIN_ROWS, KERNELS, play_outs
 from .stats import Z95, mean_ci, wilson
 from .worlds import Deal
 
@@ -384,14 +384,20 @@ class Evaluation:
         :data:`PRUNE_CHUNK` batches when the batch ends may prune or stop (the worlds
         past a stop and the pruned moves' play-outs past their batch are wasted), and
         within an ``advance(ms)`` slice the worlds its remaining time allows at the speed
-        measured so far (one world at first)."""
+        measured so far (one world at first), but, for ``ms > 0`` on the default kernel,
+        no fewer than the batched kernel takes (:data:`BATCH_MIN_ROWS` play-outs)."""
         b = self._budget
         n = min(b.samples - self.worlds, CHUNK)
         if b.prune is not None or b.ms is not None:
             n = min(n, PRUNE_CHUNK * b.batch - self._in_batch)
         if ms is not None:
             per = self._world_s
-            n = min(n, 1 if per is None else max(1, int((ms / 1000 - spent) / per)))
+            fits = 1 if per is None else max(1, int((ms / 1000 - spent) / per))
+            if ms > 0 and self._kernel is None and "batch" in KERNELS:
+                # enough worlds for the batched kernel to take them (a slice may run over)
+                rows = len(self._live) + (self._ref is not None)
+                fits = max(fits, -(-BATCH_MIN_ROWS // rows))
+            n = min(n, fits)
         return max(1, n)
 
     def advance(self, ms: float | None = None) -> bool:
