@@ -6,7 +6,7 @@
 import "./plotly-runtime"; // one page, offline: plotly.js inlined
 
 import { drawFigure, readTheme, resize } from "./panels/plot";
-import type { PanelFigure } from "./panels/types";
+import type { PanelFigure } from "./protocol";
 
 function charts(): HTMLElement[] {
   return Array.from(document.querySelectorAll<HTMLElement>("[data-figure]"));

@@ -256,7 +256,7 @@ export interface PanelFigure {
   caption?: string;
 }
 
-/** Everything the panels draw (`PanelData` in `js/panels/types.ts`). */
+/** Everything the panels draw (`PanelData` in `js/protocol.ts`). */
 export interface PanelData {
   state: "live" | "finished" | "hidden";
   title: string;
@@ -657,3 +657,13 @@ export const TABLE_STATE_KEYS = [
 type MissingKey = Exclude<keyof TableState, (typeof TABLE_STATE_KEYS)[number]>;
 /** Compiles only when TABLE_STATE_KEYS lists every key of TableState. */
 export const TABLE_STATE_KEYS_COMPLETE: [MissingKey] extends [never] ? true : MissingKey = true;
+
+/** The panels' figures, in the order they are drawn (FIGURE_KEYS of table/panels/figures.py). */
+export const FIGURE_KEYS = [
+  "outcome",
+  "moves",
+  "cards",
+  "suggest",
+  "timeline",
+  "review",
+] as const;

@@ -75,6 +75,11 @@ export const TABLE_STATE_KEYS = [
 type MissingKey = Exclude<keyof TableState, (typeof TABLE_STATE_KEYS)[number]>;
 /** Compiles only when TABLE_STATE_KEYS lists every key of TableState. */
 export const TABLE_STATE_KEYS_COMPLETE: [MissingKey] extends [never] ? true : MissingKey = true;
+
+/** The panels' figures, in the order they are drawn (FIGURE_KEYS of table/panels/figures.py). */
+export const FIGURE_KEYS = [
+{figure_keys}
+] as const;
 """
 
 
@@ -275,7 +280,10 @@ def generate() -> str:
     body = [writer.definition(d) for d in defs if d.name in keep]
     state = get_type_hints(writer.defs["TableState"].value)
     keys = "\n".join(f"  {json.dumps(k)}," for k in state)
-    return HEADER + "\n" + "\n\n".join(body) + "\n\n" + FOOTER.format(keys=keys)
+    figures = importlib.import_module("tenleave_widget.table.panels.figures")
+    figure_keys = "\n".join(f"  {json.dumps(k)}," for k in figures.FIGURE_KEYS)
+    return HEADER + "\n" + "\n\n".join(body) + "\n\n" + FOOTER.format(
+        keys=keys, figure_keys=figure_keys)
 
 
 def main(argv: list[str] | None = None) -> int:

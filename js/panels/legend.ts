@@ -8,7 +8,7 @@
 // and pattern. Colours come from the panels' CSS variables (the theme follows by itself).
 
 import { h } from "../dom";
-import type { FigureJSON } from "./types";
+import type { FigureJSON } from "../protocol";
 
 type Obj = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
 
 import { h } from "../dom";
 import type { Send } from "../send";
-import type { MovesChart } from "./types";
+import type { MovesChart } from "../protocol";
 
 function measureSwitch(moves: MovesChart, send: Send): HTMLElement {
   const option = (measure: "swat" | "game", text: string): HTMLElement => {

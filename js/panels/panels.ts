@@ -15,12 +15,10 @@ import { movesControls } from "./moves";
 import { drawFigure, drawnWidth, purge, readTheme, resize, themed, wordsOnly } from "./plot";
 import { oddsModelControls, suggestControls } from "./suggest";
 import type { Theme } from "./plot";
-import type { PanelData, PanelFigure } from "./types";
+import { FIGURE_KEYS } from "../protocol";
+import type { PanelData, PanelFigure } from "../protocol";
 
-export type { PanelData } from "./types";
-
-/** The figures in the order they are drawn (figures.FIGURE_KEYS). */
-export const FIGURE_KEYS = ["outcome", "moves", "cards", "suggest", "timeline", "review"] as const;
+export type { PanelData } from "../protocol";
 
 interface Slot {
   section: HTMLElement;

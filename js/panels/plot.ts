@@ -6,7 +6,7 @@
 
 import type { PlotlyElement } from "plotly.js-basic-dist-min";
 import { plotlyNow, withPlotly } from "./plotly-slot";
-import type { FigureJSON } from "./types";
+import type { FigureJSON } from "../protocol";
 
 type Obj = Record<string, unknown>;
 

@@ -228,32 +228,44 @@ def _parser() -> argparse.ArgumentParser:
             else:
                 super()._print_message(message, file)
 
+    # the options several commands share, each written once (argparse parent parsers)
+    position = _Parser(add_help=False)  # a record's position after N turns
+    position.add_argument("file", help=_FILE_HELP)
+    position.add_argument("--turns", type=int, default=None, help=_TURNS_HELP)
+    seat = _Parser(add_help=False)
+    seat.add_argument("--seat", type=int, required=True)
+    model = _Parser(add_help=False)  # which model of the unseen cards
+    model.add_argument("--model", choices=("uniform", "inferred"), default="uniform",
+                       help="the rules alone (the default) or what the players' choices "
+                            "suggest")
+    model.add_argument("--beta", type=_beta, default=None,
+                       help="with --model inferred: every opponent's rationality, or "
+                            "'fitted' (the default)")
+    workers = _Parser(add_help=False)  # where the work runs
+    where = workers.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, default=None,
+                       help="local processes (default: every core; 1: this process only)")
+    where.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                       help="a Dask scheduler, e.g. tcp://host:8786 (needs the "
+                            "'distributed' extra)")
+
     p = _Parser(prog="tenleave", description="10 to Leave: replay, odds, self-play")
     sub = p.add_subparsers(dest="command", required=True)
-    r = sub.add_parser("replay", help="print the position after the first N turns of a record")
-    r.add_argument("file", help=_FILE_HELP)
-    r.add_argument("--turns", type=int, default=None, help=_TURNS_HELP)
-    o = sub.add_parser("odds", help="print a seat's exact swat-risk odds after N turns")
-    o.add_argument("file", help=_FILE_HELP)
-    o.add_argument("--seat", type=int, required=True)
-    o.add_argument("--turns", type=int, default=None, help=_TURNS_HELP)
-    o.add_argument("--model", choices=("uniform", "inferred"), default="uniform",
-                   help="the rules alone (the default) or what the players' choices suggest")
-    o.add_argument("--beta", type=_beta, default=None,
-                   help="with --model inferred: every opponent's rationality, or 'fitted' "
-                        "(the default)")
+    sub.add_parser("replay", parents=[position],
+                   help="print the position after the first N turns of a record")
+    o = sub.add_parser("odds", parents=[position, seat, model],
+                       help="print a seat's exact swat-risk odds after N turns")
     o.add_argument("--seed", type=int, default=0, help="with --model inferred")
     o.add_argument("--cost", default=None, help="with --model inferred: " + _COST_HELP)
-    i = sub.add_parser("infer", help="print what the players' choices suggest about the cards "
-                       "a seat cannot see")
-    i.add_argument("file", help=_FILE_HELP)
-    i.add_argument("--seat", type=int, required=True)
-    i.add_argument("--turns", type=int, default=None, help=_TURNS_HELP)
+    i = sub.add_parser("infer", parents=[position, seat],
+                       help="print what the players' choices suggest about the cards a seat "
+                            "cannot see")
     i.add_argument("--beta", type=_beta, default="fitted",
                    help="every opponent's rationality, a number >= 0, or 'fitted' (the default)")
     i.add_argument("--cost", default=None, help=_COST_HELP)
     i.add_argument("--seed", type=int, default=0)
-    s = sub.add_parser("simulate", help="self-play games and print per-seat statistics")
+    s = sub.add_parser("simulate", parents=[workers],
+                       help="self-play games and print per-seat statistics")
     s.add_argument("--players", type=int, required=True)
     s.add_argument("--games", type=int, required=True)
     s.add_argument("--seed", type=int, default=None)
@@ -262,45 +274,21 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--rotate-first", action="store_true", help="rotate the first seat")
     s.add_argument("--json", action="store_true", help="machine-readable output")
     s.add_argument("--no-progress", action="store_true")
-    where = s.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=int, default=None,
-                       help="local processes (default: every core; 1: this process only)")
-    where.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                       help="a Dask scheduler, e.g. tcp://host:8786 (needs the "
-                            "'distributed' extra)")
-    v = sub.add_parser("review", help="judge every decision of records and the luck of every "
-                       "swat; several records (or folders of them) reviewed together")
+    v = sub.add_parser("review", parents=[model, workers],
+                       help="judge every decision of records and the luck of every swat; "
+                            "several records (or folders of them) reviewed together")
     v.add_argument("file", nargs="+", help=_FILE_HELP + "; or a folder of *.json records")
     v.add_argument("--json", action="store_true", help="one JSON object instead of a table")
     v.add_argument("--samples", type=int, default=None, help="evaluator budget per decision")
     v.add_argument("--seed", type=int, default=0)
-    v.add_argument("--model", choices=("uniform", "inferred"), default="uniform",
-                   help="judge with the rules alone (the default) or with what the "
-                        "players' choices suggest")
-    v.add_argument("--beta", type=_beta, default=None,
-                   help="with --model inferred: every opponent's rationality, or 'fitted' "
-                        "(the default)")
     v.add_argument("--no-progress", action="store_true")
     v.add_argument("--report", default=None, metavar="OUT.html",
                    help="also write one self-contained HTML page of the reviews")
-    where = v.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=int, default=None,
-                       help="local processes (default: every core; 1: this process only)")
-    where.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                       help="a Dask scheduler, e.g. tcp://host:8786")
-    e = sub.add_parser("evaluate", help="value every move of the seat to move over the whole game")
-    e.add_argument("file", help=_FILE_HELP)
-    e.add_argument("--seat", type=int, required=True)
-    e.add_argument("--turns", type=int, default=None, help=_TURNS_HELP)
+    e = sub.add_parser("evaluate", parents=[position, seat, model],
+                       help="value every move of the seat to move over the whole game")
     e.add_argument("--samples", type=int, default=None,
                    help="worlds every decision is first valued on (default 64)")
     e.add_argument("--seed", type=int, default=0)
-    e.add_argument("--model", choices=("uniform", "inferred"), default="uniform",
-                   help="worlds from the rules alone (the default) or from what the "
-                        "players' choices suggest")
-    e.add_argument("--beta", type=_beta, default=None,
-                   help="with --model inferred: every opponent's rationality, or 'fitted' "
-                        "(the default)")
     e.add_argument("--cost", default=None,
                    help="with --model inferred: what the players are read as minimising: "
                         "one-swat (the default), lookahead or fitted")

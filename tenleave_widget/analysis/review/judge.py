@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import ParamSpec, TypeVar, cast
 
 from ...engine.cards import card_value
 from ...engine.errors import SetupError
@@ -35,6 +35,9 @@ from .results import Review, TurnReview, _label, _summaries
 
 __all__ = ["Decision", "Progress", "assemble_review", "decisions", "judge_decision",
            "judge_steps", "review", "review_steps", "seen_by_peek"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 Progress = Callable[[int, int], None]
@@ -225,37 +228,6 @@ def _assemble(
                   rp.notes, model, beta if model != "uniform" else "fitted")
 
 
-def review(
-    record: RecordSource | Game,
-    *,
-    samples: int | None = None,
-    seed: int = 0,
-    objective: str = "margin",
-    progress: Progress | None = None,
-    model: str = "uniform",
-    beta: float | str = "fitted",
-) -> Review:
-    """Review every decision and every swat of a record (an object, a path, or a game).
-
-    ``samples``: worlds sampled per decision (default :data:`DEFAULT_SAMPLES`);
-    ``seed``: the same seed gives the same review; ``objective``: what a loss is measured
-    in (:data:`OBJECTIVES`). ``model``: which model of the cards the mover cannot see
-    judges each decision — ``"uniform"`` (the rules alone, the default) or
-    ``"inferred"`` (what the other players' choices so far suggest, ``beta`` per
-    opponent or ``"fitted"``; ``docs/methods/review.md``). The
-    luck of the swats is the uniform model's either way. ``progress(done, total)`` is called
-    after each turn. An invalid record raises :class:`RecordError` naming the turn,
-    before any evaluation. The work is :func:`review_steps`, run to its end.
-    """
-    steps = review_steps(record, samples=samples, seed=seed, objective=objective,
-                         progress=progress, model=model, beta=beta)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as end:
-            return end.value  # type: ignore[no-any-return]
-
-
 def review_steps(
     record: RecordSource | Game,
     *,
@@ -296,3 +268,37 @@ def review_steps(
         yield
     return _assemble(rp, judged, samples=samples, seed=seed, objective=objective,
                      model=model, beta=beta)
+
+
+def _to_the_end(steps: Callable[P, Generator[None, None, R]], name: str,
+                doc: str) -> Callable[P, R]:
+    """The function ``name`` (documented by ``doc``) that runs the generator ``steps``
+    makes from its arguments to its end, and returns what it returns."""
+
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        gen = steps(*args, **kwargs)
+        while True:
+            try:
+                next(gen)
+            except StopIteration as end:
+                return cast(R, end.value)
+
+    run.__name__ = run.__qualname__ = name
+    run.__doc__ = doc
+    return run
+
+
+review = _to_the_end(review_steps, "review", """Review every decision and every swat of a
+    record (an object, a path, or a game).
+
+    ``samples``: worlds sampled per decision (default :data:`DEFAULT_SAMPLES`);
+    ``seed``: the same seed gives the same review; ``objective``: what a loss is measured
+    in (:data:`OBJECTIVES`). ``model``: which model of the cards the mover cannot see
+    judges each decision — ``"uniform"`` (the rules alone, the default) or
+    ``"inferred"`` (what the other players' choices so far suggest, ``beta`` per
+    opponent or ``"fitted"``; ``docs/methods/review.md``). The
+    luck of the swats is the uniform model's either way. ``progress(done, total)`` is called
+    after each turn. An invalid record raises :class:`RecordError` naming the turn,
+    before any evaluation. The work is :func:`review_steps`, run to its end: the two take
+    the same arguments.
+    """)

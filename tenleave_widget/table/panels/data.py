@@ -182,7 +182,7 @@ class PanelFigure(_Figure, total=False):
 
 
 class PanelData(TypedDict):
-    """Everything the panels draw (``PanelData`` in ``js/panels/types.ts``)."""
+    """Everything the panels draw (``PanelData`` in ``js/protocol.ts``)."""
 
     state: Literal["live", "finished", "hidden"]
     title: str

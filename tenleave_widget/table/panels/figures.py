@@ -54,6 +54,7 @@ __all__ = [
     "outcome_figure",
     "panel_figures",
     "percent",
+    "progress_words",
     "review_figure",
     "timeline_figure",
     "with_figures",
@@ -384,7 +385,7 @@ def moves_figure(moves: MovesChart, players: Sequence[str]) -> PanelFigure:
         notes.append(_note(f"… and {rest} more, each {'worse for the game' if game else 'higher'}.",
                            y=0, yanchor="top", yshift=-52, x=1, xanchor="right",
                            font={"size": 11}))
-    progress = _progress(moves)  # in words beside the figure (js/panels/moves.ts)
+    progress = progress_words(moves)  # in words beside the figure (js/panels/moves.ts)
     layout = _layout(title, 110 + 26 * len(shown) + (20 if rest else 0),
                      xaxis=xaxis, annotations=notes,
                      margin={"l": label_margin(labels), "r": 10, "t": 56,
@@ -399,12 +400,20 @@ def moves_figure(moves: MovesChart, players: Sequence[str]) -> PanelFigure:
     return {"name": title, "alt": alt, "figure": {"data": [trace], "layout": layout}}
 
 
-def _progress(moves: MovesChart) -> str:
+def progress_words(moves: MovesChart, done: str = "sampled worlds played out to the end",
+                   doing: str = "worlds") -> str:
+    """How far the whole-game evaluation of ``moves`` has come, in words (``""`` before it
+    starts): ``done`` names the worlds once all are in, ``doing`` while they come in.
+
+    >>> m = {"target": 64, "worlds": 16}
+    >>> progress_words(m), progress_words(m, doing="games played out")
+    ('Whole game: thinking… 16 of 64 worlds.', 'Whole game: thinking… 16 of 64 games played out.')
+    """
     if moves["target"] == 0:
         return ""
     if moves["worlds"] >= moves["target"]:
-        return f"Whole game: {moves['worlds']} sampled worlds played out to the end."
-    return f"Whole game: thinking… {moves['worlds']} of {moves['target']} worlds."
+        return f"Whole game: {moves['worlds']} {done}."
+    return f"Whole game: thinking… {moves['worlds']} of {moves['target']} {doing}."
 
 
 def _interval(ci: Sequence[float], fmt: Any) -> str:

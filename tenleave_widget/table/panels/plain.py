@@ -26,7 +26,7 @@ from typing import Any
 
 from ...engine.cards import card_value
 from .data import MoveChart, MovesChart, PanelData, PanelFigure
-from .figures import OUTCOME_PARTS, _wrap
+from .figures import OUTCOME_PARTS, _wrap, progress_words
 
 __all__ = ["JARGON", "disagreement", "plain_figures", "plain_points", "plain_review_words"]
 
@@ -148,21 +148,14 @@ def _moves(fig: PanelFigure, moves: MovesChart, players: Sequence[str]) -> Panel
     said = [s for s in (headline(moves), disagreement(moves)) if s]
     if said:
         out["caption"] = " ".join(said)  # under the chart, as words that wrap
-    progress = _progress(moves)
+    progress = progress_words(moves, "games played out to the end from here",
+                              "games played out")
     mark = "★ best" if game else "★ safest"
     out["alt"] = " ".join(s for s in (progress, *said) if s) + " " + " ".join(
         f"{m['label']}{f' ({mark})' if m['best'] else ''}: {_move_words(m, lookahead)}."
         for m in moves["moves"])
     out["alt"] = out["alt"].strip()
     return out
-
-
-def _progress(moves: MovesChart) -> str:
-    if moves["target"] == 0:
-        return ""
-    if moves["worlds"] >= moves["target"]:
-        return f"Whole game: {moves['worlds']} games played out to the end from here."
-    return f"Whole game: thinking… {moves['worlds']} of {moves['target']} games played out."
 
 
 END = r"(.+?): (under 10|exactly 10|over 10) in (\S+) of swats \((.+)\)"
