@@ -179,18 +179,38 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
         self.handle_intent({"kind": "perspective", "seat": seat})
 
     def goto(self, turn: int) -> None:
-        """Replay mode: show the position after ``turn`` turns. Play mode: take back every
-        turn after ``turn`` (the bots then move again if it is their turn)."""
+        """Move the table to the position after ``turn`` turns.
+
+        In replay mode the table shows that position; in play mode every turn after it is
+        taken back (the cards the human cannot see are dealt again, and the bots move
+        again if it is their turn).
+
+        Args:
+            turn: the number of turns applied, 0 to the game's.
+
+        Raises:
+            WidgetMessageError: ``turn`` is out of range, or a take-back is not allowed
+                here (the table is unchanged).
+        """
         self.session.goto(turn)
         self._refresh()
         self._bots.start()
 
     def load(self, record: Any, turn: int | None = None) -> None:
-        """Load a ``tenleave-record/1`` (object or path). Replay mode shows turn ``turn``
-        (default 0); play mode continues from the record's end (``turn`` must be left out).
+        """Load another game into this table.
 
-        Everything is checked before anything changes: on an error (an invalid record,
-        other players, a bad ``turn``) the widget is exactly as it was."""
+        Everything is checked before anything changes: on an error the widget is exactly
+        as it was.
+
+        Args:
+            record: a ``tenleave-record/1`` object, or the path of a record file.
+            turn: replay mode: the position shown (default 0); play mode continues from
+                the record's end, and ``turn`` must be left out.
+
+        Raises:
+            RecordError: the record is invalid.
+            WidgetMessageError: other players than this table's, or a bad ``turn``.
+        """
         record = record_object(record)  # read once
         lesson = parse_record(record).lesson if self.mode == "replay" else None
         game = Game.from_record(record)
@@ -310,14 +330,30 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
         self.session.coach.check.threshold = float(points)
 
     def save(self, path: str | Path) -> None:
-        """Save :meth:`record` as JSON."""
+        """Save :meth:`record` as a record file, atomically.
+
+        Args:
+            path: the file to write (``replay_widget(path)`` opens it again).
+
+        Raises:
+            OSError: the file could not be written (an old one is left as it was).
+        """
         save_record(self.record(), path)
 
     def review(self, samples: int | None = None, seed: int = 0) -> None:
-        """Replay mode: review the game (every decision judged from its mover's view, the
-        luck of every swat; :func:`tenleave_widget.analysis.review.review`). In a running kernel
-        it works in the background with a progress bar; the result is kept (see
-        :attr:`review_result`), labels the narration, and is saved with the record."""
+        """Replay mode: review the game — every decision judged from its mover's view, the
+        luck of every swat (:func:`tenleave_widget.analysis.review.review`).
+
+        In a running kernel it works in the background with a progress bar; the result is
+        kept (:attr:`review_result`), labels the narration, and is saved with the record.
+
+        Args:
+            samples: worlds per decision (default: the review's, 48).
+            seed: the review's seed: the same seed gives the same review.
+
+        Raises:
+            WidgetMessageError: the table is not in replay mode.
+        """
         if self.review_panel is None:
             raise WidgetMessageError("the review is for replay mode: use replay(record)")
         self.review_panel.start(samples, seed)
@@ -335,14 +371,34 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
         self.review_panel.best.value = bool(on)
 
     def export_html(self, path: str | Path) -> Path:
-        """The game as one self-contained HTML page that steps through it offline
-        (:func:`tenleave_widget.programs.export.export_html`), seen as the table shows it now: the
-        teacher's export (every view) from the teacher's view, else only what the viewing
-        seat knew at each turn."""
+        """Write the game as one self-contained HTML page that steps through it offline
+        (:func:`tenleave_widget.programs.export.export_html`), seen as the table shows it.
+
+        From the teacher's view the page is the teacher's export (every view); from a
+        seat's view it holds only what that seat knew at each turn.
+
+        Args:
+            path: the page to write.
+
+        Returns:
+            The path written.
+
+        Raises:
+            RecordError: the game is beyond the page's bounds.
+            OSError: the page could not be written (an old one is left as it was).
+        """
         return export_html(self.record(), path, perspective=self.perspective)
 
     def handle_intent(self, intent: object) -> None:
-        """Apply one browser intent, or raise a :class:`TenLeaveError` (nothing changed)."""
+        """Apply one message of the kind the table sends when clicked.
+
+        Args:
+            intent: e.g. ``{"kind": "play", "card": "3*", "queue": 1}`` or ``{"kind":
+                "end"}`` (the intents: ``docs/widget.md``).
+
+        Raises:
+            TenLeaveError: the intent is malformed or not allowed now; nothing changed.
+        """
         checked = parse_intent(intent)
         if checked["kind"] == "branch":
             self._branch()
