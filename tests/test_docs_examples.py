@@ -489,3 +489,32 @@ def test_the_readme_is_short_and_the_pages_tell_no_history() -> None:
              for m in HISTORY.finditer(path.read_text(encoding="utf-8"))]
     assert found == []
     assert HISTORY.search("as issue 20 asks") and HISTORY.search("the tree at `5675c38^`")
+
+
+# ------------------------------------------------------------ links between the pages
+
+LINK = re.compile(r"\]\((?P<target>[^)#\s]+)(?:#[^)\s]*)?\)")
+
+
+def broken_links(paths: list[Path]) -> list[str]:
+    """Every relative link of these Markdown files whose target file does not exist (the
+    strict docs build checks the anchors too; this is its fast-lane part)."""
+    out = []
+    for path in paths:
+        text = FENCE.sub("", path.read_text(encoding="utf-8"))
+        for m in LINK.finditer(text):
+            target = m["target"]
+            if "://" in target or target.startswith(("mailto:", "<")):
+                continue
+            if not (path.parent / target).exists():
+                where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name
+                out.append(f"{where}: ({target})")
+    return out
+
+
+def test_every_link_between_the_pages_leads_to_a_file(tmp_path: Path) -> None:
+    pages = [*DOCS, ROOT / "CHANGELOG.md", ROOT / "DEVELOP.md"]
+    assert broken_links(pages) == []
+    page = tmp_path / "page.md"
+    page.write_text("[there](nowhere.md) [here](page.md#top) [web](https://example.org)\n")
+    assert broken_links([page]) == ["page.md: (nowhere.md)"]
