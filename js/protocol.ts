@@ -1,6 +1,6 @@
 // GENERATED from tenleave_widget/table/protocol.py by tools/gen_protocol.py: do not edit.
 // Change the Python types, then run `python tools/gen_protocol.py` and `npm run build`.
-// tests/table/test_widget_protocol.py fails when this file is stale (or `python tools/gen_protocol.py --check`).
+// tests/table/test_protocol.py fails when this file is stale (or `python tools/gen_protocol.py --check`).
 //
 // The contract between Python and the browser. `TableState` is the synced state of the
 // table widget (one traitlet per key): `view` follows docs/view.md (tenleave-view/1);

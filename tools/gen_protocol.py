@@ -16,7 +16,7 @@ keys. Types: bool -> boolean, int/float -> number, str -> string, None -> null, 
 unknown, list[T] -> T[], tuple[A, B] -> [A, B], dict[str, T] -> Record<string, T>, Literal
 -> a union of JSON literals; anything else is refused (an error, not a guess).
 
-tests/table/test_widget_protocol.py fails when the checked-in js/protocol.ts differs from what
+tests/table/test_protocol.py fails when the checked-in js/protocol.ts differs from what
 this script writes, and reads the TypeScript back to compare it with Python.
 """
 
@@ -58,7 +58,7 @@ ROOTS = ("TableState", "Intent")
 HEADER = f"""\
 // GENERATED from tenleave_widget/table/protocol.py by tools/gen_protocol.py: do not edit.
 // Change the Python types, then run `{COMMAND}` and `npm run build`.
-// tests/table/test_widget_protocol.py fails when this file is stale (or `{COMMAND} --check`).
+// tests/table/test_protocol.py fails when this file is stale (or `{COMMAND} --check`).
 //
 // The contract between Python and the browser. `TableState` is the synced state of the
 // table widget (one traitlet per key): `view` follows docs/view.md (tenleave-view/1);

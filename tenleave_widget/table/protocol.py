@@ -4,7 +4,7 @@ Python sends one :class:`TableState` (each key a traitlet of
 :class:`~tenleave_widget.widget.table_widget.TableWidget`); the browser answers with an
 :data:`Intent`. ``js/protocol.ts``, the same types in TypeScript, is GENERATED from this
 module (and the TypedDicts it re-exports) by ``python tools/gen_protocol.py``: change the
-types here, then run it; ``tests/table/test_widget_protocol.py`` fails when the file is stale.
+types here, then run it; ``tests/table/test_protocol.py`` fails when the file is stale.
 
 Every message from the browser is checked here, in one place (:func:`parse_intent`):
 the browser is untrusted, so a malformed or forged message is refused with a

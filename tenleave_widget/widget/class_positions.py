@@ -6,7 +6,7 @@ The batch review (:mod:`tenleave_widget.programs.class_review`) finds the positi
 makes the puzzles; this module, above it, puts them on a table (``programs/`` may not
 import the widget).
 
-Usage (``tests/programs/test_class_positions.py``)::
+Usage (``tests/widget/test_class_positions.py``)::
 
     c = review_many(folder_files)
     open_position(c, 0)          # the largest loss, at its turn, from the mover's view

@@ -421,15 +421,6 @@ def test_more_budget_narrower_intervals_and_pruning() -> None:
     assert pruned["moves"][pruned["best"]]["samples"] == 64
 
 
-def test_doctests() -> None:
-    import doctest
-
-    from tenleave_widget.analysis import lookahead
-
-    result = doctest.testmod(lookahead)
-    assert result.attempted > 0 and result.failed == 0
-
-
 # ------------------------------------------------------------------------------ the bot
 
 

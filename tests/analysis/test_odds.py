@@ -4,7 +4,6 @@ by laws."""
 from __future__ import annotations
 
 import copy
-import doctest
 import random
 from collections import Counter
 from typing import Any
@@ -22,7 +21,6 @@ from naive_odds import (
     unknown_groups,
 )
 
-import tenleave_widget.analysis.odds as odds_module
 from tenleave_widget.analysis.odds import move_evaluation, queue_outs, seat_odds, sketch_view
 from tenleave_widget.engine.game import Game
 
@@ -378,6 +376,3 @@ def test_queue_outs(seed: int) -> None:
             assert abs(p - want) < 1e-12
 
 
-def test_doctests() -> None:
-    result = doctest.testmod(odds_module)
-    assert result.attempted > 5 and result.failed == 0

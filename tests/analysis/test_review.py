@@ -206,22 +206,6 @@ def test_cli_review(tmp_path: Path) -> None:
     assert "turn 4" in run("review", str(bad)).stderr
 
 
-def test_doctests() -> None:
-    import doctest
-    import importlib
-    import pkgutil
-
-    from tenleave_widget.analysis import review as review_module
-
-    attempted = 0
-    for m in [review_module, *(importlib.import_module(f"{review_module.__name__}.{i.name}")
-                               for i in pkgutil.iter_modules(review_module.__path__))]:
-        result = doctest.testmod(m)
-        assert result.failed == 0, m.__name__
-        attempted += result.attempted
-    assert attempted >= 10
-
-
 def test_the_evaluators_hooks_for_the_review() -> None:
     """``evaluate_view(..., turns=..., per_world=True)``: a subset of the decisions, valued
     on the same worlds as the full list (the same seed), with per-world results whose

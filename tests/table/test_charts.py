@@ -6,7 +6,6 @@ it)."""
 from __future__ import annotations
 
 import copy
-import doctest
 import json
 import random
 from pathlib import Path
@@ -55,10 +54,6 @@ def _data(record: dict[str, Any], turns: int, seat: int | None) -> PanelData:
 def _record(n: int) -> dict[str, Any]:
     rec: dict[str, Any] = json.loads((GAMES / f"game-{n}-seats.json").read_text())
     return rec
-
-
-def test_doctests() -> None:
-    assert doctest.testmod(charts).failed == 0
 
 
 def test_start_of_game_says_the_queues_are_empty() -> None:

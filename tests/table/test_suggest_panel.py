@@ -5,7 +5,6 @@ seat's view and public history only."""
 
 from __future__ import annotations
 
-import doctest
 import json
 import random
 from typing import Any
@@ -21,17 +20,11 @@ from tenleave_widget.engine.errors import TenLeaveError
 from tenleave_widget.table import tasks
 from tenleave_widget.table.panels import lookahead as lookahead_panel
 from tenleave_widget.table.panels import suggest as suggest_panel
-from tenleave_widget.table.panels import suggest_chart
 from tenleave_widget.table.panels.suggest import CAREFUL, PANEL_COST
 from tenleave_widget.table.protocol import WidgetMessageError, parse_intent
 from tenleave_widget.table.session.config import check_config
 from tenleave_widget.table.session.machine import Session
 from tenleave_widget.widget import TenLeaveWidget, hotseat, replay
-
-
-def test_doctests() -> None:
-    for module in (evidence, suggest_chart, suggest_panel):
-        assert doctest.testmod(module).failed == 0, module.__name__
 
 
 def bot_game(seats: int, seed: int, turns: int) -> Game:
