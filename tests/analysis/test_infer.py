@@ -27,6 +27,7 @@ from tenleave_widget.analysis.infer import infer, inferred_odds, public_history,
 from tenleave_widget.analysis.odds import move_evaluation, seat_odds
 from tenleave_widget.analysis.position import position_infer, position_odds
 from tenleave_widget.engine.errors import InvalidViewError, SetupError
+from tenleave_widget.programs.cli import tidy_numbers
 
 # ------------------------------------------------------------------ a naive reference
 
@@ -476,6 +477,11 @@ def test_fitted_beta_reads_random_and_greedy_players() -> None:
 # --------------------------------------------------------------------------------- CLI
 
 
+def _as_printed(value: object) -> object:
+    """``value`` as the CLI prints it: JSON, floats to 12 significant digits."""
+    return tidy_numbers(json.loads(json.dumps(value)))
+
+
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "tenleave_widget", *args],
                           capture_output=True, text=True)
@@ -489,11 +495,11 @@ def test_cli_infer_prints_the_json_of_position_infer(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     want = position_infer(g.to_record(), 1, 11, beta=2.5, seed=3)
-    assert out == json.loads(json.dumps(want))
+    assert out == _as_printed(want)
     assert out["seat"] == 1 and out["turn"] == 11 and out["beta"] == {"0": 2.5, "2": 2.5}
     assert {"cards", "effective_samples", "hands", "opponents"} <= set(out)
     fitted = json.loads(_cli("infer", str(f), "--seat", "0").stdout)
-    assert fitted == json.loads(json.dumps(position_infer(g, 0, beta="fitted")))
+    assert fitted == _as_printed(position_infer(g, 0, beta="fitted"))
     assert fitted["turn"] == g.turns_applied and all(f["fitted"] for f in fitted["opponents"])
 
 
@@ -507,18 +513,20 @@ def test_cli_infer_and_odds_read_the_players_by_the_cost_asked(tmp_path: Path) -
     base = ["--seat", "1", "--turns", "11"]
     swat = _cli("infer", str(f), *base, "--cost", "one-swat")
     assert swat.returncode == 0, swat.stderr
-    assert json.loads(swat.stdout) == json.loads(json.dumps(
-        position_infer(g.to_record(), 1, 11, cost="one-swat")))
+    assert json.loads(swat.stdout) == _as_printed(
+        position_infer(g.to_record(), 1, 11, cost="one-swat"))
     fitted = json.loads(_cli("infer", str(f), *base).stdout)
     assert fitted == json.loads(_cli("infer", str(f), *base, "--cost", "fitted").stdout)
     assert json.loads(swat.stdout)["model"] != fitted["model"]  # it says how it read them
     odds = _cli("odds", str(f), *base, "--model", "inferred", "--beta", "2", "--cost", "one-swat")
     assert odds.returncode == 0, odds.stderr
-    assert json.loads(odds.stdout) == json.loads(json.dumps(
-        position_odds(g.to_record(), 1, 11, model="inferred", beta=2.0, cost="one-swat")))
-    plain = _cli("odds", str(f), *base)
-    assert _cli("odds", str(f), *base, "--cost", "lookahead").stdout == plain.stdout
-    for command in (["infer"], ["odds", "--model", "inferred"], ["odds"]):
+    assert json.loads(odds.stdout) == _as_printed(
+        position_odds(g.to_record(), 1, 11, model="inferred", beta=2.0, cost="one-swat"))
+    # the uniform model reads no players: --cost without --model inferred is refused
+    refused = _cli("odds", str(f), *base, "--cost", "lookahead")
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert len(refused.stderr.splitlines()) == 1 and "--model inferred" in refused.stderr
+    for command in (["infer"], ["odds", "--model", "inferred"]):
         bad = _cli(command[0], str(f), *base, *command[1:], "--cost", "clever")
         assert bad.returncode == 2 and bad.stdout == "", bad.stderr
         assert len(bad.stderr.splitlines()) == 1 and "--cost must be one of one-swat" \
@@ -641,9 +649,9 @@ def test_cli_odds_model_inferred(tmp_path: Path) -> None:
     r = _cli("odds", str(f), "--seat", "2", "--model", "inferred", "--beta", "3")
     assert r.returncode == 0, r.stderr
     want = position_odds(g.to_record(), 2, model="inferred", beta=3.0)
-    assert json.loads(r.stdout) == json.loads(json.dumps(want))
+    assert json.loads(r.stdout) == _as_printed(want)
     plain = _cli("odds", str(f), "--seat", "2")
-    assert json.loads(plain.stdout) == json.loads(json.dumps(seat_odds(g.view(2))))
+    assert json.loads(plain.stdout) == _as_printed(seat_odds(g.view(2)))
     bad = _cli("odds", str(f), "--seat", "2", "--model", "clever")
     assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1
 
