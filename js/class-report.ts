@@ -15,13 +15,13 @@ function charts(): HTMLElement[] {
 function draw(figures: Record<string, PanelFigure>): Promise<unknown> {
   return Promise.all(
     charts().map((el) => {
-      const key = el.dataset["figure"] ?? "";
+      const key = el.dataset.figure ?? "";
       const f = figures[key];
       if (!f) return Promise.reject(new Error(`no figure ${key}`));
       // the drawing is hidden from screen readers (its text alternative is read
       // instead); the modebar's download button stays reachable
       return drawFigure(el, key, f.figure, readTheme(el)).then(() => {
-        el.querySelectorAll("svg").forEach((svg) => svg.setAttribute("aria-hidden", "true"));
+        for (const svg of el.querySelectorAll("svg")) svg.setAttribute("aria-hidden", "true");
       });
     }),
   );
@@ -32,10 +32,10 @@ function main(): void {
   const figures = JSON.parse(text) as Record<string, PanelFigure>;
   draw(figures).then(
     () => {
-      document.body.dataset["ready"] = "1";
+      document.body.dataset.ready = "1";
     },
     (e: unknown) => {
-      document.body.dataset["ready"] = "error";
+      document.body.dataset.ready = "error";
       console.error(e);
     },
   );

@@ -113,9 +113,9 @@ function show(main: HTMLElement, data: ExportData): void {
     return { ...state, show_odds: showOdds, size: size ?? state.size };
   };
   const update = (): void => {
-    main.dataset["turn"] = String(turn);
+    main.dataset.turn = String(turn);
     const seat = data.perspectives[p];
-    main.dataset["view"] = seat === null || seat === undefined ? "all" : String(seat);
+    main.dataset.view = seat === null || seat === undefined ? "all" : String(seat);
     for (const redraw of redraws) redraw();
   };
   const send = (intent: Intent): void => {
@@ -156,7 +156,7 @@ function show(main: HTMLElement, data: ExportData): void {
     send({ kind: "goto", turn: next });
   });
   update();
-  document.body.dataset["ready"] = "1";
+  document.body.dataset.ready = "1";
 }
 
 function start(): void {

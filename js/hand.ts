@@ -94,7 +94,7 @@ export function handBlock(model: TableState, ui: UiState, send: Send, rerender: 
       }),
     ),
   );
-  actions.querySelectorAll("button").forEach((b) => b.setAttribute("data-group", "actions"));
+  for (const b of actions.querySelectorAll("button")) b.setAttribute("data-group", "actions");
   if (!rows.length && !noCards && !offers.undo) return null;
   return h(
     "div",

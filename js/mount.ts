@@ -71,18 +71,18 @@ export function mountTable(el: HTMLElement, source: TableSource): () => void {
     drawn = state;
     const before = focusBefore(root);
     const view = state.view;
-    root.dataset["mode"] = state.mode;
-    root.dataset["turns"] = String(view.turns_applied);
-    root.dataset["toMove"] = view.to_move === null ? "" : String(view.to_move);
-    root.dataset["perspective"] = state.perspective === null ? "all" : String(state.perspective);
-    root.dataset["busy"] = state.busy ? "1" : "0";
-    root.dataset["pending"] = String(state.pending.length);
+    root.dataset.mode = state.mode;
+    root.dataset.turns = String(view.turns_applied);
+    root.dataset.toMove = view.to_move === null ? "" : String(view.to_move);
+    root.dataset.perspective = state.perspective === null ? "all" : String(state.perspective);
+    root.dataset.busy = state.busy ? "1" : "0";
+    root.dataset.pending = String(state.pending.length);
     root.classList.toggle("tl-busy", state.busy);
     for (const size of ["small", "medium", "large", "projector"]) {
       root.classList.toggle(`tl-size-${size}`, state.size === size);
     }
     const offline = isOffline(source);
-    root.dataset["connected"] = offline ? "0" : "1";
+    root.dataset.connected = offline ? "0" : "1";
     side = panels.sideFor(state);
     const built = buildTable(state, ui, send, draw, side !== null);
     const main = h("div", { class: "tl-main" }, ...built.parts);

@@ -37,7 +37,7 @@ export class SidePanels {
 
   /** The side column for `state`, or null when it shows no panels. */
   sideFor(state: TableState): HTMLElement | null {
-    return (state.show_odds || state.panels.figures["review"] !== undefined) && !state.cover.shown && state.panels.state
+    return (state.show_odds || state.panels.figures.review !== undefined) && !state.cover.shown && state.panels.state
       ? this.aside
       : null;
   }

@@ -27,7 +27,7 @@ function modelSource(model: Model): TableSource {
       answered = true;
       if (!connected) {
         connected = true;
-        redraws.forEach((r) => r());
+        for (const r of redraws) r();
       }
     }
   });
@@ -39,7 +39,7 @@ function modelSource(model: Model): TableSource {
   setTimeout(() => {
     if (!answered) {
       connected = false;
-      redraws.forEach((r) => r());
+      for (const r of redraws) r();
     }
   }, HELLO_TIMEOUT_MS);
   return {

@@ -93,7 +93,7 @@ export function buildTable(
       // a teaching column beside the hand, the last turn and the scores (as at projector
       // size); a note taller than its box (widget.css) scrolls in it, by keys too
       note.tabIndex = 0;
-      note.dataset["focus"] = "note";
+      note.dataset.focus = "note";
       if (panelsBeside) {
         parts.push(...board);
         return { lesson, parts, sideNote: note };

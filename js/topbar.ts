@@ -17,7 +17,7 @@ export function topBar(model: TableState, send: Send, status: HTMLElement | null
   const awake = view.events.some((e) => e.kind === "swat");
   const tokenPositions = new Set(view.token_positions);
   // replay with a review, "show the best move": the best turn wakes SleepKid before its play
-  const bestWakes = model.best !== null && model.best.wake;
+  const bestWakes = model.best?.wake;
   return h(
     "div",
     { class: "tl-top" },

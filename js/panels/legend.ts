@@ -33,35 +33,35 @@ export interface SplitLegend {
 /** `figure` without its legends, and their entries (null: plotly.js draws its legend). */
 export function splitLegend(figure: FigureJSON): SplitLegend | null {
   const layout = figure.layout;
-  const room = obj(obj(layout["meta"])["legend_px"]);
-  if (Object.keys(room).length === 0 || layout["showlegend"] !== true) return null;
-  const shown = figure.data.filter((t) => t["showlegend"] === true);
-  if (shown.length === 0 || shown.some((t) => t["type"] !== "bar")) return null;
+  const room = obj(obj(layout.meta).legend_px);
+  if (Object.keys(room).length === 0 || layout.showlegend !== true) return null;
+  const shown = figure.data.filter((t) => t.showlegend === true);
+  if (shown.length === 0 || shown.some((t) => t.type !== "bar")) return null;
   const top: LegendEntry[] = [];
   const bottom: LegendEntry[] = [];
   for (const trace of shown) {
-    const which = typeof trace["legend"] === "string" ? trace["legend"] : "legend";
-    const y = obj(layout[which])["y"];
-    const marker = obj(trace["marker"]);
-    const pattern = obj(marker["pattern"]);
-    const neutral = trace["meta"] === "neutral";
+    const which = typeof trace.legend === "string" ? trace.legend : "legend";
+    const y = obj(layout[which]).y;
+    const marker = obj(trace.marker);
+    const pattern = obj(marker.pattern);
+    const neutral = trace.meta === "neutral";
     (typeof y === "number" && y < 0.5 ? bottom : top).push({
-      name: String(trace["name"] ?? ""),
-      colour: neutral || typeof marker["color"] !== "string" ? "" : marker["color"],
-      pattern: typeof pattern["shape"] === "string" ? pattern["shape"] : "",
-      patternColour: neutral || typeof pattern["fgcolor"] !== "string" ? "" : pattern["fgcolor"],
+      name: String(trace.name ?? ""),
+      colour: neutral || typeof marker.color !== "string" ? "" : marker.color,
+      pattern: typeof pattern.shape === "string" ? pattern.shape : "",
+      patternColour: neutral || typeof pattern.fgcolor !== "string" ? "" : pattern.fgcolor,
     });
   }
   const px = (key: string): number => (typeof room[key] === "number" ? room[key] : 0);
-  const margin = obj(layout["margin"]);
+  const margin = obj(layout.margin);
   const out: Obj = {
     ...layout,
     showlegend: false,
-    height: (typeof layout["height"] === "number" ? layout["height"] : 240) - px("t") - px("b"),
-    margin: { ...margin, t: Number(margin["t"] ?? 36) - px("t"), b: Number(margin["b"] ?? 36) - px("b") },
+    height: (typeof layout.height === "number" ? layout.height : 240) - px("t") - px("b"),
+    margin: { ...margin, t: Number(margin.t ?? 36) - px("t"), b: Number(margin.b ?? 36) - px("b") },
   };
   return {
-    figure: { data: figure.data.map((t) => (t["showlegend"] === true ? { ...t, showlegend: false } : t)), layout: out },
+    figure: { data: figure.data.map((t) => (t.showlegend === true ? { ...t, showlegend: false } : t)), layout: out },
     top,
     bottom,
   };

@@ -97,7 +97,7 @@ export class PanelsView {
       return;
     }
     this.waiting = null;
-    this.element.dataset["state"] = data.state;
+    this.element.dataset.state = data.state;
     this.heading.textContent = data.title;
     this.message.textContent = data.message;
     this.message.hidden = data.message === "";
@@ -137,7 +137,7 @@ export class PanelsView {
     // drawn: every chart's Plotly.react settled (at once when plotly.js is in the page; a
     // newer state's charts replace a state still waiting for it, and mark it drawn instead)
     void Promise.allSettled(draws).then(() => {
-      if (revision === this.revision) this.element.dataset["revision"] = String(revision);
+      if (revision === this.revision) this.element.dataset.revision = String(revision);
     });
   }
 
@@ -199,7 +199,7 @@ export class PanelsView {
     const words = drawn === slot.drawn ? null : wordsOnly(figure.figure);
     if (words !== null && slot.plot.classList.contains("js-plotly-plot")) {
       slot.words.textContent = words;
-      slot.words.style.minHeight = `${Number(themed(figure.figure.layout, theme)["height"]) || 0}px`;
+      slot.words.style.minHeight = `${Number(themed(figure.figure.layout, theme).height) || 0}px`;
       slot.words.hidden = false;
       slot.plot.hidden = true;
       slot.legendTop.hidden = slot.legendBottom.hidden = true;

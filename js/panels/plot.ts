@@ -49,27 +49,27 @@ export function themed(layout: Obj, t: Theme): Obj {
     ...obj(f),
     family: t.font,
     color,
-    size: Math.round(num(obj(f)["size"], size) * k * 10) / 10,
+    size: Math.round(num(obj(f).size, size) * k * 10) / 10,
   });
   const out: Obj = { ...layout };
-  out["font"] = font(layout["font"], 12);
+  out.font = font(layout.font, 12);
   // the title is the panel's HTML heading (it wraps; js/panels/panels.ts): none in the chart
-  const title = String(obj(layout["title"])["text"] ?? "");
+  const title = String(obj(layout.title).text ?? "");
   const lines = title === "" ? 0 : title.split("<br>").length;
-  out["title"] = { text: "" };
+  out.title = { text: "" };
   for (const key of ["legend", "legend2"]) {
-    if (key in layout || key === "legend") out[key] = { ...obj(layout[key]), font: font(obj(layout[key])["font"], 11), bgcolor: "rgba(0,0,0,0)" };
+    if (key in layout || key === "legend") out[key] = { ...obj(layout[key]), font: font(obj(layout[key]).font, 11), bgcolor: "rgba(0,0,0,0)" };
   }
-  out["hoverlabel"] = { ...obj(layout["hoverlabel"]), bgcolor: t.bg, bordercolor: t.line, font: font({}, 12) };
-  out["modebar"] = { bgcolor: "rgba(0,0,0,0)", color: t.fg2, activecolor: t.fg };
-  out["paper_bgcolor"] = "rgba(0,0,0,0)";
-  out["plot_bgcolor"] = "rgba(0,0,0,0)";
-  const margin = obj(layout["margin"]);
-  const top = Math.max(10, num(margin["t"], 36) - 22 * lines);
-  out["margin"] = Object.fromEntries(
+  out.hoverlabel = { ...obj(layout.hoverlabel), bgcolor: t.bg, bordercolor: t.line, font: font({}, 12) };
+  out.modebar = { bgcolor: "rgba(0,0,0,0)", color: t.fg2, activecolor: t.fg };
+  out.paper_bgcolor = "rgba(0,0,0,0)";
+  out.plot_bgcolor = "rgba(0,0,0,0)";
+  const margin = obj(layout.margin);
+  const top = Math.max(10, num(margin.t, 36) - 22 * lines);
+  out.margin = Object.fromEntries(
     Object.entries({ ...margin, t: top }).map(([side, px]) => [side, typeof px === "number" ? Math.round(px * k) : px]),
   );
-  out["height"] = Math.round((num(layout["height"], 240) - 22 * lines) * k);
+  out.height = Math.round((num(layout.height, 240) - 22 * lines) * k);
   for (const [key, axis] of Object.entries(layout)) {
     if (!AXES.test(key)) continue;
     const a = obj(axis);
@@ -79,16 +79,16 @@ export function themed(layout: Obj, t: Theme): Obj {
       gridcolor: t.grid,
       linecolor: t.line,
       zerolinecolor: t.line,
-      tickfont: font(a["tickfont"], 11),
-      title: { ...obj(a["title"]), font: font(obj(a["title"])["font"], 11, t.fg2) },
+      tickfont: font(a.tickfont, 11),
+      title: { ...obj(a.title), font: font(obj(a.title).font, 11, t.fg2) },
     };
   }
-  if (Array.isArray(layout["annotations"])) {
+  if (Array.isArray(layout.annotations)) {
     // on the panel's own background: a grid line behind a note does not cross its words
-    out["annotations"] = layout["annotations"].map((a: unknown) => ({ ...obj(a), bgcolor: t.bg, font: font(obj(a)["font"], 13) }));
+    out.annotations = layout.annotations.map((a: unknown) => ({ ...obj(a), bgcolor: t.bg, font: font(obj(a).font, 13) }));
   }
-  if (Array.isArray(layout["shapes"])) {
-    out["shapes"] = layout["shapes"].map((s: unknown) => (obj(s)["type"] === "line" ? { ...obj(s), line: { ...obj(obj(s)["line"]), color: t.fg2 } } : s));
+  if (Array.isArray(layout.shapes)) {
+    out.shapes = layout.shapes.map((s: unknown) => (obj(s).type === "line" ? { ...obj(s), line: { ...obj(obj(s).line), color: t.fg2 } } : s));
   }
   return out;
 }
@@ -98,23 +98,23 @@ export function themed(layout: Obj, t: Theme): Obj {
 export function themedData(data: Obj[], t: Theme): Obj[] {
   return data.map((trace) => {
     const out: Obj = { ...trace };
-    if (trace["type"] === "bar") {
-      const marker = obj(trace["marker"]);
-      const neutral = trace["meta"] === "neutral"; // no colour of its own: the theme's
-      out["marker"] = {
+    if (trace.type === "bar") {
+      const marker = obj(trace.marker);
+      const neutral = trace.meta === "neutral"; // no colour of its own: the theme's
+      out.marker = {
         ...marker,
-        ...(neutral ? { color: t.fg2, pattern: { ...obj(marker["pattern"]), fgcolor: t.bg } } : {}),
-        line: { ...obj(marker["line"]), color: t.line },
+        ...(neutral ? { color: t.fg2, pattern: { ...obj(marker.pattern), fgcolor: t.bg } } : {}),
+        line: { ...obj(marker.line), color: t.line },
       };
-      out["outsidetextfont"] = { color: t.fg, family: t.font };
+      out.outsidetextfont = { color: t.fg, family: t.font };
     }
-    if (trace["meta"] === "key") {
+    if (trace.meta === "key") {
       // a legend entry that only shows a marker shape (the review graph's key): theme colour
-      const marker = obj(trace["marker"]);
-      out["marker"] = { ...marker, color: t.fg2, line: { ...obj(marker["line"]), color: t.fg2 } };
+      const marker = obj(trace.marker);
+      out.marker = { ...marker, color: t.fg2, line: { ...obj(marker.line), color: t.fg2 } };
     }
-    if (typeof trace["textposition"] === "string" && trace["type"] === "scatter") {
-      out["textfont"] = { color: t.fg, family: t.font };
+    if (typeof trace.textposition === "string" && trace.type === "scatter") {
+      out.textfont = { color: t.fg, family: t.font };
     }
     return out;
   });
@@ -124,10 +124,10 @@ export function themedData(data: Obj[], t: Theme): Obj[] {
  *  its axes hidden, one note), or null. */
 export function wordsOnly(figure: FigureJSON): string | null {
   const layout = obj(figure.layout);
-  const notes = layout["annotations"];
+  const notes = layout.annotations;
   if (figure.data.length !== 0 || !Array.isArray(notes) || notes.length !== 1) return null;
-  if (obj(layout["xaxis"])["visible"] !== false) return null;
-  return String(obj(notes[0])["text"] ?? "").split("<br>").join(" ");
+  if (obj(layout.xaxis).visible !== false) return null;
+  return String(obj(notes[0]).text ?? "").split("<br>").join(" ");
 }
 
 const CONFIG = (name: string): Obj => ({

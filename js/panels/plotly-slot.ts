@@ -16,7 +16,8 @@ const KEY = "__tenleave_plotly__";
 
 function slot(): Slot {
   const g = globalThis as unknown as Record<string, Slot | undefined>;
-  return (g[KEY] ??= { plotly: null, waiters: [] });
+  g[KEY] ??= { plotly: null, waiters: [] };
+  return g[KEY];
 }
 
 /** Make `plotly` the page's plotly.js (the first one published stays). */
@@ -24,7 +25,7 @@ export function publish(plotly: PlotlyStatic): void {
   const s = slot();
   if (s.plotly) return;
   s.plotly = plotly;
-  s.waiters.splice(0).forEach((w) => w(plotly));
+  for (const w of s.waiters.splice(0)) w(plotly);
 }
 
 /** The page's plotly.js, or null while none is published yet. */
