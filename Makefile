@@ -4,7 +4,7 @@
 #                of examples/ (made on first use; git ignores it), so that running and
 #                autosaving the notebooks never modifies the tracked examples.
 #   make test  - install everything the tests need on a fresh Debian machine (as root),
-#                then ruff, mypy and the whole pytest suite, browser tests included
+#                then ruff, Biome, mypy and the whole pytest suite, browser tests included
 #                (with the optional Dask extra, which the simulate tests exercise): the
 #                fast lane's tests in JOBS processes, then the documentation site in strict
 #                mode (make docs), then the other tests in one process.
@@ -13,9 +13,9 @@
 #                fails it. The example notebooks are shown as the test suite last ran them
 #                (test-artifacts/notebooks/), and lite/ is copied in when make lite built it.
 # For developers:
-#   make check - the fast lane, in an installed .venv: ruff, mypy and every test but those
-#                marked browser, notebook or slow (tests/conftest.py), in JOBS processes;
-#                no install step.
+#   make check - the fast lane, in an installed .venv: ruff, Biome (js/), mypy and every
+#                test but those marked browser, notebook or slow (tests/conftest.py), in
+#                JOBS processes; no install step.
 # An extra:
 #   make lite  - lite/: a static JupyterLite site of the examples, the package and Python
 #                in the browser (tools/lite/build.py), built in .venv-lite (the lite
@@ -30,6 +30,10 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 CHROMIUM := /usr/bin/chromium
+# The TypeScript's linter and formatter (biome.json; `npm run format` rewrites js/), from
+# node_modules (package.json's devDependencies): `biome ci` fails on a lint finding or a
+# file not formatted.
+BIOME := node_modules/.bin/biome
 
 # The fast lane (FAST) runs in JOBS processes (pytest-xdist, the test extra; worksteal: a
 # worker whose tests are done takes some of the other's); make test then runs the browser,
@@ -85,6 +89,7 @@ test:
 	$(BIN)/pip install -e '.[test,distributed,docs]'
 	test -s tenleave_widget/static/widget.js || { echo "the JS build did not run" >&2; exit 1; }
 	$(BIN)/ruff check .
+	$(BIOME) ci
 	$(BIN)/mypy
 	$(BIN)/pytest $(PARALLEL) -m "$(FAST)"
 	$(MAKE) --no-print-directory docs
@@ -94,7 +99,9 @@ check:
 	test -x $(BIN)/python || { echo "no $(VENV): run make test once (it installs)" >&2; exit 1; }
 	$(BIN)/python -c "import xdist, griffe" 2>/dev/null || \
 	  { echo "$(VENV) lacks the test extra: $(BIN)/pip install -e '.[test]'" >&2; exit 1; }
+	test -x $(BIOME) || { echo "node_modules lacks Biome (a devDependency): npm install" >&2; exit 1; }
 	$(BIN)/ruff check .
+	$(BIOME) ci
 	$(BIN)/mypy
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -q $(PARALLEL) -m "$(FAST)"
 

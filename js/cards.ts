@@ -108,9 +108,7 @@ export function faceDown(
     h("span", { class: "tl-ini", "aria-hidden": "true" }, initialOf(view, c.owner)),
     h("span", { class: "tl-val", "aria-hidden": "true" }, c.value === null ? "?" : String(c.value)),
     h("span", { class: "tl-hint", "aria-hidden": "true" }, c.back === "marked" ? "✱" : ""),
-    c.peeked_by.length
-      ? h("span", { class: "tl-eye", "aria-hidden": "true" }, peekedByMe ? "◉" : "○")
-      : null,
+    c.peeked_by.length ? h("span", { class: "tl-eye", "aria-hidden": "true" }, peekedByMe ? "◉" : "○") : null,
   ];
   if (clickable) {
     // On the seat's turn every face-down card is a button: Python answers a peek that

@@ -62,11 +62,18 @@ export function coachBlock(model: TableState, ui: UiState, send: Send): HTMLElem
         "data-testid": "coach-ask",
       },
       h("p", { class: "tl-coach-text", id: "tl-coach-ask-text" }, c.ask.text),
-      h("div", { class: "tl-coach-buttons" },
-        button("coach-back", "Take it back", () => {
-          ui.focusNext = ["hand-first", "root"];
-          send({ kind: "confirm", answer: "back" });
-        }, "tl-coach-primary"),
+      h(
+        "div",
+        { class: "tl-coach-buttons" },
+        button(
+          "coach-back",
+          "Take it back",
+          () => {
+            ui.focusNext = ["hand-first", "root"];
+            send({ kind: "confirm", answer: "back" });
+          },
+          "tl-coach-primary",
+        ),
         button("coach-play", "Play it anyway", () => {
           ui.focusNext = ["hand-first", "root"];
           send({ kind: "confirm", answer: "play" });

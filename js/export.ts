@@ -148,7 +148,10 @@ function show(main: HTMLElement, data: ExportData): void {
   document.addEventListener("keydown", (ev) => {
     if (ev.target !== document.body) return;
     const keys: Record<string, number> = {
-      ArrowLeft: turn - 1, ArrowRight: turn + 1, Home: 0, End: data.total,
+      ArrowLeft: turn - 1,
+      ArrowRight: turn + 1,
+      Home: 0,
+      End: data.total,
     };
     const next = keys[ev.key];
     if (next === undefined) return;

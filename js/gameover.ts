@@ -27,10 +27,15 @@ export function gameOverBlock(model: TableState, ui: UiState, send: Send): HTMLE
     ),
     coachSummary(model, ui, send),
     model.offers.again
-      ? button("again", "Play again (same players)", () => {
-          ui.focusNext = ["hand-first", "root"];
-          send({ kind: "again" });
-        }, "tl-again")
+      ? button(
+          "again",
+          "Play again (same players)",
+          () => {
+            ui.focusNext = ["hand-first", "root"];
+            send({ kind: "again" });
+          },
+          "tl-again",
+        )
       : model.mode === "replay"
         ? null
         : h("p", { class: "tl-muted" }, "To play again, run the cell again."),

@@ -25,25 +25,30 @@ export function handBlock(model: TableState, ui: UiState, send: Send, rerender: 
   // the game is over: every hand is empty, one line says so
   const empty = view.finished && hands.every(([, cards]) => cards.length === 0);
   const noCards = empty
-    ? h("div", { class: "tl-handrow", "data-testid": "hands-empty" },
-        h("span", { class: "tl-handname" }, viewer === null ? "Hands:" : "Your hand:"), " no cards left")
+    ? h(
+        "div",
+        { class: "tl-handrow", "data-testid": "hands-empty" },
+        h("span", { class: "tl-handname" }, viewer === null ? "Hands:" : "Your hand:"),
+        " no cards left",
+      )
     : null;
   if (empty) hands.length = 0;
   const actions = h(
     "div",
     { class: "tl-actions" },
-    offers.active && offers.wake
-      ? button("wake", "Wake SleepKid", () => send({ kind: "wake" }), "tl-wake")
-      : null,
+    offers.active && offers.wake ? button("wake", "Wake SleepKid", () => send({ kind: "wake" }), "tl-wake") : null,
     offers.active && offers.end
-      ? button("end", "End turn", () => {
-          ui.focusNext = ["hand-first", "again", "root"];
-          send({ kind: "end" });
-        }, "tl-end")
+      ? button(
+          "end",
+          "End turn",
+          () => {
+            ui.focusNext = ["hand-first", "again", "root"];
+            send({ kind: "end" });
+          },
+          "tl-end",
+        )
       : null,
-    offers.active && offers.reset
-      ? button("reset", "Start the turn again", () => send({ kind: "reset" }))
-      : null,
+    offers.active && offers.reset ? button("reset", "Start the turn again", () => send({ kind: "reset" })) : null,
     offers.undo ? button("undo", "Undo my last turn", () => send({ kind: "undo" })) : null,
   );
   const best = model.best;
@@ -68,7 +73,10 @@ export function handBlock(model: TableState, ui: UiState, send: Send, rerender: 
           return shown;
         }
         const card = faceUp(
-          view, s, c, selected ? "chosen: now choose a queue" : "in hand, press to choose (or its number key)",
+          view,
+          s,
+          c,
+          selected ? "chosen: now choose a queue" : "in hand, press to choose (or its number key)",
         );
         return h(
           "button",

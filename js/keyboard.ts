@@ -44,8 +44,8 @@ function moveInGroup(content: HTMLElement, target: HTMLElement, key: string): bo
 /** Number keys 1–5 choose a hand card of that value (again: the next one). */
 function chooseByNumber(content: HTMLElement, ui: UiState, key: string): boolean {
   if (!/^[1-5]$/.test(key)) return false;
-  const buttons = [...content.querySelectorAll<HTMLElement>('[data-group="hand"]')].filter(
-    (b) => (b.getAttribute("data-card") ?? "").startsWith(key),
+  const buttons = [...content.querySelectorAll<HTMLElement>('[data-group="hand"]')].filter((b) =>
+    (b.getAttribute("data-card") ?? "").startsWith(key),
   );
   if (buttons.length === 0) return false;
   const current = buttons.findIndex((b) => Number(b.getAttribute("data-hand-index")) === ui.selectedIndex);

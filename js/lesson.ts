@@ -40,21 +40,42 @@ export function lessonBlock(model: TableState, send: Send): HTMLElement | null {
       ? `${l.total} question${l.total === 1 ? "" : "s"} (Page Down starts)`
       : `Question ${i + 1} of ${l.total} · before turn ${(l.turn ?? 0) + 1}`;
   // short labels, so that the bar is one line above the table (their titles say more)
-  const prev = button("lesson-prev", "◀ Previous", () => i !== null && i > 0 && send({ kind: "moment", index: i - 1 }),
-    "tl-lessonbtn", "Previous moment (Page Up)");
+  const prev = button(
+    "lesson-prev",
+    "◀ Previous",
+    () => i !== null && i > 0 && send({ kind: "moment", index: i - 1 }),
+    "tl-lessonbtn",
+    "Previous moment (Page Up)",
+  );
   prev.disabled = first || i === 0;
-  const next = button("lesson-next", first ? "Start the lesson ▶" : "Next moment ▶",
-    () => send({ kind: "moment", index: i === null ? 0 : i + 1 }), "tl-lessonbtn tl-lessonnext", "Next moment (Page Down)");
+  const next = button(
+    "lesson-next",
+    first ? "Start the lesson ▶" : "Next moment ▶",
+    () => send({ kind: "moment", index: i === null ? 0 : i + 1 }),
+    "tl-lessonbtn tl-lessonnext",
+    "Next moment (Page Down)",
+  );
   next.disabled = i !== null && i + 1 >= l.total;
   const reveal = first
     ? null
-    : button("lesson-answer", l.revealed ? "Hide the answer" : "Show the answer",
-        () => send({ kind: "reveal", show: !l.revealed }), "tl-lessonbtn",
-        l.revealed ? "Hide the answer: the question again, before its turn (A)" : "Show the answer: the table plays the turn (A)");
+    : button(
+        "lesson-answer",
+        l.revealed ? "Hide the answer" : "Show the answer",
+        () => send({ kind: "reveal", show: !l.revealed }),
+        "tl-lessonbtn",
+        l.revealed
+          ? "Hide the answer: the question again, before its turn (A)"
+          : "Show the answer: the table plays the turn (A)",
+      );
   const back =
     !first && !l.here
-      ? button("lesson-back", "Back to the question", () => send({ kind: "moment", index: i }), "tl-lessonbtn",
-          `Back to question ${i + 1}`)
+      ? button(
+          "lesson-back",
+          "Back to the question",
+          () => send({ kind: "moment", index: i }),
+          "tl-lessonbtn",
+          `Back to question ${i + 1}`,
+        )
       : null;
   return h(
     "section",
@@ -64,14 +85,22 @@ export function lessonBlock(model: TableState, send: Send): HTMLElement | null {
       { class: "tl-lessonbar" },
       h("strong", { class: "tl-lessontitle" }, l.title || "Lesson"),
       h("span", { class: "tl-lessonwhere", "data-testid": "lesson-where", title: i === null ? null : l.view }, where),
-      first ? null : prev, next, reveal, back,
+      first ? null : prev,
+      next,
+      reveal,
+      back,
     ),
     // the answer in the question's place (Hide the answer brings the question back), so
     // that the table after the turn still fits the screen below it
     first
       ? null
       : l.answer
-        ? h("p", { class: "tl-answer", "data-testid": "answer", "aria-live": "polite" }, h("strong", null, "Answer: "), l.answer)
+        ? h(
+            "p",
+            { class: "tl-answer", "data-testid": "answer", "aria-live": "polite" },
+            h("strong", null, "Answer: "),
+            l.answer,
+          )
         : h("p", { class: "tl-question", "data-testid": "question", "aria-live": "polite" }, l.question),
   );
 }

@@ -8,7 +8,9 @@ import type { TableState } from "./protocol";
 export function announcement(state: TableState): string {
   const words = state.narration.turns[state.narration.turns.length - 1];
   const say = words
-    ? [...words.lines, ...words.swats.flatMap((sw) => sw.queues.map((q) => `Queue ${q.queue + 1}: ${q.text}`))].join(" ")
+    ? [...words.lines, ...words.swats.flatMap((sw) => sw.queues.map((q) => `Queue ${q.queue + 1}: ${q.text}`))].join(
+        " ",
+      )
     : "";
   return [say, state.status].filter(Boolean).join(" ");
 }

@@ -15,8 +15,7 @@ export function queuesBlock(model: TableState, ui: UiState, send: Send): HTMLEle
   const offers = model.offers;
   const peekable = new Set(offers.peek.map(([q, i]) => `${q}:${i}`));
   const tokenPositions = new Set(view.token_positions);
-  const canPlayHere = (q: number) =>
-    offers.active && ui.selected !== null && offers.play_queues.includes(q);
+  const canPlayHere = (q: number) => offers.active && ui.selected !== null && offers.play_queues.includes(q);
   const firstPlay = view.queues.findIndex((_, q) => canPlayHere(q));
   // what the last turn (or the turn in progress) changed on the table
   const changed = new Map<number, string>();
@@ -103,20 +102,24 @@ export function queuesBlock(model: TableState, ui: UiState, send: Send): HTMLEle
               ),
               card
                 ? (() => {
-                    const el = faceDown(
-                      view, card, q, i, viewer, peekable.has(`${q}:${i}`), offers.active, send,
-                    );
+                    const el = faceDown(view, card, q, i, viewer, peekable.has(`${q}:${i}`), offers.active, send);
                     el.setAttribute("data-group", `queue-${q}`);
                     if (el.tagName === "BUTTON") {
                       // a peek (Python answers it): focus then moves on like after a rotate
-                      el.addEventListener("click", () => { ui.focusNext = AFTER_EXTRA; });
+                      el.addEventListener("click", () => {
+                        ui.focusNext = AFTER_EXTRA;
+                      });
                     }
                     const what = changed.get(card.key);
                     if (what) {
                       el.classList.add("tl-changed", `tl-changed-${what}`);
                       el.setAttribute("aria-label", `${el.getAttribute("aria-label") ?? ""}, ${what} last turn`);
-                      return h("span", { class: "tl-changed-wrap" }, el,
-                        h("span", { class: "tl-badge", "aria-hidden": "true" }, BADGE[what] ?? what));
+                      return h(
+                        "span",
+                        { class: "tl-changed-wrap" },
+                        el,
+                        h("span", { class: "tl-badge", "aria-hidden": "true" }, BADGE[what] ?? what),
+                      );
                     }
                     return el;
                   })()

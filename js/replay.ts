@@ -22,9 +22,7 @@ export function replayBlock(model: TableState, send: Send): HTMLElement {
       },
     },
     h("option", { value: "all", selected: model.perspective === null }, "Teacher (all cards)"),
-    view.players.map((p, s) =>
-      h("option", { value: s, selected: model.perspective === s }, `${p}'s view`),
-    ),
+    view.players.map((p, s) => h("option", { value: s, selected: model.perspective === s }, `${p}'s view`)),
   );
   return h(
     "div",
@@ -48,8 +46,13 @@ export function replayBlock(model: TableState, send: Send): HTMLElement {
       button("last", "▶|", () => go(r.total), "", "Last turn"),
       h("span", { class: "tl-turncount", "data-testid": "turn" }, `after ${r.turn} of ${r.total} turns`),
       select,
-      button("branch", "Play on from here", () => send({ kind: "branch" }), "tl-branch",
-        "Play on from this position at a new table"),
+      button(
+        "branch",
+        "Play on from here",
+        () => send({ kind: "branch" }),
+        "tl-branch",
+        "Play on from this position at a new table",
+      ),
     ),
   );
 }
@@ -57,17 +60,16 @@ export function replayBlock(model: TableState, send: Send): HTMLElement {
 /** The teacher's note on the turn shown (below the table at projector size). */
 export function noteBlock(model: TableState): HTMLElement | null {
   const r = model.replay;
-  return (
-    r.note
-      ? h(
-          "div",
-          { class: "tl-note", "data-testid": "note", role: "note" },
-          h("strong", null, `Note on turn ${(r.note_turn ?? 0) + 1}: `),
-          // one line per step of the story (each queue, the new token, the scores), so a
-          // note reads on a projector instead of being one dense paragraph
-          r.note
-            .split(/(?<=[.!])\s+(?=(?:Queue \d|Pass \d|A new Human|Penalties so far|Then |Thanks to|Final penalties))/)
-            .map((line, i) => (i === 0 ? h("span", null, line) : h("span", { class: "tl-noteline" }, line))),
-        )
-      : null);
+  return r.note
+    ? h(
+        "div",
+        { class: "tl-note", "data-testid": "note", role: "note" },
+        h("strong", null, `Note on turn ${(r.note_turn ?? 0) + 1}: `),
+        // one line per step of the story (each queue, the new token, the scores), so a
+        // note reads on a projector instead of being one dense paragraph
+        r.note
+          .split(/(?<=[.!])\s+(?=(?:Queue \d|Pass \d|A new Human|Penalties so far|Then |Thanks to|Final penalties))/)
+          .map((line, i) => (i === 0 ? h("span", null, line) : h("span", { class: "tl-noteline" }, line))),
+      )
+    : null;
 }

@@ -20,8 +20,7 @@ export function seatsBlock(model: TableState): HTMLElement {
       h(
         "tr",
         null,
-        HEADINGS.map((words) =>
-          h("th", { scope: "col" }, words)),
+        HEADINGS.map((words) => h("th", { scope: "col" }, words)),
       ),
     ),
     h(
@@ -44,11 +43,7 @@ export function seatsBlock(model: TableState): HTMLElement {
           h(
             "th",
             { scope: "row" },
-            h(
-              "span",
-              { class: `tl-chip tl-c-${colourOf(view, s)}`, "aria-hidden": "true" },
-              initialOf(view, s),
-            ),
+            h("span", { class: `tl-chip tl-c-${colourOf(view, s)}`, "aria-hidden": "true" }, initialOf(view, s)),
             " ",
             seatName(view, s, view.seat),
             model.narration.roles?.[s]
@@ -68,8 +63,12 @@ export function seatsBlock(model: TableState): HTMLElement {
             cards
               ? cards.map((c) => faceUp(view, s, c, "in hand"))
               : hand
-                ? [String(hand.size), hand.size === 0 ? null
-                    : h("span", { class: "tl-handmix" }, ` (${hand.marked} marked, ${hand.plain} plain)`)]
+                ? [
+                    String(hand.size),
+                    hand.size === 0
+                      ? null
+                      : h("span", { class: "tl-handmix" }, ` (${hand.marked} marked, ${hand.plain} plain)`),
+                  ]
                 : "",
           ),
           h(

@@ -44,8 +44,7 @@ function modelSource(model: Model): TableSource {
   }, HELLO_TIMEOUT_MS);
   return {
     connected: () => connected,
-    get: () =>
-      Object.fromEntries(TABLE_STATE_KEYS.map((key) => [key, model.get(key)])) as unknown as TableState,
+    get: () => Object.fromEntries(TABLE_STATE_KEYS.map((key) => [key, model.get(key)])) as unknown as TableState,
     subscribe: (redraw) => {
       model.on("change", redraw);
       redraws.add(redraw);

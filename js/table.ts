@@ -33,14 +33,23 @@ export interface BuiltTable {
  *  note on the table explains it"). Below the scores, its place otherwise at these sizes,
  *  it would be out of a 1280x720 screen. */
 function noteBeside(model: TableState): boolean {
-  return (model.size === "small" || model.size === "medium") && model.perspective === null
-    && model.lesson !== null && model.lesson.index !== null && model.lesson.answer !== "";
+  return (
+    (model.size === "small" || model.size === "medium") &&
+    model.perspective === null &&
+    model.lesson !== null &&
+    model.lesson.index !== null &&
+    model.lesson.answer !== ""
+  );
 }
 
 /** The hand, the last turn and the scores, with a teaching column beside them. */
 function boardRow(board: HTMLElement[], teach: HTMLElement | null): HTMLElement {
-  return h("div", { class: `tl-boardrow${teach ? " tl-with-teach" : ""}` },
-    h("div", { class: "tl-board" }, board), teach);
+  return h(
+    "div",
+    { class: `tl-boardrow${teach ? " tl-with-teach" : ""}` },
+    h("div", { class: "tl-board" }, board),
+    teach,
+  );
 }
 
 /** Build the whole table for the current model state (`panelsBeside`: whether the odds

@@ -33,11 +33,7 @@ export function topBar(model: TableState, send: Send, status: HTMLElement | null
       },
       awake ? "SleepKid: awake! ☀" : "SleepKid: asleep ☾",
       bestWakes
-        ? h(
-            "span",
-            { class: "tl-wake-mark", "data-testid": "best-wake", "aria-hidden": "true" },
-            "☀ best: wake first",
-          )
+        ? h("span", { class: "tl-wake-mark", "data-testid": "best-wake", "aria-hidden": "true" }, "☀ best: wake first")
         : null,
     ),
     h(
@@ -46,9 +42,7 @@ export function topBar(model: TableState, send: Send, status: HTMLElement | null
       "Human Defense ",
       h("strong", null, view.token),
       " ",
-      [0, 1, 2, 3].map((p) =>
-        h("span", { class: `tl-pos ${tokenPositions.has(p + 1) ? "tl-pos-on" : ""}` }, roman(p)),
-      ),
+      [0, 1, 2, 3].map((p) => h("span", { class: `tl-pos ${tokenPositions.has(p + 1) ? "tl-pos-on" : ""}` }, roman(p))),
     ),
     status,
     h(
@@ -75,8 +69,7 @@ export function topBar(model: TableState, send: Send, status: HTMLElement | null
         "data-testid": "odds-toggle",
         "data-focus": "odds-toggle",
         checked: model.show_odds,
-        onchange: (ev: Event) =>
-          send({ kind: "odds", show: (ev.target as HTMLInputElement).checked }),
+        onchange: (ev: Event) => send({ kind: "odds", show: (ev.target as HTMLInputElement).checked }),
       }),
       " show odds",
     ),

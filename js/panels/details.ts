@@ -14,7 +14,9 @@ export function detailsSwitch(on: boolean, send: Send): HTMLElement {
       "aria-pressed": on ? "true" : "false",
       "data-focus": "details",
       "data-testid": "details",
-      title: on ? "Back to plain words" : "Show the analyst's figures: averages, ranges, how many games were played out",
+      title: on
+        ? "Back to plain words"
+        : "Show the analyst's figures: averages, ranges, how many games were played out",
     },
     on ? "Details: on" : "Details",
   );

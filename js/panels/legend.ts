@@ -80,22 +80,37 @@ let patterns = 0;
 /** The strokes of a plotly.js pattern shape in a 6 px tile. */
 function strokes(shape: string): string {
   switch (shape) {
-    case "/": return "M-1,7 L7,-1";
-    case "\\": return "M-1,-1 L7,7";
-    case "x": return "M-1,7 L7,-1 M-1,-1 L7,7";
-    case "-": return "M0,3 L6,3";
-    case "|": return "M3,0 L3,6";
-    case "+": return "M0,3 L6,3 M3,0 L3,6";
-    default: return "";
+    case "/":
+      return "M-1,7 L7,-1";
+    case "\\":
+      return "M-1,-1 L7,7";
+    case "x":
+      return "M-1,7 L7,-1 M-1,-1 L7,7";
+    case "-":
+      return "M0,3 L6,3";
+    case "|":
+      return "M3,0 L3,6";
+    case "+":
+      return "M0,3 L6,3 M3,0 L3,6";
+    default:
+      return "";
   }
 }
 
 /** A swatch: the bar's colour with its pattern over it. */
 function swatch(entry: LegendEntry): SVGElement {
-  const box = svg("svg", { class: "tl-swatch", width: "16", height: "12", viewBox: "0 0 16 12", "aria-hidden": "true" });
+  const box = svg("svg", {
+    class: "tl-swatch",
+    width: "16",
+    height: "12",
+    viewBox: "0 0 16 12",
+    "aria-hidden": "true",
+  });
   const fill = entry.colour || "var(--tl-p-fg2)";
   const ink = entry.patternColour || "var(--tl-p-bg)";
-  box.append(svg("rect", { x: "0.5", y: "0.5", width: "15", height: "11", style: `fill: ${fill}; stroke: var(--tl-p-border)` }));
+  box.append(
+    svg("rect", { x: "0.5", y: "0.5", width: "15", height: "11", style: `fill: ${fill}; stroke: var(--tl-p-border)` }),
+  );
   if (entry.pattern !== "") {
     patterns += 1;
     const id = `tl-legend-pattern-${patterns}`;

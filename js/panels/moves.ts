@@ -10,7 +10,13 @@ function measureSwitch(moves: MovesChart, send: Send): HTMLElement {
     const on = moves.measure === measure;
     const button = h(
       "button",
-      { type: "button", class: `tl-measure${on ? " tl-measure-on" : ""}`, "aria-pressed": on ? "true" : "false", "data-measure": measure, "data-focus": `measure-${measure}` },
+      {
+        type: "button",
+        class: `tl-measure${on ? " tl-measure-on" : ""}`,
+        "aria-pressed": on ? "true" : "false",
+        "data-measure": measure,
+        "data-focus": `measure-${measure}`,
+      },
       text,
     );
     button.addEventListener("click", () => {
@@ -42,6 +48,10 @@ export function movesControls(moves: MovesChart, send?: Send, details = true): H
   if (moves.target === 0) return [];
   return [
     ...(send && moves.moves.length > 0 ? [measureSwitch(moves, send)] : []),
-    h("p", { class: "tl-moves-progress", "data-worlds": String(moves.worlds), "data-target": String(moves.target) }, progressWords(moves, details)),
+    h(
+      "p",
+      { class: "tl-moves-progress", "data-worlds": String(moves.worlds), "data-target": String(moves.target) },
+      progressWords(moves, details),
+    ),
   ];
 }

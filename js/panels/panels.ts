@@ -85,7 +85,10 @@ export class PanelsView {
             this.retheme();
             setTimeout(() => this.retheme(), 300); // the new theme's stylesheet may come later
           });
-    this.themeWatch?.observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-light", "data-jp-theme-name", "class"] });
+    this.themeWatch?.observe(document.body, {
+      attributes: true,
+      attributeFilter: ["data-jp-theme-light", "data-jp-theme-name", "class"],
+    });
   }
 
   /** Show `data`: the charts present are updated in place, the others removed. */
@@ -101,7 +104,9 @@ export class PanelsView {
     this.heading.textContent = data.title;
     this.message.textContent = data.message;
     this.message.hidden = data.message === "";
-    this.switches.replaceChildren(...(this.send && data.state !== "hidden" ? [detailsSwitch(data.details, this.send)] : []));
+    this.switches.replaceChildren(
+      ...(this.send && data.state !== "hidden" ? [detailsSwitch(data.details, this.send)] : []),
+    );
     const keys = FIGURE_KEYS.filter((key) => data.figures[key] !== undefined);
     for (const [key, slot] of this.slots) {
       if (!keys.includes(key as (typeof FIGURE_KEYS)[number])) {
@@ -113,7 +118,8 @@ export class PanelsView {
     }
     this.theme = readTheme(this.element);
     const focused = document.activeElement;
-    const focusKey = focused instanceof HTMLElement && this.grid.contains(focused) ? focused.getAttribute("data-focus") : null;
+    const focusKey =
+      focused instanceof HTMLElement && this.grid.contains(focused) ? focused.getAttribute("data-focus") : null;
     const shown: [string, Slot, PanelFigure][] = [];
     keys.forEach((key, i) => {
       const figure = data.figures[key];
@@ -179,8 +185,33 @@ export class PanelsView {
     const caption = h("p", { class: "tl-panel-caption", "data-testid": `caption-${key}` });
     const legendTop = h("ul", { class: "tl-legend", hidden: "" });
     const legendBottom = h("ul", { class: "tl-legend", hidden: "" });
-    const section = h("section", { class: `tl-panel tl-panel-${key}`, "data-figure": key, "aria-labelledby": id }, heading, legendTop, plot, legendBottom, words, caption, controls, alt);
-    const slot: Slot = { section, heading, controls, plot, words, alt, caption, legendTop, legendBottom, legendKey: "", figure: null, drawn: "", clicks: false };
+    const section = h(
+      "section",
+      { class: `tl-panel tl-panel-${key}`, "data-figure": key, "aria-labelledby": id },
+      heading,
+      legendTop,
+      plot,
+      legendBottom,
+      words,
+      caption,
+      controls,
+      alt,
+    );
+    const slot: Slot = {
+      section,
+      heading,
+      controls,
+      plot,
+      words,
+      alt,
+      caption,
+      legendTop,
+      legendBottom,
+      legendKey: "",
+      figure: null,
+      drawn: "",
+      clicks: false,
+    };
     this.slots.set(key, slot);
     this.resizer?.observe(plot);
     return slot;
@@ -211,18 +242,21 @@ export class PanelsView {
     showLegend(slot, split);
     if (drawn === slot.drawn) return Promise.resolve();
     slot.drawn = drawn;
-    return drawFigure(slot.plot, key, split ? split.figure : figure.figure, theme).then((el) => {
-      if (key !== "review" || slot.clicks || !this.send) return;
-      slot.clicks = true;
-      const send = this.send;
-      el.on("plotly_click", (event) => {
-        const turn = event.points[0]?.customdata;
-        if (typeof turn === "number") send({ kind: "goto", turn });
-      });
-    }, (error: unknown) => {
-      slot.drawn = ""; // not drawn: the same figure is tried again next time
-      throw error;
-    });
+    return drawFigure(slot.plot, key, split ? split.figure : figure.figure, theme).then(
+      (el) => {
+        if (key !== "review" || slot.clicks || !this.send) return;
+        slot.clicks = true;
+        const send = this.send;
+        el.on("plotly_click", (event) => {
+          const turn = event.points[0]?.customdata;
+          if (typeof turn === "number") send({ kind: "goto", turn });
+        });
+      },
+      (error: unknown) => {
+        slot.drawn = ""; // not drawn: the same figure is tried again next time
+        throw error;
+      },
+    );
   }
 
   /** Redraw every chart in the page's current theme. */

@@ -58,7 +58,8 @@ export function themed(layout: Obj, t: Theme): Obj {
   const lines = title === "" ? 0 : title.split("<br>").length;
   out.title = { text: "" };
   for (const key of ["legend", "legend2"]) {
-    if (key in layout || key === "legend") out[key] = { ...obj(layout[key]), font: font(obj(layout[key]).font, 11), bgcolor: "rgba(0,0,0,0)" };
+    if (key in layout || key === "legend")
+      out[key] = { ...obj(layout[key]), font: font(obj(layout[key]).font, 11), bgcolor: "rgba(0,0,0,0)" };
   }
   out.hoverlabel = { ...obj(layout.hoverlabel), bgcolor: t.bg, bordercolor: t.line, font: font({}, 12) };
   out.modebar = { bgcolor: "rgba(0,0,0,0)", color: t.fg2, activecolor: t.fg };
@@ -85,10 +86,16 @@ export function themed(layout: Obj, t: Theme): Obj {
   }
   if (Array.isArray(layout.annotations)) {
     // on the panel's own background: a grid line behind a note does not cross its words
-    out.annotations = layout.annotations.map((a: unknown) => ({ ...obj(a), bgcolor: t.bg, font: font(obj(a).font, 13) }));
+    out.annotations = layout.annotations.map((a: unknown) => ({
+      ...obj(a),
+      bgcolor: t.bg,
+      font: font(obj(a).font, 13),
+    }));
   }
   if (Array.isArray(layout.shapes)) {
-    out.shapes = layout.shapes.map((s: unknown) => (obj(s).type === "line" ? { ...obj(s), line: { ...obj(obj(s).line), color: t.fg2 } } : s));
+    out.shapes = layout.shapes.map((s: unknown) =>
+      obj(s).type === "line" ? { ...obj(s), line: { ...obj(obj(s).line), color: t.fg2 } } : s,
+    );
   }
   return out;
 }
@@ -127,7 +134,9 @@ export function wordsOnly(figure: FigureJSON): string | null {
   const notes = layout.annotations;
   if (figure.data.length !== 0 || !Array.isArray(notes) || notes.length !== 1) return null;
   if (obj(layout.xaxis).visible !== false) return null;
-  return String(obj(notes[0]).text ?? "").split("<br>").join(" ");
+  return String(obj(notes[0]).text ?? "")
+    .split("<br>")
+    .join(" ");
 }
 
 const CONFIG = (name: string): Obj => ({

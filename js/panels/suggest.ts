@@ -15,7 +15,13 @@ interface Option {
 }
 
 /** A group of buttons, one pressed: a click on another sends `pick(value)`. */
-function choices(label: string, name: string, options: Option[], current: string, pick: (value: string) => void): HTMLElement {
+function choices(
+  label: string,
+  name: string,
+  options: Option[],
+  current: string,
+  pick: (value: string) => void,
+): HTMLElement {
   return h(
     "div",
     { class: "tl-measures", role: "group", "aria-label": label, "data-control": name },
@@ -24,7 +30,13 @@ function choices(label: string, name: string, options: Option[], current: string
       const on = value === current;
       const button = h(
         "button",
-        { type: "button", class: `tl-measure${on ? " tl-measure-on" : ""}`, "aria-pressed": on ? "true" : "false", "data-value": value, "data-focus": `${name}-${value}` },
+        {
+          type: "button",
+          class: `tl-measure${on ? " tl-measure-on" : ""}`,
+          "aria-pressed": on ? "true" : "false",
+          "data-value": value,
+          "data-focus": `${name}-${value}`,
+        },
         text,
       );
       button.addEventListener("click", () => {
@@ -51,7 +63,14 @@ export function suggestControls(chart: SuggestChart, send?: Send): HTMLElement[]
   if (chart.state === "reading") out.push(h("p", { class: "tl-suggest-reason tl-suggest-reading" }, chart.message));
   if (chart.reason) out.push(h("p", { class: "tl-suggest-reason", "data-testid": "suggest-reason" }, chart.reason));
   if (chart.details) {
-    out.push(h("details", { class: "tl-suggest-details" }, h("summary", null, "For analysts: the model and its figures"), h("p", null, chart.details)));
+    out.push(
+      h(
+        "details",
+        { class: "tl-suggest-details" },
+        h("summary", null, "For analysts: the model and its figures"),
+        h("p", null, chart.details),
+      ),
+    );
   }
   return out;
 }
