@@ -4,7 +4,11 @@ Every position is computed here, at export time, by the widget's own pure sessio
 (:class:`tenleave_widget.table.session.machine.Session`, replay mode) and drawn in the page by the
 widget's own renderer (``js/export.ts``, a separate esbuild entry bundling ``mountTable``,
 which draws the table and its odds panels, inlined with its CSS; the states as JSON). The
-page loads nothing: no kernel, no network, no other file.
+page holds the front end and the JSON deflated, in base64; its one plain script
+(:data:`LOADER`) inflates them with the browser's ``DecompressionStream`` and runs the
+front end (the teacher's page of the 5-seat sample: 0.82 MB, was 3.1 MB;
+``benchmarks/bench_export_size.py``). The page loads nothing: no kernel, no network, no
+other file.
 
 A **seat's export** (``perspective=P``) holds, for every turn, only seat P's view of that
 position (``docs/view.md``), the odds panels of that view, and words made from public
@@ -20,7 +24,9 @@ the teacher's view and every seat's view, with a perspective menu, and the notes
 'game.html'
 >>> page = out.read_text(encoding="utf-8")
 >>> page.startswith("<!doctype html>"), page.count("<script"), "<script src" in page
-(True, 2, False)
+(True, 3, False)
+>>> page_payload(page)["players"]
+['Ana', 'Ben']
 
 **Bounded.** Every field of a record is bounded
 (:data:`~tenleave_widget.engine.record.LIMITS`), so the page grows with the game's turns,
@@ -40,8 +46,10 @@ and what it uses: no anywidget, ipywidgets, traitlets or plotly; ``tests/test_la
 
 from __future__ import annotations
 
+import base64
 import html
 import json
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -52,8 +60,8 @@ from ..table.protocol import TableState
 from ..table.session.config import check_config
 from ..table.session.machine import Session
 
-__all__ = ["ExportError", "data_limit", "export_data", "export_html", "packed", "patch",
-           "render_html", "size_limit", "unpacked", "unpatch"]
+__all__ = ["ExportError", "data_limit", "export_data", "export_html", "packed", "page_payload",
+           "patch", "render_html", "size_limit", "unpacked", "unpatch"]
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 FORMAT = "tenleave-export/2"
@@ -266,6 +274,54 @@ def _asset(name: str) -> str:
     return path.read_text(encoding="utf-8")
 
 
+def _deflated(data: bytes) -> str:
+    """``data`` deflated (raw, level 9) and written in base64: how the page holds its data
+    and its front end, which a short inline script inflates with the browser's own
+    ``DecompressionStream`` (:data:`LOADER`): the page still loads nothing."""
+    z = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return base64.b64encode(z.compress(data) + z.flush()).decode("ascii")
+
+
+LOADER = """(async () => {
+  const inflate = async (id) => {
+    const el = document.getElementById(id);
+    const bytes = Uint8Array.from(atob(el.textContent), (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+    const text = await new Response(stream).text();
+    el.remove();
+    return text;
+  };
+  try {
+    const data = document.createElement("script");
+    data.type = "application/json";
+    data.id = "tenleave-data";
+    data.textContent = await inflate("tenleave-data-deflated");
+    document.body.append(data);
+    const code = document.createElement("script");
+    code.textContent = await inflate("tenleave-code-deflated");
+    document.body.append(code);
+  } catch (err) {
+    document.getElementById("tenleave-export")
+      .append(`This page is damaged or this browser is too old to show it: ${err}`);
+  }
+})();"""
+"""The page's one plain script: it inflates the data (into the ``tenleave-data`` JSON the
+front end reads) and the front end, then runs the front end."""
+
+
+def page_payload(page: str) -> dict[str, Any]:
+    """The data an export page holds (what its ``tenleave-data`` JSON becomes in the
+    browser): the packed states (:func:`unpacked` unpacks them).
+    Raises :class:`ExportError` when the page holds none."""
+    start = page.find('id="tenleave-data-deflated">')
+    if start < 0:
+        raise ExportError("this is not an export page (it holds no game data)")
+    start += len('id="tenleave-data-deflated">')
+    blob = base64.b64decode(page[start:page.index("</script>", start)])
+    data: dict[str, Any] = json.loads(zlib.decompress(blob, -15).decode("utf-8"))
+    return data
+
+
 def _script_safe(text: str) -> str:
     """``text`` safe inside a ``<script>`` element (no closing tag can appear)."""
     return text.replace("</", "<\\/")
@@ -297,8 +353,11 @@ def render_html(record: RecordSource, perspective: int | None = None) -> str:
         f'<main id="tenleave-export" data-perspective="{whose}">'
         f"<h1>{html.escape(title)}</h1>"
         '<p class="tl-export-loading">Loading the game…</p></main>\n'
-        f'<script type="application/json" id="tenleave-data">{payload}</script>\n'
-        f"<script>{_script_safe(js)}</script>\n"
+        '<script type="application/octet-stream" id="tenleave-data-deflated">'
+        f"{_deflated(payload.encode('utf-8', 'surrogatepass'))}</script>\n"
+        '<script type="application/octet-stream" id="tenleave-code-deflated">'
+        f"{_deflated(_script_safe(js).encode('utf-8'))}</script>\n"
+        f"<script>{LOADER}</script>\n"
         "</body></html>\n"
     )
     views = len(data["perspectives"])

@@ -27,6 +27,7 @@ from tenleave_widget.programs.export import (
     export_data,
     export_html,
     packed,
+    page_payload,
     patch,
     render_html,
     unpacked,
@@ -39,10 +40,7 @@ SAMPLES = sorted(GAMES.glob("game-*-seats.json"))
 
 def page_json(page: str) -> dict[str, Any]:
     """The page's JSON as it is stored (each position a patch of the one before)."""
-    m = re.search(r'<script type="application/json" id="tenleave-data">(.*?)</script>', page)
-    assert m is not None
-    data: dict[str, Any] = json.loads(m.group(1))
-    return data
+    return page_payload(page)
 
 
 def page_data(page: str) -> dict[str, Any]:
@@ -173,11 +171,11 @@ def test_a_seats_export_holds_only_that_seat(tmp_path: Path) -> None:
 
 def test_the_page_is_self_contained(tmp_path: Path) -> None:
     page = export_html(SAMPLES[0], tmp_path / "g.html").read_text(encoding="utf-8")
-    head, _, _ = page.partition('<script type="application/json"')
+    head, _, _ = page.partition('<script type="application/octet-stream"')
     assert page.startswith("<!doctype html>")
     assert "default-src 'none'" in head  # the page may not load anything
     assert not re.search(r"<(script|link|img|iframe)\b[^>]*\b(src|href)=", page)
-    assert page.count("<script") == 2 and page.count("</script>") == 2
+    assert page.count("<script") == 3 and page.count("</script>") == 3
     assert "</script" not in page_data(page).__repr__()
 
 
