@@ -230,6 +230,8 @@ class Analysis(_AnalysisBase, total=False):
 
     beta: dict[str, float]
     """With the inferred model: the beta read per opponent seat."""
+    cost: str
+    """With the inferred model: what the players are read as minimising."""
 
 
 class Verdict(TypedDict):
@@ -253,10 +255,11 @@ class Verdict(TypedDict):
 
 
 def view_digest(view: View, *, model: str = "uniform", beta: float | str = "fitted",
-                seed: int = 0, settings: Settings | None = None) -> str:
+                seed: int = 0, settings: Settings | None = None,
+                cost: str = BELIEF_COST) -> str:
     """The canonical SHA-256 (hex) of what an analysis reads: the seat's view (with the
-    public history only for the inferred model, which reads it), the model, its beta,
-    the extra ``seed`` and the settings. A view holds only what its seat knows, so the
+    public history only for the inferred model, which reads it), the model, its beta and
+    cost, the extra ``seed`` and the settings. A view holds only what its seat knows, so the
     digest (and the seed derived from it) can tell nothing hidden."""
     body: dict[str, Any] = {k: v for k, v in view.items() if k != "history"}
     if model == "inferred":
@@ -264,6 +267,8 @@ def view_digest(view: View, *, model: str = "uniform", beta: float | str = "fitt
     doc = {"format": ANALYSIS_FORMAT, "view": body, "model": model,
            "beta": beta if model == "inferred" else None, "seed": seed,
            "settings": asdict(settings or Settings())}
+    if model == "inferred":
+        doc["cost"] = cost
     text = json.dumps(doc, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -418,7 +423,9 @@ class _Run:
         self.view = view
         self.settings = settings
         self.model = model
-        self.digest = view_digest(view, model=model, beta=beta, seed=seed, settings=settings)
+        self.digest = view_digest(view, model=model, beta=beta, seed=seed, settings=settings,
+                                  cost=cost)
+        self.cost = cost
         pos = self.pos = Position(view)
         self.sim = Simulator(pos, Policy())
         self.beta: dict[str, float] | None = None
@@ -685,6 +692,7 @@ def _result(run: _Run, best: tuple[str, int], stopped: str) -> Analysis:
     }
     if run.beta is not None:
         out["beta"] = dict(run.beta)
+        out["cost"] = run.cost
     return out
 
 
@@ -707,7 +715,7 @@ def analyse_steps(view: View, settings: Settings | None = None, *, model: str = 
     """:func:`analyse` a chunk of play-outs per ``next`` (for a front end without threads);
     the same result however it is stepped. A cached position returns at once."""
     s = settings or Settings()
-    digest = view_digest(view, model=model, beta=beta, seed=seed, settings=s)
+    digest = view_digest(view, model=model, beta=beta, seed=seed, settings=s, cost=cost)
     hit = _cached(digest)
     if hit is not None:
         return cast(Analysis, hit)

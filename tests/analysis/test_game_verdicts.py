@@ -85,7 +85,9 @@ def check(note: str, judged: Any, name: str) -> list[str]:
         a, b = _bounds(label)
         if m["name"] != name:
             problems.append(f"the verdict names {m['name']}, the mover is {name}")
-        if not (a < hi and lo <= b):  # the label's range meets the review's interval
+        # the review's own label (a decision tied with the best is "best" whatever its
+        # point estimate), or a label whose range meets the review's interval
+        if label != judged.label and not (a < hi and lo <= b):
             problems.append(f"{label}, the review says {judged.label} "
                             f"(loss {judged.loss:.2f} [{lo:.2f}, {hi:.2f}])")
         if m["loss"] is not None:

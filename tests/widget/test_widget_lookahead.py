@@ -39,7 +39,7 @@ def test_values_fill_in_progressively_then_match_the_views_evaluation() -> None:
     assert (first["worlds"], first["target"]) == (0, 24)
     assert all(m["margin"] is None and m["final"] is None for m in first["moves"])
     seen = []
-    while not s.lookahead.advance(s, ms=0.001):  # one world per slice
+    while not s.lookahead.advance(s, ms=0):  # one world per slice
         seen.append(moves(s)["worlds"])
     assert seen == list(range(1, 24))
     done = moves(s)
