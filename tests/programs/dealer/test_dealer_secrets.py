@@ -251,7 +251,7 @@ def test_forged_and_replayed_frames_from_every_seat_change_nothing() -> None:
     own last turn again, and a take-back: each refused, the game the same."""
 
     async def main() -> None:
-        async with served(seed=7, rate=1000) as s:  # many frames a second, no flood
+        async with served(seed=7, rate=1_000_000) as s:  # no flood limit in reach
             t = await table(s.url, s.token, 3)
             game = s.dealer.tables[t["table"]].game
             cs = [Client(s.url) for _ in range(3)]
