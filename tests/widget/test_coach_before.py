@@ -17,7 +17,7 @@ from tenleave_widget.widget import TenLeaveWidget, WidgetMessageError, hotseat, 
 SAMPLES = 3
 
 
-def asked_table(seed: int = 5) -> tuple[TenLeaveWidget, dict[str, Any]]:
+def asked_table(seed: int = 1) -> tuple[TenLeaveWidget, dict[str, Any]]:
     """A table whose coach asks about the human's first turn (threshold 0: any move
     clearly worse than the best is asked about): the table and the play that was asked."""
     for card_pick in range(6):
@@ -224,3 +224,14 @@ def test_hotseat_the_question_and_the_summary_are_the_seats_own() -> None:
     other = [v["turn"] for v in h.verdicts if v["seat"] != seat]
     with pytest.raises(WidgetMessageError, match="no better move"):
         h.handle_intent({"kind": "showme", "turn": other[0]})
+
+
+def test_the_question_and_the_verdict_after_it_give_the_same_figures() -> None:
+    """One truth: "Are you sure?" quotes the verdict that follows the turn."""
+    w, _ = asked_table()
+    detail = w.table.coach["ask"]["detail"]
+    w.handle_intent({"kind": "confirm", "answer": "play"})
+    v = w.verdicts[0]
+    lo, hi = v["loss_ci95"]
+    assert f"{v['loss']:.2f} points" in detail and f"{lo:.2f} to {hi:.2f}" in detail, \
+        (detail, v["loss"], v["loss_ci95"])

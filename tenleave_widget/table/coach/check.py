@@ -6,8 +6,9 @@ the analysis the verdict will read) runs in the background, in slices (:mod:`..t
 and never blocks the table. When the seat presses *End turn*, what its turn loses against
 the analysis's best (its paired interval) is compared with the threshold,
 :data:`ASK_LOSS` by default (a loss above it is a *mistake* or a *blunder*): above it,
-the table asks first. The verdict that follows the turn (as with ``coach="after"``)
-refines the loss on more worlds for the two decisions, so the two may differ a little.
+the table asks first. The loss is the verdict's (:func:`~tenleave_widget.analysis.analyse.judge`,
+refined on more worlds where it straddles a label bound), so the question and the verdict
+that follows the turn (as with ``coach="after"``) give the same figures.
 
 *Not ready yet?* The table never waits for the coach: a turn ended before its screen is
 done is played at once, and the seat is told the coach had no time to check it (its
@@ -34,7 +35,7 @@ import logging
 from collections.abc import Callable, Generator
 from typing import Any
 
-from ...analysis.analyse import Analysis, analyse_steps, decision_key, settings_for
+from ...analysis.analyse import Analysis, analyse_steps, decision_key, judge, settings_for
 from ...analysis.review import (
     DEFAULT_SAMPLES,
     THRESHOLDS,
@@ -117,9 +118,10 @@ class CoachCheck:
 
     def loss(self, k: int, seat: int, turn: Turn) -> ScreenLoss | None:
         """What ``turn`` (decision ``k`` of ``seat``) loses in the analysis of its
-        position (its paired interval against the best: the verdict that follows refines
-        it on more worlds), or ``None`` when the analysis is not done. A peek first is
-        the peek: the play after it is not chosen yet when the seat decides to look."""
+        position: the verdict's loss and paired interval against the best (the verdict
+        that follows the turn gives the same), or ``None`` when the analysis is not done.
+        A peek first is the peek, from the analysis: the play after it is not chosen yet
+        when the seat decides to look."""
         if self.key is None or self.key[:2] != (k, seat) or self.result is None:
             return None
         a = self.result
@@ -128,6 +130,13 @@ class CoachCheck:
         top = a["decisions"][0]
         if mine["group"] == top["group"]:
             return ScreenLoss(turn, turn, 0.0, (0.0, 0.0), a["forced"])
+        if mine["kind"] != "peek first":
+            # the verdict that follows the turn: its figures, refined where they straddle
+            # a label bound (cached, so the verdict after the turn is this one)
+            v = judge(self.key[2], turn.to_json(), settings_for(self.samples), seed=self.seed)
+            lo, hi = v["loss_ci95"]
+            return ScreenLoss(turn, Turn.from_json(top["turn"]), v["loss"], (lo, hi),
+                              a["forced"])
         loss = max(0.0, mine["vs_best"])
         half = (mine["vs_best_ci95"][1] - mine["vs_best_ci95"][0]) / 2
         return ScreenLoss(turn, Turn.from_json(top["turn"]), loss, (loss - half, loss + half),
