@@ -78,6 +78,10 @@ PRUNE_CHUNK = 4
 """With pruning (or a time budget), the most batches of worlds played out in one call of
 :func:`play_outs`: fewer, larger calls, for the play-outs of the moves pruned within them."""
 
+SLICES = 8
+"""An evaluation run in slices (``advance(ms)``) plays at most ``1/SLICES`` of its worlds
+a slice, so a front end shows its figures filling in."""
+
 DEFAULT_SAMPLES = 48
 """Worlds per evaluation by default (see the README for what it buys and costs)."""
 
@@ -397,7 +401,9 @@ class Evaluation:
                 # enough worlds for the batched kernel to take them (a slice may run over)
                 rows = len(self._live) + (self._ref is not None)
                 fits = max(fits, -(-BATCH_MIN_ROWS // rows))
-            n = min(n, fits)
+            # a sliced evaluation shows its figures as they fill in: at most an eighth of
+            # the budget a slice
+            n = min(n, fits, -(-b.samples // SLICES))
         return max(1, n)
 
     def advance(self, ms: float | None = None) -> bool:

@@ -61,6 +61,10 @@ def test_whole_game_values_fill_in_and_the_switch_ranks_by_them(
         page.wait_for_function(
             f"() => document.querySelector('.tl-root .tl-moves-progress')?.dataset.worlds"
             f" === '{target}'", timeout=60_000)
+        # an evaluation long enough to take several of the panel's background chunks even
+        # where the batched play-outs finish the default budget in one
+        kernel.eval("setattr(look.session.lookahead, 'budget', 2048)")
+        target = 2048
         # a move: the lookahead bot (and greedy) answer, and the next position is evaluated
         # while the page watches (the first one may be done before the page is ready)
         page.evaluate("() => { window.__worlds = []; }")

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 import pytest
 
+from tenleave_widget.analysis.analyse import clear_cache
 from tenleave_widget.analysis.review import review
 from tenleave_widget.engine.record import load_record
 from tenleave_widget.table import tasks
@@ -194,6 +195,7 @@ def test_a_review_without_threads_answers_between_decisions(
 
     def scenario(click: bool) -> Callable[[], tuple[str, list[tuple[int, int, int]], int]]:
         async def main() -> tuple[str, list[tuple[int, int, int]], int]:
+            clear_cache()  # else the direct review's analyses answer every decision at once
             w = replay(GAME, turn=5)
             panel = w.review_panel
             assert panel is not None

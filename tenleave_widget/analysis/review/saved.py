@@ -197,6 +197,8 @@ def _check_turn(
     if type(forced) is not bool:
         raise _Bad(f"'forced' must be true or false, not {excerpt(forced)}")
     label = _field(tj, "label")
+    if type(label) is not str:
+        raise _Bad(f"'label' must be a label's name, not {excerpt(label)}")
     judged_by = tj.get("analysis")
     if judged_by is not None and judged_by != ANALYSIS_FORMAT:
         raise _Bad(f"'analysis' must be {ANALYSIS_FORMAT!r}, not {excerpt(judged_by)}")
