@@ -61,7 +61,10 @@ def at(pg: Any, root: Any, record: Path, turn: int, seat: int | None) -> None:
     )
     truth = Game.from_record(record, turns=turn).view(seat)
     assert root.evaluate(TABLE_JS) == table_of(truth), (turn, seat)
-    assert pg.locator(".tl-panels-title").inner_text().endswith(f"after {turn} turns")
+    # the charts are drawn in the frame after the table: wait for them (a state, not a sleep)
+    pg.wait_for_function(
+        "t => document.querySelector('.tl-panels-title')?.innerText.endsWith(t)",
+        arg=f"after {turn} turns")
 
 
 @pytest.mark.parametrize("record", SAMPLES, ids=lambda p: p.stem)
