@@ -66,7 +66,7 @@ from typing import Any, TypedDict, TypeVar, cast
 from ..engine.errors import IllegalActionError, SetupError, excerpt
 from ..engine.turn import TurnObject, play_pair
 from ..engine.view import View, ViewWithHistory, has_history
-from .lookahead import _immediate, _moves_of
+from .lookahead import _immediate, _moves_of, immediate_by_play
 from .odds import move_evaluation
 from .playout import Move, Policy, Simulator
 from .playout_position import Position, World
@@ -601,13 +601,7 @@ def _immediates(run: _Run) -> tuple[list[float], dict[int, float]]:
     """The one-swat figure per listed turn, and per peek (the chosen play's, under the
     odds with the card's value known, weighted by how often the worlds show it)."""
     view, pos = run.view, run.pos
-    imm: dict[tuple[str, ...], float] = {}
-    for m in move_evaluation(view):
-        if "play" in m:
-            card, queue = play_pair(m["play"])
-            imm[("play", card, str(queue))] = float(m["expected_penalty"])
-        else:
-            imm[("wake",)] = float(m["expected_penalty"])
+    imm = immediate_by_play(view)
     per_turn = []
     for t in run.turns:
         if t.get("wake"):

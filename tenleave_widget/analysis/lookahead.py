@@ -437,13 +437,7 @@ class Evaluation:
         if self.worlds == 0:
             self.advance(ms=0)
         view, pos = self.view, self._pos
-        imm: dict[tuple[str, ...], float] = {}
-        for m in move_evaluation(view):
-            if "play" in m:
-                card, queue = play_pair(m["play"])
-                imm[("play", card, str(queue))] = float(m["expected_penalty"])
-            else:
-                imm[("wake",)] = float(m["expected_penalty"])
+        imm = immediate_by_play(view)
         out_moves: list[MoveValue] = []
         for (turn, _), i in zip(self._moves, self._index, strict=True):
             st = self._stats[i]
@@ -473,6 +467,19 @@ class Evaluation:
             out["reference"] = {**ref.figures(), **ref.worlds(self._per_world),
                                 "samples": len(ref.pen)}
         return out
+
+
+def immediate_by_play(view: View) -> dict[tuple[str, ...], float]:
+    """The one-swat expected penalty of every plain play, ``("play", card, queue)``, and of
+    waking, ``("wake",)``, from :func:`~tenleave_widget.analysis.odds.move_evaluation`."""
+    imm: dict[tuple[str, ...], float] = {}
+    for m in move_evaluation(view):
+        if "play" in m:
+            card, queue = play_pair(m["play"])
+            imm[("play", card, str(queue))] = float(m["expected_penalty"])
+        else:
+            imm[("wake",)] = float(m["expected_penalty"])
+    return imm
 
 
 def _best(moves: list[MoveValue], objective: str) -> int:
