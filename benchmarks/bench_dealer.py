@@ -151,6 +151,13 @@ class Run:
     sent_at: dict[tuple[str, int], float] = field(default_factory=dict)
     got: dict[tuple[str, int], list[float]] = field(default_factory=dict)
     tainted: set[tuple[str, int]] = field(default_factory=set)  # turns a fault touched
+    marks: list[int] = field(default_factory=list)  # the turn counts the server dies at
+    kills: int = 0
+
+    def kill_due(self) -> bool:
+        """A kill's mark is reached and the kill not done yet: clients hold their turns,
+        so the kill happens at its mark however fast the tables play."""
+        return self.kills < len(self.marks) and self.turns() >= self.marks[self.kills]
 
     def turns(self) -> int:
         by_table: dict[str, int] = {}
@@ -199,6 +206,8 @@ async def play(run: Run, s: Seat, rng: random.Random, deadline: float) -> None:
                     return
                 k = v["turns_applied"]
                 if v["to_move"] == s.seat and k != last:
+                    while run.kill_due() and loop.time() < deadline:
+                        await asyncio.sleep(0.01)
                     last = k
                     turn = rng.choice(plain_plays(v)).to_json()
                     s.sent.setdefault(k, []).append(dict(turn))
@@ -243,25 +252,29 @@ def latencies(run: Run, players: dict[str, int]) -> list[float]:
 
 
 async def chaos(run: Run, rng: random.Random, total: int, kills: int, deadline: float) -> int:
-    """Cut a random client's connection every 0.25 s; SIGKILL and restart the server at
-    each of ``kills`` evenly spaced fractions of ``total`` turns. Returns the kills done."""
+    """Cut a random client's connection every 0.25 s; SIGKILL and restart the server when
+    the tables have played each of ``kills`` evenly spaced fractions of ``total`` turns
+    (the clients hold their turns from the mark until the server is back). Returns the
+    kills done."""
     loop = asyncio.get_running_loop()
-    marks = [total * (i + 1) // (kills + 1) for i in range(kills)]
-    done = 0
+    run.marks = [total * (i + 1) // (kills + 1) for i in range(kills)]
+    next_cut = loop.time() + 0.25
     while loop.time() < deadline and not all(s.done for s in run.seats):
-        await asyncio.sleep(0.25)
-        live = [s for s in run.seats if s.client is not None and s.client.ws is not None]
-        if live:
-            victim = rng.choice(live)
-            ws = victim.client.ws if victim.client is not None else None
-            if ws is not None:
-                ws.transport.abort()  # the student's laptop drops off the network
-        if done < len(marks) and run.turns() >= marks[done]:
+        await asyncio.sleep(0.01)
+        if loop.time() >= next_cut:
+            next_cut += 0.25
+            live = [s for s in run.seats if s.client is not None and s.client.ws is not None]
+            if live:
+                victim = rng.choice(live)
+                ws = victim.client.ws if victim.client is not None else None
+                if ws is not None:
+                    ws.transport.abort()  # the student's laptop drops off the network
+        if run.kill_due():
             await run.server.kill()
             await asyncio.sleep(0.3)
             await run.server.start()
-            done += 1
-    return done
+            run.kills += 1
+    return run.kills
 
 
 async def one_run(folder: Path, tables: int, seconds: float, faults: bool,
