@@ -48,8 +48,13 @@ class RecordError(TenLeaveError):
     ``turn`` is the 0-based index of the offending turn, or ``None`` when the record as a
     whole is at fault; ``reason`` is the message without the ``turn K:`` prefix.
 
-    >>> str(RecordError("seat 1 cannot move", turn=3))
-    'turn 3: seat 1 cannot move'
+    Args:
+        message: what is wrong.
+        turn: the 0-based index of the offending turn; ``None``: the whole record.
+
+    Example:
+        >>> str(RecordError("seat 1 cannot move", turn=3))
+        'turn 3: seat 1 cannot move'
     """
 
     def __init__(self, message: str, turn: int | None = None) -> None:

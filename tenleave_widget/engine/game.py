@@ -154,6 +154,7 @@ class Game:
 
     @property
     def queue_count(self) -> int:
+        """The number of queues (RULES.md §2: it follows from the number of seats)."""
         return self._nq
 
     @property
@@ -163,6 +164,7 @@ class Game:
 
     @property
     def finished(self) -> bool:
+        """Whether the game is over (every card played and the last daybreak done)."""
         return self._finished
 
     @property
@@ -172,6 +174,7 @@ class Game:
 
     @property
     def turns_applied(self) -> int:
+        """The number of turns applied so far."""
         return len(self._turns)
 
     @property
@@ -190,21 +193,27 @@ class Game:
         from a generator seeded with ``seed`` (``None``: fresh entropy), so a game played
         on from here with the same ``seed`` reveals the same tokens.
 
-        >>> def tokens(seed: str) -> list[str]:
-        ...     g = Game(2, seed=1)
-        ...     g.redraw_tokens(seed)
-        ...     rng = random.Random(0)
-        ...     while not g.finished:
-        ...         g.apply(g.random_turn(rng))
-        ...     return g.defense
-        >>> tokens("x") == tokens("x"), tokens("x") == tokens("y")
-        (True, False)
+        Args:
+            seed: the seed of the later draws (an int or a string); ``None`` draws from
+                fresh entropy.
+
+        Example:
+            >>> def tokens(seed: str) -> list[str]:
+            ...     g = Game(2, seed=1)
+            ...     g.redraw_tokens(seed)
+            ...     rng = random.Random(0)
+            ...     while not g.finished:
+            ...         g.apply(g.random_turn(rng))
+            ...     return g.defense
+            >>> tokens("x") == tokens("x"), tokens("x") == tokens("y")
+            (True, False)
         """
         self._stream = self._stream[: self._tok + 1]
         self._rng = random.Random(seed)
 
     @property
     def penalty(self) -> list[int]:
+        """Each seat's penalty points so far, by seat (a copy)."""
         return list(self._penalty)
 
     @property
@@ -222,11 +231,36 @@ class Game:
         return LegalTurns(self)
 
     def hand(self, seat: int) -> list[str]:
-        """The sorted notations in ``seat``'s hand (omniscient: see :meth:`view` for a seat's)."""
+        """The notations of the cards in a seat's hand, sorted (omniscient: every value;
+        :meth:`view` gives what a seat knows).
+
+        Args:
+            seat: the seat (0 to :attr:`seats` - 1).
+
+        Returns:
+            The notations, e.g. ``["1", "3*", "4"]``.
+
+        Example:
+            >>> Game(2, seed=1).hand(0)[:3]
+            ['1', '1', '2']
+        """
         return self._hand_list(self._hands[seat])
 
     def queue_cards(self, queue: int) -> list[tuple[int, str]]:
-        """The cards of a queue, front first, as ``(owner, notation)`` (omniscient)."""
+        """The cards of a queue, front first (omniscient: face-down values included).
+
+        Args:
+            queue: the queue (0 to :attr:`queue_count` - 1).
+
+        Returns:
+            One ``(owner seat, notation)`` pair per card.
+
+        Example:
+            >>> g = Game(2, seed=1)
+            >>> g.apply({"seat": 0, "play": ["3*", 1]})
+            >>> g.queue_cards(1)
+            [(0, '3*')]
+        """
         d = self._d
         return [(c // d, self._notes[c]) for c in self._queues[queue]]
 
@@ -370,6 +404,21 @@ class Game:
         """A uniformly random legal turn — the same turn as
         ``self.legal_turns.sample(rng)`` for the same generator state, computed without
         building the collection (the random bot's fast path).
+
+        Args:
+            rng: the generator to draw from (it advances as ``sample`` would advance it).
+
+        Returns:
+            A legal turn of the seat to move.
+
+        Raises:
+            IllegalActionError: the game is over.
+
+        Example:
+            >>> g = Game(2, seed=1)
+            >>> t = g.random_turn(random.Random(0))
+            >>> t == g.legal_turns.sample(random.Random(0)), t.seat
+            (True, 0)
         """
         if self._finished:
             raise IllegalActionError("the game is over: no more turns")
@@ -420,11 +469,23 @@ class Game:
     def after(self, turns: int) -> Game:
         """A copy of the game after its first ``turns`` turns (same setup, same future
         token draws): the position ``turns`` undos would reach, computed in one replay.
+        This game is unchanged.
 
-        >>> g = Game(2, seed=1)
-        >>> g.apply({"seat": 0, "play": ["2", 0]})
-        >>> g.after(0).turns_applied, g.after(0) == Game(2, seed=1)
-        (0, True)
+        Args:
+            turns: how many of the game's turns the copy keeps (0 to
+                :attr:`turns_applied`).
+
+        Returns:
+            The copy.
+
+        Raises:
+            SetupError: ``turns`` is not a whole number from 0 to :attr:`turns_applied`.
+
+        Example:
+            >>> g = Game(2, seed=1)
+            >>> g.apply({"seat": 0, "play": ["2", 0]})
+            >>> g.after(0).turns_applied, g.after(0) == Game(2, seed=1)
+            (0, True)
         """
         if not isinstance(turns, int) or isinstance(turns, bool) or not (
             0 <= turns <= len(self._turns)
@@ -464,13 +525,21 @@ class Game:
         outside (a user, the browser, a record) must go through :meth:`apply`, which checks
         the turn (like python-chess's ``push_san``) and then runs this same code.
 
-        >>> g = Game(2, seed=1)
-        >>> g.push(next(iter(g.legal_turns)))
-        1
-
         This is the one executor of a turn: :meth:`apply`, self-play, replays and
         :meth:`preview` all run it. ``_partial`` (for :meth:`preview` only) does the steps
         of a turn without ending it; its ``card`` is ``None`` while nothing is played yet.
+
+        Args:
+            turn: a turn of the seat to move, legal here (e.g. one of :attr:`legal_turns`
+                or :meth:`random_turn`); it is not checked.
+
+        Returns:
+            The seat to move next, or ``None`` once the game is over.
+
+        Example:
+            >>> g = Game(2, seed=1)
+            >>> g.push(next(iter(g.legal_turns)))
+            1
         """
         # The hot path of self-play (one call per turn): everything is inlined. The played
         # card is taken from the hand first (no queue sees it yet): it joins its queue
@@ -623,12 +692,25 @@ class Game:
 
         The widget uses it to show a peek before the play, or the card just played before
         the seat chooses an action after it. The steps are checked as :meth:`apply`
-        checks a turn and done by the same executor. Raises :class:`IllegalActionError`.
+        checks a turn and done by the same executor. This game is unchanged.
 
-        >>> g = Game(2, seed=1)
-        >>> p = g.preview([{"kind": "play", "card": "4*", "queue": 0}])
-        >>> len(p.view(0)["queues"][0]), len(g.view(0)["queues"][0])
-        (1, 0)
+        Args:
+            steps: the turn so far, in order: step objects such as ``{"kind": "play",
+                "card": "4*", "queue": 0}``, ``{"kind": "peek", "queue": 1, "position":
+                0}``, ``{"kind": "rotate", "queue": 1}`` or ``{"kind": "wake"}``.
+
+        Returns:
+            A copy of the game with the steps done and the turn still open.
+
+        Raises:
+            IllegalActionError: the game is over, or the steps are not the start of a legal
+                turn of the seat to move (the message names what is wrong).
+
+        Example:
+            >>> g = Game(2, seed=1)
+            >>> p = g.preview([{"kind": "play", "card": "4*", "queue": 0}])
+            >>> len(p.view(0)["queues"][0]), len(g.view(0)["queues"][0])
+            (1, 0)
         """
         if self._finished:
             raise IllegalActionError("the game is over: no more turns")
@@ -660,7 +742,16 @@ class Game:
 
     # ----------------------------------------------------------------- views
     def knows(self, seat: int | None, card_id: int) -> bool:
-        """Whether ``seat`` (``None``: the teacher) knows card ``card_id``'s value."""
+        """Whether a seat knows a card's value (RULES.md §9: its own cards, the face-up
+        ones, and those it has peeked at).
+
+        Args:
+            seat: the seat; ``None`` for the teacher, who knows every card.
+            card_id: the card's id (as in a view's ``"id"`` fields).
+
+        Returns:
+            ``True`` when the seat knows the value.
+        """
         return knows(self, seat, card_id)
 
     def view(self, seat: int | None) -> View:
@@ -687,11 +778,22 @@ class Game:
         (the same executor). The review's luck of a turn ending in daybreak reads them on
         ``before.preview(turn.steps())``: what each seat could expect of each pass.
 
-        >>> g = Game(2, seed=1)
-        >>> g.apply(g.random_turn(__import__("random").Random(0)))
-        >>> passes = g.daybreak_views([0, None])
-        >>> len(passes), [v["seat"] for v in passes[0]], g.view(0) == passes[0][0]
-        (1, [0, None], True)
+        Args:
+            seats: the seats whose views to take (``None``: the teacher's).
+
+        Returns:
+            One list per pass, holding the view of each of ``seats`` in order.
+
+        Raises:
+            IllegalActionError: one of ``seats`` is not a seat of this game, or the
+                record's ``defense`` list has no token left for a pass.
+
+        Example:
+            >>> g = Game(2, seed=1)
+            >>> g.apply(g.random_turn(__import__("random").Random(0)))
+            >>> passes = g.daybreak_views([0, None])
+            >>> len(passes), [v["seat"] for v in passes[0]], g.view(0) == passes[0][0]
+            (1, [0, None], True)
         """
         for seat in seats:
             self.view(seat)  # an unknown seat is refused before any work
@@ -704,7 +806,20 @@ class Game:
         return out
 
     def events(self, turn: int | None = None) -> list[GameEvent]:
-        """The public events of one turn (default: the last), as in a view's ``events``."""
+        """The public events of one turn, as in a view's ``events`` (``docs/view.md``).
+
+        Args:
+            turn: the turn's index (negative counts from the end); ``None``: the last.
+
+        Returns:
+            The events (an empty list before the first turn).
+
+        Example:
+            >>> g = Game(2, seed=1)
+            >>> g.apply({"seat": 0, "play": ["3*", 1]})
+            >>> [e["kind"] for e in g.events()]
+            ['play']
+        """
         if not self._events:
             return []
         return events_json(self, self._events[-1 if turn is None else turn])

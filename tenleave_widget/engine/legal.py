@@ -189,6 +189,16 @@ class LegalTurns:
 
     Order: plain plays; wakes; peek then play; rotate then play; play then peek;
     play then rotate. Peeking a card before or after the play are distinct turns.
+
+    Args:
+        game: the position (a :class:`~tenleave_widget.engine.game.Game`, which
+            builds it: :attr:`~tenleave_widget.engine.game.Game.legal_turns`).
+
+    Example:
+        >>> from tenleave_widget import Game
+        >>> turns = Game(2, seed=1).legal_turns
+        >>> len(turns) > 0, turns[0] in turns, turns[len(turns) - 1] == list(turns)[-1]
+        (True, True, True)
     """
 
     __slots__ = ("_g", "_space", "_n")
@@ -217,7 +227,23 @@ class LegalTurns:
             return False
 
     def sample(self, rng: random.Random) -> Turn:
-        """A uniformly random legal turn: ``self[rng.randrange(len(self))]``."""
+        """A uniformly random legal turn: ``self[rng.randrange(len(self))]``.
+
+        Args:
+            rng: the generator to draw from.
+
+        Returns:
+            The turn.
+
+        Raises:
+            IndexError: there is no legal turn (the game is over).
+
+        Example:
+            >>> import random
+            >>> from tenleave_widget import Game
+            >>> Game(2, seed=1).legal_turns.sample(random.Random(0)).seat
+            0
+        """
         if not self._n:
             raise IndexError("no legal turn")
         return self[rng.randrange(self._n)]

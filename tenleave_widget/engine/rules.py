@@ -81,7 +81,22 @@ def queue_count(seats: int) -> int:
 
 @dataclass(frozen=True)
 class Rules:
-    """The variant options. ``Rules()`` is the printed game as RULES.md settles it."""
+    """The variant options. ``Rules()`` is the printed game as RULES.md settles it.
+
+    Args:
+        deck: one colour's 10 card notations (``"3*"``: a marked 3).
+        tokens: the Human Defense tokens: 2 to ``MAX_TOKENS`` ids, each with the queue
+            positions (1 to 4) it guards.
+        daybreak_token_change: whether a new token is revealed at each daybreak pass.
+
+    Raises:
+        InvalidRulesError: a deck or token that is malformed (the message names it).
+
+    Example:
+        >>> r = Rules(daybreak_token_change=False)
+        >>> r.to_json(), Rules.from_json(r.to_json()) == r
+        ({'daybreak_token_change': False}, True)
+    """
 
     deck: tuple[str, ...] = DEFAULT_DECK
     tokens: dict[str, tuple[int, ...]] = field(default_factory=lambda: dict(DEFAULT_TOKENS))
@@ -126,7 +141,25 @@ class Rules:
 
     @classmethod
     def from_json(cls, obj: object) -> Rules:
-        """Rules from a record's ``rules`` object (overrides of the defaults)."""
+        """Rules from a record's ``rules`` object (overrides of the defaults).
+
+        Args:
+            obj: the object: any of ``"deck"``, ``"tokens"`` and
+                ``"daybreak_token_change"``; ``None`` or ``{}`` for the default rules.
+
+        Returns:
+            The rules.
+
+        Raises:
+            InvalidRulesError: ``obj`` is not an object, names an unknown option, or
+                holds a malformed deck or token.
+
+        Example:
+            >>> Rules.from_json({"x": 1})
+            Traceback (most recent call last):
+            ...
+            tenleave_widget.engine.errors.InvalidRulesError: unknown rule option(s): 'x'
+        """
         if obj is None or obj == {}:
             return DEFAULT_RULES
         if not isinstance(obj, dict):
@@ -159,8 +192,17 @@ class Rules:
 
     def check_defense(self, defense: object) -> list[str]:
         """Check a reveal order of tokens (a record's ``defense``): a list of 1 to
-        :data:`MAX_DEFENSE` known token ids, never the same twice in a row. Raises
-        :class:`SetupError` (a record reader reports it as a :class:`RecordError`).
+        :data:`MAX_DEFENSE` known token ids, never the same twice in a row.
+
+        Args:
+            defense: the reveal order to check.
+
+        Returns:
+            The order, as a list.
+
+        Raises:
+            SetupError: ``defense`` is not such a list (a record reader reports it as a
+                :class:`RecordError`).
         """
         if not isinstance(defense, (list, tuple)) or not 1 <= len(defense) <= MAX_DEFENSE:
             raise SetupError(f"'defense' must be a list of 1 to {MAX_DEFENSE} tokens")
@@ -178,6 +220,16 @@ class Rules:
 
         With a variant deck holding no plain ``2``, a marked ``2*`` is removed instead;
         with neither, nothing is removed.
+
+        Args:
+            seats: the number of seats.
+
+        Returns:
+            The notations, in deck order.
+
+        Example:
+            >>> len(Rules().dealt(2)), len(Rules().dealt(3))
+            (9, 10)
         """
         deck = list(self.deck)
         if seats == 2:

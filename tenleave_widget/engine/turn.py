@@ -83,7 +83,22 @@ def _is_int(x: object) -> bool:
 
 class Turn(NamedTuple):
     """One whole turn. ``extra`` says whether ``peek``/``rotate`` comes before or after the
-    play; it is ``"before"`` whenever there is no additional action or the seat wakes."""
+    play; it is ``"before"`` whenever there is no additional action or the seat wakes.
+
+    Attributes:
+        seat: the seat that plays it.
+        card: the notation of the card played (``"3*"``: a marked 3).
+        queue: the queue it is played to.
+        peek: ``(queue, position)`` of the card peeked at, or ``None``.
+        rotate: the queue rotated, or ``None``.
+        wake: whether the seat wakes SleepKid.
+        extra: ``"before"`` or ``"after"``: when the peek or rotation happens.
+
+    Example:
+        >>> t = Turn(0, "2", 1, rotate=1, extra="after")
+        >>> t.action, t.to_json()
+        ('rotate', {'seat': 0, 'play': ['2', 1], 'rotate': 1, 'extra': 'after'})
+    """
 
     seat: int
     card: str
@@ -125,9 +140,22 @@ class Turn(NamedTuple):
 
     @classmethod
     def from_json(cls, obj: object) -> Turn:
-        """Parse a record turn object; raise :class:`IllegalActionError` naming the fault.
+        """Parse a record turn object (RULES.md §8); unknown keys are ignored.
 
-        Unknown keys are ignored (RULES.md §8).
+        Args:
+            obj: the object, e.g. ``{"seat": 0, "play": ["3*", 1], "peek": [1, 0]}``.
+
+        Returns:
+            The turn (not checked against a position:
+            :meth:`~tenleave_widget.engine.game.Game.apply` does that).
+
+        Raises:
+            IllegalActionError: ``obj`` is not a well-formed turn object (the message
+                names the fault).
+
+        Example:
+            >>> Turn.from_json({"seat": 0, "play": ["3*", 1], "wake": True}).action
+            'wake'
         """
         if not isinstance(obj, dict):
             raise IllegalActionError(f"a turn must be an object, not {json_kind(obj)}")
@@ -200,11 +228,23 @@ class Turn(NamedTuple):
 
     @classmethod
     def from_steps(cls, seat: int, steps: Sequence[TurnStep]) -> Turn:
-        """Build the turn of ``seat`` from ordered steps (the grammar of :func:`parse_steps`).
+        """Build a seat's turn from ordered steps (the grammar of :func:`parse_steps`).
 
-        >>> Turn.from_steps(0, [{"kind": "play", "card": "2", "queue": 1},
-        ...                     {"kind": "rotate", "queue": 1}]).to_json()
-        {'seat': 0, 'play': ['2', 1], 'rotate': 1, 'extra': 'after'}
+        Args:
+            seat: the seat that plays the turn.
+            steps: the step objects in order (``{"kind": "play", "card": "2", "queue":
+                1}``, ``{"kind": "rotate", "queue": 1}``, ...); one of them a play.
+
+        Returns:
+            The turn (not checked against a position).
+
+        Raises:
+            IllegalActionError: the steps are malformed or hold no play.
+
+        Example:
+            >>> Turn.from_steps(0, [{"kind": "play", "card": "2", "queue": 1},
+            ...                     {"kind": "rotate", "queue": 1}]).to_json()
+            {'seat': 0, 'play': ['2', 1], 'rotate': 1, 'extra': 'after'}
         """
         obj: dict[str, Any] = {"seat": seat}
         played = False
