@@ -341,15 +341,29 @@ def _queue_costs(model: _Model, q: int) -> tuple[_QueueSummary, list[float]]:
 def seat_odds(view: View, moves: bool = True) -> SeatOdds:
     """The swat-risk odds of RULES.md §9 for the seat of ``view`` (the ``tenleave odds`` JSON).
 
-    ``moves`` (see :func:`move_evaluation`) is included when it is the viewing seat's
-    turn and the game is not over (and ``moves`` is true).
+    Only the view is read: the odds are exact over every deal of the cards the seat
+    does not know (``docs/methods/odds.md``).
 
-    >>> view = sketch_view([["0:5", "1:?*"], []], seat=0, token="II+III")
-    >>> odds = seat_odds(view)
-    >>> odds["queues"][0]["total"], odds["queues"][1]["total"]
-    ({'8': 0.4, '9': 0.4, '10': 0.2}, {'0': 1.0})
-    >>> odds["queues"][0]["cards"][0]["p_swatted"], odds["expected_penalty"]
-    (0.8, [4.0, 0.0, 0.0])
+    Args:
+        view: one seat's view (``tenleave-view/1``), as
+            :meth:`~tenleave_widget.engine.game.Game.view` gives it; it is not checked
+            again (:func:`~tenleave_widget.position_odds` reads a record or a game).
+        moves: include ``moves`` (see :func:`move_evaluation`), each legal play's
+            expected penalty, when it is the viewing seat's turn and the game is not
+            over.
+
+    Returns:
+        Per queue its outcome, total and each card's fate; each seat's expected
+        penalty; and on the seat's turn ``moves``
+        (:class:`~tenleave_widget.analysis.odds.SeatOdds`).
+
+    Example:
+        >>> view = sketch_view([["0:5", "1:?*"], []], seat=0, token="II+III")
+        >>> odds = seat_odds(view)
+        >>> odds["queues"][0]["total"], odds["queues"][1]["total"]
+        ({'8': 0.4, '9': 0.4, '10': 0.2}, {'0': 1.0})
+        >>> odds["queues"][0]["cards"][0]["p_swatted"], odds["expected_penalty"]
+        (0.8, [4.0, 0.0, 0.0])
     """
     model = _Model(view)
     queues: list[QueueOdds] = []

@@ -57,6 +57,34 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
     :meth:`load`, :meth:`save`, :meth:`goto`, :attr:`game`, :attr:`turn`,
     :meth:`set_perspective`, :meth:`handle_intent` (what a browser click sends); a
     lesson: :meth:`next_moment`, :meth:`reveal` (:class:`~.lesson_controls.LessonControls`).
+
+    Args:
+        game: the game to show (a replay shows its turns; a play table plays on from it).
+        mode: ``"play"`` (one human seat against bots), ``"hotseat"`` (several human
+            seats on one screen) or ``"replay"``.
+        humans: the human seats (play and hot-seat).
+        bots: the bot of each other seat, by seat (``"random"``, ``"greedy"``,
+            ``"lookahead"``, ``"reader"``).
+        perspective: the seat whose view is shown; ``None``: the teacher's.
+        turn: replay mode: the position shown first (turns applied).
+        bot_delay: seconds between two bot turns.
+        seed: seeds the bots' choices and the re-deals of an undo.
+        show_odds: show the odds panels beside the table.
+        coach: ``"off"``, ``"after"`` or ``"before"`` (as :func:`~.entry.play`'s).
+        coach_samples: the coach's worlds per decision (default: the review's).
+        size: ``"small"``, ``"medium"``, ``"large"`` or ``"projector"`` (default: the
+            kernel's, :func:`~tenleave_widget.set_default_size`).
+        lock: replay mode: the perspective cannot be changed from the table.
+
+    Raises:
+        WidgetMessageError: a bad mode, seat, bot, delay, seed, ``coach``, ``size`` or
+            turn (the message names it).
+
+    Example:
+        >>> from tenleave_widget import Game
+        >>> w = TenLeaveWidget(Game(2, seed=1), mode="replay")
+        >>> w.turn, w.perspective is None
+        (0, True)
     """
 
     def __init__(
@@ -103,12 +131,12 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
             parts.append(self.review_panel)  # after the odds: theirs is the first figure
         self._own: tuple[ipywidgets.Widget, ...] = tuple(parts)
         self.branches: list[TenLeaveWidget] = []
+        """Replay mode: the tables opened by *Play on from here* (shown below the replay)."""
         self.original: TenLeaveWidget | None = None
         """A branch's replay: the original game's, below it (``replay(...,
         original=...)``, :mod:`.branch_view`)."""
         self.followers: list[Callable[[], None]] = []
         """Called after every refresh (the original's replay steps with the branch's)."""
-        """Replay mode: the tables opened by *Play on from here* (shown below the replay)."""
         super().__init__(parts)
         self.table.on_msg(self._on_table_msg)
         self._refresh()
@@ -175,7 +203,15 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
         return self.session.seat
 
     def set_perspective(self, seat: int | None) -> None:
-        """Replay mode: show the table as ``seat`` sees it, or everything (``None``)."""
+        """Replay mode: show the table as a seat sees it, or everything.
+
+        Args:
+            seat: the seat; ``None`` for the teacher's view of every card.
+
+        Raises:
+            WidgetMessageError: ``seat`` is not a seat of the game, the table is not a
+                replay, or the replay is locked to its perspective.
+        """
         self.handle_intent({"kind": "perspective", "seat": seat})
 
     def goto(self, turn: int) -> None:
@@ -256,7 +292,34 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
         record's notes stay with the original. The Human Defense tokens revealed after the
         branch point are drawn anew (not the original's later ones): ``seed`` fixes them,
         with the re-deal and the bots' choices, so that the same ``seed`` plays the same
-        branch again. ``coach`` and ``coach_samples`` as in :func:`~.entry.play`."""
+        branch again.
+
+        Args:
+            human: the human seat, or seats (hot-seat).
+            bots: the bots of the other seats, as in :func:`~.entry.play`.
+            redeal: deal again the cards the one human seat cannot see.
+            seed: seeds the re-deal, the later tokens and the bots (``None``: fresh
+                entropy).
+            bot_delay: seconds between the bots' turns.
+            show_odds: show the odds panels (default: as this replay does).
+            coach: as in :func:`~.entry.play`.
+            coach_samples: as in :func:`~.entry.play`.
+
+        Returns:
+            The new table (show it as the last line of a cell).
+
+        Raises:
+            WidgetMessageError: this table is not a replay, the game is over at the
+                position shown, or a bad seat, bot, ``redeal`` or ``seed`` (``redeal=True``
+                with several human seats included).
+
+        Example:
+            >>> from tenleave_widget import Game
+            >>> replayed = TenLeaveWidget(Game(2, seed=1), mode="replay")
+            >>> t = replayed.play_from_here(human=0, bots=["greedy"], seed=3)
+            >>> t.mode, t.game.to_move
+            ('play', 0)
+        """
         if self.mode != "replay":
             raise WidgetMessageError(
                 "play on from here is for a replay: use replay(record), then go to a turn"
@@ -307,8 +370,18 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
         return [dict(v) for v in self.session.coach.verdicts]
 
     def tally(self, seat: int | None = None) -> dict[str, Any]:
-        """The coach's running tally of a human seat (default: the one on screen):
-        decisions coached, the count of each label, mean loss and accuracy."""
+        """The coach's running tally of a human seat: decisions coached, the count of each
+        label, mean loss and accuracy.
+
+        Args:
+            seat: the human seat (default: the one on screen).
+
+        Returns:
+            The tally, as a JSON-ready dict.
+
+        Raises:
+            WidgetMessageError: ``seat`` is not a human seat of this table.
+        """
         s = self.session.seat if seat is None else seat
         if s not in self.session.humans:
             raise WidgetMessageError(f"seat {excerpt(s)} is not a human seat of this table")
@@ -333,7 +406,7 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
         """Save :meth:`record` as a record file, atomically.
 
         Args:
-            path: the file to write (``replay_widget(path)`` opens it again).
+            path: the file to write (``replay(path)`` opens it again).
 
         Raises:
             OSError: the file could not be written (an old one is left as it was).
@@ -365,7 +438,14 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
 
     def show_best(self, on: bool = True) -> None:
         """Replay mode: name the best move of the position shown (from the mover's view;
-        in a seat's view, that seat's moves only)."""
+        in a seat's view, that seat's moves only), or stop naming it.
+
+        Args:
+            on: name it (``False``: hide it again).
+
+        Raises:
+            WidgetMessageError: the table is not in replay mode.
+        """
         if self.review_panel is None:
             raise WidgetMessageError("the review is for replay mode: use replay(record)")
         self.review_panel.best.value = bool(on)
@@ -413,7 +493,14 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
 
     def send_intent(self, intent: object) -> bool:
         """As a click would: apply the intent, or show the error on the table, in plain
-        words for the student (:func:`~.words.errors.plain_words`). True if applied."""
+        words for the student (:func:`~.words.errors.plain_words`); nothing is raised.
+
+        Args:
+            intent: an intent as :meth:`handle_intent` takes it.
+
+        Returns:
+            ``True`` if it was applied, ``False`` if the table shows why not.
+        """
         try:
             self.handle_intent(intent)
         except TenLeaveError as e:
@@ -479,9 +566,14 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
         self.table.panels = dict(self.session.panels.data(self.session))
 
     def think(self, ms: float | None = None) -> None:
-        """Compute the moves' whole-game values now (to the end, or for about ``ms``
-        milliseconds): in a notebook they fill in by themselves, in slices, on the kernel's
-        event loop; a script without a running loop calls this."""
+        """Compute the moves' whole-game values now: in a notebook they fill in by
+        themselves, in slices, on the kernel's event loop; a script without a running loop
+        calls this.
+
+        Args:
+            ms: work for about this many milliseconds; ``None``: until every value is
+                computed.
+        """
         feed = self.session.lookahead
         while not feed.advance(self.session, ms if ms is not None else 1000.0):
             if ms is not None:

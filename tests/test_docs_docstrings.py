@@ -1,0 +1,142 @@
+"""The docstrings the API reference renders document their calls: an ``Args:`` entry for
+every parameter, and a ``Raises:`` entry for every exception the code raises
+(``tools/docs/docstrings.py``; ``python tools/docs/docstrings.py`` lists the gaps)."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import griffe
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools" / "docs"))
+import docstrings  # noqa: E402
+
+SKIPPED = frozenset({
+    # Its options and docstrings are being rewritten by a change not landed yet; nothing
+    # of it is in __all__ today. Remove it from here once that change is on main.
+    "tenleave_widget.analysis.lookahead",
+})
+
+
+def test_every_rendered_function_documents_its_arguments_and_raises() -> None:
+    package = docstrings.load()
+    checked = [obj.path for obj, _ in docstrings.rendered(package)]
+    assert "tenleave_widget.engine.game.Game.apply" in checked  # the walk reaches methods
+    assert "tenleave_widget.widget.entry.play" in checked
+    assert docstrings.check(package, skip_modules=SKIPPED) == []
+
+
+@pytest.fixture
+def fake(tmp_path: Path) -> Iterator[Path]:
+    """A package ``fakepkg`` in ``tmp_path``, importable while the test runs."""
+    (tmp_path / "fakepkg").mkdir()
+    sys.path.insert(0, str(tmp_path))
+    yield tmp_path / "fakepkg"
+    sys.path.remove(str(tmp_path))
+    for name in [m for m in sys.modules if m == "fakepkg" or m.startswith("fakepkg.")]:
+        del sys.modules[name]
+
+
+def _problems(package_dir: Path, code: str) -> list[str]:
+    (package_dir / "__init__.py").write_text(textwrap.dedent(code))
+    loaded = griffe.load("fakepkg", search_paths=[str(package_dir.parent)],
+                         resolve_aliases=True, resolve_external=False)
+    assert isinstance(loaded, griffe.Module)
+    return docstrings.check(loaded)
+
+
+def test_a_parameter_without_args_is_found(fake: Path) -> None:
+    problems = _problems(fake, '''
+        __all__ = ["f", "g", "h"]
+        def f(x, _private=1):
+            """Does f."""
+        def g(x, y):
+            """Does g.
+
+            Args:
+                x: an x.
+            """
+        def h(self_less=0, *, z=1):
+            """Does h.
+
+            Args:
+                self_less: one.
+                z: two.
+            """
+    ''')
+    assert problems == ["fakepkg.f: no Args section for x", "fakepkg.g: Args leaves out y"]
+
+
+def test_a_raise_without_its_raises_entry_is_found(fake: Path) -> None:
+    problems = _problems(fake, '''
+        __all__ = ["bare", "documented", "by_base", "caught", "Thing", "_Signal"]
+        class _Signal(Exception):
+            pass
+        def bare():
+            """Raises, and says nothing."""
+            raise KeyError("k")
+        def documented():
+            """Says it.
+
+            Raises:
+                KeyError: always.
+            """
+            raise KeyError("k")
+        def by_base():
+            """Says its base class.
+
+            Raises:
+                LookupError: always.
+            """
+            raise KeyError("k")
+        def caught():
+            """Catches its own."""
+            try:
+                raise KeyError("k")
+            except LookupError:
+                pass
+            raise _Signal
+        class Thing:
+            """A thing.
+
+            Args:
+                n: how many.
+            """
+            def __init__(self, n):
+                self.n = n
+            def use(self):
+                """Uses it through a private helper."""
+                return self._check()
+            def _check(self):
+                if self.n < 0:
+                    raise ValueError("negative")
+                return self.n
+    ''')
+    assert problems == [
+        "fakepkg.bare: raises KeyError with no Raises entry for it",
+        "fakepkg.Thing.use: raises ValueError with no Raises entry for it",
+    ]
+
+
+def test_a_dataclass_raises_what_its_post_init_raises(fake: Path) -> None:
+    problems = _problems(fake, '''
+        from dataclasses import dataclass
+        __all__ = ["Options"]
+        @dataclass
+        class Options:
+            """Options.
+
+            Args:
+                size: the size.
+            """
+            size: int = 1
+            def __post_init__(self):
+                if self.size < 1:
+                    raise ValueError("size")
+    ''')
+    assert problems == [
+        "fakepkg.Options (its __init__): raises ValueError with no Raises entry for it"]
