@@ -33,7 +33,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Generator
-from typing import Any
+from typing import Any, cast
 
 from ...analysis.analyse import Analysis, analyse_steps, decision_key, judge, settings_for
 from ...analysis.review import (
@@ -42,13 +42,14 @@ from ...analysis.review import (
     ScreenLoss,
     turn_text,
 )
+from ...analysis.review.text import decision_text
 from ...engine.turn import Turn
 from ...engine.view import View
 from .. import tasks
 from ..protocol import CoachAsk
-from ..words.coach import about_points, instead_words
+from ..words.coach import ask_text
 
-__all__ = ["ASK_LOSS", "CheckRunner", "CoachCheck", "ask_words"]
+__all__ = ["ASK_LOSS", "CheckRunner", "CoachCheck", "ask_words", "equal_words"]
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +57,31 @@ ASK_LOSS = THRESHOLDS["margin"][2]
 """The default threshold of the question: the review's upper bound of an *inaccuracy*
 (2 points of margin): a turn that loses more on the screen is a mistake or a blunder."""
 
-def ask_words(s: ScreenLoss) -> CoachAsk:
-    """The question in a student's words, and the analyst's detail.
+def equal_words(a: Analysis) -> list[str]:
+    """The decisions about as good as the best of analysis ``a``, in words, best first
+    (each once), where ``a`` has no separated best (no ★); ``[]`` where it has one.
+
+    >>> from tenleave_widget import Game
+    >>> from tenleave_widget.analysis.analyse import analyse, settings_for
+    >>> a = analyse(Game(2, seed=3).view(0), settings_for(4))
+    >>> equal_words(a) == [] if a["star"] else len(equal_words(a)) > 1
+    True
+    """
+    if a["star"]:
+        return []
+    words: list[str] = []
+    for i in a["equal"]:
+        text = decision_text(a["decisions"][i], words=True)
+        if text not in words:
+            words.append(text)
+    return words if len(words) > 1 else []
+
+
+def ask_words(s: ScreenLoss, equal: list[str] | None = None,
+              view: View | None = None) -> CoachAsk:
+    """The question in a student's words (``equal``: :func:`equal_words` of the analysis;
+    ``view``: the seat's view before the turn, to name a card a rotation moves where the
+    seat knows it), and the analyst's detail.
 
     >>> s = ScreenLoss(Turn(0, "5", 0), Turn(0, "2", 1), 2.44, (1.9, 3.0), False)
     >>> ask_words(s)["text"]
@@ -71,8 +95,7 @@ def ask_words(s: ScreenLoss) -> CoachAsk:
     played = turn_text(s.played, words=True)
     lo, hi = s.loss_ci95
     return {
-        "text": (f"Are you sure? {instead_words(s.played, s.best)}, "
-                 f"{about_points(s.loss)} better."),
+        "text": ask_text(s.played, s.best, s.loss, equal or [], view),
         "detail": (f"{played}: {s.loss:.2f} points of expected margin worse than {better} "
                    f"(95% interval {lo:.2f} to {hi:.2f}), in the analysis of every move."),
     }
@@ -119,7 +142,9 @@ class CoachCheck:
     def loss(self, k: int, seat: int, turn: Turn) -> ScreenLoss | None:
         """What ``turn`` (decision ``k`` of ``seat``) loses in the analysis of its
         position: the verdict's loss and paired interval against the best (the verdict
-        that follows the turn gives the same), or ``None`` when the analysis is not done.
+        that follows the turn gives the same; none where the verdict calls the turn best,
+        as it does a move about as good as the best), or ``None`` when the analysis is
+        not done.
         A peek first is the peek, from the analysis: the play after it is not chosen yet
         when the seat decides to look."""
         if self.key is None or self.key[:2] != (k, seat) or self.result is None:
@@ -134,6 +159,8 @@ class CoachCheck:
             # the verdict that follows the turn: its figures, refined where they straddle
             # a label bound (cached, so the verdict after the turn is this one)
             v = judge(self.key[2], turn.to_json(), settings_for(self.samples), seed=self.seed)
+            if v["label"] == "best":  # about as good as the best: the verdict says so
+                return ScreenLoss(turn, turn, 0.0, (0.0, 0.0), a["forced"])
             lo, hi = v["loss_ci95"]
             return ScreenLoss(turn, Turn.from_json(top["turn"]), v["loss"], (lo, hi),
                               a["forced"])
@@ -141,6 +168,19 @@ class CoachCheck:
         half = (mine["vs_best_ci95"][1] - mine["vs_best_ci95"][0]) / 2
         return ScreenLoss(turn, Turn.from_json(top["turn"]), loss, (loss - half, loss + half),
                           a["forced"])
+
+    def equal(self, k: int, seat: int) -> list[str]:
+        """:func:`equal_words` of the analysis of decision ``k`` of ``seat`` (``[]`` while
+        it is not done)."""
+        if self.key is None or self.key[:2] != (k, seat) or self.result is None:
+            return []
+        return equal_words(self.result)
+
+    def view(self, k: int, seat: int) -> View | None:
+        """The view screened for decision ``k`` of ``seat``, or ``None``."""
+        if self.key is None or self.key[:2] != (k, seat):
+            return None
+        return cast(View, self.key[2])
 
     def asks(self, s: ScreenLoss) -> bool:
         """Whether the table asks "Are you sure?" about a turn that loses ``s``: more

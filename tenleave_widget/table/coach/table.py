@@ -31,7 +31,7 @@ from ...engine.turn import AFTER, Turn, TurnStep
 from ...engine.view import View
 from ..protocol import BestMove, CoachLook, CoachState, WidgetMessageError
 from ..session.offers import final_steps
-from ..words.coach import about_points, instead_words
+from ..words.coach import look_text, show_status, show_text
 from .check import ask_words
 from .verdicts import COACH_MODES, Coach, Verdict, tally_words
 
@@ -185,17 +185,29 @@ class CoachTable:
         self.coach.check.forget()
 
     # ------------------------------------------------------------------- drawing
-    def _better(self, turn: int) -> tuple[Turn, str] | None:
-        """The better move of the seat on screen at ``turn`` and its words, or ``None``."""
+    def coach_view(self, turn: int) -> View | None:
+        """The seat on screen's view just before ``turn`` (what its coach's words may name),
+        or ``None`` when there is no such turn or no seat."""
+        if self.seat is None or not 0 <= turn < len(self.history):
+            return None
+        return self.history[turn].view(self.seat)
+
+    def _better(self, turn: int) -> tuple[Turn, str, str, list[str]] | None:
+        """The better move of the seat on screen at ``turn`` (the analysis's best), its
+        words, the words of the turn played and the moves about as good as the best
+        (``[]`` where it is clearly best), or ``None``."""
         a = self.asking
         if a is not None and a["turn"] == turn and a["seat"] == self.seat:
             s = cast(ScreenLoss, a["loss"])
-            return s.best, turn_text(s.best, words=True)
+            return (s.best, turn_text(s.best, words=True), turn_text(s.played, words=True),
+                    self.coach.check.equal(turn, s.played.seat))
         v = self.coach.of_turn(turn)
         if v is None or v["seat"] != self.seat or v["best"] == v["played"]:
             return None
         best = Turn.from_json(dict(v["best"]))
-        return best, turn_text(best, words=True)
+        played = Turn.from_json(dict(v["played"]))
+        return (best, turn_text(best, words=True), turn_text(played, words=True),
+                self.coach.equal_of(turn))
 
     def shown_turn(self) -> int | None:
         """The turn "Show me" shows the position before, for the seat on screen, or None."""
@@ -204,12 +216,14 @@ class CoachTable:
         return self.showing[0] if self.showing[0] < len(self.history) else None
 
     def coach_best(self) -> BestMove | None:
-        """"Show me": the better move to draw on the position before the turn."""
+        """"Show me": the better move to draw on the position before the turn (the
+        analysis's best; where others are about as good, the words name them too)."""
         k = self.shown_turn()
         found = None if k is None else self._better(k)
         if found is None:
             return None
-        return drawn_move(found[0], f"The better move: {found[1]}.")
+        best, text, played, equal = found
+        return drawn_move(best, show_text(text, played, equal))
 
     def coach_status(self) -> str:
         """The status line while "Show me" is on, else ``""``."""
@@ -217,8 +231,8 @@ class CoachTable:
         found = None if k is None else self._better(k)
         if k is None or found is None:
             return ""
-        return (f"Turn {k + 1}, as you saw it before your move: the better move, "
-                f"{found[1]}, is outlined.")
+        _, text, played, equal = found
+        return show_status(k, text, played, equal)
 
     def coach_state(self) -> CoachState:
         """The coach as the seat on screen may see it (nothing behind the cover)."""
@@ -231,7 +245,9 @@ class CoachTable:
             return out
         a = self.asking
         if a is not None and a["seat"] == seat:
-            out["ask"] = ask_words(cast(ScreenLoss, a["loss"]))
+            out["ask"] = ask_words(cast(ScreenLoss, a["loss"]),
+                                   self.coach.check.equal(a["turn"], seat),
+                                   self.coach_view(a["turn"]))
         out["showing"] = self.shown_turn()
         mine = [v for v in self.coach.verdicts if v["seat"] == seat]
         better = [v for v in mine if v["best"] != v["played"]]
@@ -243,15 +259,11 @@ class CoachTable:
             out["looks"] = self._looks(mine)
         return out
 
-    @staticmethod
-    def _looks(mine: list[Verdict]) -> list[CoachLook]:
+    def _looks(self, mine: list[Verdict]) -> list[CoachLook]:
         worth = [v for v in mine if v["label"] in SECOND_LOOK and v["best"] != v["played"]]
         worth = sorted(worth, key=lambda v: -float(v["loss"]))[:LOOKS]
-        out: list[CoachLook] = []
-        for v in sorted(worth, key=lambda v: v["turn"]):
-            instead = instead_words(Turn.from_json(dict(v["played"])),
-                                    Turn.from_json(dict(v["best"])))
-            out.append({"turn": v["turn"], "text": (
-                f"Turn {v['turn'] + 1}: {v['label']} — {instead}, "
-                f"{about_points(float(v['loss']))} better.")})
-        return out
+        return [{"turn": v["turn"], "text": look_text(
+                    v["turn"], v["label"], Turn.from_json(dict(v["played"])),
+                    Turn.from_json(dict(v["best"])), float(v["loss"]),
+                    self.coach.equal_of(v["turn"]), self.coach_view(v["turn"]))}
+                for v in sorted(worth, key=lambda v: v["turn"])]

@@ -16,8 +16,8 @@ queues and positions: nothing the seat could not see) and numbers computed from 
 >>> g = Game(2, seed=3)
 >>> c.ended(0, g.view(0), Turn(0, "5", 0))
 >>> v = c.judge(c.queue[0])
->>> sorted(v)  # the verdict, and the review's TurnReview of it
-['best', 'label', 'loss', 'loss_ci95', 'played', 'review', 'seat', 'turn']
+>>> sorted(v)  # the verdict, the review's TurnReview of it, the moves as good
+['best', 'equal', 'label', 'loss', 'loss_ci95', 'played', 'review', 'seat', 'turn']
 >>> c.add(c.queue[0], v)
 True
 >>> [x["turn"] for x in c.verdicts], c.queue
@@ -31,6 +31,7 @@ import logging
 from collections.abc import Callable, Generator
 from typing import TypedDict
 
+from ...analysis.analyse import analyse, analyse_steps, settings_for
 from ...analysis.review import (
     DEFAULT_SAMPLES,
     LABELS,
@@ -44,8 +45,8 @@ from ...analysis.review.results import _summaries
 from ...engine.turn import Turn, TurnObject
 from ...engine.view import View
 from .. import tasks
-from ..words.coach import about_points, instead_words
-from .check import CoachCheck
+from ..words.coach import tally_text, verdict_text
+from .check import CoachCheck, equal_words
 
 __all__ = ["COACH_MODES", "Coach", "CoachRunner", "Judged", "Tally", "Verdict", "tally_words",
            "verdict_words"]
@@ -78,9 +79,12 @@ class Verdict(TypedDict):
 
 
 class Judged(Verdict):
-    """A verdict as the judging returns it, with the review's own judged turn."""
+    """A verdict as the judging returns it, with the review's own judged turn and the
+    decisions about as good as the best in words where the analysis has no separated
+    best (:func:`~.check.equal_words`)."""
 
     review: TurnReview
+    equal: list[str]
 
 
 class Tally(TypedDict):
@@ -93,10 +97,13 @@ class Tally(TypedDict):
     accuracy: float | None
 
 
-def verdict_words(v: Verdict, details: bool = False) -> str:
+def verdict_words(v: Verdict, details: bool = False, equal: list[str] | None = None,
+                  view: View | None = None) -> str:
     """A verdict in the table's words: what to do differently and about how many points
-    it was worth; with ``details`` (the *Details* switch), the analyst's figure and its
-    95% interval.
+    it was worth (:func:`~..words.coach.verdict_text`; ``equal``: the moves about as good
+    as the best where the analysis has no separated best; ``view``: the seat's view before
+    the turn, to name a card a rotation moves where the seat knows it); with ``details``
+    (the *Details* switch), the analyst's figure and its 95% interval.
 
     >>> v = {"label": "inaccuracy", "loss": 1.23, "loss_ci95": [0.9, 1.5],
     ...      "played": {"seat": 0, "play": ["3*", 0]}, "best": {"seat": 0, "play": ["5", 0]}}
@@ -111,13 +118,13 @@ def verdict_words(v: Verdict, details: bool = False) -> str:
     """
     played_turn = Turn.from_json(dict(v["played"]))
     best_turn = Turn.from_json(dict(v["best"]))
+    if not details:
+        return verdict_text(v["label"], played_turn, best_turn, float(v["loss"]),
+                            equal or [], view)
     played = turn_text(played_turn, words=True)
     best = turn_text(best_turn, words=True)
     if best == played:
         return f"Coach: {v['label']} — {played} was the best move."
-    if not details:
-        return (f"Coach: {v['label']} — {instead_words(played_turn, best_turn)}, "
-                f"{about_points(v['loss'])} better.")
     lo, hi = v["loss_ci95"]
     return (f"Coach: {v['label']} — {best} was better by {v['loss']:.1f} points "
             f"({lo:.1f} to {hi:.1f}).")
@@ -130,14 +137,7 @@ def tally_words(t: Tally, lead: str = "So far") -> str:
     ...              "mistake": 0, "blunder": 0}, "accuracy": 81.4})
     'So far: 3 decisions — 2 best, 1 inaccuracy; accuracy 81 out of 100.'
     """
-    plural = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
-    counts = ", ".join(f"{n} {plural.get(lab, lab) if n > 1 else lab}"
-                       for lab, n in t["labels"].items() if n)
-    n = t["decisions"]
-    text = f"{lead}: {n} decision{'s' if n != 1 else ''} — {counts}"
-    if t["accuracy"] is not None:
-        text += f"; accuracy {t['accuracy']:.0f} out of 100"
-    return text + "."
+    return tally_text(lead, t["decisions"], t["labels"], t["accuracy"])
 
 
 class Coach:
@@ -154,6 +154,9 @@ class Coach:
         """The same decisions as the review's :class:`TurnReview` (for the tallies)."""
         self.queue: list[Decision] = []
         """Decisions ended and not yet judged, oldest first."""
+        self.ties: dict[int, list[str]] = {}
+        """Per verdict's turn, the moves about as good as the best in words where its
+        analysis has no separated best (:func:`~.check.equal_words`)."""
         self.check = CoachCheck(self.samples, self.seed)
         """``"before"``: the screen of the decision a human seat is thinking about."""
 
@@ -174,17 +177,21 @@ class Coach:
         keep = [i for i, v in enumerate(self.verdicts) if v["turn"] < k]
         self.verdicts = [self.verdicts[i] for i in keep]
         self.reviews = [self.reviews[i] for i in keep]
+        self.ties = {t: e for t, e in self.ties.items() if t < k}
 
     def judge(self, d: Decision) -> Judged:
         """The verdict of ``d`` (seconds of work: the review's evaluation of one turn)."""
         r = judge_decision(d, samples=self.samples, seed=self.seed)
-        return {"review": r, **self.as_verdict(r)}
+        a = analyse(d.view, settings_for(self.samples), seed=self.seed)  # cached: at once
+        return {"review": r, "equal": equal_words(a), **self.as_verdict(r)}
 
     def judge_steps(self, d: Decision) -> Generator[None, None, Judged]:
         """:meth:`judge` a slice of evaluation per ``next`` (the background job: it pauses
         between slices, so the loop's thread gets the interpreter; the same verdict)."""
         r = yield from judge_steps(d, samples=self.samples, seed=self.seed)
-        return {"review": r, **self.as_verdict(r)}
+        # the analysis the verdict read (cached: at once)
+        a = yield from analyse_steps(d.view, settings_for(self.samples), seed=self.seed)
+        return {"review": r, "equal": equal_words(a), **self.as_verdict(r)}
 
     @staticmethod
     def as_verdict(r: TurnReview) -> Verdict:
@@ -200,6 +207,7 @@ class Coach:
         self.queue.remove(d)
         self.verdicts.append(self.as_verdict(v["review"]))  # v less its "review"
         self.reviews.append(v["review"])
+        self.ties[d.turn] = list(v["equal"])
         order = sorted(range(len(self.verdicts)), key=lambda i: self.verdicts[i]["turn"])
         self.verdicts = [self.verdicts[i] for i in order]
         self.reviews = [self.reviews[i] for i in order]
@@ -207,6 +215,11 @@ class Coach:
 
     def of_turn(self, k: int) -> Verdict | None:
         return next((v for v in self.verdicts if v["turn"] == k), None)
+
+    def equal_of(self, k: int) -> list[str]:
+        """The moves about as good as the best at the verdict of turn ``k`` (``[]``
+        where its analysis has a separated best)."""
+        return self.ties.get(k, [])
 
     def tally(self, seat: int) -> Tally:
         """``seat``'s running tally: decisions coached, the count of each label, and the

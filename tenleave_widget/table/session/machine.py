@@ -106,5 +106,8 @@ class Session(GameLine, TurnInProgress, BotSeats, Preferences, TableView, Review
         (never behind the cover)."""
         seat = verdict["seat"]
         if seat == self.seat and not self.covered and self.message["level"] != "error":
-            self.say(f"{verdict_words(verdict, self.details)} "
+            k = verdict["turn"]
+            words = verdict_words(verdict, self.details, self.coach.equal_of(k),
+                                  self.coach_view(k))
+            self.say(f"{words} "
                      f"{tally_words(self.coach.tally(seat))}")

@@ -38,6 +38,7 @@ from .modes import MODES, ModePolicy
 if TYPE_CHECKING:
     from ...analysis.review import TurnReview
     from ...engine.turn import Turn
+    from ...engine.view import View
 
 __all__ = ["SessionState"]
 
@@ -158,3 +159,5 @@ class SessionState:
         def coach_status(self) -> str: ...
 
         def coach_state(self) -> CoachState: ...
+
+        def coach_view(self, turn: int) -> View | None: ...

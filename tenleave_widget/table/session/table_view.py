@@ -81,7 +81,8 @@ class TableView(SessionState):
                 words["lines"] = [*words["lines"], said]
             verdict = self.coach.of_turn(i)
             if verdict is not None and verdict["seat"] == viewer:  # to that seat only
-                words["lines"] = [*words["lines"], verdict_words(verdict, self.details)]
+                words["lines"] = [*words["lines"], verdict_words(
+                    verdict, self.details, self.coach.equal_of(i), self.coach_view(i))]
             turns.append(words)
         if self.preview is not None and looking_back is None:
             events = self.preview.events()
