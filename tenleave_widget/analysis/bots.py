@@ -37,7 +37,7 @@ from ..engine.rules import QUEUE_CAPACITY
 from ..engine.turn import AFTER, Turn, TurnObject, TurnStep, play_pair
 from ..engine.view import View, has_history
 from .infer import Beta, Cost, with_history
-from .lookahead import DEFAULT_SAMPLES, Budget, evaluate_view
+from .lookahead import DEFAULT_SAMPLES, Budget, EvaluationOptions, evaluate_view
 from .move_values import MoveValue, MoveValues
 from .odds import MoveOdds, move_evaluation
 from .reader import (
@@ -163,11 +163,13 @@ class LookaheadBot:
         self.redecide = redecide
         self.last: MoveValues | None = None
 
-    def _evaluate(self, view: View, **options: Any) -> Turn:
+    def _evaluate(self, view: View, **changes: Any) -> Turn:
+        """The best valued turn, by the bot's options with ``changes`` (the lookahead's
+        :class:`~tenleave_widget.analysis.lookahead.EvaluationOptions` fields)."""
         seed = random.Random(f"{self.seed}:{view['turns_applied']}").getrandbits(64)
         budget = self.budget if self.budget is not None else bot_budget(len(view["hands"]))
-        ev = evaluate_view(view, budget, seed, rotations=self.rotations,
-                           objective=self.objective, **options)
+        options = EvaluationOptions(rotations=self.rotations, objective=self.objective)
+        ev = evaluate_view(view, budget, seed, options=options, **changes)
         self.last = ev
         return Turn.from_json(ev["moves"][ev["best"]]["turn"])
 
@@ -332,9 +334,9 @@ class ReaderBot:
         worlds: list[Mapping[int, int]] = []
         deal = dealer(view, self.belief(view).sample, worlds)
         budget = self.budget if self.budget is not None else bot_budget(len(view["hands"]))
-        ev = evaluate_view(view, budget, self._seed(view, salt),
-                           rotations=self.rotations and turns is None,
-                           per_world=True, turns=turns, deal=deal)
+        options = EvaluationOptions(rotations=self.rotations and turns is None,
+                                    per_world=True, turns=turns, deal=deal)
+        ev = evaluate_view(view, budget, self._seed(view, salt), options=options)
         self.last = ev
         return ev, worlds
 

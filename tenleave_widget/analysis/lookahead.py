@@ -50,7 +50,8 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from ..engine.cards import count_backs, parse_card, value_and_back
 from ..engine.errors import IllegalActionError, SetupError, excerpt
@@ -65,14 +66,13 @@ from .stats import Z95, mean_ci, wilson
 from .worlds import Deal
 
 __all__ = [
-    "DEFAULT_SAMPLES", "MAX_SAMPLES", "Budget", "Deal", "Evaluation", "Policy",
-    "evaluate_view",
+    "DEFAULT_SAMPLES", "MAX_SAMPLES", "OBJECTIVES", "Budget", "Deal", "Evaluation",
+    "EvaluationOptions", "Policy", "evaluate_view",
 ]
 
 CHUNK = 512
-"""The most worlds an evaluation plays out in one call of :func:`play_outs` (the batched
-kernel's memory grows with worlds x moves; 512 worlds of a 5-seat position's 30 moves
-take a few MB)."""
+"""The most worlds an evaluation plays out in one call of :func:`play_outs`: the batched
+kernel's memory grows with worlds x moves."""
 
 PRUNE_CHUNK = 4
 """With pruning (or a time budget), the most batches of worlds played out in one call of
@@ -83,13 +83,12 @@ SLICES = 8
 a slice, so a front end shows its figures filling in."""
 
 DEFAULT_SAMPLES = 48
-"""Worlds per evaluation by default (see the README for what it buys and costs)."""
+"""Worlds per evaluation by default."""
 
 MAX_SAMPLES = 100_000
-"""The most worlds one evaluation may sample. A world's figures take about 1.4 KB (the
-marginal tracemalloc peak of 2,048 against 512 worlds of a 3-seat position; the review of
-issue 21 measured 1.85 KB), so this bound keeps an evaluation under about 200 MB, where
-10 million worlds would take some 18 GB; it is also the review panel's largest budget."""
+"""The most worlds one evaluation may sample, and the review panel's largest budget. An
+evaluation keeps every world's figures, so this bounds its memory (the measured size of a
+world's figures: ``docs/guides/cli.md``)."""
 
 _PEEK_REASON = (
     "a peek is worth what it lets the seat decide better later; play-outs in worlds where "
@@ -98,15 +97,27 @@ _PEEK_REASON = (
 
 @dataclass(frozen=True)
 class Budget:
-    """How much an evaluation may spend: ``samples`` worlds, and (optionally) at most
-    ``ms`` milliseconds — whichever ends first (at least ``min_samples`` worlds are always
-    played). A time limit makes the result depend on the machine's speed; a sample count
-    alone is reproducible for a seed.
+    """How much an evaluation may spend: a number of worlds, and optionally a time limit.
 
-    ``prune``: successive halving. After each batch of worlds, a move whose paired margin
-    against the leader is worse by more than ``prune`` standard errors (and by at least
-    ``prune_points`` points) is no longer played out; it keeps the figures (and the sample
-    count) it had. ``None`` plays every move in every world.
+    The evaluation stops at whichever limit comes first, but always plays at least
+    ``min_samples`` worlds. A time limit makes the result depend on the machine's speed; a
+    number of worlds alone gives the same figures for the same seed.
+
+    Attributes:
+        samples: the most worlds to sample, 1 to :data:`MAX_SAMPLES`.
+        ms: the most milliseconds to spend (``None``: no time limit).
+        min_samples: the fewest worlds played before a time limit or pruning may act.
+        batch: worlds per batch; pruning and the time limit are checked at each batch's
+            end.
+        prune: successive halving: at a batch's end, a move whose paired margin against
+            the leader is worse by more than ``prune`` standard errors (and by at least
+            ``prune_points`` points) is no longer played out, and keeps the figures and
+            the sample count it had (``None``: every move is played in every world).
+        prune_points: the smallest margin, in points, for which a move is pruned.
+
+    Raises:
+        SetupError: ``samples`` is not a whole number within bounds, ``ms`` is not a
+            positive number, or ``batch`` is not a positive whole number.
     """
 
     samples: int = DEFAULT_SAMPLES
@@ -128,10 +139,89 @@ class Budget:
             raise SetupError(f"budget: batch must be a positive integer, not {excerpt(self.batch)}")
 
 
+OBJECTIVES = ("margin", "win_probability")
+"""What an evaluation's ``best`` may be chosen by (:attr:`EvaluationOptions.objective`)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class EvaluationOptions:
+    """What an evaluation values and how: every setting but the view, the budget and the seed.
+
+    The defaults value every decision of the seat to move, rotations included, in worlds
+    dealt from the uniform model, and choose ``best`` by the lowest expected margin.
+
+    Attributes:
+        policy: the rollout policy every seat plays in the play-outs, the seat itself
+            included.
+        rotations: whether the rotations are valued (``False`` leaves them out; they
+            multiply the moves to play out by two to three).
+        objective: what ``best`` is chosen by: ``"margin"``, the lowest expected margin,
+            or ``"win_probability"``, the highest chance of winning (``"win"`` is read as
+            ``"win_probability"``).
+        per_world: add to each move its results world by world on the common worlds
+            (``penalty_samples``, ``margin_samples`` and ``win_samples``, 1 for a win), for
+            paired comparisons.
+        turns: value only these decisions (record turn objects, as the result's ``moves``
+            lists them; ``None``: every decision).
+        reference: add ``"reference"``, the same figures for the rollout policy itself
+            playing the seat's turn in each world: the value of the position when every
+            seat plays the policy.
+        deal: the world sampler that replaces the uniform model's
+            (:data:`~tenleave_widget.analysis.worlds.Deal`), called once per world, in
+            order (``None``: the uniform model).
+        kernel: the play-out kernel, a key of
+            :data:`~tenleave_widget.analysis.playouts.KERNELS` (``None``: the default);
+            every kernel gives the same figures.
+
+    Raises:
+        SetupError: an objective that is not one of :data:`OBJECTIVES`.
+
+    Example:
+        >>> EvaluationOptions(rotations=False, objective="win").objective
+        'win_probability'
+    """
+
+    policy: Policy = Policy()
+    rotations: bool = True
+    objective: str = "margin"
+    per_world: bool = False
+    turns: Sequence[TurnObject] | None = None
+    reference: bool = False
+    deal: Deal | None = None
+    kernel: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.objective == "win":  # a short name for the same objective
+            object.__setattr__(self, "objective", "win_probability")
+        if self.objective not in OBJECTIVES:
+            raise SetupError(
+                f"objective must be 'margin' or 'win_probability', not {excerpt(self.objective)}"
+            )
+        if self.turns is not None:  # a copy: the options do not change with the caller's list
+            object.__setattr__(self, "turns", tuple(self.turns))
+
+
+_OPTION_NAMES = frozenset(f.name for f in fields(EvaluationOptions))
+
+
+def _options(options: EvaluationOptions | None, changes: dict[str, Any]) -> EvaluationOptions:
+    """``options`` (``None``: the defaults) with the fields named in ``changes`` changed."""
+    if options is not None and not isinstance(options, EvaluationOptions):
+        raise SetupError(f"options must be EvaluationOptions, not {excerpt(options)}")
+    base = options if options is not None else EvaluationOptions()
+    unknown = sorted(set(changes) - _OPTION_NAMES)
+    if unknown:
+        raise SetupError(f"no evaluation option named {', '.join(map(repr, unknown))} "
+                         f"(the options: {', '.join(sorted(_OPTION_NAMES))})")
+    return replace(base, **changes) if changes else base
+
+
 # --------------------------------------------------------------------------- the estimate
 
 
 class _Stats:
+    """One move's results over the worlds played: its penalty, margin and win in each."""
+
     __slots__ = ("pen", "margin", "wins", "win_list")
 
     def __init__(self) -> None:
@@ -141,7 +231,7 @@ class _Stats:
         self.win_list: list[int] = []
 
     def add(self, pen: list[int], seat: int) -> None:
-        """One world's final penalties."""
+        """Add one world's final penalties, ``pen`` by seat, for ``seat``."""
         mine = pen[seat]
         self.pen.append(mine)
         self.margin.append(mine - (sum(pen) - mine) / (len(pen) - 1))
@@ -150,7 +240,7 @@ class _Stats:
         self.win_list.append(int(won))
 
     def figures(self) -> Figures:
-        """The estimates."""
+        """The means and their 95% intervals over the worlds added."""
         p, plo, phi = mean_ci(self.pen)
         mg, mlo, mhi = mean_ci(self.margin)
         wp, wlo, whi = wilson(self.wins, len(self.pen))
@@ -236,99 +326,105 @@ def _immediate(view: View, pos: Position, turn: TurnObject) -> float:
 
 
 def evaluate_view(
-    view: View,
-    budget: int | Budget = DEFAULT_SAMPLES,
-    seed: int | None = None,
-    *,
-    policy: Policy | None = None,
-    rotations: bool = True,
-    objective: str = "margin",
-    per_world: bool = False,
-    turns: Sequence[TurnObject] | None = None,
-    reference: bool = False,
-    deal: Deal | None = None,
+    view: View, budget: int | Budget = DEFAULT_SAMPLES, seed: int | None = None,
+    *, options: EvaluationOptions | None = None, **changes: Any,
 ) -> MoveValues:
     """Value every distinct decision of the seat to move over the rest of the game.
 
-    ``view`` is that seat's ``tenleave-view/1`` view; ``budget`` a number of sampled
-    worlds or a :class:`Budget`; ``seed`` makes the result reproducible (``None``: fresh
-    randomness). ``objective`` picks ``best``: ``"margin"`` (lowest expected margin) or
-    ``"win_probability"`` (highest win probability; the review's name for it, also accepted
-    under its former name ``"win"``). ``rotations=False`` leaves the rotations out
-    (the bot's choice: see the README). ``turns`` values only the listed decisions (record
-    turn objects as ``moves`` lists them; the game review refines a few candidates this
-    way); ``per_world=True`` adds to each move its per-world results on the common worlds,
-    ``penalty_samples``, ``margin_samples`` and ``win_samples`` (1 for a win), for paired
-    comparisons. ``reference=True`` adds ``"reference"``: the same figures for the
-    rollout policy itself playing the seat's turn in each world (the value of the position
-    when every seat, this one included, plays the policy — the game review's yardstick
-    for what a decision changed). ``deal`` replaces the uniform model's world sampler
-    (:data:`~tenleave_widget.analysis.worlds.Deal`: the ``reader`` bot deals from the posterior of
-    :mod:`~tenleave_widget.analysis.infer`); it is called once per world, in order.
+    Each decision is played out to the end of the game in sampled worlds, from what the
+    seat's view shows (the method: the module's docstring). This is
+    :class:`Evaluation` run to its end in one call.
 
-    Returns ``{"seat", "turn", "samples", "objective", "moves", "best", "not_valued"}``:
-    ``turn`` is the number of turns applied, ``samples`` the worlds sampled; each move is
-    ``{"turn": <record turn object>, "expected_final_penalty", "ci95": [lo, hi],
-    "expected_margin", "margin_ci95": [lo, hi], "win_probability", "win_ci95",
-    "immediate_expected_penalty", "samples"}``; ``best`` indexes ``moves``.
-    Raises :class:`IllegalActionError` when it is not the seat's turn.
+    Args:
+        view: the ``tenleave-view/1`` view of the seat to move (``docs/view.md``).
+        budget: the number of worlds to sample, or a :class:`Budget` (a time limit,
+            pruning).
+        seed: seeds the worlds and the play-outs (``None``: fresh entropy); the same
+            view, budget, options and seed give the same figures.
+        options: what to value and how (``None``: the defaults of
+            :class:`EvaluationOptions`).
+        **changes: fields of :class:`EvaluationOptions` to change from ``options``, by
+            name (``rotations=False``, ``turns=[...]``).
+
+    Returns:
+        :class:`~tenleave_widget.analysis.move_values.MoveValues`: ``seat``; ``turn``,
+        the number of turns applied; ``samples``, the worlds sampled; ``objective``;
+        ``moves``, per decision its record turn object (``turn``), its
+        ``expected_final_penalty`` with ``ci95``, ``expected_margin`` with
+        ``margin_ci95``, ``win_probability`` with ``win_ci95``, its one-swat
+        ``immediate_expected_penalty`` and the ``samples`` it was played in (and its
+        results world by world with ``per_world``); ``best``, the index in ``moves`` of
+        the decision the objective chooses; ``not_valued``, the peeks and why; and
+        ``reference`` with the ``reference`` option.
+
+    Raises:
+        IllegalActionError: it is not the seat's turn, or ``turns`` lists a decision that
+            is not one of the seat's valued decisions.
+        InvalidViewError: the view is not a consistent seat view.
+        SetupError: a bad budget, an unknown objective, or an option that does not exist.
     """
-    ev = Evaluation(view, budget, seed, policy=policy, rotations=rotations, objective=objective,
-                    per_world=per_world, turns=turns, reference=reference, deal=deal)
+    ev = Evaluation(view, budget, seed, options=options, **changes)
     while not ev.advance():
         pass
     return ev.result()
 
 
 class Evaluation:
-    """An evaluation in progress, to run in slices (anytime): :meth:`advance` plays worlds
-    for at most ``ms`` milliseconds (at least one world), :meth:`result` gives the figures
-    so far. A front end can thus fill a panel in progressively without blocking its event
-    loop for longer than a slice. :func:`evaluate_view` is ``advance()`` to the end, then
-    ``result()``: the same arguments and seed give the same figures however it is sliced.
+    """An evaluation in progress, run in slices (anytime).
 
-    >>> from tenleave_widget import Game
-    >>> view = Game(3, seed=2).view(0)
-    >>> ev = Evaluation(view, budget=16, seed=3)
-    >>> while not ev.advance(ms=5):
-    ...     partial = ev.result()
-    >>> ev.result() == evaluate_view(view, budget=16, seed=3)
-    True
+    :meth:`advance` plays worlds for at most about ``ms`` milliseconds (at least one
+    world) and :meth:`result` gives the figures so far, so a front end can fill a panel in
+    progressively without blocking its event loop for longer than a slice. However it is
+    sliced, the same arguments give the same figures as :func:`evaluate_view`.
+
+    Args:
+        view: the ``tenleave-view/1`` view of the seat to move (``docs/view.md``).
+        budget: the number of worlds to sample, or a :class:`Budget`.
+        seed: seeds the worlds and the play-outs (``None``: fresh entropy).
+        options: what to value and how (``None``: the defaults of
+            :class:`EvaluationOptions`).
+        **changes: fields of :class:`EvaluationOptions` to change from ``options``, by
+            name.
+
+    Raises:
+        IllegalActionError: it is not the seat's turn, or ``turns`` lists a decision that
+            is not one of the seat's valued decisions.
+        InvalidViewError: the view is not a consistent seat view.
+        SetupError: a bad budget, an unknown objective, or an option that does not exist.
+
+    Attributes:
+        view: the view evaluated.
+        options: the options in force.
+        worlds: the worlds played so far.
+        done: whether the budget is spent.
+
+    Example:
+        >>> from tenleave_widget import Game
+        >>> view = Game(3, seed=2).view(0)
+        >>> ev = Evaluation(view, budget=16, seed=3)
+        >>> while not ev.advance(ms=5):
+        ...     partial = ev.result()
+        >>> ev.result() == evaluate_view(view, budget=16, seed=3)
+        True
     """
 
     def __init__(
-        self,
-        view: View,
-        budget: int | Budget = DEFAULT_SAMPLES,
-        seed: int | None = None,
-        *,
-        policy: Policy | None = None,
-        rotations: bool = True,
-        objective: str = "margin",
-        per_world: bool = False,
-        turns: Sequence[TurnObject] | None = None,
-        reference: bool = False,
-        deal: Deal | None = None,
-        kernel: str | None = None,
+        self, view: View, budget: int | Budget = DEFAULT_SAMPLES, seed: int | None = None,
+        *, options: EvaluationOptions | None = None, **changes: Any,
     ) -> None:
         if isinstance(budget, bool) or not isinstance(budget, (int, Budget)):
             raise SetupError(
                 f"budget must be a number of samples or a Budget, not {excerpt(budget)}"
             )
         b = Budget(samples=budget) if isinstance(budget, int) else budget
-        objective = "win_probability" if objective == "win" else objective  # former name
-        if objective not in ("margin", "win_probability"):
-            raise SetupError(
-                f"objective must be 'margin' or 'win_probability', not {excerpt(objective)}"
-            )
-        pol = policy if policy is not None else Policy()
+        opts = self.options = _options(options, changes)
         self._t0 = time.perf_counter()
         self.view = view
         pos = self._pos = Position(view)
-        self._sim = Simulator(pos, pol)
-        moves = _moves_of(pos, rotations)
-        if turns is not None:
-            wanted = [dict(t) for t in turns]
+        self._sim = Simulator(pos, opts.policy)
+        moves = _moves_of(pos, opts.rotations)
+        if opts.turns is not None:
+            wanted = [dict(t) for t in opts.turns]
             moves = [m for m in moves if m[0] in wanted]
             if len(moves) != len(wanted):
                 raise IllegalActionError("turns: not every turn is a valued decision of the seat")
@@ -339,15 +435,11 @@ class Evaluation:
         self._distinct = list(effects)
         self._stats = [_Stats() for _ in self._distinct]
         self._live = list(range(len(self._distinct)))
-        self._ref = _Stats() if reference else None
+        self._ref = _Stats() if opts.reference else None
         self._rng = random.Random(seed)
         self._budget = b
-        self._objective = objective
-        self._per_world = per_world
-        self._deal = deal
         self._in_batch = 0
         self._world_s: float | None = None  # seconds per world, measured
-        self._kernel = kernel
         self.worlds = 0
         self.done = False
 
@@ -359,11 +451,12 @@ class Evaluation:
         evaluation (the rest of the chunk is dropped)."""
         pos = self._pos
         rng = self._rng
-        worlds = [World(pos, random.Random(rng.getrandbits(64)), pos.cards_left, self._deal)
+        deal = self.options.deal
+        worlds = [World(pos, random.Random(rng.getrandbits(64)), pos.cards_left, deal)
                   for _ in range(count)]
         live = self._live
         out = play_outs(self._sim, [self._distinct[i] for i in live], worlds,
-                        reference=self._ref is not None, kernel=self._kernel)
+                        reference=self._ref is not None, kernel=self.options.kernel)
         column = {i: c for c, i in enumerate(live)}
         seat = pos.seat
         b = self._budget
@@ -397,7 +490,7 @@ class Evaluation:
         if ms is not None:
             per = self._world_s
             fits = 1 if per is None else max(1, int((ms / 1000 - spent) / per))
-            if ms > 0 and self._kernel is None and "batch" in KERNELS:
+            if ms > 0 and self.options.kernel is None and "batch" in KERNELS:
                 # enough worlds for the batched kernel to take them (a slice may run over)
                 rows = len(self._live) + (self._ref is not None)
                 fits = max(fits, -(-BATCH_MIN_ROWS // rows))
@@ -407,10 +500,18 @@ class Evaluation:
         return max(1, n)
 
     def advance(self, ms: float | None = None) -> bool:
-        """Play worlds until the budget is spent, or for about ``ms`` milliseconds (at least
-        one world; ``None``: to the end). Returns whether the evaluation is done. The
-        worlds are played in chunks (:meth:`_chunk`); the figures do not depend on how
-        the evaluation is sliced."""
+        """Play worlds until the budget is spent, or for about ``ms`` milliseconds.
+
+        The worlds are played in chunks (:meth:`_chunk`), so a slice may run over ``ms``
+        by up to one chunk. The figures do not depend on how the evaluation is sliced.
+
+        Args:
+            ms: the time to spend, in milliseconds; at least one world is played
+                (``None``: to the end of the budget).
+
+        Returns:
+            Whether the evaluation is done.
+        """
         start = time.perf_counter()
         while not self.done:
             t0 = time.perf_counter()
@@ -423,6 +524,8 @@ class Evaluation:
         return self.done
 
     def _end_batch(self) -> None:
+        """At a batch's end: prune (:func:`_prune`), and stop when the time limit is spent
+        or one move is left to a pruning budget."""
         b = self._budget
         if b.prune is not None and len(self._live) > 1 and self.worlds >= b.min_samples:
             self._live = _prune(self._live, self._stats, self.worlds, b)
@@ -433,7 +536,12 @@ class Evaluation:
             self.done = True
 
     def result(self) -> MoveValues:
-        """The figures so far (see :func:`evaluate_view`); at least one world is played."""
+        """The figures of the worlds played so far (if none was, one is played first).
+
+        Returns:
+            The figures as :func:`evaluate_view` returns them, over the worlds played so
+            far (``samples``).
+        """
         if self.worlds == 0:
             self.advance(ms=0)
         view, pos = self.view, self._pos
@@ -449,29 +557,36 @@ class Evaluation:
                 card, queue = play_pair(turn["play"])
                 ie = imm[("play", card, str(queue))]
             out_moves.append({"turn": turn, **st.figures(), "immediate_expected_penalty": ie,
-                              "samples": len(st.pen), **st.worlds(self._per_world)})
-        best = _best(out_moves, self._objective)
+                              "samples": len(st.pen), **st.worlds(self.options.per_world)})
+        best = _best(out_moves, self.options.objective)
         # a peek is always legal (at least the card just played can be peeked after the play)
         not_valued: list[NotValued] = [{"action": "peek", "reason": _PEEK_REASON}]
         out: MoveValues = {
             "seat": pos.seat,
             "turn": pos.turns_applied,
             "samples": self.worlds,
-            "objective": self._objective,
+            "objective": self.options.objective,
             "moves": out_moves,
             "best": best,
             "not_valued": not_valued,
         }
         if self._ref is not None:
             ref = self._ref
-            out["reference"] = {**ref.figures(), **ref.worlds(self._per_world),
+            out["reference"] = {**ref.figures(), **ref.worlds(self.options.per_world),
                                 "samples": len(ref.pen)}
         return out
 
 
 def immediate_by_play(view: View) -> dict[tuple[str, ...], float]:
-    """The one-swat expected penalty of every plain play, ``("play", card, queue)``, and of
-    waking, ``("wake",)``, from :func:`~tenleave_widget.analysis.odds.move_evaluation`."""
+    """The one-swat expected penalty of every plain play and of waking.
+
+    Args:
+        view: the view of the seat to move.
+
+    Returns:
+        The expected penalty of :func:`~tenleave_widget.analysis.odds.move_evaluation`, by
+        ``("play", card, queue)`` (the queue as a string) and ``("wake",)``.
+    """
     imm: dict[tuple[str, ...], float] = {}
     for m in move_evaluation(view):
         if "play" in m:

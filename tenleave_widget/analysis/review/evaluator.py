@@ -16,7 +16,7 @@ from ...engine.errors import SetupError, excerpt
 from ...engine.turn import AFTER, BEFORE, Turn
 from ...engine.view import View
 from ..analyse import Settings
-from ..lookahead import MAX_SAMPLES, Evaluation
+from ..lookahead import MAX_SAMPLES, Evaluation, EvaluationOptions
 from ..move_values import MoveValues
 from ..position import MODELS
 from ..stats import mean_half_width
@@ -163,8 +163,8 @@ def _evaluate_steps(
     """
     key = decision(played)
     rng = random.Random(seed)
-    ev = yield from _slices(Evaluation(view, samples, rng.getrandbits(32), per_world=True,
-                                       deal=deal))
+    ev = yield from _slices(Evaluation(view, samples, rng.getrandbits(32),
+                                       options=EvaluationOptions(per_world=True, deal=deal)))
     screen = _values(ev, objective)
     at = [i for i, v in enumerate(screen) if v.turn == key]
     if not at:
@@ -180,9 +180,8 @@ def _evaluate_steps(
             seen.add(sig)
             wanted.append(screen[i].turn)
     batch = REFINE * samples
-    ev2 = yield from _slices(Evaluation(view, batch, rng.getrandbits(32), per_world=True,
-                                        turns=[t.to_json() for t in wanted], reference=True,
-                                        deal=deal))
+    ev2 = yield from _slices(Evaluation(view, batch, rng.getrandbits(32), options=EvaluationOptions(
+        per_world=True, turns=[t.to_json() for t in wanted], reference=True, deal=deal)))
     refined = _values(ev2, objective)
     ref_sum = float(ev2["reference"]["expected_final_penalty"]) * batch
     mine = [v.turn for v in refined].index(key)
@@ -192,9 +191,10 @@ def _evaluate_steps(
         best = _best_live(refined, mine)
         keep = [i for i in _live(refined, mine)
                 if i in (mine, best) or _may_be_best(refined[i], refined[best])]
-        ev3 = yield from _slices(Evaluation(
-            view, batch, rng.getrandbits(32), per_world=True,
-            turns=[refined[i].turn.to_json() for i in keep], reference=True, deal=deal))
+        ev3 = yield from _slices(Evaluation(view, batch, rng.getrandbits(32),
+                                            options=EvaluationOptions(
+                                                per_world=True, reference=True, deal=deal,
+                                                turns=[refined[i].turn.to_json() for i in keep])))
         more = {v.turn: v for v in _values(ev3, objective)}
         refined = [_merge(v, more[v.turn]) if i in keep else v for i, v in enumerate(refined)]
         ref_sum += float(ev3["reference"]["expected_final_penalty"]) * batch
@@ -214,7 +214,7 @@ def screen(
     sure?" (:mod:`tenleave_widget.table.coach.check`)."""
     budget = _check_budget(samples, seed, objective)
     rng = random.Random(_turn_seed(seed, k))
-    return Evaluation(view, budget, rng.getrandbits(32), per_world=True)
+    return Evaluation(view, budget, rng.getrandbits(32), options=EvaluationOptions(per_world=True))
 
 
 @dataclass(frozen=True)

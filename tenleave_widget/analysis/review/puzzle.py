@@ -13,7 +13,7 @@ from ...engine.game import Game
 from ...engine.record import Record, RecordSource
 from ...engine.turn import BEFORE, Turn
 from ..analyse import judge, settings_for
-from ..lookahead import evaluate_view
+from ..lookahead import EvaluationOptions, evaluate_view
 from .evaluator import DEFAULT_SAMPLES, REFINE, _paired, _values, decision
 from .results import THRESHOLDS, Review, _label
 from .text import decision_text, turn_text
@@ -95,8 +95,8 @@ class Puzzle:
                             f"next best "
                             f"by {self.gap:.2f} {unit}."}
         budget = REFINE * (samples if samples is not None else DEFAULT_SAMPLES)
-        ev = evaluate_view(g.view(self.seat), budget, seed, per_world=True,
-                           turns=[best.to_json(), answer.to_json()])
+        options = EvaluationOptions(per_world=True, turns=[best.to_json(), answer.to_json()])
+        ev = evaluate_view(g.view(self.seat), budget, seed, options=options)
         vals = {v.turn: v for v in _values(ev, self.objective)}
         loss, half = _paired(vals[answer], vals[best])
         label = _label(max(0.0, loss), self.objective)

@@ -48,7 +48,7 @@ import time
 from collections.abc import Callable, Generator, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ...analysis.lookahead import DEFAULT_SAMPLES, Budget, Evaluation
+from ...analysis.lookahead import DEFAULT_SAMPLES, Budget, Evaluation, EvaluationOptions
 from ...analysis.move_values import MoveValues
 from ...engine.turn import TurnObject, TurnStep
 from .. import tasks
@@ -169,7 +169,7 @@ class LookaheadFeed:
         self._key, self._base = key, base
         self.result = None
         self.evaluation = Evaluation(view, Budget(samples=self.budget), seed,
-                                     rotations=False, turns=turns)
+                                     options=EvaluationOptions(rotations=False, turns=turns))
 
     def _park(self) -> None:
         """Put the current evaluation aside (one is kept: the last position shown)."""
