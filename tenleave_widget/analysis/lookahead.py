@@ -103,7 +103,7 @@ class Budget:
     ``min_samples`` worlds. A time limit makes the result depend on the machine's speed; a
     number of worlds alone gives the same figures for the same seed.
 
-    Attributes:
+    Args:
         samples: the most worlds to sample, 1 to :data:`MAX_SAMPLES`.
         ms: the most milliseconds to spend (``None``: no time limit).
         min_samples: the fewest worlds played before a time limit or pruning may act.
@@ -150,7 +150,7 @@ class EvaluationOptions:
     The defaults value every decision of the seat to move, rotations included, in worlds
     dealt from the uniform model, and choose ``best`` by the lowest expected margin.
 
-    Attributes:
+    Args:
         policy: the rollout policy every seat plays in the play-outs, the seat itself
             included.
         rotations: whether the rotations are valued (``False`` leaves them out; they
