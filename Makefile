@@ -6,8 +6,10 @@
 #   make test  - install everything the tests need on a fresh Debian machine (as root),
 #                then ruff, Biome, mypy and the whole pytest suite, browser tests included
 #                (with the optional Dask extra, which the simulate tests exercise): the
-#                fast lane's tests in JOBS processes, then the documentation site in strict
-#                mode (make docs), then the other tests in one process.
+#                fast lane's tests in JOBS processes, then the example notebooks (the
+#                notebook lane, which writes their executed copies), then the
+#                documentation site in strict mode (make docs: it shows those copies, with
+#                their outputs), then the browser and slow tests in one process.
 #   make docs  - the documentation site, site/ (mkdocs.yml, the docs extra), from docs/ in
 #                strict mode: a broken link, a dangling cross-reference or any warning
 #                fails it. The example notebooks are shown as the test suite last ran them
@@ -36,9 +38,11 @@ CHROMIUM := /usr/bin/chromium
 BIOME := node_modules/.bin/biome
 
 # The fast lane (FAST) runs in JOBS processes (pytest-xdist, the test extra; worksteal: a
-# worker whose tests are done takes some of the other's); make test then runs the browser,
-# notebook and slow tests in one process, as before (each starts a Jupyter server or
-# Chromium, or a Dask cluster).
+# worker whose tests are done takes some of the other's); make test then runs the notebook
+# tests, and the browser and slow tests, in one process each (each test starts a Jupyter
+# server or Chromium, or a Dask cluster). The notebook lane runs before the docs build so
+# that CI's site shows the notebooks with their outputs; the two -m expressions together
+# select every test the fast lane does not (a test both notebook and slow runs once).
 FAST := not browser and not notebook and not slow
 # make check keeps the bytecode and pytest's rewritten test modules in __pycache__/ (git
 # ignores it) even where the environment says PYTHONDONTWRITEBYTECODE: collecting the
@@ -92,8 +96,9 @@ test:
 	$(BIOME) ci
 	$(BIN)/mypy
 	$(BIN)/pytest $(PARALLEL) -m "$(FAST)"
+	$(BIN)/pytest -m "notebook"
 	$(MAKE) --no-print-directory docs
-	$(BIN)/pytest -m "not ($(FAST))"
+	$(BIN)/pytest -m "not ($(FAST)) and not notebook"
 
 check:
 	test -x $(BIN)/python || { echo "no $(VENV): run make test once (it installs)" >&2; exit 1; }

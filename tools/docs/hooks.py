@@ -182,7 +182,8 @@ def notebook_status() -> str:
         page = f"[`{nb.name}`](examples/{nb.name})"
         rows.append(f"| {page} | " + ("with the outputs of the test suite's run"
                                       if executed else "without outputs (not run since it "
-                                      "changed: run `make test`, then `make docs`)") + " |")
+                                      "changed: run `make test`, or its notebook lane "
+                                      "`pytest -m notebook` and then `make docs`)") + " |")
     return "\n".join(rows)
 
 
