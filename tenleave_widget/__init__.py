@@ -46,11 +46,6 @@ if TYPE_CHECKING:
     from .widget.entry import play as play  # needs Jupyter
     from .widget.entry import replay as replay  # needs Jupyter
 
-_FORMER = {"replay_widget": "replay"}
-"""A former name still answered (not in ``__all__``): the README's quick start says
-``tw.replay_widget``."""
-
-
 def _sources() -> dict[str, str]:
     """Each public name and the module (relative to this package) it is imported from:
     the imports under ``TYPE_CHECKING`` above, read once from this file."""
@@ -79,12 +74,12 @@ def __getattr__(name: str) -> object:
         return globals()[name]
     if name == "__all__":
         return sorted(_sources())
-    source = _sources().get(_FORMER.get(name, name))
+    source = _sources().get(name)
     if source is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import importlib
 
-    value = getattr(importlib.import_module(source, __name__), _FORMER.get(name, name))
+    value = getattr(importlib.import_module(source, __name__), name)
     globals()[name] = value
     return value
 

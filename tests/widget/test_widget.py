@@ -680,7 +680,7 @@ def test_a_failed_load_leaves_the_widget_as_it_was(tmp_path: Path) -> None:
     [{"turn": 1.5}, {"turn": True}, {"turn": "2"}, {"turn": 999}, {"turn": -1},
      {"seat": 1.0}, {"seat": True}, {"seat": 2}, {"seat": -1}],
 )
-def test_replay_widget_bad_arguments_are_widget_errors(kwargs: dict[str, Any]) -> None:
+def test_replay_bad_arguments_are_widget_errors(kwargs: dict[str, Any]) -> None:
     with pytest.raises(WidgetMessageError):
         replay(GAMES / "game-2-seats.json", **kwargs)
 
