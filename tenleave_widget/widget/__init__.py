@@ -11,7 +11,8 @@ omniscient view when explicitly chosen, the odds of that view, and words made fr
 events. The game itself, its history (undo, replay) and other seats' knowledge stay in
 Python.
 
-Modules: :mod:`.entry` (``play``, ``hotseat``, ``replay``), :mod:`.controller`
+Modules: :mod:`.entry` (``play``, ``hotseat``, ``replay``), :mod:`.remote` (``join``: a
+seat at a dealer's table), :mod:`.controller`
 (:class:`~.controller.TenLeaveWidget`: wires the session, the table and the bots, with
 :mod:`.lesson_controls`), :mod:`.table_widget` (the traitlets), :mod:`.bot_runner` (bots
 paced on the event loop), :mod:`.review_panel` (a replay's review), :mod:`.branch_view`
@@ -45,12 +46,13 @@ if TYPE_CHECKING:
     from .entry import hotseat as hotseat
     from .entry import play as play
     from .entry import replay as replay
+    from .remote import join as join
 
 # The Jupyter half (anywidget, ipywidgets, traitlets) is imported on first use, so that
 # ``WidgetMessageError`` (pure) can be caught without it.
 _JUPYTER = {
     "TenLeaveWidget": "controller", "hotseat": "entry", "play": "entry", "replay": "entry",
-    "Practice": "class_positions", "open_position": "class_positions",
+    "Practice": "class_positions", "open_position": "class_positions", "join": "remote",
 }
 
 

@@ -87,6 +87,9 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
         (0, True)
     """
 
+    session_class: type[Session] = Session
+    """The session a table is built with (a remote seat's table has its own)."""
+
     def __init__(
         self,
         game: Game,
@@ -112,7 +115,7 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
             coach_samples=coach_samples, locked=lock,
         )
         self.mode: Mode = config.mode
-        self.session = Session(game, config)
+        self.session = self.session_class(game, config)
         if size is not None:
             self.session.size = size  # else the kernel's default (set_default_size)
         self.table = TableWidget()

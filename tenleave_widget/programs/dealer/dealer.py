@@ -20,7 +20,7 @@ import sqlite3
 import string
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ...analysis.bots import Bot, check_bot, decide, make_bot
 from ...analysis.infer import with_history
@@ -28,7 +28,7 @@ from ...engine.errors import SetupError, TenLeaveError, excerpt
 from ...engine.game import Game
 from ...engine.record import check_name, save_record
 from ...engine.rules import DEFAULT_RULES, MAX_SEATS, MIN_SEATS, Rules
-from ...engine.turn import Turn
+from ...engine.turn import Turn, TurnStep, parse_steps, step_json
 from .store import Store, StoredTable
 from .wire import WireError, encode, error_frame, field, frame, parse, public_view
 
@@ -45,6 +45,33 @@ BURST = 40.0
 """... and at once; past that, one ``flood`` error frame and the connection is closed."""
 FLOOD_CLOSE = 1008  # WebSocket close code "policy violation"
 DEFAULT_IDLE_BOT = "greedy"
+MAX_STEPS = 4
+"""The most steps a ``step`` frame may hold (a turn has at most three: play, peek or
+rotate or wake, in some order)."""
+REVEALING = ("peek", "wake")
+"""The steps that show a face-down value: once done, the turn keeps them."""
+
+
+def _keeps(raw: dict[str, Any], steps: list[dict[str, Any]]) -> bool:
+    """Whether the turn ``raw`` (a record's turn object) begins with ``steps`` (the kept
+    steps of the turn in progress, ending with a peek or a wake)."""
+    try:
+        turn = Turn.from_json(raw)
+    except TenLeaveError:
+        return True  # the engine names what is wrong with it (illegal-turn)
+    done = [s.get("kind") for s in steps]
+    played = "play" in done
+    if "wake" in done and not turn.wake:
+        return False
+    last = steps[-1]
+    if last.get("kind") == "peek" and (
+            turn.peek != (last.get("queue"), last.get("position"))
+            or turn.extra != ("after" if played else "before")):
+        return False
+    if played:
+        play = next(s for s in steps if s.get("kind") == "play")
+        return (turn.card, turn.queue) == (play.get("card"), play.get("queue"))
+    return True
 
 
 class Conn(Protocol):
@@ -137,6 +164,9 @@ class Table:
         self.pending: asyncio.Task[None] | None = None
         self.pending_at = -1
         self.stand_in_turns = 0
+        self.steps: list[dict[str, Any]] = []
+        """The steps the seat to move has taken this turn up to its last peek or wake
+        (``step`` frames): a turn must keep them (they revealed a face-down value)."""
 
     @property
     def humans(self) -> list[int]:
@@ -314,6 +344,8 @@ class Dealer:
         # rebuild its table: .stand_in); later frames carry each turn's events
         client.send(frame("state", table=table.id, seat=seat,
                           view=with_history(table.game, seat)))
+        if table.steps and table.game.to_move == seat:  # its turn in progress, as it was
+            client.send(self._preview(table, seat))
         self._tell_teachers(table)
         self._schedule(table)
 
@@ -400,24 +432,65 @@ class Dealer:
     def _on_undo(self, client: Client, msg: dict[str, Any]) -> None:
         raise WireError("no-undo", "a networked game has no take-backs")
 
-    def _on_turn(self, client: Client, msg: dict[str, Any]) -> None:
+    def _mover(self, client: Client, msg: dict[str, Any]) -> tuple[Table, int]:
+        """The table and seat of a ``step`` or ``turn`` frame, checked: seated, ``at`` the
+        turns applied, the seat to move."""
         table, seat = client.table, client.seat
         if client.role != "seat" or table is None or seat is None:
             raise WireError("not-seated", "join a table (or resume your seat) before playing")
-        raw = field(msg, "turn", dict)
-        if "seat" not in raw:
-            raw = dict(raw, seat=seat)
-        if raw["seat"] != seat or type(raw["seat"]) is not int:
-            raise WireError("wrong-seat", f"this connection plays seat {seat}, not "
-                            f"{excerpt(raw['seat'])}")
         g = table.game
         at = field(msg, "at", int)
         if at != g.turns_applied:
-            raise WireError("stale", f"this turn is for turn {at}, but {g.turns_applied} "
-                            "turns are applied: it was not played")
+            raise WireError("stale", f"this {msg['kind']} is for turn {at}, but "
+                            f"{g.turns_applied} turns are applied: it was not played")
         if g.to_move != seat:
             raise WireError("not-your-turn", "the game is over" if g.finished else
                             f"it is seat {g.to_move}'s turn, not yours")
+        return table, seat
+
+    def _on_step(self, client: Client, msg: dict[str, Any]) -> None:
+        """The steps of the turn in progress so far, when the last one reveals something
+        (a peek, a wake): done on a copy of the game (``Game.preview``) and answered, to
+        this seat only, with its view of that copy and the steps (a ``state`` with
+        ``steps``). Later steps and the turn must keep these."""
+        table, seat = self._mover(client, msg)
+        steps = field(msg, "steps", list)
+        if not 0 < len(steps) <= MAX_STEPS or not all(isinstance(s, dict) for s in steps):
+            raise WireError("bad-field", f"step: 'steps' must be 1 to {MAX_STEPS} step "
+                            "objects")
+        if steps[:len(table.steps)] != table.steps:
+            raise WireError("steps-kept", "the steps must begin with those already done this "
+                            f"turn ({len(table.steps)}: a peek or a wake is not taken back)")
+        try:
+            table.game.preview(steps)  # the engine checks each step (parse_steps)
+        except TenLeaveError as e:
+            raise WireError("illegal-turn", f"illegal step: {e}") from None
+        steps = [dict(step_json(s)) for s in parse_steps(steps)]  # as the engine reads them
+        if steps[-1]["kind"] in REVEALING:
+            table.steps = steps
+        client.send(self._preview(table, seat, steps))
+
+    def _preview(self, table: Table, seat: int,
+                 steps: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """The ``state`` frame of the turn in progress: ``seat``'s view of the game with
+        ``steps`` (default: the kept ones) done, and the steps."""
+        steps = table.steps if steps is None else steps
+        return frame("state", table=table.id, seat=seat,
+                     view=table.game.preview(cast(list[TurnStep], steps)).view(seat),
+                     steps=steps)
+
+    def _on_turn(self, client: Client, msg: dict[str, Any]) -> None:
+        table, seat = client.table, client.seat
+        raw = field(msg, "turn", dict)
+        if "seat" not in raw:
+            raw = dict(raw, seat=seat)
+        if client.role == "seat" and (raw["seat"] != seat or type(raw["seat"]) is not int):
+            raise WireError("wrong-seat", f"this connection plays seat {seat}, not "
+                            f"{excerpt(raw['seat'])}")
+        table, seat = self._mover(client, msg)
+        if table.steps and not _keeps(raw, table.steps):
+            raise WireError("steps-kept", "this turn drops the peek or wake already done "
+                            "this turn: it was not played")
         self.play(table, raw)
 
     def play(self, table: Table, raw: dict[str, Any] | Turn) -> None:
@@ -437,6 +510,7 @@ class Dealer:
             g.undo()
             log.error("table %s: turn %d not stored: %s", table.id, k, e)
             raise WireError("store", "the server could not store the turn: try again") from None
+        table.steps = []
         if g.finished:
             self.store.finish(table.id)
             self._write_record(table)
@@ -507,6 +581,9 @@ class Dealer:
             turn = decide(make_bot("random", k), copy, seat)
         if g.turns_applied != k:  # a student's turn got there first
             return
+        if table.steps and not _keeps(dict(turn.to_json()), table.steps):
+            # an idle student's peek or wake stays: the stand-in plays on from it
+            turn = next(t for t in g.legal_turns if _keeps(dict(t.to_json()), table.steps))
         if seat not in table.players:
             table.stand_in_turns += 1
         try:

@@ -27,25 +27,44 @@ from ...engine.cards import MARKED
 from ...engine.errors import InvalidViewError
 from ...engine.game import Game
 from ...engine.record import RECORD_FORMAT
-from ...engine.view import ViewWithHistory
+from ...engine.view import View, ViewWithHistory
 
 
 def _notation(value: int, back: str) -> str:
     return f"{value}{'*' if back == MARKED else ''}"
 
 
-def stand_in_record(view: ViewWithHistory) -> dict[str, Any]:
-    """The stand-in game as a ``tenleave-record/1`` object (see the module). Raises
-    :class:`InvalidViewError` for a view whose history does not fit it."""
-    seat = view["seat"]
-    if seat is None:
-        raise InvalidViewError("a stand-in is rebuilt from one seat's view, not the teacher's")
-    history = view["history"]
-    known: dict[int, str] = {}  # card key -> notation, for every card the seat knows
+def _learn(known: dict[int, str], view: View) -> None:
+    """Add to ``known`` (card key -> notation) every value ``view`` shows: the queues'
+    face-up and known cards, and the cards its events' swats flipped."""
     for queue in view["queues"]:
         for card in queue:
             if card["value"] is not None:
                 known[card["key"]] = _notation(card["value"], card["back"])
+    for e in view["events"]:
+        if e["kind"] == "swat":
+            for q in e["queues"]:
+                single = q["single"]
+                for flipped in q["flipped"] + ([single] if single is not None else []):
+                    known[flipped["key"]] = flipped["card"]
+
+
+def stand_in_record(view: ViewWithHistory, reveal: View | None = None) -> dict[str, Any]:
+    """The stand-in game as a ``tenleave-record/1`` object (see the module). ``reveal``:
+    the seat's view of the turn in progress (its steps done), whose peeked or swatted
+    values the stand-in takes too, so that the same steps show the same cards on it.
+    Raises :class:`InvalidViewError` for a view whose history does not fit it."""
+    seat = view["seat"]
+    if seat is None:
+        raise InvalidViewError("a stand-in is rebuilt from one seat's view, not the teacher's")
+    if reveal is not None and (reveal["seat"] != seat
+                               or reveal["turns_applied"] != view["turns_applied"]):
+        raise InvalidViewError("the turn in progress is not of this seat and turn")
+    history = view["history"]
+    known: dict[int, str] = {}  # card key -> notation, for every card the seat knows
+    _learn(known, view)
+    if reveal is not None:
+        _learn(known, reveal)
     plays: list[tuple[int, int, int, str]] = []  # (key, owner, queue, back), by turn
     turns: list[dict[str, Any]] = []
     defense = [history["token"]]
@@ -78,6 +97,8 @@ def stand_in_record(view: ViewWithHistory) -> dict[str, Any]:
         if "play" not in turn:
             raise InvalidViewError("a turn of the history has no play")
         turns.append(turn)
+    if reveal is not None:  # a wake's swat in the turn in progress shows the next token
+        defense += [e["token"] for e in reveal["events"] if e["kind"] == "token"]
     left = {o: Counter(dealt) for o, dealt in enumerate(view["dealt"])}
     for key, owner, _, _ in plays:
         if key in known:
@@ -101,9 +122,9 @@ def stand_in_record(view: ViewWithHistory) -> dict[str, Any]:
             "rules": dict(view["rules"]), "defense": defense, "turns": turns}
 
 
-def stand_in(view: ViewWithHistory) -> Game:
+def stand_in(view: ViewWithHistory, reveal: View | None = None) -> Game:
     """The stand-in game (:func:`stand_in_record`), replayed through the engine: its
-    ``view(seat)`` is ``view`` without its history. Raises :class:`InvalidViewError`
-    (or the record's :class:`~tenleave_widget.RecordError`) for a view that does not fit
-    its history."""
-    return Game.from_record(stand_in_record(view))
+    ``view(seat)`` is ``view`` without its history (and its ``preview`` of the turn in
+    progress's steps, ``reveal``). Raises :class:`InvalidViewError` (or the record's
+    :class:`~tenleave_widget.RecordError`) for a view that does not fit its history."""
+    return Game.from_record(stand_in_record(view, reveal))

@@ -37,7 +37,7 @@ HARD_MAX_FRAME: Final = 64 * 1024
 """Past this many bytes the WebSocket layer closes the connection (code 1009) without
 reading the frame: no frame that large is ever parsed."""
 
-CLIENT_KINDS: Final = ("join", "resume", "teacher", "create", "turn", "undo", "ping")
+CLIENT_KINDS: Final = ("join", "resume", "teacher", "create", "step", "turn", "undo", "ping")
 """The kinds a client may send (``docs/wire.md``)."""
 
 SERVER_KINDS: Final = ("seated", "state", "classroom", "table", "created", "error", "pong")
@@ -57,6 +57,7 @@ FAULTS: Final = {
     "forbidden": "a teacher's kind from a seat, or a second hello",
     "wrong-seat": "a turn for another seat than the connection's",
     "stale": "a turn whose 'at' is not the number of turns applied (a replay, a retry)",
+    "steps-kept": "a turn or steps that drop a peek or a wake already done this turn",
     "not-your-turn": "a turn when another seat is to move, or after the end",
     "illegal-turn": "a turn the rules do not allow now",
     "no-undo": "a take-back: networked games have none",

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import threading
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ class Served:
     dealer: Dealer
     url: str
     token: str
+    loop: asyncio.AbstractEventLoop | None = None
 
 
 @asynccontextmanager
@@ -100,3 +102,47 @@ async def play_all(clients: list[Client], seed: int, until: int | None = None,
     """Every client plays its seat at once (:func:`play_on`); the turns each played."""
     return list(await asyncio.gather(*(
         play_on(c, random.Random(seed + i), until, check) for i, c in enumerate(clients))))
+
+
+@contextmanager
+def served_in_thread(store: Path | None = None, *, seed: int | None = None,
+                     bot_delay: float = 0, rate: float | None = None) -> Iterator[Served]:
+    """:func:`served` in a thread of its own (its own event loop), for code that blocks
+    (a notebook's table, a kernel): the server stops when the block ends (bounded)."""
+    ready = threading.Event()
+    stop = threading.Event()
+    box: list[Any] = []
+
+    async def main() -> None:
+        async with served(store, seed=seed, bot_delay=bot_delay, rate=rate) as s:
+            s.loop = asyncio.get_running_loop()
+            box.append((s, s.loop))
+            ready.set()
+            await asyncio.to_thread(stop.wait, 120)
+
+    def run_it() -> None:
+        try:
+            asyncio.run(main())
+        except BaseException as e:  # noqa: BLE001 - handed to the test
+            box.append(e)
+            ready.set()
+
+    thread = threading.Thread(target=run_it, name="dealer-test-server", daemon=True)
+    thread.start()
+    assert ready.wait(20), "the dealer did not start"
+    if isinstance(box[0], BaseException):
+        raise box[0]
+    try:
+        yield box[0][0]
+    finally:
+        stop.set()
+        thread.join(20)
+
+
+def call_in(s: Served, fn: Any) -> Any:
+    """Run ``fn()`` on the server's loop (from another thread) and return its result."""
+    return asyncio.run_coroutine_threadsafe(_call(fn), s.loop).result(10)  # type: ignore[arg-type]
+
+
+async def _call(fn: Any) -> Any:
+    return fn()

@@ -1,0 +1,318 @@
+"""A student's table at the dealer's (``join``): two students and a bot play a whole game
+through a real server on 127.0.0.1, each from a table of its own; every view a student's
+table shows is the table a local game shows for that seat (same synced view), the stand-in
+in the kernel never holds a real face-down value the seat does not know, peeks and wakes
+show the dealer's cards, a dropped line resumes, there is no undo, and bad arguments and
+refusals are typed errors that name what was wrong. Twin games that differ only in what
+the student cannot see give the student's widget the same synced state."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from programs.dealer.harness import call_in, served_in_thread, table
+
+from tenleave_widget import Game
+from tenleave_widget.engine.turn import Turn
+from tenleave_widget.programs.dealer.client import Client
+from tenleave_widget.programs.dealer.wire import WireError
+from tenleave_widget.table.protocol import WidgetMessageError
+from tenleave_widget.widget import TenLeaveWidget
+from tenleave_widget.widget.remote import RemoteTable, join
+
+from .test_widget_secrets import normalized
+
+
+def until(cond: Callable[[], bool], timeout: float = 30.0, what: str = "") -> None:
+    """Wait (bounded) until ``cond()`` holds."""
+    end = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what or cond}")
+        time.sleep(0.005)
+
+
+def steps_of(t: Turn) -> list[dict[str, Any]]:
+    """A turn as the table's step intents, in the order it is played."""
+    play = {"kind": "play", "card": t.card, "queue": t.queue}
+    extra: dict[str, Any] | None = None
+    if t.wake:
+        extra = {"kind": "wake"}
+    elif t.peek is not None:
+        extra = {"kind": "peek", "queue": t.peek[0], "position": t.peek[1]}
+    elif t.rotate is not None:
+        extra = {"kind": "rotate", "queue": t.rotate}
+    if extra is None:
+        return [play]
+    return [extra, play] if t.extra == "before" or t.wake else [play, extra]
+
+
+def my_turn(w: RemoteTable) -> bool:
+    s = w.remote_session
+    with w._lock:
+        return (not s.waiting and not s.live.finished and s.live.to_move == w.seat
+                and not s.pending)
+
+
+def play_one(w: RemoteTable, rng: random.Random) -> None:
+    """Play one legal turn of ``w``'s seat by the table's intents (a revealing step waits
+    for the dealer's answer; after a wake the play is chosen again, on the real swat)."""
+    with w._lock:
+        legal = list(w.session.live.legal_turns)
+    turn = legal[rng.randrange(len(legal))]
+    for step in steps_of(turn):
+        if step["kind"] == "play" and any(s["kind"] == "wake" for s in w.session.pending):
+            with w._lock:
+                hand = sorted(set(w.session.shown().view(w.seat)["hands"][w.seat]["cards"]))
+            assert any(w.send_intent({"kind": "play", "card": c, "queue": q})
+                       for c in hand for q in range(w.session.live.queue_count)), "no play"
+            continue
+        assert w.send_intent(step), w.table.message
+        if step["kind"] in ("peek", "wake"):
+            until(lambda: not w.remote_session.waiting, 10, "the dealer's step")
+            assert w.session.pending[-1]["kind"] == step["kind"], w.table.message
+    assert w.send_intent({"kind": "end"}), w.table.message
+
+
+def local_view(game: Game, seat: int) -> Any:
+    """The synced view of a local table of ``game`` for ``seat``."""
+    t = TenLeaveWidget(game.copy(), mode="play", humans=list(range(game.seats)), bots={},
+                       bot_delay=0, show_odds=False)
+    t.session.seat = seat
+    t._refresh()
+    return normalized(t.table.view)
+
+
+def create(s: Any, players: int, **options: Any) -> dict[str, Any]:
+    return asyncio.run(table(s.url, s.token, players, **options))
+
+
+def check_secret(w: RemoteTable, real: Game) -> None:
+    """The student's kernel: its stand-in's view is the real game's view of its seat, and
+    no face-down value the seat cannot see is the real one on purpose — the table shows
+    what a local table of the real game shows."""
+    with w._lock:  # not while a frame is being taken in
+        stand = w.session.live
+        shown = normalized(w.table.view)
+    assert stand.view(w.seat) == real.view(w.seat)
+    assert shown == local_view(real, w.seat)
+
+
+def test_two_students_and_a_bot_play_a_whole_game() -> None:
+    with served_in_thread(seed=3, bot_delay=0) as s:
+        t = create(s, 3, bots={"2": "greedy"})
+        ana = join(s.url, t["code"], "Ana", show_odds=False)
+        ben = join(s.url, t["code"], "Ben", show_odds=False)
+        try:
+            assert (ana.seat, ben.seat) == (0, 1)
+            assert ana.token and ben.token and ana.token != ben.token
+            until(lambda: ana.session.live.players[1] == "Ben", 10, "Ben's name")
+            rngs = {0: random.Random(1), 1: random.Random(2)}
+            games = call_in(s, lambda: s.dealer.tables[t["table"]].game)
+            checked = 0
+            dropped = False
+            end = time.monotonic() + 90
+            while not games.finished:
+                assert time.monotonic() < end, "the game did not end in time"
+                for w in (ana, ben):
+                    if my_turn(w):
+                        real = call_in(s, lambda: games.copy())
+                        if real.turns_applied == w.session.live.turns_applied and my_turn(w):
+                            check_secret(w, real)
+                            checked += 1
+                        if not dropped and real.turns_applied > 6:
+                            dropped = True
+                            before = w.link.connects
+                            w.drop()
+                            until(lambda w=w, b=before: w.link.connects > b, 10, "a resume")
+                            until(lambda w=w: my_turn(w), 10, "the full state again")
+                        play_one(w, rngs[w.seat])
+                time.sleep(0.002)
+            record = call_in(s, lambda: games.to_record())
+            for w in (ana, ben):
+                until(lambda w=w: w.session.live.finished, 10, "the end on the table")
+                check_secret(w, Game.from_record(record))
+            assert checked >= 6 and dropped
+            assert Game.from_record(record).finished
+            assert {record["turns"][k]["seat"] for k in range(len(record["turns"]))} == {0, 1, 2}
+        finally:
+            ana.close()
+            ben.close()
+
+
+def test_peeks_and_wakes_show_the_dealers_cards() -> None:
+    """The stand-in in the kernel is made up where the seat cannot see; a peek or a wake
+    asks the dealer and shows the real card (the same as a local table would)."""
+    with served_in_thread(seed=5, bot_delay=0) as s:
+        t = create(s, 2, bots={"1": "random"})
+        w = join(s.url, t["code"], "Ana", show_odds=False)
+        try:
+            game = call_in(s, lambda: s.dealer.tables[t["table"]].game)
+            rng = random.Random(4)
+            peeks = wakes = 0
+            end = time.monotonic() + 60
+            while not game.finished and time.monotonic() < end:
+                if not my_turn(w):
+                    time.sleep(0.002)
+                    continue
+                real = call_in(s, lambda: game.copy())
+                legal = list(real.legal_turns)
+                reveal = [x for x in legal if x.wake] or [x for x in legal if x.peek]
+                turn = reveal[rng.randrange(len(reveal))] if reveal and rng.random() < 0.8 \
+                    else legal[rng.randrange(len(legal))]
+                first = steps_of(turn)[0]
+                if first["kind"] in ("peek", "wake"):
+                    assert w.send_intent(first)
+                    until(lambda: not w.remote_session.waiting, 10, "the dealer's step")
+                    shown = w.session.shown().view(w.seat)
+                    assert shown == real.preview([first]).view(w.seat)
+                    peeks += first["kind"] == "peek"
+                    wakes += first["kind"] == "wake"
+                    assert not w.send_intent({"kind": "reset"})  # a peek/wake stays
+                    hand = sorted(set(shown["hands"][w.seat]["cards"]))
+                    assert any(w.send_intent({"kind": "play", "card": c, "queue": q})
+                               for c in hand for q in range(real.queue_count))
+                    assert w.send_intent({"kind": "end"}), w.table.message
+                else:
+                    play_one(w, rng)
+            assert game.finished and peeks >= 3 and wakes >= 1, (peeks, wakes)
+            assert not w.send_intent({"kind": "undo"})
+            with pytest.raises(WidgetMessageError, match="no take-backs"):
+                w.handle_intent({"kind": "undo"})
+        finally:
+            w.close()
+
+
+def test_join_refuses_bad_arguments_and_the_dealers_no() -> None:
+    with served_in_thread(seed=6) as s:
+        t = create(s, 2)
+        for bad, words in [
+            (dict(url="http://127.0.0.1:1", code="X", name="A"), "url"),
+            (dict(url=s.url, code=5, name="A"), "code"),
+            (dict(url=s.url, code=t["code"], name=""), "name"),
+            (dict(url=s.url, code=t["code"], name="A", seat="0"), "seat"),
+            (dict(url=s.url, code=t["code"], name="A", timeout=0), "timeout"),
+            (dict(url=s.url, code=t["code"], name="A", token="x"), "token"),
+        ]:
+            with pytest.raises(WidgetMessageError, match=words):
+                join(**bad)
+        with pytest.raises(WireError) as e:
+            join(s.url, "NOPE22", "Ana")
+        assert e.value.fault == "bad-code"
+        with pytest.raises(WireError) as e:
+            join(s.url, token="not-a-token")
+        assert e.value.fault == "bad-token"
+        a = join(s.url, t["code"], "Ana")
+        b = join(s.url, t["code"], "Ben")
+        try:
+            with pytest.raises(WireError) as e:
+                join(s.url, t["code"], "Cy")
+            assert e.value.fault == "table-full"
+            for call in (lambda: a.goto(0), a.record, lambda: a.load({})):
+                with pytest.raises(WidgetMessageError):
+                    call()
+            again = join(s.url, token=a.token)  # the same seat, from another kernel
+            assert again.seat == a.seat and again.session.live.view(0) == a.session.live.view(0)
+            again.close()
+        finally:
+            a.close()
+            b.close()
+
+
+def twin_run(cards: list[str]) -> dict[int, str]:
+    """P (seat 1, a student's table) against O (seat 0, a scripted client that plays its
+    cards in ``cards``' order): P's table's synced state after each turn, until the end."""
+    states: dict[int, str] = {}
+    with served_in_thread(seed=11, bot_delay=0) as s:
+        t = create(s, 2, first=0)
+        stop = threading.Event()
+
+        async def opponent() -> None:
+            c = Client(s.url)
+            await c.join(t["code"], "Opp", 0)
+            left = list(cards)
+            last = -1
+            while not stop.is_set():
+                v = c.view
+                assert v is not None
+                if v["finished"]:
+                    break
+                if v["to_move"] == 0 and v["turns_applied"] > last:
+                    last = v["turns_applied"]
+                    hand = list(v["hands"][0]["cards"])
+                    card = next(x for x in left if x in hand)
+                    left.remove(card)
+                    q = next(q for q, qs in enumerate(v["queues"])
+                             if len(qs) < v["queue_capacity"])
+                    await c.play({"seat": 0, "play": [card, q]})
+                try:
+                    await c.recv(0.5)
+                except TimeoutError:
+                    pass
+            await c.close()
+
+        failed: list[BaseException] = []
+
+        def run_opponent() -> None:
+            try:
+                asyncio.run(opponent())
+            except BaseException as e:  # noqa: BLE001 - handed to the test
+                failed.append(e)
+
+        o = threading.Thread(target=run_opponent, daemon=True)
+        o.start()
+        w = join(s.url, t["code"], "Pat", seat=1, show_odds=False)
+        try:
+            until(lambda: w.session.live.players[0] == "Opp", 10, "the opponent")
+            rng = random.Random(9)
+            end = time.monotonic() + 60
+            seen = -1
+            while time.monotonic() < end and not failed:
+                with w._lock:
+                    live = w.session.live
+                    k = live.turns_applied
+                    if k != seen and not w.remote_session.waiting:
+                        seen = k
+                        states[k] = json.dumps(normalized(w.table.get_state(
+                            ["view", "offers", "narration", "status"])), sort_keys=True)
+                    if live.finished:
+                        break
+                if my_turn(w):
+                    legal = [x for x in w.session.live.legal_turns if x.action == "none"]
+                    turn = legal[rng.randrange(len(legal))]
+                    assert w.send_intent({"kind": "play", "card": turn.card,
+                                          "queue": turn.queue})
+                    assert w.send_intent({"kind": "end"})
+                time.sleep(0.002)
+        finally:
+            stop.set()
+            w.close()
+            o.join(10)
+    if failed:
+        raise failed[0]
+    return states
+
+
+def test_twin_games_give_the_students_table_the_same_state() -> None:
+    """O's two marked cards of different values change places in the twin: the
+    student's table syncs the same state until a swat shows one of them."""
+    from tenleave_widget.engine.rules import DEFAULT_RULES
+
+    order = sorted(DEFAULT_RULES.dealt(2), key=lambda c: (not c.endswith("*"), c))
+    i = 0
+    j = next(j for j, c in enumerate(order) if c.endswith("*") and c != order[0])
+    twin = list(order)
+    twin[i], twin[j] = twin[j], twin[i]
+    a, b = twin_run(order), twin_run(twin)
+    both = sorted(set(a) & set(b))
+    assert len(both) > 6, (sorted(a), sorted(b))
+    split = next(k for k in both if a[k] != b[k])
+    assert split >= 4, "the twins differ before the student can tell them apart"
+    assert [a[k] for k in both if k < split] == [b[k] for k in both if k < split]
