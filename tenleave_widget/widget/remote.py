@@ -147,7 +147,10 @@ def join(url: str, code: str | None = None, name: str | None = None, *,
         name: the name the other players see.
         token: instead of ``code`` and ``name``: the seat's token (``w.token``).
         seat: a free seat to take (default: the first free one).
-        show_odds, coach, coach_samples, size: as :func:`~.entry.play`'s.
+        show_odds: show the odds panels beside the table.
+        coach: as :func:`~.entry.play`'s (``"off"``, ``"after"``, ``"before"``).
+        coach_samples: the coach's worlds per decision (default: the review's).
+        size: ``"small"``, ``"medium"``, ``"large"`` or ``"projector"``.
         timeout: seconds to wait for the dealer's answer.
         ssl: the TLS context for a ``wss://`` address whose certificate the system
             does not trust.
