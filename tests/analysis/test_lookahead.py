@@ -469,6 +469,7 @@ def test_lookahead_bot_decides_from_its_view_only() -> None:
     assert done >= 5
 
 
+@pytest.mark.slow
 def test_lookahead_bot_wakes_then_chooses_its_play_after_the_swat() -> None:
     """Step-wise: when "wake, then play" is best it says WAKE, and after the swat it
     chooses among the legal plays from the new view; redecide=False plays the whole turn."""

@@ -130,6 +130,7 @@ def check_review_json(out: dict[str, object], rec: dict[str, object]) -> None:
         assert set(w) == {"turn", "kind", "luck"} and len(w["luck"]) == len(seats)
 
 
+@pytest.mark.slow
 def test_review_of_a_sample_game() -> None:
     rec = json.loads((EXAMPLES / "game-3-seats.json").read_text())
     seen: list[tuple[int, int]] = []
@@ -148,6 +149,7 @@ def test_review_of_a_sample_game() -> None:
         assert s.final_penalty == Game.from_record(rec).penalty[s.seat]
 
 
+@pytest.mark.slow
 def test_review_by_win_probability() -> None:
     """``objective="win_probability"``: losses are drops in the chance of winning (0 to 1),
     labelled by that objective's thresholds; the JSON names the objective."""
@@ -164,6 +166,7 @@ def test_review_by_win_probability() -> None:
         review(rec, samples=4, objective="points")
 
 
+@pytest.mark.slow
 def test_review_of_a_partial_record() -> None:
     rec = random_game(4, seed=3, turns=9).to_record()
     out = review(rec, samples=4).to_json()
@@ -187,6 +190,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_cli_review(tmp_path: Path) -> None:
     f = EXAMPLES / "game-2-seats.json"
     r = run("review", str(f), "--json", "--seed", "3", "--samples", "4")
@@ -251,6 +255,7 @@ def test_a_played_turn_is_judged_as_the_decision_the_evaluator_values() -> None:
         assert {decision(t) for t in g.legal_turns} == valued
 
 
+@pytest.mark.slow
 def test_forced_decisions_are_labelled_best() -> None:
     rec = json.loads((EXAMPLES / "game-3-seats.json").read_text())
     r = review(rec, samples=4, seed=1)
@@ -259,6 +264,7 @@ def test_forced_decisions_are_labelled_best() -> None:
     assert r.turns[-1].forced  # in this game every place for the last card ends alike
 
 
+@pytest.mark.slow
 def test_decisions_and_luck_explain_the_result(monkeypatch: pytest.MonkeyPatch) -> None:
     """final penalty = expected at the first decision + what the decisions changed + luck
     + the rest. The rest is what the other seats' decisions and the cards revealed between
@@ -326,6 +332,7 @@ def test_a_review_saved_with_the_record(tmp_path: Path) -> None:
         saved_review(broken)
 
 
+@pytest.mark.slow
 def test_the_random_bot_loses_far_more_than_the_lookahead_bot() -> None:
     """Six 2-seat games of the random bot against the lookahead bot (with rotations, so
     it weighs every decision the review weighs), first seat alternating, reviewed at
@@ -355,6 +362,7 @@ def test_the_random_bot_loses_far_more_than_the_lookahead_bot() -> None:
     assert rnd >= 3 * look and rnd > 1.0, (rnd, look)
 
 
+@pytest.mark.slow
 def test_puzzles_from_a_reviewed_game() -> None:
     from tenleave_widget.analysis.review import puzzles
 
@@ -375,6 +383,7 @@ def test_puzzles_from_a_reviewed_game() -> None:
         p.judge(Turn(p.seat, "1", 7))
 
 
+@pytest.mark.slow
 def test_the_sequential_refinement_settles_a_label_or_spends_the_cap() -> None:
     """After ``_evaluate``, for every decision of a sample game: either the played one is
     the best, the decision is forced, the played one's paired interval against the best is
@@ -643,6 +652,7 @@ def _strip_judge(out: dict[str, Any]) -> dict[str, Any]:
     return rest
 
 
+@pytest.mark.slow
 def test_a_review_by_the_inferred_model_says_so() -> None:
     """``model="inferred"``: the JSON names the model and the beta asked for, each turn the
     betas read (per opponent of the mover); the text report says who judged. The
@@ -705,6 +715,7 @@ def test_the_inferred_judge_deals_its_worlds_from_the_posterior(
                                      model="inferred")
 
 
+@pytest.mark.slow
 def test_a_review_by_the_inferred_model_saved_with_the_record() -> None:
     """Saved and read back, a review by the inferred model keeps its model and betas; an
     edit of either is refused, and a batch reuses it only for the same model and beta."""
@@ -754,6 +765,7 @@ def test_many_records_by_the_inferred_model_are_each_their_review_alone() -> Non
     assert "judged by: the inferred model" in batch.table().splitlines()[1]
 
 
+@pytest.mark.slow
 def test_cli_review_by_the_inferred_model() -> None:
     f = EXAMPLES / "game-2-seats.json"
     r = run("review", str(f), "--json", "--samples", "2", "--model", "inferred", "--beta", "4")

@@ -246,6 +246,7 @@ def test_an_empty_name_is_not_the_current_folder() -> None:
     assert record_files([""]) == [""]
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_gives_the_same_bytes(serial: ClassReview) -> None:
     import distributed  # the optional extra, which `make test` installs
 

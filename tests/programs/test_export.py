@@ -38,6 +38,12 @@ GAMES = Path(__file__).resolve().parents[2] / "examples" / "games"
 SAMPLES = sorted(GAMES.glob("game-*-seats.json"))
 
 
+def samples(slow: set[str]) -> list[Any]:
+    """The sample games as parameters named by file, those in ``slow`` marked slow."""
+    return [pytest.param(p, id=p.stem, marks=[pytest.mark.slow] if p.stem in slow else [])
+            for p in SAMPLES]
+
+
 def page_json(page: str) -> dict[str, Any]:
     """The page's JSON as it is stored (each position a patch of the one before)."""
     return page_payload(page)
@@ -48,7 +54,7 @@ def page_data(page: str) -> dict[str, Any]:
     return unpacked(page_json(page))
 
 
-@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", samples(slow={"game-5-seats"}))
 def test_the_page_unpacks_to_exactly_the_states(path: Path, tmp_path: Path) -> None:
     """Every position of every view of the page, unpacked, is the session's state, the
     panels' figures included, to the type (1, 1.0 and true differ in JSON)."""
@@ -97,6 +103,7 @@ def test_a_position_costs_the_same_at_any_turn() -> None:
 
 
 @pytest.mark.parametrize("case", range(len(REPLAY_CASES)))
+@pytest.mark.slow
 def test_a_seats_export_is_the_same_file_whatever_the_unknown_cards(case: int) -> None:
     game, seat = REPLAY_CASES[case]
     swap = swapped_record(game, seat, random.Random(case))
@@ -106,7 +113,7 @@ def test_a_seats_export_is_the_same_file_whatever_the_unknown_cards(case: int) -
     assert render_html(game.to_record(), None) != render_html(other, None)
 
 
-@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", samples(slow={"game-4-seats", "game-5-seats"}))
 def test_a_seats_export_of_a_sample_game_leaks_nothing(path: Path) -> None:
     """Every seat of every sample game, at a position where it does not know some of an
     opponent's cards: the export up to there does not depend on them."""

@@ -117,6 +117,7 @@ def test_a_fork_server_plays_the_same_games_when_threads_run(serial: Stats) -> N
         t.join()
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_plays_the_same_games(serial: Stats, cluster: Any) -> None:
     from distributed import Client
 
@@ -214,6 +215,7 @@ def test_without_dask_a_scheduler_says_how_to_install_it(monkeypatch: Any) -> No
     assert r.stderr.count("\n") == 1 and "tenleave_widget[distributed]" in r.stderr
 
 
+@pytest.mark.slow
 def test_cli_reports_paired_differences() -> None:
     run = [sys.executable, "-m", "tenleave_widget", "simulate", "--players", "3",
            "--games", "60", "--seed", "3", "--bots", "greedy,random,random"]

@@ -79,6 +79,7 @@ def replays() -> Iterator[TenLeaveWidget]:
             yield w
 
 
+@pytest.mark.slow
 def test_no_panel_text_holds_the_analysts_words_by_default() -> None:
     seen: list[tuple[str, str]] = []
     bad: list[tuple[str, str]] = []

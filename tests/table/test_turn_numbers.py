@@ -70,6 +70,7 @@ def test_the_table_the_narration_and_the_note_count_from_one() -> None:
     assert "`Note on turn ${(r.note_turn ?? 0) + 1}: `" in replay
 
 
+@pytest.mark.slow
 def test_the_review_report_and_the_cli_count_from_one(tmp_path: Path) -> None:
     rec = _prefix(INDEX + 2)
     r = review(rec, samples=2)

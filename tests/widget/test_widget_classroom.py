@@ -171,6 +171,7 @@ NOT_PLAIN = [
 ]
 
 
+@pytest.mark.slow
 def test_every_message_a_click_can_show_is_in_plain_words() -> None:
     import re
 

@@ -24,6 +24,8 @@ from jupyter_client.manager import start_new_kernel
 
 import tenleave_widget
 
+pytestmark = pytest.mark.slow  # a real kernel, started for the module
+
 SHORT = 200
 
 

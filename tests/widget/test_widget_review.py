@@ -20,6 +20,8 @@ from tenleave_widget.table.panels.figures import REVIEW_SYMBOLS
 from tenleave_widget.table.protocol import BestMove
 from tenleave_widget.widget import play, replay
 
+pytestmark = pytest.mark.slow  # every test reviews a whole game, in the widget
+
 GAME = Path(__file__).resolve().parents[2] / "examples" / "games" / "game-3-seats.json"
 T = TypeVar("T")
 

@@ -314,7 +314,8 @@ def test_replay_perspective_switch_empties_hidden_odds() -> None:
     assert not panels_are_empty(r)
 
 
-@pytest.mark.parametrize("case", [0, 1, 3, 4])
+@pytest.mark.parametrize("case", [pytest.param(0, marks=pytest.mark.slow),
+                                  pytest.param(1, marks=pytest.mark.slow), 3, 4])
 def test_a_reviewed_replay_in_a_seats_view_leaks_nothing(case: int) -> None:
     """The review's evaluation graph is a figure of the panels (its hover texts name the
     cards played and the best ones): in a seat's view it shows that seat's decisions only,
