@@ -136,7 +136,9 @@ DOC_LINK = re.compile(r"\]\(\.\./docs/(?P<page>[^)#\s]+)\.md(?P<anchor>#[^)\s]*)
 def for_the_site(nb_path: Path) -> Path:
     """A copy of a notebook for its page, ``PREPARED / "examples" / NAME``: its links to
     ``docs/`` made the site's, and its Plotly outputs drawn in the page by the site's
-    plotly.js (nbconvert draws none of them)."""
+    plotly.js (nbconvert draws none of them), on white, as plotly's default template
+    draws them (a figure with a transparent background stays readable in the dark
+    scheme)."""
     nb = json.loads(nb_path.read_text(encoding="utf-8"))
     n = 0
     for cell in nb["cells"]:
@@ -153,7 +155,7 @@ def for_the_site(nb_path: Path) -> Path:
                 div = f"tl-plot-{nb_path.stem}-{n}"
                 load = f'<script src="../{PLOTLY_JS}"></script>' if n == 1 else ""
                 data["text/html"] = load + (
-                    f'<div id="{div}" class="tl-plotly"></div><script>'
+                    f'<div id="{div}" class="tl-plotly" style="background: #fff"></div><script>'
                     f'window.addEventListener("load", function () {{ var f = {fig}; '
                     f'Plotly.newPlot("{div}", f.data, f.layout, {{responsive: true}}); }});'
                     "</script>")
