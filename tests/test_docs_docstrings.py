@@ -21,6 +21,7 @@ def test_every_rendered_function_documents_its_arguments_and_raises() -> None:
     checked = [obj.path for obj, _ in docstrings.rendered(package)]
     assert "tenleave_widget.engine.game.Game.apply" in checked  # the walk reaches methods
     assert "tenleave_widget.widget.entry.play" in checked
+    assert "tenleave_widget.widget.lesson_controls.LessonControls.next_moment" in checked
     assert docstrings.check(package) == []
 
 
@@ -134,3 +135,11 @@ def test_a_dataclass_raises_what_its_post_init_raises(fake: Path) -> None:
     ''')
     assert problems == [
         "fakepkg.Options (its __init__): raises ValueError with no Raises entry for it"]
+
+
+def test_a_mixins_methods_are_rendered_with_the_class_but_not_the_frameworks() -> None:
+    names = docstrings.inherited_names("tenleave_widget.widget.controller.TenLeaveWidget")
+    assert {"next_moment", "reveal", "set_lesson", "lesson"} <= set(names)
+    assert "set_state" not in names  # KernelOwned's override of ipywidgets' method
+    assert "front_end_writes" not in names  # a class attribute, not a method
+    assert "handle_intent" not in names  # the widget's own

@@ -37,10 +37,18 @@ class LessonControls:
         return None if lesson is None else copy.deepcopy(lesson)
 
     def set_lesson(self, lesson: Any) -> None:
-        """Give the table a lesson (``{"moments": [{"turn", "question", "answer",
-        "perspective"?}, ...]}``, RULES.md §8), checked against its game (a
-        :class:`~tenleave_widget.RecordError` names what is wrong, and nothing changes);
-        ``None`` takes the lesson away. It is saved with the record (:meth:`save`)."""
+        """Give the replay a lesson, checked against its game; it is saved with the record
+        (:meth:`~.controller.TenLeaveWidget.save`).
+
+        Args:
+            lesson: ``{"moments": [{"turn", "question", "answer", "perspective"?}, ...]}``
+                (RULES.md §8); ``None`` takes the lesson away.
+
+        Raises:
+            RecordError: the lesson is malformed or does not fit the game (the message
+                names what is wrong; nothing changes).
+            WidgetMessageError: the table is not a replay.
+        """
         if self.session.mode.live:
             raise WidgetMessageError("a lesson is for a replay: use replay(record)")
         live = self.session.live
@@ -56,19 +64,35 @@ class LessonControls:
         return None if i is None else i + 1
 
     def moment(self, number: int) -> None:
-        """Put moment ``number`` (from 1) on the table: its position and view, its
-        question; the answer hidden."""
+        """Put a moment of the lesson on the table: its position and view, its question;
+        the answer hidden.
+
+        Args:
+            number: the moment, counted from 1 as the table counts them.
+
+        Raises:
+            WidgetMessageError: the table has no lesson, or no such moment.
+        """
         if type(number) is not int:
             raise WidgetMessageError(f"a moment is a number from 1, not {number!r}")
         self.handle_intent({"kind": "moment", "index": number - 1})
 
     def next_moment(self) -> None:
-        """The next moment of the lesson (the first, before the lesson has begun)."""
+        """Put the next moment of the lesson on the table (the first, before the lesson
+        has begun).
+
+        Raises:
+            WidgetMessageError: the table has no lesson, or the last moment is on it.
+        """
         i = self.session.lesson.index
         self.moment(1 if i is None else i + 2)
 
     def previous_moment(self) -> None:
-        """The moment before the one on the table."""
+        """Put the moment before the one on the table on it.
+
+        Raises:
+            WidgetMessageError: the table has no lesson, or its first moment is on it.
+        """
         i = self.session.lesson.index
         if i is None or i == 0:
             raise WidgetMessageError("this is the lesson's first moment")
@@ -76,5 +100,12 @@ class LessonControls:
 
     def reveal(self, show: bool = True) -> None:
         """Show the answer of the moment on the table (the table steps past its turn), or
-        hide it again (``show=False``)."""
+        hide it again.
+
+        Args:
+            show: ``True`` shows the answer, ``False`` hides it.
+
+        Raises:
+            WidgetMessageError: no moment is on the table, or ``show`` is not a bool.
+        """
         self.handle_intent({"kind": "reveal", "show": show})

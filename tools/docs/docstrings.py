@@ -71,11 +71,42 @@ def _under(obj: griffe.Object, cls: griffe.Class | None) -> Iterator[
                 continue
             if isinstance(member, griffe.Function):
                 yield member, obj
+        for name in inherited_names(obj.path):
+            found = obj.all_members.get(name)
+            target = found.final_target if isinstance(found, griffe.Alias) else found
+            if isinstance(target, griffe.Function):
+                yield target, None
     elif isinstance(obj, griffe.Module):
         for name, member in obj.members.items():
             if not name.startswith("_") and not member.is_alias and not isinstance(
                     member, griffe.Attribute):
                 yield from _under(member, None)  # type: ignore[arg-type]
+
+
+def inherited_names(path: str) -> list[str]:
+    """The public methods and properties the class at ``path`` takes from its bases in the
+    package (a mixin's), but not those a base outside the package also has (an override
+    of ipywidgets' ``set_state``): the API reference renders them with the class."""
+    module_path, _, qualname = path.rpartition(".")
+    try:
+        cls = getattr(importlib.import_module(module_path), qualname)
+    except (ImportError, AttributeError):
+        return []
+    if not inspect.isclass(cls):
+        return []
+    outside = [c for c in cls.__mro__ if not c.__module__.startswith(PACKAGE)]
+    names: list[str] = []
+    for base in cls.__mro__[1:]:
+        if not base.__module__.startswith(PACKAGE):
+            continue
+        for name, value in vars(base).items():
+            if name.startswith("_") or name in vars(cls) or name in names:
+                continue
+            if not (inspect.isfunction(value) or isinstance(value, property)):
+                continue
+            if not any(hasattr(c, name) for c in outside):
+                names.append(name)
+    return names
 
 
 # ------------------------------------------------------------ what the code raises

@@ -39,6 +39,7 @@ from mkdocs.structure.pages import Page
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import crossrefs  # noqa: E402  (beside this file)
+import docstrings  # noqa: E402
 
 log = logging.getLogger("mkdocs.plugins.tenleave_hooks")
 
@@ -224,6 +225,16 @@ def _defining_module(tw: Any, name: str) -> str:
     return str(path).rsplit(".", 1)[0]
 
 
+def _directive(path: str) -> str:
+    """mkdocstrings' directive for one public name; a class's methods from a mixin of the
+    package (the widget's lesson methods) are rendered with it."""
+    inherited = docstrings.inherited_names(path)
+    if not inherited:
+        return f"::: {path}\n"
+    return (f"::: {path}\n    options:\n      inherited_members: "
+            f"{json.dumps(inherited)}\n")
+
+
 def api_reference() -> str:
     by_layer: dict[str, list[tuple[str, str]]] = {}
     for name, path, layer in public_names():
@@ -233,7 +244,7 @@ def api_reference() -> str:
         names = by_layer.pop(layer, [])
         if names:
             parts.append(f"## {title}\n")
-            parts += [f"::: {path}\n" for _, path in names]
+            parts += [_directive(path) for _, path in names]
     for layer, names in by_layer.items():
         log.warning("API reference: public names in no known layer (%s): %s", layer,
                     ", ".join(n for n, _ in names))
