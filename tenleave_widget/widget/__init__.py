@@ -12,7 +12,8 @@ events. The game itself, its history (undo, replay) and other seats' knowledge s
 Python.
 
 Modules: :mod:`.entry` (``play``, ``hotseat``, ``replay``), :mod:`.remote` (``join``: a
-seat at a dealer's table), :mod:`.controller`
+seat at a dealer's table), :mod:`.classroom` (``classroom``: the teacher's view of it),
+:mod:`.controller`
 (:class:`~.controller.TenLeaveWidget`: wires the session, the table and the bots, with
 :mod:`.lesson_controls`), :mod:`.table_widget` (the traitlets), :mod:`.bot_runner` (bots
 paced on the event loop), :mod:`.review_panel` (a replay's review), :mod:`.branch_view`
@@ -42,6 +43,7 @@ from ..table.protocol import WidgetMessageError as WidgetMessageError
 if TYPE_CHECKING:
     from .class_positions import Practice as Practice
     from .class_positions import open_position as open_position
+    from .classroom import classroom as classroom
     from .controller import TenLeaveWidget as TenLeaveWidget
     from .entry import hotseat as hotseat
     from .entry import play as play
@@ -53,6 +55,7 @@ if TYPE_CHECKING:
 _JUPYTER = {
     "TenLeaveWidget": "controller", "hotseat": "entry", "play": "entry", "replay": "entry",
     "Practice": "class_positions", "open_position": "class_positions", "join": "remote",
+    "classroom": "classroom",
 }
 
 

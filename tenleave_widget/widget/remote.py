@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from ssl import SSLContext
 from typing import Any, cast
 
@@ -31,7 +32,16 @@ from ..table.protocol import WidgetMessageError
 from .controller import TenLeaveWidget
 from .review_panel import _serving_loop
 
-__all__ = ["RemoteTable", "join"]
+__all__ = ["RemoteTable", "join", "on_loop"]
+
+
+def on_loop(loop: asyncio.AbstractEventLoop | None, take: Callable[[], None]) -> None:
+    """Call ``take`` on ``loop`` (the kernel's, from another thread), or at once when
+    there is none (a script, a test)."""
+    if loop is not None and not loop.is_closed():
+        loop.call_soon_threadsafe(take)
+    else:
+        take()
 
 
 class RemoteTable(TenLeaveWidget):
@@ -86,10 +96,7 @@ class RemoteTable(TenLeaveWidget):
     def changed(self) -> None:
         """New frames came in (called in the link's thread): take them in on the kernel's
         event loop when there is one, else at once."""
-        if self._loop is not None and not self._loop.is_closed():
-            self._loop.call_soon_threadsafe(self._take)
-        else:
-            self._take()
+        on_loop(self._loop, self._take)
 
     def _take(self) -> None:
         """Show the dealer's latest state on the table (a refusal first, in words)."""

@@ -370,6 +370,14 @@ class Dealer:
         client.send(frame("created", table=table.summary()))
         self._tell_teachers(table, skip=client)
 
+    def _on_records(self, client: Client, msg: dict[str, Any]) -> None:
+        """The teacher asks for the class's finished games: their records (every card in
+        them is face up by the end), by table."""
+        if client.role != "teacher":
+            raise WireError("forbidden", "only the teacher reads the class's records")
+        client.send(frame("records", records={
+            t.id: dict(t.game.to_record()) for t in self.tables.values() if t.game.finished}))
+
     def table_config(self, msg: dict[str, Any]) -> dict[str, Any]:
         """A table's stored configuration from a ``create`` frame (``players``; optional
         ``bots``: seat -> bot name, ``rules``, ``first``, ``idle`` seconds, ``idle_bot``);

@@ -225,15 +225,18 @@ class ThreadLink:
     """One seat's WebSocket to the dealer at ``url``, in a daemon thread with its own
     event loop: sends ``hello`` (a ``join`` or ``resume`` frame's fields) first, hands every
     frame received to ``on_frame`` (in the thread), and when the line drops, resumes the
-    seat with ``token()`` (retrying every ``retry`` seconds) until :meth:`close`. ``ssl``:
+    seat with ``token()`` (or says ``again()``'s hello: the teacher's) retrying every
+    ``retry`` seconds, until :meth:`close`. ``ssl``:
     the TLS context for a ``wss://`` address whose certificate the system does not
     trust. ``on_status`` is told ``"connected"``, ``"reconnecting"`` and ``"closed"``."""
 
     def __init__(self, url: str, hello: dict[str, Any], on_frame: Callable[[str], None],
                  token: Callable[[], str | None], *, ssl: SSLContext | None = None,
-                 on_status: Callable[[str], None] | None = None, retry: float = 0.5) -> None:
+                 on_status: Callable[[str], None] | None = None, retry: float = 0.5,
+                 again: Callable[[], dict[str, Any]] | None = None) -> None:
         self.url = url
         self.hello = hello
+        self.again = again or (lambda: {"kind": "resume", "token": self.token()})
         self.on_frame = on_frame
         self.token = token
         self.ssl = ssl
@@ -291,7 +294,7 @@ class ThreadLink:
         self._ready.set()
         first = True
         while not self._closed.is_set():
-            hello = self.hello if first else {"kind": "resume", "token": self.token()}
+            hello = self.hello if first else self.again()
             try:
                 kwargs: dict[str, Any] = {"max_size": None, "open_timeout": 5}
                 if self.ssl is not None:

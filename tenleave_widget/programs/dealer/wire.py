@@ -37,10 +37,12 @@ HARD_MAX_FRAME: Final = 64 * 1024
 """Past this many bytes the WebSocket layer closes the connection (code 1009) without
 reading the frame: no frame that large is ever parsed."""
 
-CLIENT_KINDS: Final = ("join", "resume", "teacher", "create", "step", "turn", "undo", "ping")
+CLIENT_KINDS: Final = ("join", "resume", "teacher", "create", "records", "step", "turn", "undo",
+                        "ping")
 """The kinds a client may send (``docs/wire.md``)."""
 
-SERVER_KINDS: Final = ("seated", "state", "classroom", "table", "created", "error", "pong")
+SERVER_KINDS: Final = ("seated", "state", "classroom", "table", "created", "records", "error",
+                        "pong")
 """The kinds the server sends."""
 
 FAULTS: Final = {
