@@ -159,19 +159,38 @@ export interface CardChart {
 
 export interface MoveChart {
   label: string;
+  /**
+   * The kind of decision (`tenleave_widget.analysis.analyse.KINDS`; a one-swat row is
+   * `"play"` or `"wake"`).
+   */
+  kind: string;
   /** The one-swat measure: the mover's expected penalty of a swat right after. */
   expected_penalty: number;
-  /** Lowest by the measure chosen (`MovesChart.measure`). */
+  /**
+   * One swat ahead: the lowest. The whole game: in the analysis's best group (its ★
+   * when `MovesChart.star`), or about equally good as the best (`MovesChart.star`
+   * false: the ones marked are "about equally good"); none before the analysis stops.
+   */
   best: boolean;
   /**
-   * The whole-game measure (`tenleave_widget.analysis.lookahead`): the mover's expected
-   * final penalty, `None` until the first worlds are played (filled by the widget).
+   * The whole-game measure (`tenleave_widget.analysis.analyse`, the one analysis of
+   * the position): the mover's expected final penalty, `None` until the first worlds
+   * are played (filled by the widget).
    */
   final: number | null;
   final_ci95: number[];
   /** The expected final margin (penalty minus the mean of the others'; lower wins). */
   margin: number | null;
   margin_ci95: number[];
+  /**
+   * Points of expected margin worse than the best decision, paired on common worlds
+   * (the best: 0).
+   */
+  worse: number | null;
+  /** `worse`'s paired 95% interval (the whiskers; the words read the same). */
+  worse_ci95: number[];
+  /** Other decisions that play out exactly alike (shown as this row). */
+  same: string[];
 }
 
 export interface MovesChart {
@@ -184,8 +203,15 @@ export interface MovesChart {
   measure: "swat" | "game";
   /** Worlds played so far for the whole-game values (0: none yet) ... */
   worlds: number;
-  /** ... out of this many (0: the whole-game values are not computed here). */
+  /** ... out of at most this many (0: the whole-game values are not computed here). */
   target: number;
+  /** The analysis has stopped: its figures are final (`worlds` is what it played). */
+  done: boolean;
+  /**
+   * The analysis's best is clearly better than every other decision (a ★); else the
+   * rows marked `best` are about equally good.
+   */
+  star: boolean;
 }
 
 export interface TimelineChart {

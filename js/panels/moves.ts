@@ -1,5 +1,6 @@
 // What the moves' figure does not draw: the switch that chooses what ranks the moves (one
-// swat ahead or the whole game), and how far the whole-game evaluation has come.
+// swat ahead or the whole game), and how far the one analysis of the position has come
+// (data-done: it has stopped, its figures and its ★ are final).
 
 import { h } from "../dom";
 import type { Send } from "../send";
@@ -36,11 +37,11 @@ function progressWords(moves: MovesChart, details: boolean): string {
   if (moves.target === 0) return "";
   if (!details) {
     // plain words (tenleave_widget/table/panels/plain.py)
-    if (moves.worlds >= moves.target) return `Whole game: ${moves.worlds} games played out to the end from here.`;
-    return `Whole game: thinking… ${moves.worlds} of ${moves.target} games played out.`;
+    if (moves.done) return `Whole game: ${moves.worlds} games played out to the end from here.`;
+    return `Whole game: thinking… ${moves.worlds} games played out so far.`;
   }
-  if (moves.worlds >= moves.target) return `Whole game: ${moves.worlds} sampled worlds played out to the end.`;
-  return `Whole game: thinking… ${moves.worlds} of ${moves.target} worlds.`;
+  if (moves.done) return `Whole game: ${moves.worlds} sampled worlds played out to the end.`;
+  return `Whole game: thinking… ${moves.worlds} worlds so far.`;
 }
 
 /** The controls above the moves' figure (none in an export: no whole-game values there). */
@@ -50,7 +51,12 @@ export function movesControls(moves: MovesChart, send?: Send, details = true): H
     ...(send && moves.moves.length > 0 ? [measureSwitch(moves, send)] : []),
     h(
       "p",
-      { class: "tl-moves-progress", "data-worlds": String(moves.worlds), "data-target": String(moves.target) },
+      {
+        class: "tl-moves-progress",
+        "data-worlds": String(moves.worlds),
+        "data-target": String(moves.target),
+        "data-done": moves.done ? "true" : "false",
+      },
       progressWords(moves, details),
     ),
   ];

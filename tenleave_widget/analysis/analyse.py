@@ -58,6 +58,7 @@ import json
 import math
 import random
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -77,8 +78,8 @@ from .stats import mean_ci, mean_half_width, wilson
 
 __all__ = [
     "ANALYSIS_FORMAT", "BOUNDS", "CACHE_SIZE", "KINDS", "LABELS", "MAX_WORLDS", "MIN_WORLDS",
-    "MODELS", "TIE", "Analysis", "DecisionValue", "PeekBranch", "Settings", "Verdict", "analyse",
-    "analyse_steps",
+    "MODELS", "TIE", "Analysing", "Analysis", "DecisionValue", "PeekBranch", "Settings",
+    "Verdict", "analyse", "analyse_steps",
     "clear_cache", "decision_key", "judge", "judge_steps", "label_of", "settings_for",
     "view_digest",
 ]
@@ -218,7 +219,8 @@ class _AnalysisBase(TypedDict):
     """The decisions about as good as the best (their paired interval reaches 0): the
     best's group alone when ``star``."""
     stopped: str
-    """``"separated"`` or ``"cap"``."""
+    """``"separated"`` or ``"cap"`` (``"running"``: the figures so far of an analysis
+    under way, :class:`Analysing`; no ★ then)."""
     reference: float
     """The seat's expected final penalty if it played the rollout policy (a penalty)."""
     forced: bool
@@ -448,6 +450,11 @@ class _Run:
         self.peeks_live = set(range(len(self.peeks)))
         self.reference = _Samples()
         self.worlds = 0
+        self.per_turn: list[float] | None = None
+
+    def most_worlds(self) -> int:
+        """The most worlds any decision has been played in so far."""
+        return max(len(s.m) for s in self.samples)
 
     # -------------------------------------------------------------- play-outs
 
@@ -597,23 +604,28 @@ def _figures(s: _Samples) -> dict[str, Any]:
             "worlds": len(s.m)}
 
 
-def _immediates(run: _Run) -> tuple[list[float], dict[int, float]]:
-    """The one-swat figure per listed turn, and per peek (the chosen play's, under the
-    odds with the card's value known, weighted by how often the worlds show it)."""
+def _immediates(run: _Run, peeks: Sequence[int]) -> tuple[list[float], dict[int, float]]:
+    """The one-swat figure per listed turn (worked out once a run), and per peek of
+    ``peeks`` (the chosen play's, under the odds with the card's value known, weighted by
+    how often the worlds show it)."""
     view, pos = run.view, run.pos
-    imm = immediate_by_play(view)
-    per_turn = []
-    for t in run.turns:
-        if t.get("wake"):
-            per_turn.append(imm[("wake",)])
-        elif "rotate" in t:
-            per_turn.append(_immediate(view, pos, t))
-        else:
-            card, queue = play_pair(t["play"])
-            per_turn.append(imm[("play", card, str(queue))])
+    per_turn = run.per_turn
+    if per_turn is None:
+        imm = immediate_by_play(view)
+        per_turn = []
+        for t in run.turns:
+            if t.get("wake"):
+                per_turn.append(imm[("wake",)])
+            elif "rotate" in t:
+                per_turn.append(_immediate(view, pos, t))
+            else:
+                card, queue = play_pair(t["play"])
+                per_turn.append(imm[("play", card, str(queue))])
+        run.per_turn = per_turn
     per_peek: dict[int, float] = {}
     first_turn = {g: t for t, g in reversed(list(zip(run.turns, run.group_of, strict=True)))}
-    for k, pk in enumerate(run.peeks):
+    for k in peeks:
+        pk = run.peeks[k]
         counts: dict[int, int] = {}
         for w in pk.samples.m:
             counts[pk.values[w]] = counts.get(pk.values[w], 0) + 1
@@ -632,8 +644,11 @@ def _immediates(run: _Run) -> tuple[list[float], dict[int, float]]:
 
 
 def _result(run: _Run, best: tuple[str, int], stopped: str) -> Analysis:
+    """The analysis of ``run`` with ``best`` the best decision; ``stopped="running"``: the
+    figures so far of a run under way (the peeks not valued yet left out, no ★)."""
     bs = run.of(best)
-    per_turn, per_peek = _immediates(run)
+    peeks = [k for k, pk in enumerate(run.peeks) if pk.samples.m]
+    per_turn, per_peek = _immediates(run, peeks)
     rows: list[tuple[tuple[str, int], DecisionValue]] = []
     first_turn = {g: t for t, g in reversed(list(zip(run.turns, run.group_of, strict=True)))}
     seat = run.pos.seat
@@ -646,7 +661,8 @@ def _result(run: _Run, best: tuple[str, int], stopped: str) -> Analysis:
             "immediate_expected_penalty": ie})
         rows.append((("g", g), dv))
     ng = len(run.moves)
-    for k, pk in enumerate(run.peeks):
+    for k in peeks:
+        pk = run.peeks[k]
         s = pk.samples
         d, half, _ = _paired(s, bs) if ("p", k) != best else (0.0, 0.0, 0)
         counts: dict[int, int] = {}
@@ -675,12 +691,13 @@ def _result(run: _Run, best: tuple[str, int], stopped: str) -> Analysis:
             equal.append(i)
         elif (c[0] == "g" or best[0] == "p") and dv["vs_best_ci95"][0] <= 0:
             equal.append(i)
-    star = all(decisions[i]["group"] == best_group for i in equal)
+    star = stopped != "running" and all(decisions[i]["group"] == best_group for i in equal)
     forced = all(dv["vs_best_ci95"][1] <= TIE for dv in decisions)
     out: Analysis = {
         "format": ANALYSIS_FORMAT, "digest": run.digest, "seat": seat,
         "turn": run.pos.turns_applied, "model": run.model,
-        "settings": asdict(run.settings), "worlds": run.worlds, "decisions": decisions,
+        "settings": asdict(run.settings),
+        "worlds": run.worlds if stopped != "running" else run.most_worlds(), "decisions": decisions,
         "best": 0, "star": star, "equal": equal, "stopped": stopped,
         "reference": sum(run.reference.p.values()) / len(run.reference.p), "forced": forced,
     }
@@ -733,6 +750,92 @@ def analyse(view: View, settings: Settings | None = None, *, model: str = "unifo
     :class:`SetupError` for bad settings, model or seed.
     """
     return _to_end(analyse_steps(view, settings, model=model, beta=beta, seed=seed, cost=cost))
+
+
+class Analysing:
+    """:func:`analyse` stepped a chunk of play-outs at a time, with the figures so far
+    between the chunks: what the moves panel shows while it thinks. Once it stops, its
+    :attr:`result` is the very analysis :func:`analyse` gives for the same arguments (the
+    same digest, the same worlds, stored in the same cache, so the coach and the review
+    get it for free; a position already analysed is done at once). Built from the same
+    arguments as :func:`analyse`, it raises what :func:`analyse` raises.
+
+    >>> from tenleave_widget import Game
+    >>> g = Game(2, seed=3)
+    >>> a = Analysing(g.view(0), Settings(first=16, batch=16, cap=32))
+    >>> a.figures() is None, a.done
+    (True, False)
+    >>> while not a.step():
+    ...     assert a.figures()["stopped"] == "running" and not a.figures()["star"]
+    >>> a.result == analyse(g.view(0), Settings(first=16, batch=16, cap=32))
+    True
+    """
+
+    def __init__(self, view: View, settings: Settings | None = None, *,
+                 model: str = "uniform", beta: float | str = "fitted", seed: int = 0,
+                 cost: str = BELIEF_COST) -> None:
+        s = settings or Settings()
+        self.settings = s
+        """The budget (part of the digest)."""
+        self.digest = view_digest(view, model=model, beta=beta, seed=seed, settings=s,
+                                  cost=cost)
+        """The position's digest (:func:`view_digest`): the cache's key."""
+        self.result: Analysis | None = cast("Analysis | None", _cached(self.digest))
+        """The analysis once it has stopped (``None`` before)."""
+        self._run: _Run | None = None
+        self._steps: Generator[None, None, Analysis] | None = None
+        if self.result is None:
+            self._run = _Run(view, s, model, beta, seed, cost)
+            self._steps = _analyse_steps(self._run)
+
+    @property
+    def done(self) -> bool:
+        """Whether the analysis has stopped (:attr:`result` is set)."""
+        return self.result is not None
+
+    @property
+    def worlds(self) -> int:
+        """The most worlds a decision has been played in so far."""
+        if self.result is not None:
+            return int(self.result["worlds"])
+        assert self._run is not None
+        return self._run.most_worlds()
+
+    def step(self) -> bool:
+        """Play one chunk of worlds (:func:`analyse_steps`' step); True once the analysis
+        has stopped (it is then cached, as :func:`analyse` caches it)."""
+        if self.result is not None:
+            return True
+        assert self._run is not None and self._steps is not None
+        try:
+            next(self._steps)
+        except StopIteration as end:
+            out = cast(Analysis, end.value)
+            _store(self.digest, out)
+            _keep_run(self.digest, self._run)
+            self.result, self._steps = out, None
+            return True
+        return False
+
+    def advance(self, ms: float) -> bool:
+        """Play chunks for about ``ms`` milliseconds (at least one); True once stopped."""
+        end = time.perf_counter() + ms / 1000
+        while not self.step():
+            if time.perf_counter() >= end:
+                return False
+        return True
+
+    def figures(self) -> Analysis | None:
+        """The analysis once stopped; before, the figures so far (``stopped="running"``,
+        no ★, the peeks first left out until the first round is played), or ``None``
+        before the first chunk."""
+        if self.result is not None:
+            return copy.deepcopy(self.result)
+        run = self._run
+        assert run is not None
+        if run.most_worlds() == 0:
+            return None
+        return _result(run, run.best(), "running")
 
 
 def label_of(loss: float, lo: float, hi: float, tied: bool) -> tuple[str, str | None]:

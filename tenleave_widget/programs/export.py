@@ -28,6 +28,14 @@ the teacher's view and every seat's view, with a perspective menu, and the notes
 >>> page_payload(page)["players"]
 ['Ana', 'Ben']
 
+**Its figures.** Each position's odds panels of that view (what a swat right now would
+do) and the moves' **one-swat** measure: each move's figure is the one analysis's
+``immediate_expected_penalty`` of the same view (:mod:`tenleave_widget.analysis.analyse`
+computes it with the same function; ``tests/programs/test_export.py`` compares them). The
+page shows no whole-game values, no ★ for the game and no verdicts: those are the one
+analysis's, shown by a table, the review and ``tenleave evaluate``, and computing them for
+every position of every view would make an export take minutes.
+
 **Bounded.** Every field of a record is bounded
 (:data:`~tenleave_widget.engine.record.LIMITS`), so the page grows with the game's turns,
 not with any one field: it is at most :func:`size_limit` bytes — the front end (scripts

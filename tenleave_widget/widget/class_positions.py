@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..analysis.review import Puzzle, turn_text
+from ..analysis.review.evaluator import DEFAULT_SAMPLES
 from ..engine.errors import SetupError
 from ..engine.game import Game
 from ..programs.class_review import ClassReview
@@ -33,10 +34,23 @@ __all__ = ["Practice", "open_position"]
 def open_position(review: ClassReview, position: Mapping[str, Any] | int) -> TenLeaveWidget:
     """The replay widget of a position worth discussing (one of ``review.positions()``,
     or its index there) at its turn, from the mover's view: what the player saw when
-    deciding, before the move it played."""
+    deciding, before the move it played. Its moves panel shows the analysis the review
+    judged the decision with (the review's budget and seed)."""
     q = review.positions()[position] if isinstance(position, int) else position
-    record = review.games[q["game"]].record()
-    return replay(record, seat=q["seat"], turn=q["turn"])
+    game = review.games[q["game"]]
+    w = replay(game.record(), seat=q["seat"], turn=q["turn"])
+    _same_analysis(w, game.review.samples or None, game.review.seed)
+    return w
+
+
+def _same_analysis(w: TenLeaveWidget, samples: int | None, seed: int) -> None:
+    """Make ``w``'s moves panel show the analyses the review judged with: its budget and
+    seed (the review's default ones are the panel's anyway)."""
+    feed = w.session.lookahead
+    feed.budget = DEFAULT_SAMPLES if samples is None else samples
+    feed.seed = seed
+    w._refresh()  # at once if the review analysed it in this process (its cache), else
+    # the table's background job analyses it (a script: ``w.think()``)
 
 
 class Practice:
@@ -81,6 +95,8 @@ class Practice:
             w = play(players=players, human=z.seat, bots=[self.bots] * (len(players) - 1),
                      bot_delay=0, seed=self.seed)
             w.load(z.record)
+            _same_analysis(w, z.samples if self.samples is None else self.samples,
+                           z.seed if self.seed is None else self.seed)
             self._tables[k] = w
         return self._tables[k]
 

@@ -263,3 +263,33 @@ def test_the_widget_exports_what_it_shows(tmp_path: Path) -> None:
     w.handle_intent({"kind": "end"})
     data = page_data(w.export_html(tmp_path / "w.html").read_text())
     assert data["perspectives"] == [0] and data["total"] == 3
+
+
+def test_the_pages_move_figures_are_the_one_analysiss_one_swat_figures() -> None:
+    """The page's moves panel is the one-swat measure (no whole-game values: target 0,
+    no ★ for the game): each move's figure is the one analysis's
+    ``immediate_expected_penalty`` of the seat's view, to the digit."""
+    from tenleave_widget.analysis.analyse import Settings, analyse
+    from tenleave_widget.table.panels.data import move_label
+
+    rec = json.loads((GAMES / "game-3-seats.json").read_text())
+    seat = 1
+    data = export_data(rec, perspective=seat)
+    checked = 0
+    for k, state in enumerate(data["states"][0][:12]):
+        moves = state["panels"]["moves"]
+        assert moves["target"] == 0 and not moves["done"] and not moves["star"]
+        game = Game.from_record(rec, turns=k)
+        if game.to_move != seat or not moves["moves"]:
+            continue
+        a = analyse(game.view(seat), Settings(first=16, batch=16, cap=16, judge_cap=16))
+        one_swat: dict[str, float] = {}
+        for d in a["decisions"]:
+            if d["kind"] == "play":
+                one_swat[move_label(d["turn"])] = d["immediate_expected_penalty"]
+            elif d["kind"] == "wake first":
+                one_swat["wake SleepKid"] = d["immediate_expected_penalty"]
+        for row in moves["moves"]:
+            assert row["expected_penalty"] == one_swat[row["label"]], (k, row["label"])
+            checked += 1
+    assert checked > 10

@@ -249,18 +249,34 @@ def test_the_moves_figure_marks_the_best_with_intervals_for_the_whole_game() -> 
     labels = fig["figure"]["data"][0]["y"]
     assert labels[0] == best[0]["label"] + " ★" and "(★ lowest)" in fig["alt"]
     game = copy.deepcopy(moves)
-    game["measure"], game["worlds"], game["target"] = "game", 96, 192
+    game["measure"], game["worlds"], game["target"] = "game", 96, 1024
+    game["done"], game["star"] = True, True
     for i, m in enumerate(game["moves"]):
         m["margin"], m["margin_ci95"] = i - 1.0, [i - 1.5, i - 0.25]
         m["final"], m["final_ci95"] = 5.0 + i, [4.0 + i, 6.0 + i]
+        m["worse"], m["worse_ci95"] = float(i), ([0.0, 0.0] if i == 0 else [i - 0.5, i + 0.75])
         m["best"] = i == 0
     g = charts.moves_figure(game, d["players"])
     trace = g["figure"]["data"][0]
+    # the whiskers are the paired interval against the best, the x its points worse
+    assert trace["x"][:2] == [0.0, 1.0]
     assert trace["error_x"]["array"][1] == pytest.approx(0.75)
     assert trace["error_x"]["arrayminus"][1] == pytest.approx(0.5)
-    assert "★ best for the game" in g["alt"] and "thinking… 96 of 192 worlds" in g["alt"]
+    assert trace["y"][0].endswith(" ★") and not trace["y"][1].endswith("★")
+    assert "★ best for the game" in g["alt"] and "96 sampled worlds" in g["alt"]
+    assert "worse than the best by +1.00 [+0.50, +1.75]" in trace["hovertext"][1]
     assert "margin −1.00 [−1.50, −0.25]" in trace["hovertext"][0]
     assert g["name"].endswith("value over the whole game")
+    # not separated: both marked "about equally good", no ★
+    game["star"], game["moves"][1]["best"] = False, True
+    game["moves"][1]["worse_ci95"] = [-0.2, 2.2]
+    g2 = charts.moves_figure(game, d["players"])
+    ys = g2["figure"]["data"][0]["y"]
+    assert ys[0].endswith(" ≈") and ys[1].endswith(" ≈") and ys[2] == game["moves"][2]["label"]
+    assert "★" not in g2["alt"] and "(≈ about equally good)" in g2["alt"]
+    # still thinking: no mark
+    game["done"] = False
+    assert "thinking… 96 worlds so far" in charts.moves_figure(game, d["players"])["alt"]
     # the error bars have one colour, not the markers' list (plotly.js: "Invalid color
     # specifier", then black bars), and not black (they vanish on a dark page)
     colour = trace["error_x"]["color"]

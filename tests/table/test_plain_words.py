@@ -171,12 +171,17 @@ def test_the_details_switch_shows_the_analysts_figures() -> None:
     ("3* on queue 1", "3* on queue 2", "kinder on the other queue"),
 ])
 def test_one_sentence_says_why_the_rankings_disagree(swat: str, game: str, why: str) -> None:
-    moves = {"moves": [
-        {"label": swat, "expected_penalty": 0.5, "margin": 2.0},
-        {"label": game, "expected_penalty": 1.5, "margin": -1.0},
+    moves = {"star": True, "done": True, "moves": [
+        {"label": swat, "kind": "play", "expected_penalty": 0.5, "worse": 3.0,
+         "worse_ci95": [2.0, 4.0]},
+        {"label": game, "kind": "play", "expected_penalty": 1.5, "worse": 0.0,
+         "worse_ci95": [0.0, 0.0]},
     ]}
     said = disagreement(moves)  # type: ignore[arg-type]
     assert said.startswith(f"{swat} is safest for the next swat, but ") and why in said
     assert said.endswith(f"{game} is better for the whole game.") and said.count(".") == 1
-    moves["moves"][1]["margin"] = 2.0  # they agree (a tie): nothing to say
+    moves["moves"][0]["worse_ci95"] = [-0.5, 6.5]  # not clearly worse: nothing to say
+    assert disagreement(moves) == ""  # type: ignore[arg-type]
+    moves["moves"][0]["worse_ci95"] = [2.0, 4.0]
+    moves["star"] = False  # no separated best (no ★): nothing to say either
     assert disagreement(moves) == ""  # type: ignore[arg-type]

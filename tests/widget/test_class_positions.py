@@ -47,3 +47,31 @@ def test_the_practice_set_is_played_on_a_table_and_judged(c: ClassReview) -> Non
     assert p.score() == {"judged": 1, "best": 1, "mean_loss": 0.0}
     with pytest.raises(ValueError, match="puzzles 0.."):
         p.table(len(p))
+
+
+def test_the_panels_of_a_positions_table_show_the_analysis_the_review_judged_with(
+        c: ClassReview) -> None:
+    """The moves panel of an opened position and of a practice table: the analysis of
+    the review's budget and seed (from its cache: done at once), its ★ or "about equally
+    good" set the analysis's."""
+    from tenleave_widget.analysis.analyse import analyse, settings_for
+
+    w = open_position(c, 0)
+    q = c.positions()[0]
+    w.send_intent({"kind": "measure", "measure": "game"})
+    moves = w.panels["moves"]
+    assert moves["done"]  # the review analysed this position: nothing left to compute
+    a = analyse(w.game.view(q["seat"]), settings_for(1), seed=5)
+    assert moves["worlds"] == a["worlds"] and moves["star"] == a["star"]
+    marked = {a["decisions"][i]["group"] for i in a["equal"]}
+    firsts: dict[int, str] = {}
+    for d in a["decisions"]:
+        firsts.setdefault(d["group"], d["key"])
+    assert [m["best"] for m in moves["moves"]] == [g in marked for g in firsts]
+    p = Practice(c, samples=1)
+    t = p.table(0)
+    z = p.puzzles[0]
+    assert (t.session.lookahead.budget, t.session.lookahead.seed) == (1, 5)
+    t.send_intent({"kind": "measure", "measure": "game"})
+    b = analyse(t.game.view(z.seat), settings_for(1), seed=5)
+    assert t.panels["moves"]["done"] and t.panels["moves"]["star"] == b["star"]

@@ -174,7 +174,7 @@ def test_a_whole_game_against_bots_without_threads(monkeypatch: pytest.MonkeyPat
                     break
             if w.game.finished:
                 break
-            filled += w.table.panels["moves"]["worlds"] == 8
+            filled += w.table.panels["moves"]["done"]
             human_turns(w)
         return [t.to_json() for t in w.game.turns], filled
 

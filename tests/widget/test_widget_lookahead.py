@@ -1,5 +1,6 @@
-"""The moves panel's whole-game values (issue 9, item 4): filled in slices from the mover's
-view, cancelled when the position changes, ranked by the switch, the best marked."""
+"""The moves panel's whole-game values: the one analysis of the mover's view at the turn's
+start (the coach's and the review's), filled in slices, cancelled when the position changes,
+ranked by the switch, the ★ only where the analysis separates the best."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from typing import Any
 import pytest
 
 from tenleave_widget import Game
-from tenleave_widget.analysis.lookahead import Budget, evaluate_view
+from tenleave_widget.analysis import analyse as one
+from tenleave_widget.analysis.analyse import analyse, settings_for
 from tenleave_widget.engine.errors import TenLeaveError
-from tenleave_widget.table.panels.lookahead import Thinker
+from tenleave_widget.table.panels.lookahead import SEED, Thinker, decision_label
 from tenleave_widget.table.session.config import check_config
 from tenleave_widget.table.session.machine import Session
 from tenleave_widget.widget import TenLeaveWidget, play
@@ -33,53 +35,72 @@ def moves(s: Session) -> dict[str, Any]:
     return dict(s.state()["panels"]["moves"])
 
 
-def test_values_fill_in_progressively_then_match_the_views_evaluation() -> None:
-    s = session(budget=24)
+def the_analysis(s: Session) -> dict[str, Any]:
+    """The one analysis of the position the panel shows (what the coach and the review
+    read): the mover's view at the turn's start, the panel's budget, the review's seed."""
+    g = s.current()
+    assert g.to_move is not None
+    return dict(analyse(g.view(g.to_move), settings_for(s.lookahead.budget), seed=SEED))
+
+
+def test_values_fill_in_progressively_then_are_the_one_analysis() -> None:
+    one.clear_cache()
+    s = session(budget=8)
+    s.handle({"kind": "measure", "measure": "game"})
     first = moves(s)
-    assert (first["worlds"], first["target"]) == (0, 24)
-    assert all(m["margin"] is None and m["final"] is None for m in first["moves"])
+    assert (first["worlds"], first["target"], first["done"]) == (0, 128, False)
+    assert all(m["margin"] is None and not m["best"] for m in first["moves"])
     seen = []
-    while not s.lookahead.advance(s, ms=0):  # one world per slice
-        seen.append(moves(s)["worlds"])
-    assert seen == list(range(1, 24))
+    while not s.lookahead.advance(s, ms=0):  # one chunk of worlds a slice
+        now = moves(s)
+        assert not now["done"] and not now["star"] and not any(m["best"] for m in now["moves"])
+        seen.append(now["worlds"])
+    assert seen and seen == sorted(seen) and seen[0] > 0  # partial figures came in
     done = moves(s)
-    assert done["worlds"] == 24
-    # the same figures as evaluating the mover's view (never the game) directly
-    ev = s.lookahead.evaluation
-    assert ev is not None
-    direct = evaluate_view(s.shown().view(s.seat), Budget(samples=24), ev_seed(s),
-                           rotations=False)
-    plays = {f"{m['turn']['play'][0]} on queue {m['turn']['play'][1] + 1}": m
-             for m in direct["moves"] if "wake" not in m["turn"]}
-    wakes = [m for m in direct["moves"] if m["turn"].get("wake")]
-    for row in done["moves"]:
-        if row["label"] == "wake SleepKid":  # waking, then the best play after the swat
-            m = min(wakes, key=lambda m: m["expected_margin"])
-        else:
-            m = plays[row["label"]]
-        assert row["margin"] == round(m["expected_margin"], 3)
-        assert row["final"] == round(m["expected_final_penalty"], 3)
-        assert row["margin_ci95"] == [round(x, 3) for x in m["margin_ci95"]]
-        lo, hi = row["final_ci95"]
-        assert lo <= row["final"] <= hi
-    # the one-swat values are kept as they were
-    assert sorted((m["label"], m["expected_penalty"]) for m in done["moves"]) == \
-        sorted((m["label"], m["expected_penalty"]) for m in first["moves"])
+    a = the_analysis(s)  # (from the cache the panel filled: the same figures)
+    assert done["done"] and done["worlds"] == a["worlds"] == done["target"]
+    # one row per group of decisions that play out alike, in the analysis's order
+    firsts: dict[int, Any] = {}
+    for d in a["decisions"]:
+        firsts.setdefault(d["group"], d)
+    assert [m["label"] for m in done["moves"]] == [decision_label(d) for d in firsts.values()]
+    marked = {a["decisions"][i]["group"] for i in a["equal"]}
+    for row, d in zip(done["moves"], firsts.values(), strict=True):
+        assert row["kind"] == d["kind"]
+        assert row["worse"] == round(d["vs_best"], 3)
+        assert row["worse_ci95"] == [round(x, 3) for x in d["vs_best_ci95"]]
+        assert row["margin"] == round(d["expected_margin"], 3)
+        assert row["best"] == (d["group"] in marked)
+    assert done["star"] == a["star"]
+    assert {m["kind"] for m in done["moves"]} >= {"play", "play then rotate", "peek first"}
 
 
-def ev_seed(s: Session) -> int:
-    """The seed the panel used (the same position gets the same numbers)."""
-    import random
+def test_the_panel_and_the_coach_share_one_analysis_both_ways() -> None:
+    """The panel's default budget and seed are the review's (the coach's): what one
+    analysed, the other reads from the cache."""
+    from tenleave_widget.analysis.review.evaluator import DEFAULT_SAMPLES
+    from tenleave_widget.table.coach.verdicts import COACH_SEED
 
-    key = s.lookahead._key
-    assert key is not None
-    return random.Random(
-        f"tenleave-panel/{s.config.seed}/{key[0]}/{key[2]}/{key[3]}/{key[4]}"
-    ).getrandbits(64)
+    assert SEED == COACH_SEED
+    one.clear_cache()
+    s = session(budget=DEFAULT_SAMPLES)
+    while not s.lookahead.advance(s):
+        pass
+    g = s.current()
+    assert g.to_move is not None
+    digest = one.view_digest(g.view(g.to_move), settings=settings_for(DEFAULT_SAMPLES))
+    assert one._cached(digest) is not None  # the panel's analysis, for the coach
+    # the other way: a position analysed first is done in the panel at once
+    one.clear_cache()
+    fresh = session(budget=DEFAULT_SAMPLES)
+    the_analysis(fresh)
+    fresh.lookahead.sync(fresh)
+    ev = fresh.lookahead.evaluation
+    assert ev is not None and ev.done and moves(fresh)["done"]
 
 
 def test_the_switch_ranks_by_the_whole_game_and_marks_its_best() -> None:
-    s = session(budget=16)
+    s = session(budget=8)
     while not s.lookahead.advance(s):
         pass
     swat = moves(s)
@@ -87,57 +108,84 @@ def test_the_switch_ranks_by_the_whole_game_and_marks_its_best() -> None:
     low = min(m["expected_penalty"] for m in swat["moves"])
     assert [m["best"] for m in swat["moves"]] == \
         [m["expected_penalty"] <= low + 1e-9 for m in swat["moves"]]
+    assert {m["kind"] for m in swat["moves"]} <= {"play", "wake"}
     s.handle({"kind": "measure", "measure": "game"})
     game = moves(s)
     assert game["measure"] == "game"
-    margins = [m["margin"] for m in game["moves"]]
-    assert margins == sorted(margins)
-    assert [m["best"] for m in game["moves"]] == [x == margins[0] for x in margins]
-    assert game["moves"][0]["best"]
-    # the switch changes the ranking, not the evaluation
-    assert game["worlds"] == 16 and s.lookahead.evaluation is not None
+    a = the_analysis(s)
+    assert game["moves"][0]["worse"] == 0.0 and game["moves"][0]["best"]
+    assert game["star"] == a["star"]
+    if game["star"]:
+        assert sum(m["best"] for m in game["moves"]) == 1
+    # the switch changes the ranking, not the analysis
+    assert game["worlds"] == swat["worlds"] and s.lookahead.evaluation is not None
     before = s.state()
     with pytest.raises(TenLeaveError, match="measure must be one of swat, game"):
         s.handle({"kind": "measure", "measure": "both"})
     assert s.state() == before
 
 
-def test_a_position_change_cancels_the_evaluation() -> None:
+def test_a_position_change_cancels_the_analysis() -> None:
+    one.clear_cache()
     s = session(budget=40)
-    s.lookahead.advance(s, ms=0.001)
+    s.lookahead.advance(s, ms=0)
     ev = s.lookahead.evaluation
-    assert ev is not None and 0 < ev.worlds < 40
+    assert ev is not None and 0 < ev.worlds and not ev.done
     shown = moves(s)
     card = s.state()["offers"]["play_cards"][0]
     s.handle({"kind": "play", "card": card, "queue": 0})  # a card played: no moves shown
     assert s.lookahead.advance(s) is True
     assert s.lookahead.evaluation is None
     assert moves(s)["target"] == 0 and moves(s)["moves"] == []
-    # back to the same position (the turn taken back): its evaluation goes on where it
+    # back to the same position (the turn taken back): its analysis goes on where it
     # was, the panel as it was until it has more
     s.handle({"kind": "reset"})
     assert moves(s) == shown
-    s.lookahead.advance(s, ms=0.001)
+    s.lookahead.advance(s, ms=0)
     again = s.lookahead.evaluation
     assert again is ev and again.worlds > shown["worlds"]
-    # the same worlds as a fresh evaluation of the position plays
+    # the analysis a fresh panel gives the position (the cache cleared: played again)
     while not s.lookahead.advance(s):
         pass
+    one.clear_cache()
     fresh = session(budget=40)
     while not fresh.lookahead.advance(fresh):
         pass
     assert moves(s) == moves(fresh)
-    # a peek changes the view: a new evaluation of the plays left (waking is not legal)
-    peeks = s.state()["offers"]["peek"]
-    if peeks:
-        q, i = peeks[0]
-        s.handle({"kind": "peek", "queue": q, "position": i})
-        while not s.lookahead.advance(s):
-            pass
-        assert s.lookahead.evaluation is not again
-        rows = moves(s)["moves"]
-        assert rows and all(m["margin"] is not None for m in rows)
-        assert all(m["label"] != "wake SleepKid" for m in rows)
+
+
+def test_the_steps_of_a_turn_keep_the_analysis_and_show_what_follows_them() -> None:
+    s = session(budget=8)
+    s.handle({"kind": "measure", "measure": "game"})
+    while not s.lookahead.advance(s):
+        pass
+    ev = s.lookahead.evaluation
+    a = the_analysis(s)
+    mover = s.current().to_move
+    assert mover is not None
+    start = s.current().view(mover)["queues"]
+    peeks = [(q, i) for q, i in s.state()["offers"]["peek"] if start[q][i]["value"] is None]
+    assert peeks  # a card the mover cannot see: a peek first
+    q, i = peeks[0]
+    s.handle({"kind": "peek", "queue": q, "position": i})
+    assert s.lookahead.advance(s) is True and s.lookahead.evaluation is ev  # not again
+    rows = moves(s)["moves"]
+    value = s.shown().view(mover)["queues"][q][i]["value"]
+    peek = next(d for d in a["decisions"] if d["kind"] == "peek first"
+                and d["turn"]["peek"] == [q, i])
+    branch = next(b for b in peek["then"] if b["value"] == value)
+    card, queue = branch["turn"]["play"]
+    assert [m["label"] for m in rows] == [f"having seen a {value}: {card} on queue {queue + 1}"]
+    assert rows[0]["worse"] == round(peek["vs_best"], 3)
+    # a rotation first (in a fresh table: a peek is final): the plays after it
+    s = session(budget=8)
+    s.handle({"kind": "measure", "measure": "game"})
+    s.handle({"kind": "rotate", "queue": 0})
+    while not s.lookahead.advance(s):
+        pass
+    rows = moves(s)["moves"]
+    assert rows and all(m["kind"] == "rotate first" and m["label"].startswith("rotate queue 1")
+                        for m in rows)
 
 
 def test_another_seats_moves_are_not_evaluated_in_a_seats_view() -> None:
@@ -151,6 +199,7 @@ def test_another_seats_moves_are_not_evaluated_in_a_seats_view() -> None:
 
 
 def test_the_thinker_fills_the_panel_on_a_running_loop_and_follows_the_position() -> None:
+    one.clear_cache()
     s = session(budget=24)
     pushes: list[int] = []
 
@@ -176,26 +225,28 @@ def test_the_thinker_fills_the_panel_on_a_running_loop_and_follows_the_position(
         assert s.lookahead.evaluation is first  # taken back: the same evaluation went on
 
     asyncio.run(main())
-    # (the evaluation may have ended in the chunk under way while the turn was previewed:
+    # (the analysis may have ended in the chunk under way while the turn was previewed:
     # then the panel came back full, with no chunk of its own to push)
-    assert pushes == sorted(pushes) and all(0 < n <= 24 for n in pushes)
-    assert moves(s)["worlds"] == 24
+    assert pushes == sorted(pushes) and all(n > 0 for n in pushes)
+    assert moves(s)["done"] and moves(s)["worlds"] == the_analysis(s)["worlds"]
 
 
-def test_the_thinker_pushes_each_chunk_until_the_evaluation_is_done() -> None:
+def test_the_thinker_pushes_each_chunk_until_the_analysis_is_done() -> None:
+    one.clear_cache()
     s = session(budget=24)
-    pushes: list[int] = []
+    pushes: list[tuple[int, bool]] = []
 
     async def main() -> None:
-        Thinker(s, lambda: pushes.append(moves(s)["worlds"])).kick()
-        for _ in range(2000):
+        Thinker(s, lambda: pushes.append((moves(s)["worlds"], moves(s)["done"]))).kick()
+        for _ in range(4000):  # not a timing test: until the final figures are pushed
             await asyncio.sleep(0.005)
-            ev = s.lookahead.evaluation
-            if ev is not None and ev.done and pushes and pushes[-1] == 24:
+            if pushes and pushes[-1][1]:
                 break
 
     asyncio.run(main())
-    assert pushes and pushes[-1] == 24 and pushes == sorted(pushes)
+    assert pushes and pushes[-1][1] and not any(done for _, done in pushes[:-1])
+    assert [n for n, _ in pushes] == sorted(n for n, _ in pushes)
+    assert moves(s)["moves"] and moves(s)["worlds"] == the_analysis(s)["worlds"]
 
 
 def test_the_widget_thinks_in_a_script_and_offers_the_lookahead_bot() -> None:
@@ -204,7 +255,7 @@ def test_the_widget_thinks_in_a_script_and_offers_the_lookahead_bot() -> None:
     w.session.lookahead.budget = 8
     assert w.panels["moves"]["worlds"] == 0
     w.think()
-    assert w.panels["moves"]["worlds"] == 8
+    assert w.panels["moves"]["done"] and w.panels["moves"]["worlds"] >= 8
     assert w.send_intent({"kind": "play", "card": w.table.offers["play_cards"][0],
                           "queue": 0})
     assert w.send_intent({"kind": "end"})

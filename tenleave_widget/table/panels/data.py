@@ -89,17 +89,30 @@ class CardChart(TypedDict):
 
 class MoveChart(TypedDict):
     label: str
+    kind: str
+    """The kind of decision (``tenleave_widget.analysis.analyse.KINDS``; a one-swat row is
+    ``"play"`` or ``"wake"``)."""
     expected_penalty: float
     """The one-swat measure: the mover's expected penalty of a swat right after."""
     best: bool
-    """Lowest by the measure chosen (``MovesChart.measure``)."""
+    """One swat ahead: the lowest. The whole game: in the analysis's best group (its ★
+    when ``MovesChart.star``), or about equally good as the best (``MovesChart.star``
+    false: the ones marked are "about equally good"); none before the analysis stops."""
     final: float | None
-    """The whole-game measure (:mod:`tenleave_widget.analysis.lookahead`): the mover's expected
-    final penalty, ``None`` until the first worlds are played (filled by the widget)."""
+    """The whole-game measure (:mod:`tenleave_widget.analysis.analyse`, the one analysis of
+    the position): the mover's expected final penalty, ``None`` until the first worlds
+    are played (filled by the widget)."""
     final_ci95: list[float]
     margin: float | None
     """The expected final margin (penalty minus the mean of the others'; lower wins)."""
     margin_ci95: list[float]
+    worse: float | None
+    """Points of expected margin worse than the best decision, paired on common worlds
+    (the best: 0)."""
+    worse_ci95: list[float]
+    """``worse``'s paired 95% interval (the whiskers; the words read the same)."""
+    same: list[str]
+    """Other decisions that play out exactly alike (shown as this row)."""
 
 
 class MovesChart(TypedDict):
@@ -113,7 +126,12 @@ class MovesChart(TypedDict):
     worlds: int
     """Worlds played so far for the whole-game values (0: none yet) ..."""
     target: int
-    """... out of this many (0: the whole-game values are not computed here)."""
+    """... out of at most this many (0: the whole-game values are not computed here)."""
+    done: bool
+    """The analysis has stopped: its figures are final (``worlds`` is what it played)."""
+    star: bool
+    """The analysis's best is clearly better than every other decision (a ★); else the
+    rows marked ``best`` are about equally good."""
 
 
 class TimelineChart(TypedDict):
@@ -319,9 +337,10 @@ def panel_data(
     low = min((m["expected_penalty"] for m in raw), default=0.0)
     ranked = sorted(raw, key=lambda m: (m["expected_penalty"], move_label(m)))
     moves: list[MoveChart] = [
-        {"label": move_label(m), "expected_penalty": float(m["expected_penalty"]),
+        {"label": move_label(m), "kind": "wake" if m.get("wake") else "play",
+         "expected_penalty": float(m["expected_penalty"]),
          "best": m["expected_penalty"] <= low + 1e-9, "final": None, "final_ci95": [],
-         "margin": None, "margin_ci95": []}
+         "margin": None, "margin_ci95": [], "worse": None, "worse_ci95": [], "same": []}
         for m in ranked
     ]
     if moves:
@@ -356,7 +375,8 @@ def panel_data(
         "outcome": [] if finished else outcome,
         "cards": [] if finished else cards,
         "moves": {"seat": None if finished else mover, "moves": moves, "empty": empty,
-                  "measure": "swat", "worlds": 0, "target": 0},
+                  "measure": "swat", "worlds": 0, "target": 0, "done": False,
+                  "star": False},
         "timeline": _timeline(view, timeline, None if finished else expected_now),
         "suggest": quiet_suggest(),
         "figures": {},
@@ -387,7 +407,7 @@ def hidden_panels(players: Sequence[str], colours: Sequence[str], message: str) 
         "state": "hidden", "title": "Odds", "message": message,
         "players": list(players), "colours": list(colours), "outcome": [], "cards": [],
         "moves": {"seat": None, "moves": [], "empty": message, "measure": "swat",
-                  "worlds": 0, "target": 0},
+                  "worlds": 0, "target": 0, "done": False, "star": False},
         "timeline": {"turns": [], "penalty": [[] for _ in players], "expected": [],
                      "viewer": None},
         "suggest": quiet_suggest(),

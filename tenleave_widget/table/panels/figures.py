@@ -321,13 +321,24 @@ def cards_figure(cards: Sequence[CardChart], colours: Sequence[str]) -> PanelFig
     return {"name": title, "alt": alt, "figure": {"data": data, "layout": layout}}
 
 
+def mark_of(moves: MovesChart, game: bool) -> str:
+    """How the marked rows are marked: ``"★ lowest"`` (one swat ahead), ``"★ best for the
+    game"`` (the analysis's separated best) or ``"≈ about equally good"``."""
+    if not game:
+        return "★ lowest"
+    return "★ best for the game" if moves["star"] else "≈ about equally good"
+
+
 def moves_figure(moves: MovesChart, players: Sequence[str]) -> PanelFigure:
     """The mover's moves, best first, by the measure chosen: one swat right after (bars),
-    or the whole game (the expected final margin with its 95% interval); the best marked.
+    or the whole game (each decision's points worse than the best, with the paired 95%
+    interval of the one analysis); the best marked (★), or the decisions about equally
+    good as the best (≈) when the analysis cannot separate them.
 
     >>> m = {"seat": 0, "measure": "swat", "worlds": 0, "target": 0, "empty": "", "moves": [
-    ...     {"label": "1 on queue 1", "expected_penalty": 0.0, "best": True, "final": None,
-    ...      "final_ci95": [], "margin": None, "margin_ci95": []}]}
+    ...     {"label": "1 on queue 1", "kind": "play", "expected_penalty": 0.0, "best": True,
+    ...      "final": None, "final_ci95": [], "margin": None, "margin_ci95": [],
+    ...      "worse": None, "worse_ci95": [], "same": []}], "done": False, "star": False}
     >>> f = moves_figure(m, ["Ana"])
     >>> f["name"], f["alt"]
     ("Ana's moves: penalty of one swat right after", '1 on queue 1 (★ lowest): one swat 0.00.')
@@ -340,18 +351,18 @@ def moves_figure(moves: MovesChart, players: Sequence[str]) -> PanelFigure:
         return {"name": title, "alt": moves["empty"],
                 "figure": _words_figure(title, moves["empty"])}
     shown = moves["moves"][:MOVES_SHOWN]
-    mark = "★ best for the game" if game else "★ lowest"
+    mark = mark_of(moves, game)
     labels = [f"{m['label']} {mark[0]}" if m["best"] else m["label"] for m in shown]
     words = [_move_words(m, moves["target"] > 0) for m in shown]
     best = "#009e73"
     plain = "#888888"
     colours = [best if m["best"] else plain for m in shown]
     if game:
-        xs = [m["margin"] for m in shown]
-        plus = [(m["margin_ci95"][1] - m["margin"]) if m["margin"] is not None
-                and len(m["margin_ci95"]) == 2 else 0.0 for m in shown]
-        minus = [(m["margin"] - m["margin_ci95"][0]) if m["margin"] is not None
-                 and len(m["margin_ci95"]) == 2 else 0.0 for m in shown]
+        xs = [m["worse"] for m in shown]
+        plus = [(m["worse_ci95"][1] - m["worse"]) if m["worse"] is not None
+                and len(m["worse_ci95"]) == 2 else 0.0 for m in shown]
+        minus = [(m["worse"] - m["worse_ci95"][0]) if m["worse"] is not None
+                 and len(m["worse_ci95"]) == 2 else 0.0 for m in shown]
         trace: dict[str, Any] = {
             "type": "scatter", "mode": "markers+text", "y": labels, "x": xs,
             # one colour for the bars (the marker's is a list: plotly.js cannot take it
@@ -361,11 +372,12 @@ def moves_figure(moves: MovesChart, players: Sequence[str]) -> PanelFigure:
             "marker": {"color": colours, "size": 10, "symbol": "line-ns-open",
                        "line": {"width": 3}},
             "text": ["…" if x is None else signed(x) for x in xs],
-            "textposition": "top center", "name": "expected final margin",
+            "textposition": "top center", "name": "points worse than the best",
             "cliponaxis": False,
         }
         xaxis: dict[str, Any] = {"zeroline": True, "fixedrange": True,
-                                 "title": {"text": "final margin (lower wins)"}}
+                                 "title": {"text": "points worse than the best "
+                                                   "(paired 95% interval)"}}
     else:
         xs = [m["expected_penalty"] for m in shown]
         trace = {
@@ -375,7 +387,9 @@ def moves_figure(moves: MovesChart, players: Sequence[str]) -> PanelFigure:
         }
         xaxis = {"rangemode": "tozero", "fixedrange": True,
                  "title": {"text": "expected penalty (lower is better)"}}
-    trace.update({"hovertext": [f"{m['label']}: {w}" for m, w in zip(shown, words, strict=True)],
+    trace.update({"hovertext": [f"{KIND_NAMES.get(m['kind'], m['kind'])}: {m['label']}: {w}"
+                                if game else f"{m['label']}: {w}"
+                                for m, w in zip(shown, words, strict=True)],
                   "hoverinfo": "text"})
     notes = []
     rest = len(moves["moves"]) - len(shown)
@@ -391,29 +405,53 @@ def moves_figure(moves: MovesChart, players: Sequence[str]) -> PanelFigure:
                      margin={"l": label_margin(labels), "r": 10, "t": 56,
                              "b": 70 if rest else 48, "pad": 2},
                      yaxis={"autorange": "reversed", "fixedrange": True, "showgrid": False})
-    alt = " ".join(
-        f"{m['label']}{f' ({mark})' if m['best'] else ''}: {w}."
-        for m, w in zip(moves["moves"], (_move_words(m, moves["target"] > 0)
-                                         for m in moves["moves"]), strict=True))
+    alt = grouped_alt(moves, mark, lambda m: _move_words(m, moves["target"] > 0))
     if progress:
         alt = f"{progress} {alt}"
     return {"name": title, "alt": alt, "figure": {"data": [trace], "layout": layout}}
 
 
+KIND_NAMES = {"play": "Play", "play then rotate": "Play, then rotate",
+              "rotate first": "Rotate first", "wake first": "Wake SleepKid first",
+              "peek first": "Peek first", "wake": "Wake SleepKid"}
+"""The kinds of decision as the moves panel groups them, in words."""
+
+KIND_ORDER = ("play", "wake", "play then rotate", "rotate first", "wake first", "peek first")
+
+
+def grouped_alt(moves: MovesChart, mark: str, words: Any) -> str:
+    """The moves' text alternative: one swat ahead, every row in order; the whole game,
+    grouped by kind ("Play: …. Play, then rotate: …. Peek first: …."), best first in each,
+    the marked ones said (``mark``)."""
+    def one(m: MoveChart) -> str:
+        return f"{m['label']}{f' ({mark})' if m['best'] else ''}: {words(m)}."
+
+    if moves["measure"] != "game":
+        return " ".join(one(m) for m in moves["moves"])
+    parts = []
+    for kind in KIND_ORDER:
+        rows = [m for m in moves["moves"] if m["kind"] == kind]
+        if rows:
+            parts.append(f"{KIND_NAMES[kind]} — " + " ".join(one(m) for m in rows))
+    return " ".join(parts)
+
+
 def progress_words(moves: MovesChart, done: str = "sampled worlds played out to the end",
                    doing: str = "worlds") -> str:
-    """How far the whole-game evaluation of ``moves`` has come, in words (``""`` before it
-    starts): ``done`` names the worlds once all are in, ``doing`` while they come in.
+    """How far the whole-game analysis of ``moves`` has come, in words (``""`` before it
+    starts): ``done`` names the worlds once it has stopped, ``doing`` while they come in.
 
-    >>> m = {"target": 64, "worlds": 16}
+    >>> m = {"target": 1024, "worlds": 32, "done": False}
     >>> progress_words(m), progress_words(m, doing="games played out")
-    ('Whole game: thinking… 16 of 64 worlds.', 'Whole game: thinking… 16 of 64 games played out.')
+    ('Whole game: thinking… 32 worlds so far.', 'Whole game: thinking… 32 games played out so far.')
+    >>> progress_words({"target": 96, "worlds": 96, "done": True})
+    'Whole game: 96 sampled worlds played out to the end.'
     """
     if moves["target"] == 0:
         return ""
-    if moves["worlds"] >= moves["target"]:
+    if moves["done"]:
         return f"Whole game: {moves['worlds']} {done}."
-    return f"Whole game: thinking… {moves['worlds']} of {moves['target']} {doing}."
+    return f"Whole game: thinking… {moves['worlds']} {doing} so far."
 
 
 def _interval(ci: Sequence[float], fmt: Any) -> str:
@@ -421,16 +459,26 @@ def _interval(ci: Sequence[float], fmt: Any) -> str:
 
 
 def _move_words(m: MoveChart, lookahead: bool) -> str:
-    """``one swat 0.16, whole game: margin −1.20 [−1.9, −0.5], final penalty 6.1 [...]``."""
+    """``one swat 0.16, whole game: worse than the best by +0.80 [+0.2, +1.4], margin
+    −1.20 [−1.9, −0.5], final penalty 6.1 [...]`` (margins and "worse by" are points of
+    margin; the final penalty is labelled as one)."""
     words = [f"one swat {m['expected_penalty']:.2f}"]
     if lookahead:
         margin = m["margin"]
-        words.append("whole game: …" if margin is None else
-                     f"whole game: margin {signed(margin)}{_interval(m['margin_ci95'], signed)}")
+        if margin is None:
+            words.append("whole game: …")
+        else:
+            worse = m["worse"]
+            if worse is not None:
+                words.append(f"whole game: worse than the best by {signed(worse)}"
+                             f"{_interval(m['worse_ci95'], signed)}")
+            words.append(f"margin {signed(margin)}{_interval(m['margin_ci95'], signed)}")
         final = m["final"]
         if final is not None:
             words.append(f"final penalty {final:.1f}"
                          f"{_interval(m['final_ci95'], lambda x: f'{x:.1f}')}")
+    if m["same"]:
+        words.append("plays out as " + ", ".join(m["same"]))
     return ", ".join(words)
 
 

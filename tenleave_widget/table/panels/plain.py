@@ -26,7 +26,7 @@ from typing import Any
 
 from ...engine.cards import card_value
 from .data import MoveChart, MovesChart, PanelData, PanelFigure
-from .figures import OUTCOME_PARTS, _wrap, progress_words
+from .figures import KIND_NAMES, OUTCOME_PARTS, _wrap, grouped_alt, mark_of, progress_words
 
 __all__ = ["JARGON", "disagreement", "plain_figures", "plain_points", "plain_review_words"]
 
@@ -53,50 +53,81 @@ def _card(label: str) -> str:
     return label.split(" on queue ")[0] if " on queue " in label else ""
 
 
-def _best(rows: Sequence[MoveChart], key: str) -> MoveChart | None:
-    found = [r for r in rows if r.get(key) is not None]
-    return min(found, key=lambda r: (r[key], r["label"]), default=None)  # type: ignore[literal-required]
+def _names(labels: Sequence[str], most: int = 3) -> str:
+    """``a``, ``a and b``, ``a, b and c``, ``a, b, c and 2 more``."""
+    if len(labels) > most:
+        return ", ".join(labels[:most]) + f" and {len(labels) - most} more"
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
 
 
 def headline(moves: MovesChart) -> str:
-    """``"Best for the whole game: 5 on queue 1 — about 3 points better than the next."``
-    (or the safest move for the next swat), once the values are there."""
+    """What the moves panel says first, once its values are there. The whole game (the
+    one analysis): ``"Best for the whole game: 5 on queue 1 — about 3 points better than
+    the next."`` only where the analysis separates the best (its ★); else ``"About
+    equally good for the whole game: A and B."``; while it thinks, which looks best so
+    far. One swat ahead: the safest move for the next swat.
+
+    >>> def row(label, worse, best):
+    ...     return {"label": label, "expected_penalty": 1.0, "margin": 0.0, "worse": worse,
+    ...             "best": best}
+    >>> headline({"measure": "game", "done": True, "star": False,
+    ...           "moves": [row("A", 0.0, True), row("B", 0.3, True), row("C", 2.0, False)]})
+    'About equally good for the whole game: A and B.'
+    >>> headline({"measure": "game", "done": True, "star": True,
+    ...           "moves": [row("A", 0.0, True), row("C", 2.04, False)]})
+    'Best for the whole game: A — about 2.0 points better than the next.'
+    """
     rows = moves["moves"]
     if not rows:
         return ""
-    game = moves["measure"] == "game" and all(r["margin"] is not None for r in rows)
-    key = "margin" if game else "expected_penalty"
-    ranked = sorted(rows, key=lambda r: (r[key], r["label"]))  # type: ignore[literal-required]
+    if moves["measure"] == "game" and all(r["worse"] is not None for r in rows):
+        if not moves["done"]:
+            return f"Whole game: still thinking — {rows[0]['label']} looks best so far."
+        marked = [r["label"] for r in rows if r["best"]]
+        if not marked:  # (the steps taken this turn left the best behind)
+            return f"Of what is left: {rows[0]['label']} looks best, but not clearly."
+        if moves["star"]:
+            rest = [r["worse"] for r in rows if not r["best"] and r["worse"] is not None]
+            if not rest:
+                return f"Best for the whole game: {marked[0]} (the only move)."
+            return (f"Best for the whole game: {marked[0]} — about {min(rest):.1f} points "
+                    "better than the next.")
+        if len(marked) == 1:
+            return f"Best for the whole game: {marked[0]}, but not clearly."
+        return f"About equally good for the whole game: {_names(marked)}."
+    ranked = sorted(rows, key=lambda r: (r["expected_penalty"], r["label"]))
     first = ranked[0]
-    what = "Best for the whole game" if game else "Safest for the next swat"
+    what = "Safest for the next swat"
     if len(ranked) == 1:
         return f"{what}: {first['label']} (the only move)."
-    gap = ranked[1][key] - first[key]  # type: ignore[literal-required]
+    gap = ranked[1]["expected_penalty"] - first["expected_penalty"]
     if gap < 0.05:
         return f"{what}: {first['label']}, about as good as {ranked[1]['label']}."
     return f"{what}: {first['label']} — about {gap:.1f} points better than the next."
 
 
 def disagreement(moves: MovesChart) -> str:
-    """One sentence when the safest move for the next swat is not the best for the whole
-    game (both known), saying why; else ``""``.
+    """One sentence when the safest move for the next swat is clearly worse for the whole
+    game than the analysis's best (a ★, a move of the list), saying why; else ``""``.
 
-    >>> def row(label, p, m):
-    ...     return {"label": label, "expected_penalty": p, "margin": m}
-    >>> said = disagreement({"moves": [row("1 on queue 1", 0.2, 2.0),
-    ...                                row("5* on queue 2", 1.5, -1.0)]})
+    >>> def row(label, p, worse, lo):
+    ...     return {"label": label, "kind": "play", "expected_penalty": p, "worse": worse,
+    ...             "worse_ci95": [lo, 2 * worse - lo]}
+    >>> said = disagreement({"star": True, "done": True, "moves": [
+    ...     row("1 on queue 1", 0.2, 2.0, 1.0), row("5* on queue 2", 1.5, 0.0, 0.0)]})
     >>> import textwrap
     >>> print(textwrap.fill(said, 84))
     1 on queue 1 is safest for the next swat, but it keeps your 5* for a worse moment:
     5* on queue 2 is better for the whole game.
     """
-    rows = moves["moves"]
-    if not rows or any(r["margin"] is None for r in rows):
+    rows = [r for r in moves["moves"] if r["kind"] in ("play", "wake")]
+    if not rows or not moves.get("star") or not moves.get("done") \
+            or any(r["worse"] is None for r in rows):
         return ""
-    swat = _best(rows, "expected_penalty")
-    game = _best(rows, "margin")
-    assert swat is not None and game is not None
-    if swat["label"] == game["label"] or (swat["margin"] or 0.0) <= (game["margin"] or 0.0) + 0.05:
+    swat = min(rows, key=lambda r: (r["expected_penalty"], r["label"]))
+    game = next((r for r in rows if r["worse"] == 0.0), None)
+    if game is None or swat["label"] == game["label"] or not swat["worse_ci95"] \
+            or swat["worse_ci95"][0] <= 0:
         return ""
     a, b = _card(swat["label"]), _card(game["label"])
     if b and a and card_value(b) > card_value(a):
@@ -114,8 +145,16 @@ def disagreement(moves: MovesChart) -> str:
 def _move_words(m: MoveChart, lookahead: bool) -> str:
     words = [f"if SleepKid woke right after, about {m['expected_penalty']:.1f} points"]
     if lookahead:
-        words.append("whole game: thinking…" if m["margin"] is None
-                     else f"whole game: {plain_points(m['margin'])} at the end")
+        worse, margin = m["worse"], m["margin"]
+        if worse is None or margin is None:
+            words.append("whole game: thinking…")
+        else:
+            behind = ("as good as the best" if abs(worse) < 0.05
+                      else f"about {abs(worse):.1f} points "
+                           f"{'worse' if worse > 0 else 'better'} than the best")
+            words.append(f"whole game: {behind} ({plain_points(margin)} at the end)")
+    if m["same"]:
+        words.append("the same as " + ", ".join(m["same"]))
     return "; ".join(words)
 
 
@@ -133,13 +172,15 @@ def _moves(fig: PanelFigure, moves: MovesChart, players: Sequence[str]) -> Panel
     lookahead = moves["target"] > 0
     shown = moves["moves"][: len(out["figure"]["data"][0]["y"])]
     trace = out["figure"]["data"][0]
-    trace["hovertext"] = [f"{m['label']}: {_move_words(m, lookahead)}" for m in shown]
+    trace["hovertext"] = [
+        (f"{KIND_NAMES.get(m['kind'], m['kind'])}: " if game else "")
+        + f"{m['label']}: {_move_words(m, lookahead)}" for m in shown]
     trace.pop("error_x", None)  # the interval bars: in the details
     if game:
-        trace["name"] = "points more than the others at the end"
-        trace["text"] = ["…" if m["margin"] is None else f"{m['margin']:+.1f}".replace("-", "−")
+        trace["name"] = "points worse than the best"
+        trace["text"] = ["…" if m["worse"] is None else f"{m['worse']:+.1f}".replace("-", "−")
                          for m in shown]
-        layout["xaxis"]["title"]["text"] = "points vs the others (lower wins)"
+        layout["xaxis"]["title"]["text"] = "points worse than the best (lower is better)"
     else:
         trace["name"] = "the next swat"
         layout["xaxis"]["title"]["text"] = "points from the next swat"
@@ -150,10 +191,10 @@ def _moves(fig: PanelFigure, moves: MovesChart, players: Sequence[str]) -> Panel
         out["caption"] = " ".join(said)  # under the chart, as words that wrap
     progress = progress_words(moves, "games played out to the end from here",
                               "games played out")
-    mark = "★ best" if game else "★ safest"
-    out["alt"] = " ".join(s for s in (progress, *said) if s) + " " + " ".join(
-        f"{m['label']}{f' ({mark})' if m['best'] else ''}: {_move_words(m, lookahead)}."
-        for m in moves["moves"])
+    mark = {"★ lowest": "★ safest", "★ best for the game": "★ best"}.get(
+        mark_of(moves, game), "≈ about equally good")
+    out["alt"] = " ".join(s for s in (progress, *said) if s) + " " + grouped_alt(
+        moves, mark, lambda m: _move_words(m, lookahead))
     out["alt"] = out["alt"].strip()
     return out
 
