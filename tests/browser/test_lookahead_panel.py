@@ -59,7 +59,8 @@ def test_whole_game_values_fill_in_and_the_switch_ranks_by_them(
         page.evaluate(RECORD_WORLDS)
         kernel = Kernel(lab, "lookahead.ipynb")
         wait_idle(page, root, 0)
-        done = "() => document.querySelector('.tl-root .tl-moves-progress')?.dataset.done === 'true'"
+        done = ("() => document.querySelector('.tl-root .tl-moves-progress')?.dataset.done"
+                " === 'true'")
         page.wait_for_function(done, timeout=60_000)
         # an analysis long enough to take several of the panel's background chunks (its
         # first round alone is 16 chunks of 32 worlds)

@@ -376,8 +376,7 @@ def moves_figure(moves: MovesChart, players: Sequence[str]) -> PanelFigure:
             "cliponaxis": False,
         }
         xaxis: dict[str, Any] = {"zeroline": True, "fixedrange": True,
-                                 "title": {"text": "points worse than the best "
-                                                   "(paired 95% interval)"}}
+                                 "title": {"text": "points worse than the best"}}
     else:
         xs = [m["expected_penalty"] for m in shown]
         trace = {

@@ -178,9 +178,10 @@ def _moves(fig: PanelFigure, moves: MovesChart, players: Sequence[str]) -> Panel
     trace.pop("error_x", None)  # the interval bars: in the details
     if game:
         trace["name"] = "points worse than the best"
-        trace["text"] = ["…" if m["worse"] is None else f"{m['worse']:+.1f}".replace("-", "−")
-                         for m in shown]
-        layout["xaxis"]["title"]["text"] = "points worse than the best (lower is better)"
+        trace["text"] = ["…" if m["worse"] is None else "0" if abs(m["worse"]) < 0.05
+                         else f"{m['worse']:+.1f}".replace("-", "−") for m in shown]
+        # (the narrow panel's width: a longer title is cut off)
+        layout["xaxis"]["title"]["text"] = "points worse than the best"
     else:
         trace["name"] = "the next swat"
         layout["xaxis"]["title"]["text"] = "points from the next swat"
