@@ -29,10 +29,20 @@ DEFAULT_DECK: tuple[str, ...] = ("1", "1", "2", "2", "3*", "3*", "4*", "4*", "5*
 
 
 def parse_card(notation: object) -> tuple[int, bool]:
-    """Return ``(value, marked)`` of a card notation, or raise :class:`TenLeaveError`.
+    """The value and back of a card notation.
 
-    >>> parse_card("2")
-    (2, False)
+    Args:
+        notation: ``"1"`` to ``"5"``, with ``"*"`` for a marked back (``"3*"``).
+
+    Returns:
+        ``(value, marked)``.
+
+    Raises:
+        TenLeaveError: ``notation`` is not a card notation.
+
+    Example:
+        >>> parse_card("2"), parse_card("4*")
+        ((2, False), (4, True))
     """
     if not isinstance(notation, str) or notation not in _PARSED:
         raise TenLeaveError(

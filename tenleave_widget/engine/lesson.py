@@ -65,9 +65,20 @@ _KEYS = {"turn", "question", "answer", "perspective"}
 
 
 def check_lesson(raw: object, turns: int, seats: int) -> Lesson:
-    """A record's ``lesson`` object checked against a record of ``turns`` turns and
-    ``seats`` seats, as a new :class:`Lesson`; else a :class:`RecordError` naming the
-    moment (counted from 1) and the field at fault."""
+    """A record's ``lesson`` object (RULES.md §8), checked against its record.
+
+    Args:
+        raw: the ``lesson`` object as read from the record.
+        turns: the record's number of turns (a moment's ``turn`` is at most this).
+        seats: the record's number of seats (a moment's ``perspective`` is one of them).
+
+    Returns:
+        A new :class:`Lesson`.
+
+    Raises:
+        RecordError: the object is malformed; the message names the moment (counted
+            from 1) and the field at fault.
+    """
     if not isinstance(raw, dict):
         raise RecordError("'lesson' must be an object with 'moments'")
     extra = set(raw) - {"moments", "title"}

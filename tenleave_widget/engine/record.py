@@ -122,15 +122,26 @@ def _an_object(obj: Any) -> Record:
 
 def record_object(source: RecordSource) -> Record:
     """The record of a :data:`RecordSource`: a ``dict`` as it is; a ``str`` or a
-    :class:`pathlib.Path` read as the path of a record file (:func:`load_record`).
-    Anything else is a :class:`RecordError` — JSON text is not a path, and is not a
-    record either: parse it with :func:`loads_record`.
+    :class:`pathlib.Path` read as the path of a record file (:func:`load_record`). JSON
+    text is not a path, and is not a record either: parse it with :func:`loads_record`.
 
-    >>> try:
-    ...     record_object(["not", "a", "record"])
-    ... except ValueError as e:
-    ...     print(e)
-    a record must be a JSON object (a dict) or the path of a record file, not an array
+    Args:
+        source: the record, or the path of a record file.
+
+    Returns:
+        The record object (a dict read from a file is checked as :func:`load_record`
+        checks it; a dict given is returned as it is).
+
+    Raises:
+        RecordError: ``source`` is neither, or the file cannot be read or holds no
+            valid record (the message names the file).
+
+    Example:
+        >>> try:
+        ...     record_object(["not", "a", "record"])
+        ... except ValueError as e:
+        ...     print(e)
+        a record must be a JSON object (a dict) or the path of a record file, not an array
     """
     if isinstance(source, dict):
         return source
@@ -263,14 +274,25 @@ def _fault(what: str, fault: str | None) -> None:
 
 
 def check_name(name: object, what: str = "a player name") -> str:
-    r"""``name`` if it is a player name: 1 to :data:`MAX_NAME_LENGTH` printable characters
-    (:func:`~tenleave_widget.engine.rules.text_fault`); else a :class:`SetupError`.
+    r"""Check a player name: 1 to :data:`MAX_NAME_LENGTH` printable characters
+    (:func:`~tenleave_widget.engine.rules.text_fault`).
 
-    >>> try:
-    ...     check_name("Ana\x1b[2J")
-    ... except ValueError as e:
-    ...     print(e)
-    a player name holds '\x1b', which is not a printable character
+    Args:
+        name: the name to check.
+        what: how the error message calls it.
+
+    Returns:
+        ``name``.
+
+    Raises:
+        SetupError: ``name`` is not such a text.
+
+    Example:
+        >>> try:
+        ...     check_name("Ana\x1b[2J")
+        ... except ValueError as e:
+        ...     print(e)
+        a player name holds '\x1b', which is not a printable character
     """
     fault = text_fault(name, MAX_NAME_LENGTH)
     if fault is not None:
@@ -279,9 +301,19 @@ def check_name(name: object, what: str = "a player name") -> str:
 
 
 def check_notes(raw: object) -> dict[int, str]:
-    """A record's ``notes`` object as ``{turn index: text}``: keys ``"0"`` to
-    ``"49"`` (:data:`MAX_TURNS`; no sign, no leading zero, so no note is given twice),
-    texts of 1 to :data:`MAX_NOTE_LENGTH` printable characters (newlines allowed)."""
+    """A record's ``notes`` object, checked: keys ``"0"`` to ``"49"`` (:data:`MAX_TURNS`;
+    no sign, no leading zero, so no note is given twice), texts of 1 to
+    :data:`MAX_NOTE_LENGTH` printable characters (newlines allowed).
+
+    Args:
+        raw: the ``notes`` object as read from the record.
+
+    Returns:
+        The notes as ``{turn index: text}``.
+
+    Raises:
+        RecordError: a key or a text that is not as above (the message names it).
+    """
     if not isinstance(raw, dict):
         raise RecordError("'notes' must be an object keyed by turn index")
     notes: dict[int, str] = {}
@@ -439,16 +471,26 @@ def short_name(name: str) -> str:
 def check_branch(raw: object, turns: int) -> dict[str, Any]:
     """A record's optional ``branch`` object, checked: exactly ``from`` (1 to
     :data:`MAX_BRANCH_FROM` printable characters: the original's digest or name) and
-    ``turn`` (the turns of the original before the branch, 0..the record's turns);
-    else a :class:`RecordError`.
+    ``turn`` (the turns of the original before the branch, 0..the record's turns).
 
-    >>> check_branch({"from": "sha256:ab", "turn": 3}, 5)
-    {'from': 'sha256:ab', 'turn': 3}
-    >>> try:
-    ...     check_branch({"from": "x", "turn": 9}, 5)
-    ... except ValueError as e:
-    ...     print(e)
-    'branch': 'turn' must be an integer 0..5 (the turns before the branch), not 9
+    Args:
+        raw: the ``branch`` object as read from the record.
+        turns: the record's number of turns.
+
+    Returns:
+        The object.
+
+    Raises:
+        RecordError: the object is not as above (the message names the field).
+
+    Example:
+        >>> check_branch({"from": "sha256:ab", "turn": 3}, 5)
+        {'from': 'sha256:ab', 'turn': 3}
+        >>> try:
+        ...     check_branch({"from": "x", "turn": 9}, 5)
+        ... except ValueError as e:
+        ...     print(e)
+        'branch': 'turn' must be an integer 0..5 (the turns before the branch), not 9
     """
     if not isinstance(raw, dict) or set(raw) != {"from", "turn"}:
         raise RecordError("'branch' must be an object with exactly 'from' and 'turn'")
@@ -463,8 +505,18 @@ def check_branch(raw: object, turns: int) -> dict[str, Any]:
 
 
 def dumps_record(record: dict[str, Any]) -> str:
-    """A record as JSON text, one turn per line (diff-friendly); strict JSON (a value that
-    is not a finite number, or a lone surrogate, is a :class:`RecordError`)."""
+    """A record as strict JSON text, one turn per line (diff-friendly).
+
+    Args:
+        record: the record object.
+
+    Returns:
+        The text.
+
+    Raises:
+        RecordError: a value JSON cannot hold: a number that is not finite, a lone
+            surrogate, an object that is not JSON.
+    """
     try:
         text = _dumps(record)
         text.encode("utf-8")

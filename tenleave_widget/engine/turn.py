@@ -289,15 +289,26 @@ def parse_steps(steps: object) -> list[Step]:
     ``{"kind": "peek", "queue": q, "position": i}``, ``{"kind": "rotate", "queue": q}``,
     ``{"kind": "wake"}``, ``{"kind": "play", "card": "3*", "queue": q}``: at most one play,
     at most one additional action or wake, a wake only before the play. A prefix of a turn
-    (no play yet) parses too. Raises :class:`IllegalActionError`.
+    (no play yet) parses too.
 
-    >>> parse_steps([{"kind": "peek", "queue": 1, "position": 0}, {"kind": "play",
-    ...              "card": "5", "queue": 0}])
-    [('peek', 1, 0), ('play', '5', 0)]
-    >>> parse_steps([{"kind": "play", "card": "5", "queue": 0}, {"kind": "wake"}])
-    Traceback (most recent call last):
-    ...
-    tenleave_widget.engine.errors.IllegalActionError: wake is allowed only before playing
+    Args:
+        steps: the list of step objects, in order.
+
+    Returns:
+        One parsed :data:`Step` per step; the values (cards, queues) are not checked
+        against a position.
+
+    Raises:
+        IllegalActionError: ``steps`` is not such a list (the message names the step).
+
+    Example:
+        >>> parse_steps([{"kind": "peek", "queue": 1, "position": 0}, {"kind": "play",
+        ...              "card": "5", "queue": 0}])
+        [('peek', 1, 0), ('play', '5', 0)]
+        >>> parse_steps([{"kind": "play", "card": "5", "queue": 0}, {"kind": "wake"}])
+        Traceback (most recent call last):
+        ...
+        tenleave_widget.engine.errors.IllegalActionError: wake is allowed only before playing
     """
     if not isinstance(steps, list):
         raise IllegalActionError("steps must be a list")

@@ -259,8 +259,18 @@ def knows(game: ViewSource, seat: int | None, card_id: int) -> bool:
 
 
 def seat_view(game: ViewSource, seat: int | None) -> View:
-    """What ``seat`` knows (RULES.md §9) — see ``docs/view.md``. ``None`` gives the
-    teacher's omniscient view. Raises :class:`IllegalActionError` for a seat not in the game.
+    """What a seat knows (RULES.md §9), as the ``tenleave-view/1`` object of
+    ``docs/view.md``.
+
+    Args:
+        game: the game (or position) to view.
+        seat: the seat; ``None`` gives the teacher's omniscient view.
+
+    Returns:
+        The view.
+
+    Raises:
+        IllegalActionError: ``seat`` is not a seat of the game.
     """
     n = game._n
     if seat is not None and (type(seat) is not int or not 0 <= seat < n):
