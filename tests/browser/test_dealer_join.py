@@ -21,7 +21,7 @@ from .conftest import artifact
 from .driver import Kernel, open_and_run
 from .harness import LabServer, lab_server
 from .hosts import open_and_run_notebook7
-from .test_browser import TABLE_JS, table_of
+from .test_browser import TABLE_JS, choose_theme, table_of
 
 DEADLINE = 300.0
 """Seconds a whole game may take (bounded; about a minute here)."""
@@ -48,15 +48,17 @@ def create_table(s: Served, players: int, bots: dict[str, str]) -> dict[str, Any
     return summary
 
 
-def play_whole_game(browser: Any, server: LabServer, opener: Any, stem: str) -> None:
-    """Two students and a greedy bot, to the end; screenshots of the first turns."""
+def play_whole_game(browser: Any, server: LabServer, opener: Any, stem: str,
+                    dark: bool = False) -> None:
+    """Two students and a greedy bot, to the end; screenshots of their second turns
+    (``dark``: the first student's in the dark theme too)."""
     with served_in_thread(seed=31, bot_delay=0.05) as s:
         t = create_table(s, 3, {"2": "greedy"})
         game = call_in(s, lambda: s.dealer.tables[t["table"]].game)
         students = []
         for name in ("Ana", "Ben"):
             nb = student_notebook(server.root, name, s.url, t["code"])
-            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            context = browser.new_context(viewport={"width": 1280, "height": 720})
             page = context.new_page()
             errors: list[str] = []
             page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
@@ -90,6 +92,10 @@ def play_whole_game(browser: Any, server: LabServer, opener: Any, stem: str) -> 
                         timeout=20_000)
                     if clicked[i] == 1:
                         page.screenshot(path=str(artifact(f"{stem}-{i}.png")))
+                        if dark and i == 0:  # the guide's pictures: light, then dark
+                            choose_theme(page, "JupyterLab Dark", False)
+                            page.screenshot(path=str(artifact(f"{stem}-{i}-dark.png")))
+                            choose_theme(page, "JupyterLab Light", True)
                     page.click("[data-testid='end']")
                     page.wait_for_function(
                         "([el, k]) => Number(el.dataset.turns) > k",
@@ -118,7 +124,7 @@ def play_whole_game(browser: Any, server: LabServer, opener: Any, stem: str) -> 
 
 def test_two_students_play_a_whole_game_in_jupyterlab(browser: Any, lab: LabServer) -> None:
     play_whole_game(browser, lab, lambda page, server, nb: open_and_run(page, server, nb),
-                    "dealer-join-lab")
+                    "dealer-join-lab", dark=True)
 
 
 @pytest.fixture(scope="module")
