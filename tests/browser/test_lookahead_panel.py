@@ -105,6 +105,13 @@ def test_whole_game_values_fill_in_and_the_switch_ranks_by_them(
             assert plot["y"][0].endswith("≈") and "(≈ about equally good)" in plot["alt"]
             assert not any(y.endswith("★") for y in plot["y"])
         assert plot["name"].endswith("best for the whole game")
+        # the axis title fits the narrow panel (a longer one was cut off at its right edge)
+        title_fits = page.evaluate(
+            f"() => {{ const el = document.querySelector('{MOVES_PLOT}');"
+            " const t = el.querySelector('.xtitle').getBoundingClientRect();"
+            " const box = el.getBoundingClientRect();"
+            " return [t.left >= box.left, t.right <= box.right]; }")
+        assert title_fits == [True, True]
         assert plot["alt"].startswith("Whole game:") and "margin" not in plot["alt"]
         kinds = kernel.eval("sorted({m['kind'] for m in look.panels['moves']['moves']})")
         assert {"play", "play then rotate"} <= set(kinds), kinds

@@ -376,7 +376,7 @@ def moves_figure(moves: MovesChart, players: Sequence[str]) -> PanelFigure:
             "cliponaxis": False,
         }
         xaxis: dict[str, Any] = {"zeroline": True, "fixedrange": True,
-                                 "title": {"text": "points worse than the best"}}
+                                 "title": {"text": "behind the best"}}
     else:
         xs = [m["expected_penalty"] for m in shown]
         trace = {
@@ -468,7 +468,9 @@ def _move_words(m: MoveChart, lookahead: bool) -> str:
             words.append("whole game: …")
         else:
             worse = m["worse"]
-            if worse is not None:
+            if worse is not None and m["worse_ci95"] == [0.0, 0.0]:  # the best itself
+                words.append("whole game: the best")
+            elif worse is not None:
                 words.append(f"whole game: worse than the best by {signed(worse)}"
                              f"{_interval(m['worse_ci95'], signed)}")
             words.append(f"margin {signed(margin)}{_interval(m['margin_ci95'], signed)}")

@@ -181,7 +181,7 @@ def _moves(fig: PanelFigure, moves: MovesChart, players: Sequence[str]) -> Panel
         trace["text"] = ["…" if m["worse"] is None else "0" if abs(m["worse"]) < 0.05
                          else f"{m['worse']:+.1f}".replace("-", "−") for m in shown]
         # (the narrow panel's width: a longer title is cut off)
-        layout["xaxis"]["title"]["text"] = "points worse than the best"
+        layout["xaxis"]["title"]["text"] = "behind the best"
     else:
         trace["name"] = "the next swat"
         layout["xaxis"]["title"]["text"] = "points from the next swat"
