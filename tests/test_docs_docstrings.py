@@ -25,6 +25,11 @@ def test_every_rendered_function_documents_its_arguments_and_raises() -> None:
     assert docstrings.check(package) == []
 
 
+def test_every_public_function_of_the_engine_documents_its_arguments_and_raises() -> None:
+    package = docstrings.load()
+    assert docstrings.check_layer(package, "engine") == []
+
+
 @pytest.fixture
 def fake(tmp_path: Path) -> Iterator[Path]:
     """A package ``fakepkg`` in ``tmp_path``, importable while the test runs."""

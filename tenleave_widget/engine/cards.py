@@ -52,20 +52,47 @@ def parse_card(notation: object) -> tuple[int, bool]:
 
 
 def card_value(notation: str) -> int:
-    """The value of a card notation: ``card_value("4*") == 4``."""
+    """The value of a card notation: ``card_value("4*") == 4``.
+
+    Args:
+        notation: a card notation.
+
+    Returns:
+        The value, 1 to 5.
+
+    Raises:
+        TenLeaveError: ``notation`` is not a card notation.
+    """
     return parse_card(notation)[0]
 
 
 def card_back(notation: str) -> Back:
-    """``"marked"`` or ``"plain"``: the back of a card notation."""
+    """The back of a card notation, as a view writes it: ``"marked"`` or ``"plain"``.
+
+    Args:
+        notation: a card notation (``"4*"`` has a marked back).
+
+    Raises:
+        TenLeaveError: the notation is not one of a card.
+    """
     return MARKED if parse_card(notation)[1] else PLAIN
 
 
 def value_and_back(notation: str) -> tuple[int, Back]:
     """``(value, back)`` of a card notation, the back as a view writes it.
 
-    >>> value_and_back("4*"), value_and_back("5")
-    ((4, 'marked'), (5, 'plain'))
+    Args:
+        notation: a card notation.
+
+    Returns:
+        ``(value, back)``.
+
+    Raises:
+        TenLeaveError: ``notation`` is not a card notation.
+
+    Example:
+        >>> value_and_back("4*"), value_and_back("5")
+        ((4, 'marked'), (5, 'plain'))
     """
     got = _VALUE_BACK.get(notation) if isinstance(notation, str) else None
     if got is None:
@@ -77,8 +104,18 @@ def value_and_back(notation: str) -> tuple[int, Back]:
 def count_backs(notations: Iterable[str]) -> tuple[int, int]:
     """``(marked, plain)``: how many of the card notations have each back.
 
-    >>> count_backs(["3*", "1", "4*", "5"])
-    (2, 2)
+    Args:
+        notations: card notations.
+
+    Returns:
+        ``(marked, plain)``.
+
+    Raises:
+        TenLeaveError: one of them is not a card notation.
+
+    Example:
+        >>> count_backs(["3*", "1", "4*", "5"])
+        (2, 2)
     """
     marked = total = 0
     for n in notations:
@@ -92,14 +129,29 @@ def split_back(text: str) -> tuple[str, bool]:
     the face *not* checked: for the sketches' ``"?*"`` (a marked card of unknown value)
     and for messages that quote whatever was typed. :func:`parse_card` checks.
 
-    >>> split_back("3*"), split_back("?"), split_back("7*")
-    (('3', True), ('?', False), ('7', True))
+    Args:
+        text: the card as written.
+
+    Returns:
+        ``(face, marked)``.
+
+    Example:
+        >>> split_back("3*"), split_back("?"), split_back("7*")
+        (('3', True), ('?', False), ('7', True))
     """
     return text.rstrip("*"), text.endswith("*")
 
 
 def card_notation(value: int, marked: bool) -> str:
-    """The notation of a value and back: ``card_notation(3, True) == "3*"``."""
+    """The notation of a value and back: ``card_notation(3, True) == "3*"``.
+
+    Args:
+        value: the value, 1 to 5 (not checked).
+        marked: whether the back is marked.
+
+    Returns:
+        The notation.
+    """
     return f"{value}*" if marked else str(value)
 
 

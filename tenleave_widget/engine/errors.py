@@ -105,16 +105,24 @@ def excerpt(value: object, limit: int = 60) -> str:
     Every message that echoes input uses it, so a huge or hostile value never comes back
     whole (no multi-megabyte message, no raw newline or terminal escape code).
 
-    >>> excerpt("3*")
-    "'3*'"
-    >>> print(excerpt("red\\n\\x1b[31m"))
-    'red\\n\\x1b[31m'
-    >>> len(excerpt("x" * 10**6))
-    60
-    >>> excerpt(10**5000)
-    '<an integer of 16610 bits>'
-    >>> excerpt(None), excerpt([True, None, 1.5])
-    ('null', '[true, null, 1.5]')
+    Args:
+        value: the value to quote (any object).
+        limit: the most characters of the excerpt.
+
+    Returns:
+        The excerpt, e.g. ``"'3*'"``.
+
+    Example:
+        >>> excerpt("3*")
+        "'3*'"
+        >>> print(excerpt("red\\n\\x1b[31m"))
+        'red\\n\\x1b[31m'
+        >>> len(excerpt("x" * 10**6))
+        60
+        >>> excerpt(10**5000)
+        '<an integer of 16610 bits>'
+        >>> excerpt(None), excerpt([True, None, 1.5])
+        ('null', '[true, null, 1.5]')
     """
     try:
         text = _REPR.repr(value)
@@ -130,10 +138,18 @@ def json_kind(value: object) -> str:
     """What a (parsed JSON) value is, in JSON's words, for "must be an object, not ...":
     ``null`` for ``None``, never a Python type name such as ``NoneType``.
 
-    >>> [json_kind(v) for v in ({}, [], "x", 1.5, 3, True, None)]
-    ['an object', 'an array', 'a string', 'a number', 'a number', 'true/false', 'null']
-    >>> json_kind(b"x")
-    'a Python bytes'
+    Args:
+        value: the value, as ``json.loads`` gives it.
+
+    Returns:
+        ``"an object"``, ``"an array"``, ``"a string"``, ``"a number"``, ``"true/false"``,
+            ``"null"``, or ``"a Python <type>"`` for anything else.
+
+    Example:
+        >>> [json_kind(v) for v in ({}, [], "x", 1.5, 3, True, None)]
+        ['an object', 'an array', 'a string', 'a number', 'a number', 'true/false', 'null']
+        >>> json_kind(b"x")
+        'a Python bytes'
     """
     if value is None:
         return "null"
@@ -150,8 +166,16 @@ def one_line(text: str, limit: int = 200) -> str:
     """``text`` as one printable line of at most ``limit`` characters (control characters
     escaped): the last guard before a message reaches a terminal or the table.
 
-    >>> print(one_line("two\\nlines\\x1b[2J" + "x" * 300, 24))
-    two\\nlines\\x1b[2Jxxxx...
+    Args:
+        text: the text.
+        limit: the most characters of the line (an ellipsis ends a longer one).
+
+    Returns:
+        The line.
+
+    Example:
+        >>> print(one_line("two\\nlines\\x1b[2J" + "x" * 300, 24))
+        two\\nlines\\x1b[2Jxxxx...
     """
     text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[: limit * 2])
     return text if len(text) <= limit else text[: limit - 3] + "..."

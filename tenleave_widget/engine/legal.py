@@ -41,7 +41,13 @@ one number, in base CAP+1): the index of a position's shapes in :attr:`Tables.sh
 
 
 class Tables:
-    """Per (seats, deck) constants: card ids are ``seat * d + index in the dealt list``."""
+    """Per (seats, deck) constants: card ids are ``seat * d + index in the dealt list``.
+
+    Args:
+        n: the number of seats.
+        dealt: one seat's dealt cards (:meth:`Rules.dealt
+            <tenleave_widget.engine.rules.Rules.dealt>`).
+    """
 
     def __init__(self, n: int, dealt: tuple[str, ...]) -> None:
         self.dealt = dealt
@@ -68,7 +74,14 @@ class Tables:
         ]
 
     def distinct_in(self, hand: int) -> list[str]:
-        """The distinct notations in a hand (a mask of dealt-list indices), sorted (cached)."""
+        """The distinct notations in a hand (a mask of dealt-list indices), sorted (cached).
+
+        Args:
+            hand: a hand, as a mask of dealt-list indices.
+
+        Returns:
+            The notations.
+        """
         got = self.distinct.get(hand)
         if got is None:
             masks = self.note_masks
@@ -77,7 +90,16 @@ class Tables:
 
     def turn_space(self, hand: int, fill: int, nq: int) -> tuple[list[str], Shape]:
         """The distinct cards of the hand to move, and the shape of its list of legal turns
-        at queue sizes ``fill`` (cached per cards and queue sizes)."""
+        at queue sizes ``fill`` (cached per cards and queue sizes).
+
+        Args:
+            hand: the hand to move, as a mask of dealt-list indices.
+            fill: the queue sizes as one number (``FILL_WEIGHTS``).
+            nq: the number of queues.
+
+        Returns:
+            ``(distinct notations, shape)``.
+        """
         cards = self.distinct.get(hand)
         if cards is None:
             cards = self.distinct_in(hand)
@@ -92,7 +114,15 @@ _TABLES: dict[tuple[int, tuple[str, ...]], Tables] = {}  # by (seats, deck)
 
 
 def tables_for(n: int, rules: Rules) -> Tables:
-    """The constants of ``n`` seats under ``rules`` (made once per seats and deck)."""
+    """The constants of ``n`` seats under ``rules`` (made once per seats and deck).
+
+    Args:
+        n: the number of seats.
+        rules: the variant.
+
+    Returns:
+        The shared :class:`Tables`.
+    """
     t = _TABLES.get((n, rules.deck))  # the dealt cards depend on the deck and seats only
     if t is None:
         t = _TABLES[(n, rules.deck)] = Tables(n, rules.dealt(n))
@@ -117,6 +147,16 @@ class Shape(NamedTuple):
 
     @staticmethod
     def of(nc: int, fill: int, nq: int) -> Shape:
+        """The shape of a legal-turn list (see :meth:`Tables.turn_space`, which caches it).
+
+        Args:
+            nc: the number of distinct cards in the hand to move.
+            fill: the queue sizes as one number (``FILL_WEIGHTS``).
+            nq: the number of queues.
+
+        Returns:
+            The shape.
+        """
         sizes = [fill // FILL_WEIGHTS[q] % (_CAP + 1) for q in range(nq)]
 
         def positions(zs: Sequence[int]) -> tuple[tuple[int, int], ...]:
@@ -149,7 +189,18 @@ _new_turn = tuple.__new__
 
 def turn_at(s: int, nq: int, cards: list[str], shape: Shape, i: int) -> Turn:
     """Turn ``i`` (``0 <= i < shape.total``) of seat ``s``'s legal-turn list, ``nq``
-    queues (order: see :class:`LegalTurns`)."""
+    queues (order: see :class:`LegalTurns`).
+
+    Args:
+        s: the seat to move.
+        nq: the number of queues.
+        cards: the distinct notations in its hand.
+        shape: the list's :class:`Shape`.
+        i: the index, ``0 <= i < shape.total``.
+
+    Returns:
+        The turn.
+    """
     _, a, b, c, d, e, plays_at, positions, after_positions, rot, after_rot = shape
     if i < a:
         ci, q = plays_at[i]

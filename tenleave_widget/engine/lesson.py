@@ -101,8 +101,16 @@ def fit_lesson(lesson: Lesson | None, turns: int) -> Lesson | None:
     """``lesson`` without its moments after a record of ``turns`` turns (a record cut
     short keeps its lesson, as it keeps its notes); ``None`` if none is left.
 
-    >>> fit_lesson({"moments": [{"turn": 2, "question": "?", "answer": "!"}]}, 1) is None
-    True
+    Args:
+        lesson: the lesson, or ``None``.
+        turns: the record's number of turns.
+
+    Returns:
+        The lesson with the moments that fit, or ``None``.
+
+    Example:
+        >>> fit_lesson({"moments": [{"turn": 2, "question": "?", "answer": "!"}]}, 1) is None
+        True
     """
     if lesson is None:
         return None

@@ -82,7 +82,18 @@ MAX_TURNS = MAX_SEATS * DECK_SIZE
 
 @dataclass
 class RecordHead:
-    """A record's parsed top level; ``turns`` are still raw turn objects."""
+    """A record's parsed top level; ``turns`` are still raw turn objects.
+
+    Args:
+        players: the players' names.
+        first: the seat that played first.
+        rules: the variant.
+        defense: the Human Defense tokens in reveal order.
+        turns: the raw turn objects.
+        notes: the teacher's notes, by turn index.
+        branch: where the game branched from, if it did.
+        lesson: the lesson, if the record has one.
+    """
 
     players: list[str]
     first: int
@@ -199,7 +210,18 @@ def load_record(path: str | os.PathLike[str]) -> Record:
 
 def read_record(stream: BinaryIO, source: str = "standard input") -> Record:
     """Read a record's JSON object from a binary stream (fields not yet validated), at most
-    :data:`RECORD_SIZE_LIMIT` bytes of it."""
+    :data:`RECORD_SIZE_LIMIT` bytes of it.
+
+    Args:
+        stream: the binary stream.
+        source: how error messages name it.
+
+    Returns:
+        The record object.
+
+    Raises:
+        RecordError: the stream holds more than the limit, or not one JSON object.
+    """
     return loads_record(stream.read(RECORD_SIZE_LIMIT + 1), source)
 
 
@@ -392,9 +414,16 @@ def record_digest(record: Record) -> str:
     ``"sha256:<64 hex digits>"``: what ``branch.from`` names (RULES.md §8), of the
     record as :meth:`Game.to_record <tenleave_widget.Game.to_record>` writes it.
 
-    >>> record_digest({"format": "tenleave-record/1", "players": ["A", "B"],
-    ...                "turns": []})[:15]
-    'sha256:327b4f1f'
+    Args:
+        record: the record.
+
+    Returns:
+        The digest.
+
+    Example:
+        >>> record_digest({"format": "tenleave-record/1", "players": ["A", "B"],
+        ...                "turns": []})[:15]
+        'sha256:327b4f1f'
     """
     game = {k: record[k] for k in ("format", "players", "first", "rules", "defense", "turns")
             if k in record}
@@ -413,11 +442,18 @@ def public_record(record: Record) -> dict[str, Any]:
     and its queue, and the peek, rotation, wake and ``extra`` it had — no card value and
     no token revealed later (both depend on cards that were face down).
 
-    >>> public_record({"format": "tenleave-record/1", "players": ["A", "B"],
-    ...                "defense": ["I+II", "I+IV"], "turns": [{"seat": 0, "play": ["3*", 1]}]})
-    ... # doctest: +NORMALIZE_WHITESPACE
-    {'format': 'tenleave-record/1', 'players': ['A', 'B'], 'first': 0, 'rules': {},
-     'token': 'I+II', 'turns': [{'seat': 0, 'play': ['marked', 1]}]}
+    Args:
+        record: the record.
+
+    Returns:
+        The public part, a JSON-ready dict.
+
+    Example:
+        >>> public_record({"format": "tenleave-record/1", "players": ["A", "B"],
+        ...                "defense": ["I+II", "I+IV"], "turns": [{"seat": 0, "play": ["3*", 1]}]})
+        ... # doctest: +NORMALIZE_WHITESPACE
+        {'format': 'tenleave-record/1', 'players': ['A', 'B'], 'first': 0, 'rules': {},
+         'token': 'I+II', 'turns': [{'seat': 0, 'play': ['marked', 1]}]}
     """
     turns = []
     for t in record.get("turns", []):
@@ -438,10 +474,18 @@ def public_digest(record: Record, salt: str | None = None) -> str:
     apart (each gives the same digest). ``salt``: 8 hex digits (by default new random
     ones); 80 characters in all (:data:`MAX_BRANCH_FROM`).
 
-    >>> rec = {"format": "tenleave-record/1", "players": ["A", "B"], "turns": []}
-    >>> d = public_digest(rec, "0badf00d")
-    >>> d[:24], len(d), public_digest(rec, d.split(":")[1]) == d
-    ('public:0badf00d:5ea78f8e', 80, True)
+    Args:
+        record: the record.
+        salt: 8 hex digits; ``None``: new random ones.
+
+    Returns:
+        The digest.
+
+    Example:
+        >>> rec = {"format": "tenleave-record/1", "players": ["A", "B"], "turns": []}
+        >>> d = public_digest(rec, "0badf00d")
+        >>> d[:24], len(d), public_digest(rec, d.split(":")[1]) == d
+        ('public:0badf00d:5ea78f8e', 80, True)
     """
     salt = secrets.token_hex(4) if salt is None else salt
     text = json.dumps(public_record(record), sort_keys=True, separators=(",", ":"),
@@ -453,7 +497,15 @@ def public_digest(record: Record, salt: str | None = None) -> str:
 def names_record(name: str, record: Record) -> bool:
     """Whether a branch's ``from`` names the game of ``record``: a
     :func:`public_digest` (with its own salt), or a :func:`record_digest` (records
-    made before public digests); a name that is neither names no record."""
+    made before public digests); a name that is neither names no record.
+
+    Args:
+        name: a branch's ``from``.
+        record: the record it may name.
+
+    Returns:
+        ``True`` if ``name`` names the record's game.
+    """
     if name.startswith(PUBLIC_PREFIX):
         salt = name[len(PUBLIC_PREFIX):].split(":")[0]
         return public_digest(record, salt) == name
@@ -462,7 +514,14 @@ def names_record(name: str, record: Record) -> bool:
 
 def short_name(name: str) -> str:
     """A branch's ``from`` in a status line: 12 hex digits of a digest (the salt left
-    out), else the name itself."""
+    out), else the name itself.
+
+    Args:
+        name: a branch's ``from``.
+
+    Returns:
+        The short form.
+    """
     if name.startswith(PUBLIC_PREFIX):
         return name.rsplit(":", 1)[-1][:12]
     return name.removeprefix("sha256:")[:12]
@@ -571,6 +630,13 @@ def write_atomically(path: str | os.PathLike[str], data: bytes) -> Path:
     terminal, ``/dev/null``, a pipe) is written directly — there is no page to keep.
     A new file gets the usual permissions (the umask's); a replaced one keeps its own.
     Raises :class:`OSError` (the caller names what it was writing).
+
+    Args:
+        path: the file to write.
+        data: the bytes to write.
+
+    Returns:
+        The path written (a symbolic link's target).
     """
     target = Path(os.path.realpath(path))
     try:

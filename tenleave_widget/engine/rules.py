@@ -50,12 +50,21 @@ def text_fault(text: object, limit: int, *, newlines: bool = False) -> str | Non
     1 to ``limit`` printable Unicode scalar values — no control character (a newline only
     with ``newlines``), no lone surrogate, no other invisible format character.
 
-    >>> text_fault("Zoë 🦟", 40) is None
-    True
-    >>> text_fault("\ud800", 40)
-    "holds '\\ud800', a lone surrogate (not a character)"
-    >>> text_fault("x" * 41, 40)
-    'is 41 characters long; at most 40 are allowed'
+    Args:
+        text: the value to check.
+        limit: the most characters allowed.
+        newlines: allow newlines (a note).
+
+    Returns:
+        What is wrong, as the end of a sentence naming the text; ``None`` if nothing is.
+
+    Example:
+        >>> text_fault("Zoë 🦟", 40) is None
+        True
+        >>> text_fault("\ud800", 40)
+        "holds '\\ud800', a lone surrogate (not a character)"
+        >>> text_fault("x" * 41, 40)
+        'is 41 characters long; at most 40 are allowed'
     """
     if not isinstance(text, str):
         return f"must be a string, not {excerpt(text)}"
@@ -75,7 +84,14 @@ def text_fault(text: object, limit: int, *, newlines: bool = False) -> str | Non
 
 
 def queue_count(seats: int) -> int:
-    """2 queues for 2–3 seats, 3 for 4–5 (RULES.md §2)."""
+    """2 queues for 2–3 seats, 3 for 4–5 (RULES.md §2).
+
+    Args:
+        seats: the number of seats.
+
+    Returns:
+        The number of queues.
+    """
     return 2 if seats <= 3 else 3
 
 

@@ -66,10 +66,20 @@ def swat(queue: Sequence[int], positions: Sequence[int], value: Sequence[int] = 
     the queue has the value ``value[c]``: by default the queue holds values; the engine
     passes its table of card ids' values.
 
-    >>> swat([], (1, 2)), swat([4, 1], (1, 2))
-    ((0, 0, ()), (2, 5, (0,)))
-    >>> swat([1, 0, 2], (2, 3), value=[4, 5, 3])  # cards 1, 0, 2 of values 5, 4, 3
-    (3, 12, (1, 2))
+    Args:
+        queue: the queue's cards, front first (values, or ids into ``value``).
+        positions: the token's positions, ascending, 1 = the front.
+        value: the value of each card id (by default a card is its value).
+
+    Returns:
+        ``(flipped, total, swatted)``: how many cards were flipped, their total, and the
+            indices (in the queue) of the cards swatted.
+
+    Example:
+        >>> swat([], (1, 2)), swat([4, 1], (1, 2))
+        ((0, 0, ()), (2, 5, (0,)))
+        >>> swat([1, 0, 2], (2, 3), value=[4, 5, 3])  # cards 1, 0, 2 of values 5, 4, 3
+        (3, 12, (1, 2))
     """
     total = 0
     k = 0
@@ -105,8 +115,15 @@ def swat(queue: Sequence[int], positions: Sequence[int], value: Sequence[int] = 
 def outcome(total: int) -> Literal["under", "exact", "over"]:
     """``"under"``, ``"exact"`` or ``"over"``: how a swat's total compares with 10.
 
-    >>> [outcome(t) for t in (7, 10, 13)]
-    ['under', 'exact', 'over']
+    Args:
+        total: a swat's total.
+
+    Returns:
+        ``"under"``, ``"exact"`` or ``"over"``.
+
+    Example:
+        >>> [outcome(t) for t in (7, 10, 13)]
+        ['under', 'exact', 'over']
     """
     return "under" if total < TARGET else "exact" if total == TARGET else "over"
 
@@ -116,7 +133,16 @@ def daybreak_pass(
 ) -> list[Swat | None]:
     """One daybreak pass, in place: per queue, ``None`` when its single card escaped
     unflipped (it leaves the queue), else its swat (the flipped cards leave it; an
-    empty queue's swat flips nothing)."""
+    empty queue's swat flips nothing).
+
+    Args:
+        queues: the queues, front first; changed in place.
+        positions: the token's positions for this pass.
+        value: the value of each card id, as for :func:`swat`.
+
+    Returns:
+        One entry per queue: its swat, or ``None`` for a single card that escaped.
+    """
     out: list[Swat | None] = []
     for q in queues:
         if len(q) == 1:
@@ -138,7 +164,16 @@ def daybreak(
     one at a time. Pass ``i`` swats with the token positions ``positions(i)``, called
     when the pass is asked for (after pass ``i - 1`` was handed out; ``i = 0`` first: the
     current token): there the caller changes the token between passes, or not (the
-    ``daybreak_token_change`` variant)."""
+    ``daybreak_token_change`` variant).
+
+    Args:
+        queues: the queues, front first; emptied in place.
+        positions: the token's positions of pass ``i``, asked for when the pass is.
+        value: the value of each card id, as for :func:`swat`.
+
+    Returns:
+        An iterator of the passes, each as :func:`daybreak_pass` returns it.
+    """
     i = 0
     while any(queues):
         yield daybreak_pass(queues, positions(i), value)

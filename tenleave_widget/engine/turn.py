@@ -70,8 +70,15 @@ def play_pair(play: Sequence[str | int]) -> tuple[str, int]:
     """The card notation and the queue of a ``play`` pair (a turn object's, or a move's of
     the odds), as written by this package.
 
-    >>> play_pair(["4*", 1])
-    ('4*', 1)
+    Args:
+        play: ``[notation, queue]`` (the queue may be any integer-like value).
+
+    Returns:
+        ``(notation, queue)`` as ``(str, int)``.
+
+    Example:
+        >>> play_pair(["4*", 1])
+        ('4*', 1)
     """
     card, queue = play
     return str(card), int(queue)
@@ -270,8 +277,15 @@ STEP_KINDS = ("play", "peek", "rotate", "wake")
 def step_json(step: Step) -> TurnStep:
     """A parsed step written back as the widget's step object (:func:`parse_steps` undone).
 
-    >>> step_json(("peek", 1, 0)), step_json(("wake", None, None))
-    ({'kind': 'peek', 'queue': 1, 'position': 0}, {'kind': 'wake'})
+    Args:
+        step: a parsed step, as :func:`parse_steps` gives it.
+
+    Returns:
+        The step object.
+
+    Example:
+        >>> step_json(("peek", 1, 0)), step_json(("wake", None, None))
+        ({'kind': 'peek', 'queue': 1, 'position': 0}, {'kind': 'wake'})
     """
     kind, a, b = step
     if kind == "play":

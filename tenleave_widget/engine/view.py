@@ -182,7 +182,14 @@ class ViewWithHistory(View):
 
 def has_history(view: View) -> TypeGuard[ViewWithHistory]:
     """Whether ``view`` carries its public history (a bot that reads the players gets it
-    at the start of a turn, not after a wake or a peek)."""
+    at the start of a turn, not after a wake or a peek).
+
+    Args:
+        view: a seat's view.
+
+    Returns:
+        ``True`` if it has a ``history``.
+    """
     return "history" in view
 
 
@@ -244,7 +251,14 @@ class ViewSource(Protocol):
 
 
 def rules_view(rules: Rules) -> ViewRules:
-    """Every option of a variant, defaults included (a view's ``rules``)."""
+    """Every option of a variant, defaults included (a view's ``rules``).
+
+    Args:
+        rules: the variant.
+
+    Returns:
+        The view's ``rules`` object.
+    """
     return {
         "deck": list(rules.deck),
         "tokens": {k: list(v) for k, v in rules.tokens.items()},
@@ -254,7 +268,16 @@ def rules_view(rules: Rules) -> ViewRules:
 
 def knows(game: ViewSource, seat: int | None, card_id: int) -> bool:
     """Whether ``seat`` (``None``: the teacher) knows the value of card ``card_id``: its own
-    card, or one it peeked at."""
+    card, or one it peeked at.
+
+    Args:
+        game: the game.
+        seat: the seat; ``None`` for the teacher.
+        card_id: the card's id.
+
+    Returns:
+        ``True`` when the seat knows the value.
+    """
     return seat is None or card_id // game._d == seat or bool(game._peeks[card_id] >> seat & 1)
 
 
@@ -341,7 +364,15 @@ def seat_view(game: ViewSource, seat: int | None) -> View:
 
 def events_json(game: ViewSource, events: list[Event]) -> list[GameEvent]:
     """The public events of one turn (a view's ``events``): cards by key, values only of
-    the cards a swat flips face up."""
+    the cards a swat flips face up.
+
+    Args:
+        game: the game.
+        events: the turn's events, as the engine records them.
+
+    Returns:
+        The public events.
+    """
     d = game._d
     keys = game._keys
     notes = game._notes

@@ -55,7 +55,16 @@ def decide(bot: Bot, game: Game, seat: int) -> Turn:
 
     The one place the widget asks a bot: ``game`` is the live game; the engine's
     :func:`~tenleave_widget.analysis.bots.decide` runs the bot protocol (the bot sees only the
-    seat's view and the legal turns) on a copy of it."""
+    seat's view and the legal turns) on a copy of it.
+
+    Args:
+        bot: the bot (:func:`~tenleave_widget.analysis.bots.make_bot`).
+        game: the live game (not changed).
+        seat: the seat to move.
+
+    Returns:
+        The turn the bot plays.
+    """
     return bots.decide(bot, game.copy(), seat)
 
 
@@ -63,8 +72,17 @@ def decision_seed(seed: int, seat: int, turns: int) -> int:
     """The seed of the bot decision of ``seat`` after ``turns`` turns of a game seeded
     ``seed``: the same position, the same seed, the same answer.
 
-    >>> decision_seed(1, 2, 3) == decision_seed(1, 2, 3) != decision_seed(1, 2, 4)
-    True
+    Args:
+        seed: the table's seed.
+        seat: the seat to move.
+        turns: the turns played.
+
+    Returns:
+        A 64-bit seed.
+
+    Example:
+        >>> decision_seed(1, 2, 3) == decision_seed(1, 2, 3) != decision_seed(1, 2, 4)
+        True
     """
     return random.Random(f"tenleave-bot/{seed}/{seat}/{turns}").getrandbits(64)
 
@@ -72,7 +90,14 @@ def decision_seed(seed: int, seat: int, turns: int) -> int:
 @dataclass(frozen=True)
 class BotFailure:
     """A bot that could not move (kept in the kernel: ``w.errors``; it may name hidden
-    cards, so it is never synced). ``turn``: the turns played when the bot was asked."""
+    cards, so it is never synced). ``turn``: the turns played when the bot was asked.
+
+    Args:
+        seat: the bot's seat.
+        bot: the bot's name.
+        turn: the turns played when it was asked.
+        error: the exception it raised.
+    """
 
     seat: int
     bot: str
@@ -85,7 +110,14 @@ class BotFailure:
 
 
 class BotRunner:
-    """Moves the bots of ``session``; ``changed`` is called after every change to show."""
+    """Moves the bots of ``session``; ``changed`` is called after every change to show.
+
+    Args:
+        session: the table's session.
+        delay: seconds between two bot turns.
+        seed: the table's seed (``None``: one drawn now).
+        changed: called after every change to show.
+    """
 
     def __init__(
         self, session: Session, delay: float, seed: int | None, changed: Callable[[], None]

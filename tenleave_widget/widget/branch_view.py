@@ -27,7 +27,20 @@ __all__ = ["show_original"]
 
 def show_original(w: TenLeaveWidget, original: RecordSource) -> TenLeaveWidget:
     """Below the branch's replay ``w``, the replay of ``original`` (the game it branched
-    from, checked by its digest), stepped with ``w``; the original's replay."""
+    from, checked by its digest), stepped with ``w``; the original's replay.
+
+    Args:
+        w: the branch's replay.
+        original: the record (or its path) of the game it branched from.
+
+    Returns:
+        The original's replay (shown below ``w``, stepping with it).
+
+    Raises:
+        WidgetMessageError: ``w``'s record is not a branch, or ``original`` is not the game
+            it names.
+        RecordError: ``original`` is not a valid record.
+    """
     branch = w.session.branch
     if branch is None:
         raise WidgetMessageError(

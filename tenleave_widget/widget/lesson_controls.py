@@ -25,6 +25,12 @@ class LessonControls:
     session: Session
 
     def handle_intent(self, intent: object) -> None:  # pragma: no cover - the widget's
+        """Apply one intent: the widget's
+        (:meth:`~.controller.TenLeaveWidget.handle_intent`).
+
+        Args:
+            intent: the intent.
+        """
         raise NotImplementedError
 
     def _refresh(self) -> None:  # pragma: no cover - the widget's

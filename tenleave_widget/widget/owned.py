@@ -32,7 +32,13 @@ W = TypeVar("W", bound=ipywidgets.Widget)
 class KernelOwned(ipywidgets.Widget):  # type: ignore[misc]
     """Mixed in before a widget class (``class T(KernelOwned, anywidget.AnyWidget)``):
     front-end updates of its traits are refused but for :attr:`front_end_writes`; its
-    layout and style, made here when not given, are kernel-owned too."""
+    layout and style, made here when not given, are kernel-owned too.
+
+    Args:
+        *args: as the widget class takes them.
+        **kwargs: as the widget class takes them (``layout`` and ``style`` made kernel-owned
+            when not given).
+    """
 
     front_end_writes: ClassVar[frozenset[str]] = frozenset()
     """The synced traits a front end may set (a control's ``value``); none by default."""
@@ -49,7 +55,11 @@ class KernelOwned(ipywidgets.Widget):  # type: ignore[misc]
         """A front end's update: the traits of :attr:`front_end_writes` that it names are
         set (as ipywidgets does); every other synced trait it names is left as it is and
         its value sent back to the front end. Never raises (a value a writable trait
-        cannot hold is refused like the rest)."""
+        cannot hold is refused like the rest).
+
+        Args:
+            sync_data: the traits and values a front end sent.
+        """
         if not isinstance(sync_data, dict):
             return
         named = [k for k in sync_data if isinstance(k, str) and k in self.keys]
@@ -90,12 +100,20 @@ def owned(cls: type[W], writes: frozenset[str] = frozenset()) -> type[W]:
     """A kernel-owned subclass of the widget class ``cls`` (one per class and ``writes``):
     a front end may set its traits ``writes`` only.
 
-    >>> box = owned(ipywidgets.Checkbox, frozenset({"value"}))(value=False)
-    >>> box.set_state({"value": True, "description": "forged"})
-    >>> box.value, box.description
-    (True, '')
-    >>> isinstance(box.layout, KernelOwned)
-    True
+    Args:
+        cls: the widget class (an ipywidgets or anywidget class).
+        writes: the synced traits a front end may set.
+
+    Returns:
+        The subclass (made once per class and ``writes``, then reused).
+
+    Example:
+        >>> box = owned(ipywidgets.Checkbox, frozenset({"value"}))(value=False)
+        >>> box.set_state({"value": True, "description": "forged"})
+        >>> box.value, box.description
+        (True, '')
+        >>> isinstance(box.layout, KernelOwned)
+        True
     """
     if issubclass(cls, KernelOwned):
         return cls

@@ -68,6 +68,11 @@ class ReviewPanel(KernelOwned, ipywidgets.VBox):  # type: ignore[misc]
     a panel of the table).
 
     ``goto(turn)`` moves the table (the controller's); ``changed()`` refreshes it.
+
+    Args:
+        session: the table's session.
+        goto: moves the table to a turn (the controller's).
+        changed: refreshes the table.
     """
 
     def __init__(self, session: Session, goto: Callable[[int], None],
@@ -114,7 +119,12 @@ class ReviewPanel(KernelOwned, ipywidgets.VBox):  # type: ignore[misc]
 
     def start(self, samples: int | None = None, seed: int = 0) -> None:
         """Review the record: as a background job when the kernel's loop runs (progress
-        shown, the table stays responsive), else at once."""
+        shown, the table stays responsive), else at once.
+
+        Args:
+            samples: worlds per decision (default: the panel's control).
+            seed: the review's seed.
+        """
         if self.running:
             return
         k = int(self.samples.value) if samples is None else samples
@@ -171,7 +181,11 @@ class ReviewPanel(KernelOwned, ipywidgets.VBox):  # type: ignore[misc]
         self.set_review(result)
 
     def set_review(self, result: Review | None) -> None:
-        """Show ``result`` (a computed or saved review), or nothing."""
+        """Show ``result`` (a computed or saved review), or nothing.
+
+        Args:
+            result: the review, or ``None`` for none.
+        """
         self.session.review = result
         self._shown = None
         self._changed()
@@ -182,7 +196,11 @@ class ReviewPanel(KernelOwned, ipywidgets.VBox):  # type: ignore[misc]
         self._changed()
 
     def jump(self, turn: int) -> None:
-        """Show the position of the decision at ``turn`` (what a click on its point does)."""
+        """Show the position of the decision at ``turn`` (what a click on its point does).
+
+        Args:
+            turn: the decision's turn.
+        """
         self._goto(turn)
 
     def refresh(self) -> None:

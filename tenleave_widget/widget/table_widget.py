@@ -35,8 +35,16 @@ if sys.platform == "emscripten":  # pragma: no cover - Pyodide only (tests/brows
 def to_wire(value: Any, null: Any) -> Any:
     """``value`` with every ``None`` in it, at any depth, replaced by ``null``.
 
-    >>> to_wire({"a": None, "b": [1, None, {"c": None}], "d": "x"}, "NULL")
-    {'a': 'NULL', 'b': [1, 'NULL', {'c': 'NULL'}], 'd': 'x'}
+    Args:
+        value: a JSON-ready value.
+        null: what stands for ``None``.
+
+    Returns:
+        The value, ``None`` replaced.
+
+    Example:
+        >>> to_wire({"a": None, "b": [1, None, {"c": None}], "d": "x"}, "NULL")
+        {'a': 'NULL', 'b': [1, 'NULL', {'c': 'NULL'}], 'd': 'x'}
     """
     if value is None:
         return null
@@ -70,7 +78,14 @@ def _in_marimo() -> bool:
 class TableWidget(KernelOwned, anywidget.AnyWidget):
     """The card table: draws a :class:`~.protocol.TableState` and sends intents. State
     only: the controller (:class:`~.controller.TenLeaveWidget`) fills these traitlets; a
-    front end's update of one is refused (:class:`~.owned.KernelOwned`)."""
+    front end's update of one is refused (:class:`~.owned.KernelOwned`).
+
+    Args:
+        **kwargs: initial trait values, as anywidget takes them.
+
+    Raises:
+        RuntimeError: the front end's bundle is not built (``pip install -e .`` builds it).
+    """
 
     # the table without plotly.js (39 KB): the kernel's one PlotlyRuntime brings plotly.js
     # and the table's stylesheet, saved once per notebook however many tables it holds
@@ -115,7 +130,11 @@ class TableWidget(KernelOwned, anywidget.AnyWidget):
         super().__init__(**kwargs)
 
     def show(self, state: TableState) -> None:
-        """Sync ``state`` to the browser, in one message (unchanged keys are not sent)."""
+        """Sync ``state`` to the browser, in one message (unchanged keys are not sent).
+
+        Args:
+            state: the table's state (:class:`~.protocol.TableState`).
+        """
         with self.hold_sync():
             for name, value in state.items():
                 setattr(self, name, value)

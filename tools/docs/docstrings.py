@@ -15,7 +15,8 @@ and reports
   signal its public callers catch).
 
 A class's ``__init__`` is documented by the class (mkdocstrings merges the two).
-``python tools/docs/docstrings.py`` lists what it finds.
+``python tools/docs/docstrings.py`` lists what it finds; ``python tools/docs/docstrings.py
+engine`` makes the same check over every public name of a layer.
 """
 
 from __future__ import annotations
@@ -328,6 +329,32 @@ def check(package: griffe.Module, skip_modules: frozenset[str] = frozenset()) ->
     return found
 
 
+def check_layer(package: griffe.Module, layer: str) -> list[str]:
+    """The same check over every public function, class and method defined in the
+    modules of one layer (``"engine"``), in ``__all__`` or not."""
+    found: list[str] = []
+    root = package[layer]
+    assert isinstance(root, griffe.Module)
+    modules = [root, *(m for m in _modules(root))]
+    for module in modules:
+        if any(part.startswith("_") for part in module.path.split(".")[1:]):
+            continue
+        for name, member in module.members.items():
+            if name.startswith("_") or member.is_alias or isinstance(
+                    member, (griffe.Attribute, griffe.Module)):
+                continue
+            for obj, cls in _under(member, None):  # type: ignore[arg-type]
+                found += problems_of(obj, cls)
+    return found
+
+
+def _modules(module: griffe.Module) -> Iterator[griffe.Module]:
+    for member in module.members.values():
+        if isinstance(member, griffe.Module) and not member.is_alias:
+            yield member
+            yield from _modules(member)
+
+
 def load() -> griffe.Module:
     package = griffe.load(PACKAGE, resolve_aliases=True, resolve_external=False)
     assert isinstance(package, griffe.Module)
@@ -335,6 +362,9 @@ def load() -> griffe.Module:
 
 
 if __name__ == "__main__":
-    listed = check(load())
+    # python tools/docs/docstrings.py [LAYER...]: the API reference's names, or the layers'
+    package = load()
+    listed = check(package) if len(sys.argv) == 1 else [
+        problem for layer in sys.argv[1:] for problem in check_layer(package, layer)]
     print("\n".join(listed) if listed else "every rendered docstring documents its calls")
     sys.exit(1 if listed else 0)
