@@ -165,13 +165,16 @@ _TABLES: dict[tuple[int, tuple[tuple[int, ...], ...]], Tables] = {}
 _SWATS: dict[tuple[int, ...], tuple[npt.NDArray[np.uint8], npt.NDArray[np.int32]]] = {}
 _OFF = 64  # the offset of a least rise in the choice table (rises are above -64)
 _FIELD = 6  # bits per seat of a packed penalty (a seat's cards add at most 50)
-_POPC = np.array([bin(b).count("1") for b in range(1 << 15)], dtype=np.int64)
-_SET = [[i for i in range(15) if b >> i & 1] for b in range(1 << 15)]
-_NTHQ = np.array([(x + [0] * 16)[:16] for x in _SET], dtype=np.int8).ravel() // 5
-_NTHV = np.array([(x + [0] * 16)[:16] for x in _SET], dtype=np.int8).ravel() % 5 + 1
+_BITS = (np.arange(1 << 15, dtype=np.int64)[:, None] >> np.arange(15)) & 1  # bit i of b
+_POPC = _BITS.sum(-1)
+"""The number of set bits of every 15-bit integer."""
+_NTH = np.sort(np.where(_BITS > 0, np.arange(15, dtype=np.int8), np.int8(15)), axis=-1)
+_NTH = np.pad(np.where(_NTH < 15, _NTH, 0).astype(np.int8), ((0, 0), (0, 1))).ravel()
+_NTHQ = _NTH // 5
+_NTHV = _NTH % 5 + 1
 """``_NTHQ[bits * 16 + j]``, ``_NTHV[...]``: the queue and value of the j-th set bit of
-``bits`` (bit ``5 q + v - 1`` for value v on queue q)."""
-del _SET
+``bits`` (bit ``5 q + v - 1`` for value v on queue q; 0 past the last set bit)."""
+del _BITS, _NTH
 
 
 _CODES: list[tuple[IntArray, IntArray, IntArray, IntArray]] = []
