@@ -8,6 +8,7 @@ session's attributes says which in a ``Protocol`` of its own (``ModeSession`` in
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -118,9 +119,20 @@ def imports(
 ) -> list[tuple[int, str]]:
     """``(line, target)`` of every import: package modules relative to the package
     (``game``), other modules by their absolute name prefixed with ``!`` (``!plotly``).
-    ``runtime_only`` leaves out the imports under ``if TYPE_CHECKING:``."""
+    ``text`` stands for the file's text; ``runtime_only`` leaves out the imports under
+    ``if TYPE_CHECKING:``."""
+    if text is None:  # a file of the package: read and parsed once for all the tests
+        return list(_file_imports(path, runtime_only))
+    return _imports(path, text, runtime_only)
+
+
+@functools.cache
+def _file_imports(path: Path, runtime_only: bool) -> tuple[tuple[int, str], ...]:
+    return tuple(_imports(path, path.read_text(encoding="utf-8"), runtime_only))
+
+
+def _imports(path: Path, source: str, runtime_only: bool) -> list[tuple[int, str]]:
     package = list(path.relative_to(PACKAGE).parts[:-1])
-    source = path.read_text(encoding="utf-8") if text is None else text
     tree = ast.parse(source)
     skip = type_only_lines(tree) if runtime_only else set()
     out: list[tuple[int, str]] = []
