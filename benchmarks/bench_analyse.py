@@ -9,6 +9,12 @@ For each position, one run measures, paired:
   better than every other decision), whether an analysis with ``--scale`` times the
   worlds (every round, cap and first batch scaled; another salt, so fresh worlds) names a
   best of the same group. The share, with its Wilson interval.
+  Agreement is counted two ways: *strict* (the reference's best is of the same group)
+  and *within the reference's ties* (the ★'s decision is among those the reference finds
+  about as good as its best: it cannot tell them apart either). And for a stricter ★
+  measured on the same positions (:func:`corrected_star`: every other decision separated
+  from the best at the Bonferroni-corrected level, the 95% split over the decisions
+  compared), how often it is shown and how often it agrees.
 - **Label stability**: the played decision's label by the default verdict, against the
   label with twice the budget and another salt. The share that differ, with its interval:
   every label, and the error label alone (inaccuracy, mistake, blunder or none).
@@ -18,6 +24,13 @@ For each position, one run measures, paired:
 Run (one process; positions are spread over 2-5 seats evenly)::
 
     nice python benchmarks/bench_analyse.py --positions 300 --out benchmarks/results/analyse.json
+
+On a loaded machine, runs on other positions (``--seed``) in parallel processes, each
+bounded (``--minutes``), then pooled (the counts summed, the intervals again)::
+
+    nice python benchmarks/bench_analyse.py --seed 7 --minutes 38 --out a.json &
+    nice python benchmarks/bench_analyse.py --seed 8 --minutes 31 --out b.json
+    python benchmarks/bench_analyse.py --merge a.json b.json --out benchmarks/results/analyse.json
 
 The machine is shared: CPU times are per process and hold under load; the load is written.
 """
@@ -32,13 +45,14 @@ import random
 import statistics
 import sys
 import time
+from statistics import NormalDist
 from typing import Any
 
 from tenleave_widget.analysis import analyse as an
 from tenleave_widget.analysis.bots import make_bot
 from tenleave_widget.analysis.playouts import default_kernel
 from tenleave_widget.analysis.review import decisions
-from tenleave_widget.analysis.stats import wilson
+from tenleave_widget.analysis.stats import Z95, wilson
 from tenleave_widget.programs.simulate import play_game
 
 
@@ -63,6 +77,26 @@ def positions(count: int, seed: int) -> list[Any]:
     return out
 
 
+def corrected_star(a: dict[str, Any]) -> bool:
+    """Whether the analysis ``a`` (with a ★) still shows one when every other decision
+    the ★ is compared with must be separated from the best at the Bonferroni-corrected
+    level (two-sided 5% split over the ``m`` decisions compared: z = Φ⁻¹(1 - 0.025/m));
+    the paired half-widths are the analysis's own 95% ones, rescaled."""
+    best = a["decisions"][0]
+    peek_best = best["kind"] == "peek first"
+    others = [d for d in a["decisions"] if d["group"] != best["group"]
+              and (d["kind"] != "peek first" or peek_best)]
+    if not a["star"] or not others:
+        return bool(a["star"])
+    z = NormalDist().inv_cdf(1 - 0.025 / len(others))
+    for d in others:
+        lo, hi = d["vs_best_ci95"]
+        half = (hi - lo) / 2 * z / Z95
+        if d["vs_best"] - half <= 0:
+            return False
+    return True
+
+
 def error(label: str) -> str:
     """The error label a person is told (inaccuracy, mistake, blunder), or none."""
     return label if label in ("inaccuracy", "mistake", "blunder") else "none"
@@ -73,6 +107,44 @@ def pct(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(q * len(s)))]
 
 
+def merged(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Runs of this benchmark on other positions (other ``--seed``), pooled: the counts
+    summed and their intervals again (each run's CPU rows kept as they are)."""
+    def count(run: dict[str, Any], share: str, of: str) -> int:
+        return round(run[share][0] * run[of]) if run[of] else 0
+
+    shown = sum(r["star_shown"] for r in runs)
+    corrected = sum(r["corrected_star_shown"] for r in runs)
+    labels = sum(r["labels_compared"] for r in runs)
+    agree = sum(count(r, "star_agrees_with_scale_x", "star_shown") for r in runs)
+    tied = sum(count(r, "star_within_scale_x_ties", "star_shown") for r in runs)
+    c_agree = sum(count(r, "corrected_star_agrees_with_scale_x", "corrected_star_shown")
+                  for r in runs)
+    differ = sum(count(r, "label_differs_at_2x_other_seed", "labels_compared") for r in runs)
+    e_differ = sum(count(r, "error_label_differs_at_2x_other_seed", "labels_compared")
+                   for r in runs)
+    return {
+        "title": runs[0]["title"] + " (runs pooled)",
+        "date": max(r["date"] for r in runs),
+        "machine": runs[0]["machine"],
+        "load": "; ".join(f"run {i}: {r['load']}" for i, r in enumerate(runs)),
+        "kernel": runs[0]["kernel"],
+        "runs": [{"run": i, **{k: v for k, v in r.items() if k != "rows"}}
+                 for i, r in enumerate(runs)],
+        "rows": [{"run": i, **row} for i, r in enumerate(runs) for row in r["rows"]],
+        "positions": sum(r["positions"] for r in runs),
+        "star_shown": shown,
+        "star_agrees_with_scale_x": list(wilson(agree, shown)),
+        "star_within_scale_x_ties": list(wilson(tied, shown)),
+        "corrected_star_shown": corrected,
+        "corrected_star_agrees_with_scale_x": list(wilson(c_agree, corrected)),
+        "scale": runs[0]["scale"],
+        "labels_compared": labels,
+        "label_differs_at_2x_other_seed": list(wilson(differ, labels)),
+        "error_label_differs_at_2x_other_seed": list(wilson(e_differ, labels)),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--positions", type=int, default=300)
@@ -81,7 +153,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--minutes", type=float, default=None,
                    help="stop after this many minutes (the positions done are reported)")
     p.add_argument("--out", default=None)
+    p.add_argument("--merge", nargs="+", default=None, metavar="JSON",
+                   help="pool the results of earlier runs (other --seed) into --out")
     args = p.parse_args(argv)
+    if args.merge:
+        runs = []
+        for path in args.merge:
+            with open(path) as f:
+                runs.append(json.load(f))
+        out = {"command": "python benchmarks/bench_analyse.py " + " ".join(
+            argv if argv is not None else sys.argv[1:]), **merged(runs)}
+        print(json.dumps({k: v for k, v in out.items() if k not in ("runs", "rows")},
+                         indent=1))
+        if args.out:
+            with open(args.out, "w") as f:
+                json.dump(out, f, indent=1)
+                f.write("\n")
+        return 0
     base = an.Settings()
     k = args.scale
     ref = an.Settings(first=base.first * k, batch=base.batch * k, cap=base.cap * k,
@@ -93,7 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     load0 = os.getloadavg()[0]
     cpu: dict[int, list[float]] = {n: [] for n in range(2, 6)}
     judge_cpu: dict[int, list[float]] = {n: [] for n in range(2, 6)}
-    starred = agree = 0
+    starred = agree = agree_tied = 0
+    strict_shown = strict_agree = 0
     labels = differ = errors_differ = 0
     done = 0
     for n, d in ps:
@@ -109,16 +198,25 @@ def main(argv: list[str] | None = None) -> int:
         if a["star"]:
             starred += 1
             r = an.analyse(d.view, ref, seed=1)
-            agree += r["decisions"][0]["group"] == a["decisions"][0]["group"]
+            same = r["decisions"][0]["group"] == a["decisions"][0]["group"]
+            agree += same
+            agree_tied += a["decisions"][0]["group"] in {r["decisions"][i]["group"]
+                                                        for i in r["equal"]}
+            if corrected_star(dict(a)):
+                strict_shown += 1
+                strict_agree += same
         v2 = an.judge(d.view, d.played.to_json(), double, seed=2, seen=d.seen)
         labels += 1
         differ += v["label"] != v2["label"]
         errors_differ += error(v["label"]) != error(v2["label"])
         done += 1
         if done % 10 == 0:
-            print(f"{done} positions: star {agree}/{starred}, labels differ {differ}/{labels}",
+            print(f"{done} positions: star {agree}/{starred} (corrected "
+                  f"{strict_agree}/{strict_shown}), labels differ {differ}/{labels}",
                   file=sys.stderr, flush=True)
     pa, plo, phi = wilson(agree, starred)
+    ta, tlo, thi = wilson(agree_tied, starred)
+    sa, slo, shi = wilson(strict_agree, strict_shown)
     pd, dlo, dhi = wilson(differ, labels)
     pe, elo, ehi = wilson(errors_differ, labels)
     rows: list[dict[str, Any]] = []
@@ -140,6 +238,9 @@ def main(argv: list[str] | None = None) -> int:
         "positions": done,
         "star_shown": starred,
         "star_agrees_with_scale_x": [pa, plo, phi],
+        "star_within_scale_x_ties": [ta, tlo, thi],
+        "corrected_star_shown": strict_shown,
+        "corrected_star_agrees_with_scale_x": [sa, slo, shi],
         "scale": k,
         "labels_compared": labels,
         "label_differs_at_2x_other_seed": [pd, dlo, dhi],
