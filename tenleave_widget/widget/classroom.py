@@ -14,8 +14,7 @@ import asyncio
 import html
 import threading
 import time
-from ssl import SSLContext
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets
 
@@ -27,6 +26,9 @@ from ..programs.dealer.wire import WireError
 from ..table.protocol import WidgetMessageError
 from .remote import on_loop
 from .review_panel import _serving_loop
+
+if TYPE_CHECKING:  # ssl is not in Pyodide's standard library until loaded
+    from ssl import SSLContext
 
 __all__ = ["Classroom", "classroom"]
 

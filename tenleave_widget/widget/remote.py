@@ -18,21 +18,31 @@ This module only moves state between the link and the table: the game source is
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
+import time
 from collections.abc import Callable
-from ssl import SSLContext
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ..engine.errors import TenLeaveError, excerpt
 from ..engine.record import check_name
-from ..programs.dealer.remote import RemoteSeat, RemoteSession, ThreadLink, check_url
+from ..programs.dealer.remote import (
+    BrowserLink,
+    RemoteSeat,
+    RemoteSession,
+    ThreadLink,
+    check_url,
+)
 from ..programs.dealer.stand_in import stand_in
 from ..programs.dealer.wire import WireError
 from ..table.protocol import WidgetMessageError
 from .controller import TenLeaveWidget
 from .review_panel import _serving_loop
 
-__all__ = ["RemoteTable", "join", "on_loop"]
+if TYPE_CHECKING:  # ssl is not in Pyodide's standard library until loaded
+    from ssl import SSLContext
+
+__all__ = ["RemoteTable", "join", "join_async", "on_loop"]
 
 
 def on_loop(loop: asyncio.AbstractEventLoop | None, take: Callable[[], None]) -> None:
@@ -51,8 +61,8 @@ class RemoteTable(TenLeaveWidget):
 
     session_class = RemoteSession
 
-    def __init__(self, remote: RemoteSeat, link: ThreadLink, loop: asyncio.AbstractEventLoop
-                 | None, **options: Any) -> None:
+    def __init__(self, remote: RemoteSeat, link: ThreadLink | BrowserLink,
+                 loop: asyncio.AbstractEventLoop | None, **options: Any) -> None:
         self.remote = remote
         self.link = link
         self._loop = loop
@@ -170,6 +180,63 @@ def join(url: str, code: str | None = None, name: str | None = None, *,
         WireError: the dealer refused (``w.fault``: ``bad-code``, ``table-full``,
             ``bad-token``, ...), in its words.
     """
+    hello = _hello(url, code, name, token, seat, timeout)
+    j = _Joining()
+    j.link = ThreadLink(url, hello, j.on_frame, lambda: j.remote.token, ssl=ssl)
+    j.link.start()
+    j.answered.wait(timeout)
+    return j.table(url, timeout, _serving_loop(), show_odds=show_odds, coach=coach,
+                   coach_samples=coach_samples, size=size)
+
+
+async def join_async(url: str, code: str | None = None, name: str | None = None, *,
+                     token: str | None = None, seat: int | None = None,
+                     show_odds: bool = True, coach: str = "off",
+                     coach_samples: int | None = None, size: str | None = None,
+                     timeout: float = 10.0) -> RemoteTable:
+    """:func:`join` for a kernel that must not block while it waits for the dealer: in
+    JupyterLite (Pyodide), ``w = await join_async(url, code, name)``, the link then being
+    the browser's own WebSocket (:class:`~..programs.dealer.remote.BrowserLink`); in
+    CPython the same as :func:`join`, awaited.
+
+    Args:
+        url: the dealer's ``ws://`` or ``wss://`` address.
+        code: the table's join code.
+        name: the name the other players see.
+        token: instead of ``code`` and ``name``: the seat's token.
+        seat: a free seat to take (default: the first free one).
+        show_odds: show the odds panels beside the table.
+        coach: as :func:`~.entry.play`'s.
+        coach_samples: the coach's worlds per decision (default: the review's).
+        size: ``"small"``, ``"medium"``, ``"large"`` or ``"projector"``.
+        timeout: seconds to wait for the dealer's answer.
+
+    Returns:
+        The table (:class:`RemoteTable`).
+
+    Raises:
+        WidgetMessageError: a bad argument, or no answer within ``timeout``.
+        WireError: the dealer refused (its ``fault``), in its words.
+    """
+    hello = _hello(url, code, name, token, seat, timeout)
+    j = _Joining()
+    browser = sys.platform == "emscripten"
+    if browser:
+        j.link = BrowserLink(url, hello, j.on_frame, lambda: j.remote.token)
+    else:
+        j.link = ThreadLink(url, hello, j.on_frame, lambda: j.remote.token)
+    j.link.start()
+    end = time.monotonic() + timeout
+    while not j.answered.is_set() and time.monotonic() < end:
+        await asyncio.sleep(0.02)  # the page's loop (or the link's thread) answers
+    return j.table(url, timeout, None if browser else asyncio.get_running_loop(),
+                   show_odds=show_odds, coach=coach, coach_samples=coach_samples, size=size)
+
+
+def _hello(url: object, code: object, name: object, token: object, seat: object,
+           timeout: object) -> dict[str, Any]:
+    """The first frame's fields of a join (or a resume), every argument checked; raises
+    :class:`WidgetMessageError` naming a bad one."""
     check_url(url)
     if token is not None:
         if not isinstance(token, str) or code is not None or name is not None:
@@ -189,36 +256,48 @@ def join(url: str, code: str | None = None, name: str | None = None, *,
             hello["seat"] = seat
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout:
         raise WidgetMessageError(f"timeout must be seconds > 0, not {excerpt(timeout)}")
-    remote = RemoteSeat()
-    answered = threading.Event()
-    tables: list[RemoteTable] = []
+    return hello
 
-    def on_frame(text: str) -> None:
-        kind = remote.receive(text)
+
+class _Joining:
+    """A join under way: the seat's state, whether the dealer has answered, the link, and
+    the table once built (later frames go to it)."""
+
+    def __init__(self) -> None:
+        self.remote = RemoteSeat()
+        self.answered = threading.Event()
+        self.link: ThreadLink | BrowserLink | None = None
+        self.tables: list[RemoteTable] = []
+
+    def on_frame(self, text: str) -> None:
+        kind = self.remote.receive(text)
         if kind == "resync":
-            link.drop()
+            assert self.link is not None
+            self.link.drop()
             return
-        if not answered.is_set():
-            if kind == "error" and remote.seat is None:
-                answered.set()
-                raise WireError(*(remote.error or ("malformed", "")))  # ends the link
+        if not self.answered.is_set():
+            if kind == "error" and self.remote.seat is None:
+                self.answered.set()
+                raise WireError(*(self.remote.error or ("malformed", "")))  # ends the link
             if kind == "state":
-                answered.set()
+                self.answered.set()
             return
-        if tables:
-            tables[0].changed()
+        if self.tables:
+            self.tables[0].changed()
 
-    link = ThreadLink(url, hello, on_frame, lambda: remote.token, ssl=ssl)
-    link.start()
-    if not answered.wait(timeout):
-        link.close()
-        raise WidgetMessageError(f"the dealer at {url} did not answer within {timeout:g} s")
-    if remote.view is None or remote.seat is None:
-        link.close()
-        fault, message = remote.error or ("malformed", "the dealer sent no table")
-        raise WireError(fault, message)
-    w = RemoteTable(remote, link, _serving_loop(), show_odds=show_odds, coach=coach,
-                    coach_samples=coach_samples, size=size)
-    tables.append(w)
-    w.changed()  # what came in meanwhile
-    return w
+    def table(self, url: str, timeout: float, loop: asyncio.AbstractEventLoop | None,
+              **options: Any) -> RemoteTable:
+        """The table, once the dealer has answered; raises as :func:`join` says."""
+        assert self.link is not None
+        if not self.answered.is_set():
+            self.link.close()
+            raise WidgetMessageError(f"the dealer at {url} did not answer within {timeout:g} s")
+        remote = self.remote
+        if remote.view is None or remote.seat is None:
+            self.link.close()
+            fault, message = remote.error or ("malformed", "the dealer sent no table")
+            raise WireError(fault, message)
+        w = RemoteTable(remote, self.link, loop, **options)
+        self.tables.append(w)
+        w.changed()  # what came in meanwhile
+        return w

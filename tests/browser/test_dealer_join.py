@@ -8,6 +8,7 @@ each of its turns the drawn table is the table of ``Game.view(seat)``.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -136,3 +137,43 @@ def notebook7(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
 def test_two_students_play_a_whole_game_in_notebook7(browser: Any,
                                                      notebook7: LabServer) -> None:
     play_whole_game(browser, notebook7, open_and_run_notebook7, "dealer-join-nb7")
+
+
+def click_to_the_end(root: Any, s: Served, game: Any, other: Any, seconds: float,
+                     wait_turns: Any) -> None:
+    """Seat 0 plays by clicks on the table ``root`` (a random plain play at each turn,
+    after checking that the drawn table is the real game's view of seat 0), seat 1 is
+    ``other`` (a student's table in this process), the dealer's bot the rest, to the end;
+    then the drawn table is the end's. ``wait_turns(k, idle)``: wait until the table
+    shows ``k`` turns (and, if ``idle``, that nothing is busy)."""
+    from widget.test_remote import my_turn, play_one
+
+    rng = random.Random(6)
+    clicked = 0
+    end = time.monotonic() + seconds
+    while not call_in(s, lambda: game.finished):
+        assert time.monotonic() < end, "the game did not end in time"
+        real = call_in(s, lambda: game.copy())
+        if real.finished:
+            break
+        if real.to_move == 1 and my_turn(other):
+            play_one(other, rng)
+        elif real.to_move == 0:
+            k = real.turns_applied
+            wait_turns(k, True)
+            assert root.evaluate(TABLE_JS) == table_of(real.view(0))
+            plays = [x for x in real.legal_turns if x.action == "none"]
+            choice = plays[rng.randrange(len(plays))]
+            root.locator(f"[data-testid='hand-card-{choice.card}']").first.click()
+            root.locator(f"[data-testid='play-{choice.queue}']").first.click()
+            root.locator("[data-testid='end']").first.click()
+            deadline = time.monotonic() + 60
+            while call_in(s, lambda: game.turns_applied) == k:
+                assert time.monotonic() < deadline, "the turn never reached the dealer"
+                time.sleep(0.01)
+            clicked += 1
+        time.sleep(0.01)
+    assert clicked >= 5
+    final = call_in(s, lambda: game.copy())
+    wait_turns(final.turns_applied, False)
+    assert final.finished and root.evaluate(TABLE_JS) == table_of(final.view(0))

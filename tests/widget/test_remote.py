@@ -316,3 +316,28 @@ def test_twin_games_give_the_students_table_the_same_state() -> None:
     split = next(k for k in both if a[k] != b[k])
     assert split >= 4, "the twins differ before the student can tell them apart"
     assert [a[k] for k in both if k < split] == [b[k] for k in both if k < split]
+
+
+def test_join_async_seats_the_same_way() -> None:
+    """The awaitable join (JupyterLite's way, here on CPython's link): seated, refused
+    with the dealer's fault, bad arguments named."""
+    from tenleave_widget.widget.remote import join_async
+
+    with served_in_thread(seed=12) as s:
+        t = create(s, 2)
+
+        async def main() -> None:
+            w = await join_async(s.url, t["code"], "Ana", show_odds=False)
+            try:
+                assert w.seat == 0 and w.session.live.players[0] == "Ana"
+                real = call_in(s, lambda: s.dealer.tables[t["table"]].game.copy())
+                assert w.session.live.view(0) == real.view(0)
+            finally:
+                w.close()
+            with pytest.raises(WireError) as e:
+                await join_async(s.url, "NOPE22", "Ben")
+            assert e.value.fault == "bad-code"
+            with pytest.raises(WidgetMessageError, match="name"):
+                await join_async(s.url, t["code"], "")
+
+        asyncio.run(main())

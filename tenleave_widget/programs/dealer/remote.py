@@ -25,8 +25,7 @@ import json
 import logging
 import threading
 from collections.abc import Callable
-from ssl import SSLContext
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ...engine.errors import TenLeaveError, excerpt
 from ...engine.game import Game
@@ -38,7 +37,10 @@ from ...table.session.machine import Session
 from .stand_in import stand_in
 from .wire import WIRE, WireError
 
-__all__ = ["RemoteSeat", "RemoteSession", "ThreadLink", "check_url"]
+if TYPE_CHECKING:  # ssl is not in Pyodide's standard library until loaded
+    from ssl import SSLContext
+
+__all__ = ["BrowserLink", "RemoteSeat", "RemoteSession", "ThreadLink", "check_url"]
 
 log = logging.getLogger("tenleave.remote")
 
@@ -348,3 +350,89 @@ class ThreadLink:
         while True:
             text = await self._queue.get()
             await ws.send(text)
+
+
+class BrowserLink:
+    """One seat's WebSocket to the dealer through the browser's own ``WebSocket`` (for a
+    kernel in the browser, Pyodide, where Python cannot open a socket): the same duties
+    as :class:`ThreadLink` (``hello`` first, every frame to ``on_frame``, a dropped line
+    resumed every ``retry`` seconds until :meth:`close`), on the page's event loop, with
+    no thread. Frames sent while the line is down are queued."""
+
+    def __init__(self, url: str, hello: dict[str, Any], on_frame: Callable[[str], None],
+                 token: Callable[[], str | None], *, retry: float = 0.5,
+                 again: Callable[[], dict[str, Any]] | None = None) -> None:
+        self.url = url
+        self.hello = hello
+        self.on_frame = on_frame
+        self.token = token
+        self.retry = retry
+        self.again = again or (lambda: {"kind": "resume", "token": self.token()})
+        self.connects = 0
+        self.failures = 0
+        self._ws: Any = None
+        self._queue: list[str] = []
+        self._closed = False
+        self._proxies: list[Any] = []
+
+    def start(self) -> None:
+        """Open the connection (its answers come in on the page's loop)."""
+        self._open(self.hello)
+
+    def _open(self, hello: dict[str, Any]) -> None:
+        import importlib
+
+        js: Any = importlib.import_module("js")  # the page's globals (Pyodide only)
+        create_proxy = importlib.import_module("pyodide.ffi").create_proxy
+
+        ws = js.WebSocket.new(self.url)
+        self._ws = ws
+
+        def opened(_event: Any) -> None:
+            self.connects += 1
+            ws.send(json.dumps({"wire": WIRE, **hello}))
+            queued, self._queue = self._queue, []
+            for text in queued:
+                ws.send(text)
+
+        def message(event: Any) -> None:
+            if isinstance(event.data, str):
+                try:
+                    self.on_frame(event.data)
+                except TenLeaveError:  # the seat cannot go on (a refused join)
+                    self.close()
+                except Exception:  # noqa: BLE001 - the line must outlive a bug in one frame
+                    log.exception("a frame from the dealer could not be taken in")
+                    self.failures += 1
+
+        def closed(_event: Any) -> None:
+            if self._ws is ws and not self._closed:
+                self._ws = None
+                reopen = create_proxy(lambda: self._open(self.again()))
+                self._proxies.append(reopen)
+                js.setTimeout(reopen, int(self.retry * 1000))
+
+        for name, fn in (("onopen", opened), ("onmessage", message), ("onclose", closed)):
+            proxy = create_proxy(fn)
+            self._proxies.append(proxy)
+            setattr(ws, name, proxy)
+
+    def send(self, kind: str, fields: dict[str, Any]) -> None:
+        """Send a frame of ``kind`` with ``fields`` (queued while the line is down)."""
+        text = json.dumps({"wire": WIRE, "kind": kind, **fields})
+        ws = self._ws
+        if ws is not None and ws.readyState == 1:
+            ws.send(text)
+        elif not self._closed:
+            self._queue.append(text)
+
+    def drop(self) -> None:
+        """Cut the connection as a network fault would (the link resumes the seat)."""
+        if self._ws is not None:
+            self._ws.close()
+
+    def close(self) -> None:
+        """Close the connection for good."""
+        self._closed = True
+        if self._ws is not None:
+            self._ws.close()
