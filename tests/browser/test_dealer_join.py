@@ -140,12 +140,13 @@ def test_two_students_play_a_whole_game_in_notebook7(browser: Any,
 
 
 def click_to_the_end(root: Any, s: Served, game: Any, other: Any, seconds: float,
-                     wait_turns: Any) -> None:
+                     wait_turns: Any, midway: Any = None) -> None:
     """Seat 0 plays by clicks on the table ``root`` (a random plain play at each turn,
     after checking that the drawn table is the real game's view of seat 0), seat 1 is
     ``other`` (a student's table in this process), the dealer's bot the rest, to the end;
     then the drawn table is the end's. ``wait_turns(k, idle)``: wait until the table
-    shows ``k`` turns (and, if ``idle``, that nothing is busy)."""
+    shows ``k`` turns (and, if ``idle``, that nothing is busy). ``midway()`` is called
+    once after the second click (a dropped line, say)."""
     from widget.test_remote import my_turn, play_one
 
     rng = random.Random(6)
@@ -172,6 +173,8 @@ def click_to_the_end(root: Any, s: Served, game: Any, other: Any, seconds: float
                 assert time.monotonic() < deadline, "the turn never reached the dealer"
                 time.sleep(0.01)
             clicked += 1
+            if clicked == 2 and midway is not None:
+                midway()
         time.sleep(0.01)
     assert clicked >= 5
     final = call_in(s, lambda: game.copy())

@@ -1,11 +1,13 @@
 """A student at a dealer's table from the JupyterLite site (Pyodide: the kernel is in the
 browser and Python cannot open a socket, so the seat's link is the browser's own
 WebSocket): ``w = await join_async(url, code, name)`` in a cell, then a whole game by
-clicking against a student in this test's process and a greedy bot; at each of the Lite
-student's turns the drawn table is the table of the real game's view of its seat."""
+clicking against a student in this test's process and a greedy bot, its line cut once
+(it resumes its seat by itself); at each of the Lite student's turns the drawn table is
+the table of the real game's view of its seat."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from programs.dealer.harness import call_in, served_in_thread
@@ -33,8 +35,19 @@ def test_a_student_in_jupyterlite_plays_a_whole_game(page: Any, lite: str) -> No
         other = join(s.url, t["code"], "Ben", show_odds=False)
         try:
             assert call_in(s, lambda: game.players[0]) == "Lia"
+            seated = call_in(s, lambda: s.dealer.tables[t["table"]].clients[0])
+
+            def drop() -> None:
+                """The line cut in the browser: the seat must come back by itself."""
+                run_cell(page, "lw.drop()")
+                end = time.monotonic() + 60
+                while call_in(s, lambda: s.dealer.tables[t["table"]].clients.get(0)) in (
+                        seated, None):
+                    assert time.monotonic() < end, "the Lite seat did not resume"
+                    time.sleep(0.05)
+
             click_to_the_end(root, s, game, other, 400, lambda k, idle: page.wait_for_function(
                 WAIT_TURN_JS if idle else "([el, k]) => el.dataset.turns === String(k)",
-                arg=[root.element_handle(), k], timeout=TIMEOUT))
+                arg=[root.element_handle(), k], timeout=TIMEOUT), drop)
         finally:
             other.close()
