@@ -63,9 +63,12 @@ def details_data() -> dict[str, Any]:
     row = moves["moves"][0]
     moves["moves"] = [{**row, "label": f"{v} on queue {q + 1}", "best": i == 0,
                        "margin": i - 2.0, "margin_ci95": [i - 2.6, i - 1.3],
-                       "final": 5.0 + i, "final_ci95": [4.0 + i, 6.0 + i]}
+                       "final": 5.0 + i, "final_ci95": [4.0 + i, 6.0 + i],
+                       "worse": float(i),  # points behind the best, its paired interval
+                       "worse_ci95": [0.0, 0.0] if i == 0 else [i - 0.6, i + 0.7]}
                       for i, (v, q) in enumerate((v, q) for v in (1, 2, 3) for q in range(3))]
-    moves["measure"], moves["worlds"], moves["target"] = "game", 192, 192
+    moves["measure"], moves["worlds"], moves["target"] = "game", 192, 1024
+    moves["done"], moves["star"] = True, True
     data["timeline"] = {"turns": [0, 1, 2, 3], "penalty": [[0, 4, 9, 13], [0, 5, 9, 14],
                                                             [0, 0, 2, 2]],
                         "expected": [], "viewer": None}
