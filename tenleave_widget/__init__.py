@@ -41,10 +41,13 @@ if TYPE_CHECKING:
     from .table.panels.figures import odds_figures as odds_figures
     from .table.protocol import WidgetMessageError as WidgetMessageError
     from .table.session.default_size import set_default_size as set_default_size
+    from .widget.classroom import classroom as classroom  # needs Jupyter
     from .widget.controller import TenLeaveWidget as TenLeaveWidget  # needs Jupyter
     from .widget.entry import hotseat as hotseat  # needs Jupyter
     from .widget.entry import play as play  # needs Jupyter
     from .widget.entry import replay as replay  # needs Jupyter
+    from .widget.remote import join as join  # needs Jupyter
+    from .widget.remote import join_async as join_async  # needs Jupyter
 
 def _sources() -> dict[str, str]:
     """Each public name and the module (relative to this package) it is imported from:
