@@ -197,6 +197,18 @@ def test_another_seats_moves_are_not_evaluated_in_a_seats_view() -> None:
     assert s.lookahead.advance(s) is True
     assert s.lookahead.evaluation is None and moves(s)["moves"] == []
 
+WAIT_S = 120.0
+"""How long a test waits for a state before it fails: the work waited for takes well under
+a second on a quiet machine, but a shared one may be many times slower."""
+
+
+async def until(condition: Any, seconds: float = WAIT_S) -> None:
+    """Yield to the loop until ``condition()`` holds, or ``seconds`` have passed."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not condition() and loop.time() < deadline:
+        await asyncio.sleep(0.005)
+
 
 def test_the_thinker_fills_the_panel_on_a_running_loop_and_follows_the_position() -> None:
     one.clear_cache()
@@ -217,11 +229,7 @@ def test_the_thinker_fills_the_panel_on_a_running_loop_and_follows_the_position(
         assert s.lookahead.evaluation is None
         s.handle({"kind": "reset"})
         thinker.kick()
-        for _ in range(2000):
-            await asyncio.sleep(0.005)
-            ev = s.lookahead.evaluation
-            if ev is not None and ev.done:
-                break
+        await until(lambda: s.lookahead.evaluation is not None and s.lookahead.evaluation.done)
         assert s.lookahead.evaluation is first  # taken back: the same evaluation went on
 
     asyncio.run(main())
@@ -238,10 +246,7 @@ def test_the_thinker_pushes_each_chunk_until_the_analysis_is_done() -> None:
 
     async def main() -> None:
         Thinker(s, lambda: pushes.append((moves(s)["worlds"], moves(s)["done"]))).kick()
-        for _ in range(4000):  # not a timing test: until the final figures are pushed
-            await asyncio.sleep(0.005)
-            if pushes and pushes[-1][1]:
-                break
+        await until(lambda: bool(pushes) and pushes[-1][1])  # the final figures pushed
 
     asyncio.run(main())
     assert pushes and pushes[-1][1] and not any(done for _, done in pushes[:-1])
@@ -296,7 +301,9 @@ def test_a_lookahead_bot_thinks_in_a_worker_thread_on_a_running_loop() -> None:
         w.handle_intent({"kind": "play", "card": "2", "queue": 0})
         w.handle_intent({"kind": "end"})
         ticks = 0
-        for _ in range(3000):  # not a timing test: wait until the bots are done
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + WAIT_S
+        while loop.time() < deadline:  # not a timing test: wait until the bots are done
             await asyncio.sleep(0.001)
             ticks += 1
             if not w.table.busy:
