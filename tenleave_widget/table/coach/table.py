@@ -31,7 +31,15 @@ from ...engine.turn import AFTER, Turn, TurnStep
 from ...engine.view import View
 from ..protocol import BestMove, CoachLook, CoachState, WidgetMessageError
 from ..session.offers import final_steps
-from ..words.coach import look_text, show_status, show_text
+from ..words.coach import (
+    MODE_SAID,
+    NO_TIME,
+    TAKEN_BACK,
+    TAKEN_BACK_KEPT,
+    look_text,
+    show_status,
+    show_text,
+)
 from .check import ask_words
 from .verdicts import COACH_MODES, Coach, Verdict, tally_words
 
@@ -109,10 +117,7 @@ class CoachTable:
         if mode != "before":
             self.asking = None
             self.coach.check.forget()
-        self.say({"off": "The coach is off.",
-                  "after": "The coach will tell you how good each move was, after it.",
-                  "before": "The coach will tell you how good each move was, and ask "
-                            "before a move that loses a lot."}[mode])
+        self.say(MODE_SAID[mode])
 
     def _confirm(self, answer: object) -> bool:
         if self.asking is None:
@@ -126,8 +131,7 @@ class CoachTable:
         keep = final_steps(self.pending)
         self.pending = self.pending[:keep]
         self.preview = self.live.preview(self.pending) if self.pending else None
-        self.say("Taken back: choose another move." if not keep else
-                 "Taken back (your peek or wake stays): choose another play.")
+        self.say(TAKEN_BACK if not keep else TAKEN_BACK_KEPT)
         return False
 
     def _show_me(self, turn: object) -> None:
@@ -155,7 +159,7 @@ class CoachTable:
         k = self.live.turns_applied
         s = self.coach.check.loss(k, turn.seat, turn)
         if s is None:
-            self.coach_note = "(The coach had no time to check this move; its verdict follows.)"
+            self.coach_note = NO_TIME
             return False
         self.coach_note = ""
         if not self.coach.check.asks(s):

@@ -9,6 +9,7 @@ from ...engine.errors import excerpt
 from ...engine.game import Game
 from ...engine.turn import Turn
 from ..protocol import WidgetMessageError
+from ..words.status import new_game, taken_back
 from .history import build_history
 from .redeal import redeal
 from .state import SessionState
@@ -78,7 +79,7 @@ class GameLine(SessionState):
         self.covered = False
         self.seat = self.mode.first_seat(self)
         self.mode.after_turn(self)
-        self.say(f"Game {self.games}: the same players, a new order of Human Defense tokens.")
+        self.say(new_game(self.games))
 
     def _undo(self) -> None:
         refusal = self.mode.undo_refusal(self)
@@ -89,7 +90,7 @@ class GameLine(SessionState):
         self.cancel_bots()
         self.take_back_to(last)
         self.mode.after_turn(self)
-        self.say(f"{whose.capitalize()} last turn was taken back.")
+        self.say(taken_back(whose))
 
     def last_human_turn(self) -> int:
         """The index of the last turn a human played (undo takes the line back to it)."""

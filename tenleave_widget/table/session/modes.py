@@ -17,6 +17,7 @@ from ...engine.errors import excerpt
 from ...engine.turn import TurnStep
 from ..protocol import Mode, ReplayState, WidgetMessageError
 from ..words.narration import seat_name
+from ..words.status import PLAYED, WAIT, bot_thinking, replay_turn, turn_of, your_turn
 
 if TYPE_CHECKING:
     from ...engine.game import Game
@@ -126,16 +127,15 @@ class ModePolicy:
         players = session.live.players
         if mover == session.seat and mover in session.humans:
             if session.busy:
-                return "Wait…"
+                return WAIT
             if any(s["kind"] == "play" for s in session.pending):
-                return "You played: peek or rotate now if you like, then end the turn."
+                return PLAYED
             return self.your_turn(session, mover)
         if mover in session.bots:
-            name = f"{seat_name(players, mover)} ({session.bots[mover]} bot)"
             if session.stalled:
                 return self.stalled_text(session, mover)
-            return f"{name} is thinking…"
-        return f"{seat_name(players, mover)}'s turn."
+            return bot_thinking(seat_name(players, mover), session.bots[mover])
+        return turn_of(seat_name(players, mover))
 
     def undo_whose(self, session: ModeSession) -> str:
         """Whose turn undo takes back, in words: ``"your"`` with one human, else the
@@ -146,7 +146,7 @@ class ModePolicy:
         return f"{seat_name(session.live.players, session.live.turns[last].seat)}'s"
 
     def your_turn(self, session: ModeSession, mover: int) -> str:
-        return f"Your turn, {seat_name(session.live.players, mover)}: choose a card, then a queue."
+        return your_turn(seat_name(session.live.players, mover))
 
     def stalled_text(self, session: ModeSession, seat: int) -> str:
         """The table's words for a bot that could not move: who, never why (the error's
@@ -280,7 +280,7 @@ class ReplayMode(ModePolicy):
         }
 
     def turn_status(self, session: ModeSession, mover: int) -> str:
-        return f"Turn {session.turn + 1}: {seat_name(session.live.players, mover)} to move."
+        return replay_turn(session.turn + 1, seat_name(session.live.players, mover))
 
 
 def turns_since(played: list[int], seat: int | None, seats: int) -> list[int]:

@@ -8,7 +8,8 @@ from ...engine.record import short_name
 from ..coach.verdicts import verdict_words
 from ..panels.plain import plain_review_words
 from ..protocol import Cover, Narration, TableState
-from ..words.narration import and_list, describe_turn, seat_name, step_text, token_before
+from ..words.narration import describe_turn, seat_name, step_text, token_before
+from ..words.status import another_game, branch_line, game_named, game_over, pass_screen
 from .history import public_view
 from .modes import turns_since
 from .offers import offers
@@ -98,14 +99,12 @@ class TableView(SessionState):
         """The status line: whose turn, what to do, or the result."""
         g = self.shown()
         if self.covered:
-            return f"Pass the screen to {seat_name(g.players, self.seat or 0)}."
+            return pass_screen(seat_name(g.players, self.seat or 0))
         if g.finished:
             winners = g.winners or []
             low = g.penalty[winners[0]] if winners else 0
-            names = and_list([seat_name(g.players, s) for s in winners])
-            if len(winners) == 1:
-                return f"Game over: {names} wins with {low}." + self.branch_text()
-            return f"Game over: {names} share the win with {low}." + self.branch_text()
+            names = [seat_name(g.players, s) for s in winners]
+            return game_over(names, low) + self.branch_text()
         showing = self.coach_status()
         if showing:
             return showing
@@ -120,6 +119,6 @@ class TableView(SessionState):
         name = self.branch["from"]
         # a whole-record digest (records made before public digests) is the hash of
         # cards a seat cannot see: only the teacher's view shows it
-        game = ("another game" if self.seat is not None and name.startswith("sha256:")
-                else f"game {short_name(name)}")
-        return f" (A branch: played on from turn {self.branch['turn']} of {game}.)"
+        game = (another_game() if self.seat is not None and name.startswith("sha256:")
+                else game_named(short_name(name)))
+        return branch_line(self.branch["turn"], game)

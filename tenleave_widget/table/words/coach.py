@@ -14,8 +14,26 @@ from ...analysis.review import turn_text
 from ...engine.turn import Turn
 from ...engine.view import View
 
-__all__ = ["MOST_NAMED", "about_points", "advice", "ask_text", "front_card", "instead_words",
-           "look_text", "or_list", "show_status", "show_text", "tally_text", "verdict_text"]
+__all__ = ["MODE_SAID", "MOST_NAMED", "NO_TIME", "TAKEN_BACK", "TAKEN_BACK_KEPT", "about_points",
+           "advice", "ask_text", "front_card", "instead_words", "look_text", "or_list",
+           "show_status", "show_text", "tally_text", "verdict_text"]
+
+MODE_SAID = {
+    "off": "The coach is off.",
+    "after": "The coach will tell you how good each move was, after it.",
+    "before": "The coach will tell you how good each move was, and ask before a move that "
+              "loses a lot.",
+}
+"""What the table says when the coach is set to each of its modes."""
+
+TAKEN_BACK = "Taken back: choose another move."
+"""*Take it back* (the coach's question): the turn's steps are undone."""
+
+TAKEN_BACK_KEPT = "Taken back (your peek or wake stays): choose another play."
+"""*Take it back* after a peek or a wake, which stays."""
+
+NO_TIME = "(The coach had no time to check this move; its verdict follows.)"
+"""Said after a turn the coach could not check before it was ended."""
 
 MOST_NAMED = 3
 """The most moves "about equally good" names (then "and N more")."""
