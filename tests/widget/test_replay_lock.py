@@ -68,3 +68,16 @@ def test_lock_needs_a_seat_and_a_replay_and_follows_to_the_original() -> None:
     assert w.original.perspective == 0
     with pytest.raises(TypeError):
         play(lock=True)  # type: ignore[call-arg]
+
+
+def test_a_moment_out_of_range_is_named_as_the_table_counts_moments() -> None:
+    w = replay(GAME, lesson=LESSON)
+    before = w.table.lesson
+    for number in (0, 5, -1):
+        with pytest.raises(WidgetMessageError, match=f"moments are 1 to 4, not {number}$"):
+            w.moment(number)
+        assert w.table.lesson == before
+    w.moment(4)
+    assert w.table.lesson["question"] == "Anyone's question"
+    with pytest.raises(WidgetMessageError, match="no lesson"):
+        play(players=3, human=0, bots=["greedy", "greedy"]).moment(1)
