@@ -1,9 +1,12 @@
-"""Shared test helpers: random games and a card-conservation check."""
+"""Shared test helpers: random games, a card-conservation check, and a bounded wait on the
+loop."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections import Counter
+from collections.abc import Callable
 
 from tenleave_widget import Game, Turn
 
@@ -39,3 +42,17 @@ def dealt_cards(g: Game) -> Counter[tuple[int, str]]:
 
 def t(seat: int, card: str, queue: int, **kw: object) -> Turn:
     return Turn.from_json({"seat": seat, "play": [card, queue], **kw})
+
+
+WAIT_S = 120.0
+"""How long a test waits for a state before it fails: the work waited for takes well under
+a second on a quiet machine, but a shared one may be many times slower."""
+
+
+async def until(condition: Callable[[], bool], seconds: float = WAIT_S) -> None:
+    """Yield to the running loop until ``condition()`` holds, or ``seconds`` have passed
+    (the test's own assertion then says what did not happen)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not condition() and loop.time() < deadline:
+        await asyncio.sleep(0.005)

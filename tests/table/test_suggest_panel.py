@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from helpers import random_game
+from helpers import random_game, until
 
 from tenleave_widget import Game
 from tenleave_widget.analysis import evidence
@@ -383,10 +383,7 @@ def test_without_threads_it_is_read_on_the_loop_between_messages(
                            bots={s: "greedy" for s in range(3) if s != g.to_move},
                            bot_delay=0, seed=9)
         first = w.panels["suggest"]["state"]
-        deadline = asyncio.get_running_loop().time() + 120  # a shared machine may be slow
-        while w.panels["suggest"]["state"] != "ready" and \
-                asyncio.get_running_loop().time() < deadline:
-            await asyncio.sleep(0.005)
+        await until(lambda: w.panels["suggest"]["state"] == "ready")
         return first, dict(w.panels)
 
     first, panels = asyncio.run(main())

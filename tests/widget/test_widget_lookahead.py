@@ -9,6 +9,7 @@ import threading
 from typing import Any
 
 import pytest
+from helpers import WAIT_S, until
 
 from tenleave_widget import Game
 from tenleave_widget.analysis import analyse as one
@@ -196,19 +197,6 @@ def test_another_seats_moves_are_not_evaluated_in_a_seats_view() -> None:
     s.handle({"kind": "end"})  # Ben (a bot) is to move: Ana sees none of his moves
     assert s.lookahead.advance(s) is True
     assert s.lookahead.evaluation is None and moves(s)["moves"] == []
-
-WAIT_S = 120.0
-"""How long a test waits for a state before it fails: the work waited for takes well under
-a second on a quiet machine, but a shared one may be many times slower."""
-
-
-async def until(condition: Any, seconds: float = WAIT_S) -> None:
-    """Yield to the loop until ``condition()`` holds, or ``seconds`` have passed."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while not condition() and loop.time() < deadline:
-        await asyncio.sleep(0.005)
-
 
 def test_the_thinker_fills_the_panel_on_a_running_loop_and_follows_the_position() -> None:
     one.clear_cache()
