@@ -94,7 +94,8 @@ class LessonRun:
                                      "of a record with one (RULES.md §8)")
         n = len(self.moments)
         if type(index) is not int or not 0 <= index < n:
-            raise WidgetMessageError(f"a lesson moment is 0..{n - 1}, not {index!r}")
+            shown = index + 1 if type(index) is int else repr(index)  # counted from 1, as shown
+            raise WidgetMessageError(f"this lesson's moments are 1 to {n}, not {shown}")
         moment = self.moments[index]
         session.turn = moment["turn"]
         if not session.config.locked:  # a locked replay stays in its seat's view
