@@ -24,9 +24,14 @@ the server's answer at a class's pace, not under a flood.
 ``faults`` (``--faults-tables``): the same games while, every 0.25 s, a random client's
 connection is cut (it resumes its seat with its token) and the server is killed with
 SIGKILL twice (at a third and at two thirds of the turns) and started again on the same
-store. Then every table's record file must exist and replay in the engine to its end with
-every turn (3-5 seats x 10 cards), each seat's turn k must be one that seat sent for turn
-k, and no client may ever see a game go back (a turn lost). The counts are written out and
+store. In this run a share of the turns (``--peeks``, 0.3) begin with a peek at a card the
+seat cannot see, sent as a ``step`` frame: the dealer shows the card, and only then does
+the client play its turn (keeping the peek) — the kills wait at their mark between the two,
+so a server dies with peeks shown and not yet played. Then every table's record file must
+exist and replay in the engine to its end with every turn (3-5 seats x 10 cards), each
+seat's turn k must be one that seat sent for turn k, every peek the dealer showed a seat
+must be in that seat's turn of the record (none forgotten by a restart or a reconnect),
+and no client may ever see a game go back (a turn lost). The counts are written out and
 the exit status is 1 if any is not 0.
 
 Each phase stops by itself (``--seconds``, then whatever is unfinished counts as lost).
@@ -59,6 +64,7 @@ from websockets.exceptions import WebSocketException
 from tenleave_widget.engine.game import Game
 from tenleave_widget.engine.record import load_record
 from tenleave_widget.engine.rules import DEFAULT_RULES
+from tenleave_widget.engine.turn import Turn
 from tenleave_widget.programs.dealer.client import Client, plain_plays
 
 AIM_P99_MS = 50.0
@@ -142,6 +148,8 @@ class Seat:
     client: Client | None = None
     token: str | None = None
     sent: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    shown: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    """Turn index -> the steps the dealer showed this seat in that turn (its peek)."""
     high: int = 0  # the most turns applied it has seen
     went_back: int = 0  # times a view showed fewer turns than already seen
     reconnects: int = 0
@@ -187,10 +195,19 @@ async def create_tables(server: Server, count: int) -> list[Seat]:
     return seats
 
 
+def hidden(view: Any) -> list[tuple[int, int]]:
+    """The places of the cards on the table whose value the view's seat does not know
+    (each may be peeked at)."""
+    return [(q, p) for q, queue in enumerate(view["queues"])
+            for p, card in enumerate(queue) if card["value"] is None]
+
+
 async def play(run: Run, s: Seat, rng: random.Random, deadline: float,
-               pace: float = 0.0) -> None:
+               pace: float = 0.0, peeks: float = 0.0) -> None:
     """Play seat ``s`` to the end of its game, resuming after every cut connection;
-    ``pace``: seconds it thinks before each turn (a class's pace, not the fastest)."""
+    ``pace``: seconds it thinks before each turn (a class's pace, not the fastest);
+    ``peeks``: the share of its turns that begin with a peek (a ``step`` frame, then the
+    turn once the dealer has shown the card)."""
     loop = asyncio.get_running_loop()
     while not s.done and loop.time() < deadline:
         c = s.client
@@ -203,8 +220,13 @@ async def play(run: Run, s: Seat, rng: random.Random, deadline: float,
                 else:
                     await c.resume(s.token)
                     s.reconnects += 1
+                    await c.send("ping")  # plays once the resume's frames are in (pong)
+                syncing = s.token is not None and s.reconnects > 0
                 s.client = c
                 last = -1  # the turn index last sent on this connection
+                kept_here: dict[int, list[dict[str, Any]]] = {}
+                """The peeks the dealer shows on this connection: a resumed seat plays
+                from what the dealer sends again, not from what it remembers."""
                 c.frames = []
                 assert c.view is not None
                 see(run, s, c.view["turns_applied"], loop.time(), fresh=True)
@@ -216,19 +238,36 @@ async def play(run: Run, s: Seat, rng: random.Random, deadline: float,
                     await c.close()
                     return
                 k = v["turns_applied"]
-                if v["to_move"] == s.seat and k != last:
-                    while run.kill_due() and loop.time() < deadline:
-                        await asyncio.sleep(0.01)
+                if v["to_move"] == s.seat and k != last and not syncing:
                     last = k
-                    if pace > 0:
-                        await asyncio.sleep(pace * (0.5 + rng.random()))
-                    turn = rng.choice(plain_plays(v)).to_json()
-                    s.sent.setdefault(k, []).append(dict(turn))
-                    run.sent_at[(s.table, k)] = loop.time()
-                    await c.play(dict(turn), k)
+                    kept = kept_here.get(k)
+                    places = hidden(v)
+                    if kept is None and places and rng.random() < peeks:
+                        q, p = rng.choice(places)  # the turn follows the dealer's answer
+                        await c.send("step", steps=[{"kind": "peek", "queue": q,
+                                                     "position": p}], at=k)
+                    else:
+                        while run.kill_due() and loop.time() < deadline:
+                            await asyncio.sleep(0.01)
+                        if pace > 0:
+                            await asyncio.sleep(pace * (0.5 + rng.random()))
+                        play = rng.choice(plain_plays(v))
+                        peek = None if kept is None else (kept[0]["queue"],
+                                                          kept[0]["position"])
+                        turn = Turn(play.seat, play.card, play.queue, peek=peek).to_json()
+                        s.sent.setdefault(k, []).append(dict(turn))
+                        run.sent_at[(s.table, k)] = loop.time()
+                        await c.play(dict(turn), k)
                 msg = await c.recv(timeout=max(0.1, deadline - loop.time()))
                 c.frames.clear()
-                if msg["kind"] == "state":
+                if msg["kind"] == "state" and "steps" in msg:  # a peek shown (or shown
+                    # again on resuming): the turn now, keeping it
+                    s.shown[msg["view"]["turns_applied"]] = msg["steps"]
+                    kept_here[msg["view"]["turns_applied"]] = msg["steps"]
+                    last = -1
+                elif msg["kind"] == "pong":
+                    syncing = False
+                elif msg["kind"] == "state":
                     see(run, s, msg["view"]["turns_applied"], loop.time())
                 elif msg["kind"] == "error":
                     s.errors[msg["fault"]] = s.errors.get(msg["fault"], 0) + 1
@@ -291,7 +330,8 @@ async def chaos(run: Run, rng: random.Random, total: int, kills: int, deadline: 
 
 
 async def one_run(folder: Path, tables: int, seconds: float, faults: bool,
-                  seed: int = 1, fsync: bool = False, pace: float = 0.0) -> dict[str, Any]:
+                  seed: int = 1, fsync: bool = False, pace: float = 0.0,
+                  peeks: float = 0.0) -> dict[str, Any]:
     server = Server(folder, fsync)
     await server.start()
     seats = await create_tables(server, tables)
@@ -310,7 +350,8 @@ async def one_run(folder: Path, tables: int, seconds: float, faults: bool,
     clients0 = time.process_time()
     t0 = time.perf_counter()
     watch = loop.create_task(sampler())
-    tasks = [loop.create_task(play(run, s, random.Random(seed * 1000 + i), deadline, pace))
+    tasks = [loop.create_task(play(run, s, random.Random(seed * 1000 + i), deadline, pace,
+                                   peeks))
              for i, s in enumerate(seats)]
     kills = 0
     if faults:
@@ -323,7 +364,8 @@ async def one_run(folder: Path, tables: int, seconds: float, faults: bool,
     await server.stop()
     lat = latencies(run, players)
     out: dict[str, Any] = {
-        "tables": tables, "fsync": fsync, "pace_s": pace, "clients": len(seats),
+        "tables": tables, "fsync": fsync, "pace_s": pace, "peeks": peeks,
+        "clients": len(seats),
         "turns": run.turns(),
         "expected_turns": total,
         "wall_s": round(wall, 2), "turns_per_s": round(run.turns() / wall, 1),
@@ -347,7 +389,7 @@ def check(run: Run, records: Path, kills: int) -> dict[str, Any]:
     games: dict[str, list[Seat]] = {}
     for s in run.seats:
         games.setdefault(s.table, []).append(s)
-    lost_games = invalid = foreign = 0
+    lost_games = invalid = foreign = peeks_lost = 0
     for table, seats in games.items():
         path = records / f"{table}.json"
         if not path.exists():
@@ -366,12 +408,18 @@ def check(run: Run, records: Path, kills: int) -> dict[str, Any]:
             mine = seats[turn["seat"]].sent.get(k, [])
             if dict(turn) not in mine:
                 foreign += 1
+            shown = seats[turn["seat"]].shown.get(k)
+            if shown is not None and turn.get("peek") != [shown[0]["queue"],
+                                                          shown[0]["position"]]:
+                peeks_lost += 1
     return {
         "server_kills": kills,
         "client_reconnects": sum(s.reconnects for s in run.seats),
         "games_lost": lost_games,
         "records_invalid": invalid,
         "turns_not_sent_by_their_seat": foreign,
+        "peeks_shown": sum(len(s.shown) for s in run.seats),
+        "peeks_not_in_the_record": peeks_lost,
         "views_that_went_back": sum(s.went_back for s in run.seats),
         "errors_seen": {f: sum(s.errors.get(f, 0) for s in run.seats)
                         for f in sorted({f for s in run.seats for f in s.errors})},
@@ -412,6 +460,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--paced-tables", type=int, nargs="*", default=[],
                     help="load runs whose clients think --pace seconds a turn (on average)")
     ap.add_argument("--pace", type=float, default=1.0)
+    ap.add_argument("--peeks", type=float, default=0.3,
+                    help="the share of the fault run's turns that begin with a peek")
     ap.add_argument("--out", default="benchmarks/results/dealer.json")
     args = ap.parse_args(argv)
     print(f"load average before: {os.getloadavg()}")
@@ -445,7 +495,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.faults_tables:
             folder = Path(d) / "faults"
             folder.mkdir()
-            r = asyncio.run(one_run(folder, args.faults_tables, args.seconds, faults=True))
+            r = asyncio.run(one_run(folder, args.faults_tables, args.seconds, faults=True,
+                                    peeks=args.peeks))
             print(json.dumps(r))
             result["faults"] = r
     result["tables_per_process_within_aim"] = within_aim(result["flood"])
@@ -461,6 +512,7 @@ def main(argv: list[str] | None = None) -> int:
     f = result["faults"]
     bad = f is not None and any(f[k] for k in ("games_lost", "records_invalid",
                                                "turns_not_sent_by_their_seat",
+                                               "peeks_not_in_the_record",
                                                "views_that_went_back"))
     return 1 if bad else 0
 

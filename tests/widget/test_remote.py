@@ -341,3 +341,61 @@ def test_join_async_seats_the_same_way() -> None:
                 await join_async(s.url, t["code"], "")
 
         asyncio.run(main())
+
+
+def test_a_peek_comes_back_to_a_table_joined_again_after_a_restart(tmp_path: Any) -> None:
+    """A student peeks at a card; the dealer stops and starts again on its store; the
+    student's seat joined again with its token shows the same peek (the card on the
+    table, the peek kept: no reset), and the turn played from there keeps it."""
+    from programs.dealer.test_dealer_steps import peekable
+
+    store = tmp_path / "class.db"
+    with served_in_thread(store, seed=13, bot_delay=0) as s:
+        t = create(s, 2, bots={"1": "random"})
+        w = join(s.url, t["code"], "Ana", show_odds=False)
+        try:
+            rng = random.Random(6)
+            end = time.monotonic() + 60
+            while True:
+                assert time.monotonic() < end, "no card to peek at in time"
+                if not my_turn(w):
+                    time.sleep(0.002)
+                    continue
+                with w._lock:
+                    spot = peekable(w.session.live)
+                if spot is not None:
+                    break
+                with w._lock:
+                    legal = [x for x in w.session.live.legal_turns if x.action == "none"]
+                turn = legal[rng.randrange(len(legal))]
+                assert w.send_intent({"kind": "play", "card": turn.card, "queue": turn.queue})
+                assert w.send_intent({"kind": "end"}), w.table.message
+            k = w.session.live.turns_applied
+            peek = {"kind": "peek", "queue": spot[0], "position": spot[1]}
+            assert w.send_intent(peek)
+            until(lambda: not w.remote_session.waiting, 10, "the dealer's peek")
+            with w._lock:
+                shown = w.session.shown().view(w.seat)
+                seen = normalized(w.table.view)
+            assert shown["queues"][spot[0]][spot[1]]["value"] is not None
+            token = w.token
+        finally:
+            w.close()
+    with served_in_thread(store, seed=14, bot_delay=0) as s:
+        again = join(s.url, token=token, show_odds=False)
+        try:
+            until(lambda: bool(again.session.pending), 10, "the kept peek")
+            with again._lock:
+                assert again.session.pending == [peek]
+                assert again.session.shown().view(again.seat) == shown
+                assert normalized(again.table.view) == seen
+            assert not again.send_intent({"kind": "reset"})  # a peek is not taken back
+            hand = sorted(set(shown["hands"][again.seat]["cards"]))
+            assert any(again.send_intent({"kind": "play", "card": c, "queue": q})
+                       for c in hand for q in range(again.session.live.queue_count))
+            assert again.send_intent({"kind": "end"}), again.table.message
+            game = call_in(s, lambda: s.dealer.tables[t["table"]].game)
+            until(lambda: game.turns_applied > k, 10, "the turn at the dealer's")
+            assert game.turns[k].peek == (spot[0], spot[1])
+        finally:
+            again.close()

@@ -166,7 +166,8 @@ class Table:
         self.stand_in_turns = 0
         self.steps: list[dict[str, Any]] = []
         """The steps the seat to move has taken this turn up to its last peek or wake
-        (``step`` frames): a turn must keep them (they revealed a face-down value)."""
+        (``step`` frames), as stored: a turn must keep them (they revealed a face-down
+        value)."""
 
     @property
     def humans(self) -> list[int]:
@@ -238,6 +239,13 @@ class Dealer:
             except TenLeaveError as e:  # a store written by another version, or edited
                 raise SetupError(f"the store's table {stored.id} has an illegal turn {k}: "
                                  f"{e}") from None
+        if stored.steps:  # the turn in progress's peek or wake, as it was shown
+            try:
+                table.game.preview(cast(list[TurnStep], stored.steps))
+            except TenLeaveError as e:
+                raise SetupError(f"the store's table {stored.id} has illegal steps for turn "
+                                 f"{table.game.turns_applied}: {e}") from None
+            table.steps = stored.steps
         self.tables[table.id] = table
         self.by_code[table.code] = table
         if table.game.finished:
@@ -460,7 +468,9 @@ class Dealer:
         """The steps of the turn in progress so far, when the last one reveals something
         (a peek, a wake): done on a copy of the game (``Game.preview``) and answered, to
         this seat only, with its view of that copy and the steps (a ``state`` with
-        ``steps``). Later steps and the turn must keep these."""
+        ``steps``). Steps ending in a peek or a wake are committed to the store before
+        that answer (a store failure: the fault ``store``, nothing kept); later steps and
+        the turn must keep them, across a reconnect or a restart."""
         table, seat = self._mover(client, msg)
         steps = field(msg, "steps", list)
         if not 0 < len(steps) <= MAX_STEPS or not all(isinstance(s, dict) for s in steps):
@@ -475,6 +485,14 @@ class Dealer:
             raise WireError("illegal-turn", f"illegal step: {e}") from None
         steps = [dict(step_json(s)) for s in parse_steps(steps)]  # as the engine reads them
         if steps[-1]["kind"] in REVEALING:
+            # stored before the card is shown: a restart cannot take the peek back
+            try:
+                self.store.set_steps(table.id, table.game.turns_applied, steps)
+            except sqlite3.Error as e:
+                log.error("table %s: steps of turn %d not stored: %s", table.id,
+                          table.game.turns_applied, e)
+                raise WireError("store", "the server could not store the step: try "
+                                "again") from None
             table.steps = steps
         client.send(self._preview(table, seat, steps))
 

@@ -1,7 +1,9 @@
 """The dealer's store: every table, seat and applied turn in one SQLite file (WAL), each
 turn committed before anyone is told of it, so a server killed at any moment (SIGKILL
 included) starts again with every game at its last broadcast turn or later — never
-earlier, and no turn twice (a turn's index is its table's primary key).
+earlier, and no turn twice (a turn's index is its table's primary key). The steps of a
+turn in progress that showed a seat a face-down card (a peek, a wake) are committed the
+same way before the card is sent, so a restart cannot take them back.
 
 >>> import tempfile, os
 >>> with tempfile.TemporaryDirectory() as d:
@@ -35,13 +37,17 @@ CREATE TABLE IF NOT EXISTS seats (
 CREATE TABLE IF NOT EXISTS turns (
     table_id TEXT NOT NULL REFERENCES tables(id), idx INTEGER NOT NULL, turn TEXT NOT NULL,
     PRIMARY KEY (table_id, idx));
+CREATE TABLE IF NOT EXISTS steps (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id), at INTEGER NOT NULL,
+    steps TEXT NOT NULL);
 """
 
 
 @dataclass
 class StoredTable:
     """One table as the store holds it: its id, join code, configuration, the seats
-    taken (seat -> (token hash, name)), its turns in order and whether it is finished."""
+    taken (seat -> (token hash, name)), its turns in order, whether it is finished, and
+    the kept steps of the turn in progress (those of turn ``len(turns)``; empty if none)."""
 
     id: str
     code: str
@@ -49,6 +55,7 @@ class StoredTable:
     seats: dict[int, tuple[str, str]] = field(default_factory=dict)
     turns: list[dict[str, Any]] = field(default_factory=list)
     finished: bool = False
+    steps: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Store:
@@ -75,10 +82,14 @@ class Store:
         """Close the file (everything written is already committed)."""
         self._db.close()
 
-    def _write(self, sql: str, args: tuple[Any, ...]) -> None:
+    def _write(self, sql: str, args: tuple[Any, ...], *more: tuple[str, tuple[Any, ...]],
+               ) -> None:
+        """Run ``sql`` (and each of ``more``) in one transaction, committed: all or none."""
         with self._db:  # BEGIN ... COMMIT (or ROLLBACK on an error)
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute(sql, args)
+            for other, other_args in more:
+                self._db.execute(other, other_args)
 
     def meta(self, key: str) -> str | None:
         """The stored value of ``key`` (the teacher's token), or ``None``."""
@@ -100,10 +111,19 @@ class Store:
                     (table_id, seat, token_hash, name))
 
     def add_turn(self, table_id: str, index: int, turn: dict[str, Any]) -> None:
-        """Turn ``index`` of a table, committed before this returns. A second turn at the
-        same index is an :class:`sqlite3.IntegrityError` (nothing is applied twice)."""
+        """Turn ``index`` of a table, committed before this returns, with the kept steps
+        of that turn cleared in the same transaction (the turn holds them now). A second
+        turn at the same index is an :class:`sqlite3.IntegrityError` (nothing is applied
+        twice), and nothing is written."""
         self._write("INSERT INTO turns (table_id, idx, turn) VALUES (?, ?, ?)",
-                    (table_id, index, json.dumps(turn)))
+                    (table_id, index, json.dumps(turn)),
+                    ("DELETE FROM steps WHERE table_id = ?", (table_id,)))
+
+    def set_steps(self, table_id: str, at: int, steps: list[dict[str, Any]]) -> None:
+        """The kept steps of a table's turn in progress (turn ``at``: the turns applied
+        before it), committed before this returns; they replace the ones before."""
+        self._write("INSERT OR REPLACE INTO steps (table_id, at, steps) VALUES (?, ?, ?)",
+                    (table_id, at, json.dumps(steps)))
 
     def finish(self, table_id: str) -> None:
         """Mark a table's game finished, committed."""
@@ -125,4 +145,10 @@ class Store:
             if idx != len(t.turns):  # the primary key makes this impossible
                 raise sqlite3.IntegrityError(f"table {tid}: turn {idx} follows a gap")
             t.turns.append(json.loads(turn))
+        for tid, at, steps in db.execute("SELECT table_id, at, steps FROM steps"):
+            t = out[tid]
+            if at != len(t.turns):  # add_turn clears them in the turn's transaction
+                raise sqlite3.IntegrityError(f"table {tid}: steps kept for turn {at}, but "
+                                             f"{len(t.turns)} turns are stored")
+            t.steps = json.loads(steps)
         return list(out.values())

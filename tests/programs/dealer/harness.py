@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
+import sys
 import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -146,3 +148,18 @@ def call_in(s: Served, fn: Any) -> Any:
 
 async def _call(fn: Any) -> Any:
     return fn()
+
+
+async def start_serve(store: Path, port: int = 0) -> tuple[Any, str, str]:
+    """``tenleave serve`` as a process on ``store``: the process, its address and the
+    teacher's token (from the two lines it prints)."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tenleave_widget", "serve", "--port", str(port), "--store",
+        str(store), "--bot-delay", "0",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    assert proc.stdout is not None
+    first = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
+    second = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
+    assert first.startswith("Students connect to ws://127.0.0.1:"), first
+    url = re.findall(r"ws://[0-9.:]+", first)[0]
+    return proc, url, re.findall(r"'([^']+)'\)", second)[0]

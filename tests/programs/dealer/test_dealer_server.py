@@ -24,7 +24,7 @@ from tenleave_widget.programs.dealer.client import Client
 from tenleave_widget.programs.dealer.stand_in import stand_in
 from tenleave_widget.programs.dealer.wire import MAX_FRAME, public_view
 
-from .harness import choose, play_all, served, table, teacher
+from .harness import choose, play_all, served, start_serve, table, teacher
 
 
 def test_a_whole_game_each_seat_sees_only_its_view(tmp_path: Path) -> None:
@@ -342,23 +342,6 @@ def test_the_teacher_creates_a_table_of_a_variant() -> None:
             assert (await t.expect("error"))["fault"] == "bad-field"
 
     asyncio.run(main())
-
-
-async def start_serve(store: Path, port: int = 0) -> tuple[Any, str, str]:
-    """``tenleave serve`` as a process on ``store``: the process, its address and the
-    teacher's token (from the two lines it prints)."""
-    import re
-
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tenleave_widget", "serve", "--port", str(port), "--store",
-        str(store), "--bot-delay", "0",
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-    assert proc.stdout is not None
-    first = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
-    second = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
-    assert first.startswith("Students connect to ws://127.0.0.1:"), first
-    url = re.findall(r"ws://[0-9.:]+", first)[0]
-    return proc, url, re.findall(r"'([^']+)'\)", second)[0]
 
 
 def test_a_server_killed_mid_game_resumes_it_where_it_was(tmp_path: Path) -> None:

@@ -6,17 +6,26 @@ student's kernel rebuilds with the step's view shows the dealer's cards."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+import signal
+import sqlite3
+from pathlib import Path
+from typing import Any
 
+import pytest
 from helpers import random_game
 
 from tenleave_widget import Game
 from tenleave_widget.analysis.infer import with_history
+from tenleave_widget.engine.record import load_record
 from tenleave_widget.engine.turn import Turn
 from tenleave_widget.programs.dealer.client import Client
+from tenleave_widget.programs.dealer.remote import RemoteSeat
 from tenleave_widget.programs.dealer.stand_in import stand_in
+from tenleave_widget.programs.dealer.store import Store
 
-from .harness import served, table
+from .harness import choose, play_all, served, start_serve, table
 
 
 def peekable(g: Game) -> tuple[int, int] | None:
@@ -137,3 +146,181 @@ def test_the_stand_in_takes_a_wakes_swat_and_token() -> None:
         assert s.preview(wake).view(mover) == reveal
         found += 1
     assert found >= 5
+
+
+def known(c: Client) -> Game:
+    """The game as ``c``'s seat knows it: its frames so far taken in as a student's
+    kernel takes them (:class:`RemoteSeat`), rebuilt into the stand-in game."""
+    seat = RemoteSeat()
+    for text in c.frames:
+        seat.receive(text)
+    return seat.game()
+
+
+def test_a_peek_outlives_a_killed_server(tmp_path: Path) -> None:
+    """A peek shown mid-turn, then ``tenleave serve`` killed with SIGKILL and started again
+    on the same store and port: the resumed seat gets the peek back (its view shows the
+    peeked card), a turn that drops it or a different peek is refused, the turn with it
+    is played, and the finished record shows the peek in that turn."""
+    store = tmp_path / "class.db"
+
+    async def main() -> None:
+        proc, url, token = await start_serve(store)
+        try:
+            t = await table(url, token, 2)
+            cs = {0: Client(url), 1: Client(url)}
+            await cs[0].join(t["code"], "Ana")
+            await cs[1].join(t["code"], "Ben")
+            await cs[0].expect("state")  # Ben's name
+            rng = random.Random(5)
+            while True:  # plain plays until the seat to move can peek at a card
+                game = known(cs[0])
+                mover = game.to_move
+                assert mover is not None and not game.finished
+                if peekable(known(cs[mover])) is not None:
+                    break
+                await cs[mover].play(choose(cs[mover].view, rng))
+                for c in cs.values():
+                    await c.expect("state")
+            me = cs[mover]
+            k = game.turns_applied
+            q, pos = peekable(known(me)) or (0, 0)
+            peek = {"kind": "peek", "queue": q, "position": pos}
+            await me.send("step", steps=[peek], at=k)
+            shown = await me.expect("state")
+            value = shown["view"]["queues"][q][pos]["value"]
+            assert shown["steps"] == [peek] and value is not None
+            proc.send_signal(signal.SIGKILL)
+            assert await asyncio.wait_for(proc.wait(), 30) == -signal.SIGKILL
+            port = int(url.rsplit(":", 1)[1])
+            proc, url2, _ = await start_serve(store, port)
+            assert url2 == url
+            again = Client(url)
+            await again.resume(me.token)
+            await again.send("ping")  # answered after whatever the resume sends
+            msg = await again.recv()  # the turn in progress, as it was shown
+            assert msg.get("steps") == [peek], f"the peek was forgotten: {msg['kind']}"
+            assert msg["view"] == shown["view"]
+            await again.expect("pong")
+            assert msg["view"]["queues"][q][pos]["value"] == value
+            assert known(again).preview([peek]).view(mover) == shown["view"]
+            hand = sorted(set(shown["view"]["hands"][mover]["cards"]))
+            plain = choose(again.view, rng)
+            await again.play(plain)  # as if unpeeked: refused
+            assert (await again.expect("error"))["fault"] == "steps-kept"
+            others = [(r, p) for r in range(len(shown["view"]["queues"]))
+                      for p, card in enumerate(shown["view"]["queues"][r])
+                      if (r, p) != (q, pos) and card["value"] is None]
+            for r, p in others[:1]:  # another peek instead: refused
+                await again.send("step", steps=[{"kind": "peek", "queue": r, "position": p}],
+                                 at=k)
+                assert (await again.expect("error"))["fault"] == "steps-kept"
+            turn = Turn(mover, hand[0], plain.queue, peek=(q, pos))
+            await again.play(turn)
+            assert (await again.expect("state"))["view"]["turns_applied"] == k + 1
+            other = Client(url)
+            await other.resume(cs[1 - mover].token)
+            await play_all([again, other] if mover == 0 else [other, again], 6)
+            proc.send_signal(signal.SIGTERM)
+            assert await asyncio.wait_for(proc.wait(), 30) == 143
+            return k, (q, pos)
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+
+    async def bounded() -> tuple[int, tuple[int, int]]:
+        return await asyncio.wait_for(main(), 120)
+
+    k, peeked = asyncio.run(bounded())
+    record = load_record(next((tmp_path / "class-records").iterdir()))
+    assert Game.from_record(record).finished
+    assert record["turns"][k]["peek"] == list(peeked)
+
+
+def test_a_wake_is_stored_before_it_is_shown_and_a_store_failure_keeps_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A wake's steps are in the store when the seat is shown the swat; a restarted
+    dealer on the store gives them back on resume; a step the store refuses is refused
+    to its seat (``store``) with nothing kept; a turn's commit clears the kept steps in
+    the same transaction."""
+    path = tmp_path / "s.db"
+
+    def stored_steps() -> list[Any]:
+        with sqlite3.connect(path) as db:
+            return [json.loads(r[0]) for r in db.execute("SELECT steps FROM steps")]
+
+    async def first() -> tuple[str, str, list[dict[str, Any]], Any, int]:
+        async with served(path, seed=23, rate=1_000_000) as s:
+            t = await table(s.url, s.token, 2)
+            game = s.dealer.tables[t["table"]].game
+            cs = {0: Client(s.url), 1: Client(s.url)}
+            await cs[0].join(t["code"], "Ana")
+            await cs[1].join(t["code"], "Ben")
+            await cs[0].expect("state")
+            rng = random.Random(3)
+            while not any(x.wake for x in game.legal_turns):
+                mover = game.to_move
+                assert mover is not None and not game.finished
+                await cs[mover].play(choose(cs[mover].view, rng))
+                for c in cs.values():
+                    await c.expect("state")
+            mover = game.to_move
+            assert mover is not None
+            me, k = cs[mover], game.turns_applied
+            wake = [{"kind": "wake"}]
+
+            def refuse(*args: Any) -> None:
+                raise sqlite3.OperationalError("disk I/O error")
+
+            with monkeypatch.context() as m:
+                m.setattr(Store, "set_steps", refuse)
+                before = game.copy()
+                await me.send("step", steps=wake, at=k)
+                assert (await me.expect("error"))["fault"] == "store"
+                assert s.dealer.tables[t["table"]].steps == [] and game == before
+                assert stored_steps() == []
+            await me.send("step", steps=wake, at=k)
+            shown = await me.expect("state")
+            assert shown["steps"] == wake and stored_steps() == [wake]
+            assert me.token is not None
+            return t["table"], me.token, wake, shown["view"], k
+
+    table_id, token, wake, view, k = asyncio.run(first())
+
+    async def second() -> None:
+        async with served(path, seed=24) as s:
+            assert s.dealer.tables[table_id].steps == wake
+            c = Client(s.url)
+            await c.resume(token)
+            msg = await c.expect("state")
+            assert msg["steps"] == wake and msg["view"] == view
+            game = s.dealer.tables[table_id].game
+            mover = game.to_move
+            assert mover is not None and game.turns_applied == k
+            turn = next(x for x in game.legal_turns if x.wake)
+            await c.play(turn)
+            assert (await c.expect("state"))["view"]["turns_applied"] == k + 1
+            assert stored_steps() == [] and s.dealer.tables[table_id].steps == []
+
+    asyncio.run(second())
+
+
+def test_the_store_clears_kept_steps_with_their_turn_only(tmp_path: Path) -> None:
+    """``add_turn`` clears the kept steps in its own transaction: a turn refused by the
+    store (a second turn at an index) leaves them; steps for a turn that is not the next
+    one are refused on reading (the store was edited)."""
+    path = str(tmp_path / "s.db")
+    s = Store(path)
+    s.add_table("t1", "ABC234", {"players": 2, "seed": 5, "first": 0})
+    s.add_turn("t1", 0, {"seat": 0, "play": ["1", 0]})
+    s.set_steps("t1", 1, [{"kind": "wake"}])
+    with pytest.raises(sqlite3.IntegrityError):
+        s.add_turn("t1", 0, {"seat": 1, "play": ["1", 0]})
+    assert Store(path).tables()[0].steps == [{"kind": "wake"}]
+    s.add_turn("t1", 1, {"seat": 1, "play": ["1", 0]})
+    assert Store(path).tables()[0].steps == []
+    s.set_steps("t1", 1, [{"kind": "wake"}])  # turn 1 is already applied
+    with pytest.raises(sqlite3.IntegrityError, match="steps kept for turn 1"):
+        Store(path).tables()
+    s.close()
