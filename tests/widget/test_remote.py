@@ -4,7 +4,9 @@ table shows is the table a local game shows for that seat (same synced view), th
 in the kernel never holds a real face-down value the seat does not know, peeks and wakes
 show the dealer's cards, a dropped line resumes, there is no undo, and bad arguments and
 refusals are typed errors that name what was wrong. Twin games that differ only in what
-the student cannot see give the student's widget the same synced state."""
+the student cannot see, the student peeking, rotating and waking, give the student's
+kernel the same frames and its widget the same synced state until the engine's view of
+the student first differs; a peek survives a restarted dealer."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import random
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -226,17 +229,49 @@ def test_join_refuses_bad_arguments_and_the_dealers_no() -> None:
             b.close()
 
 
-def twin_run(cards: list[str]) -> dict[int, str]:
+SYNCED = ["view", "offers", "narration", "status"]
+"""The table's synced traits the twin test compares (the student's screen)."""
+
+
+@dataclass
+class TwinRun:
+    """What P (the student) was given in one twin game: its table's synced state after
+    each of its intents and at each turn it saw (by (turn, intent), with the engine
+    position it belongs to: (turn, 1 once a peek or wake of that turn is shown)), every
+    frame the dealer sent its kernel, in order, and the game's record."""
+
+    states: dict[tuple[int, int], tuple[tuple[int, int], str]]
+    frames: list[str]
+    record: dict[str, Any]
+
+
+def p_position(frame: str) -> tuple[int, int]:
+    """The engine position a frame to P belongs to: (turns applied, 1 if it shows the
+    turn in progress's peek or wake); ``(-1, 0)`` for the frames before any state."""
+    msg = json.loads(frame)
+    if msg["kind"] != "state":
+        return (-1, 0)
+    return (msg["view"]["turns_applied"], 1 if "steps" in msg else 0)
+
+
+def twin_run(cards: list[str], secret: tuple[int, int], frames: list[str], seed: int,
+             p_seed: int) -> TwinRun:
     """P (seat 1, a student's table) against O (seat 0, a scripted client that plays its
-    cards in ``cards``' order): P's table's synced state after each turn, until the end."""
-    states: dict[int, str] = {}
-    with served_in_thread(seed=11, bot_delay=0) as s:
+    cards in ``cards``' order, joined before P): P plays with peeks, rotations and wakes
+    chosen from its table alone, never peeking at the cards of O's plays number
+    ``secret`` (the twins' swapped ones, known from the public history: a peek at one
+    would only end the comparison there). ``frames`` collects what P's kernel
+    receives. ``seed``: the dealer's (its game's tokens); ``p_seed``: P's choices'."""
+    states: dict[tuple[int, int], tuple[tuple[int, int], str]] = {}
+    with served_in_thread(seed=seed, bot_delay=0) as s:
         t = create(s, 2, first=0)
         stop = threading.Event()
+        seated = threading.Event()
 
         async def opponent() -> None:
             c = Client(s.url)
             await c.join(t["code"], "Opp", 0)
+            seated.set()
             left = list(cards)
             last = -1
             while not stop.is_set():
@@ -265,57 +300,161 @@ def twin_run(cards: list[str]) -> dict[int, str]:
                 asyncio.run(opponent())
             except BaseException as e:  # noqa: BLE001 - handed to the test
                 failed.append(e)
+                seated.set()
 
         o = threading.Thread(target=run_opponent, daemon=True)
         o.start()
+        assert seated.wait(10), "the opponent did not sit"
         w = join(s.url, t["code"], "Pat", seat=1, show_odds=False)
+        rng = random.Random(p_seed)
+
+        def keep(k: int, i: int) -> None:
+            """P's table now: after intent ``i`` of turn ``k`` (0: as the turn begins)."""
+            with w._lock:
+                shown = 1 if any(x["kind"] in ("peek", "wake")
+                                 for x in w.session.pending) else 0
+                states.setdefault((k, i), ((k, shown), json.dumps(
+                    normalized(w.table.get_state(SYNCED)), sort_keys=True)))
+
+        def send(step: dict[str, Any]) -> None:
+            assert w.send_intent(step), w.table.message
+            if step["kind"] in ("peek", "wake"):
+                until(lambda: not w.remote_session.waiting, 10, "the dealer's step")
+
+        def p_turn() -> None:
+            with w._lock:
+                live = w.session.live
+                k = live.turns_applied
+                legal = list(live.legal_turns)
+                view = w.remote.view
+                assert view is not None
+                played = [e["key"] for turn in view["history"]["turns"] for e in turn
+                          if e["kind"] == "play" and e["seat"] == 0]
+                hidden = [played[n] for n in secret if n < len(played)]
+                keys = {(q, p): c["key"] for q, queue in enumerate(live.view(1)["queues"])
+                        for p, c in enumerate(queue)}
+            keep(k, 0)
+            safe = [x for x in legal if x.peek is None or keys.get(x.peek) not in hidden]
+            acts = [x for x in safe if x.action != "none"]
+            wakes = [x for x in acts if x.wake]
+            turn = (rng.choice(wakes) if wakes and rng.random() < 0.5 else
+                    rng.choice(acts) if acts and rng.random() < 0.75 else rng.choice(safe))
+            for i, step in enumerate(steps_of(turn), 1):
+                if step["kind"] == "play" and turn.wake:  # the play chosen after the swat
+                    with w._lock:
+                        shown = w.session.shown().view(1)
+                    hand = sorted(set(shown["hands"][1]["cards"]))
+                    step = next({"kind": "play", "card": c, "queue": q} for c in hand
+                                for q in range(live.queue_count)
+                                if len(shown["queues"][q]) < shown["queue_capacity"])
+                send(step)
+                keep(k, i)
+            assert w.send_intent({"kind": "end"}), w.table.message
+
         try:
             until(lambda: w.session.live.players[0] == "Opp", 10, "the opponent")
-            rng = random.Random(9)
-            end = time.monotonic() + 60
-            seen = -1
+            end = time.monotonic() + 90
             while time.monotonic() < end and not failed:
                 with w._lock:
                     live = w.session.live
                     k = live.turns_applied
-                    if k != seen and not w.remote_session.waiting:
-                        seen = k
-                        states[k] = json.dumps(normalized(w.table.get_state(
-                            ["view", "offers", "narration", "status"])), sort_keys=True)
+                    if not w.remote_session.waiting:
+                        keep(k, 0)
                     if live.finished:
                         break
                 if my_turn(w):
-                    legal = [x for x in w.session.live.legal_turns if x.action == "none"]
-                    turn = legal[rng.randrange(len(legal))]
-                    assert w.send_intent({"kind": "play", "card": turn.card,
-                                          "queue": turn.queue})
-                    assert w.send_intent({"kind": "end"})
+                    p_turn()
                 time.sleep(0.002)
+            record = call_in(s, lambda: dict(s.dealer.tables[t["table"]].game.to_record()))
         finally:
             stop.set()
             w.close()
             o.join(10)
     if failed:
         raise failed[0]
-    return states
+    return TwinRun(states, list(frames), record)
 
 
-def test_twin_games_give_the_students_table_the_same_state() -> None:
-    """O's two marked cards of different values change places in the twin: the
-    student's table syncs the same state until a swat shows one of them."""
+def engine_positions(record: dict[str, Any], seat: int) -> list[tuple[tuple[int, int], Any]]:
+    """The engine's view of ``seat`` at every position of a record's game: after each
+    count of turns, and in each of ``seat``'s turns once its peek or wake is done."""
+    out: list[tuple[tuple[int, int], Any]] = []
+    for k in range(len(record["turns"]) + 1):
+        g = Game.from_record(record, k)
+        out.append(((k, 0), g.view(seat)))
+        if k < len(record["turns"]) and g.to_move == seat:
+            steps = steps_of(Turn.from_json(record["turns"][k]))
+            shown = [i for i, x in enumerate(steps) if x["kind"] in ("peek", "wake")]
+            if shown:
+                out.append(((k, 1), g.preview(steps[:shown[0] + 1]).view(seat)))
+    return out
+
+
+def twin_split(a: dict[str, Any], b: dict[str, Any], seat: int) -> tuple[int, int]:
+    """The first position at which the engine's views of ``seat`` of the two games
+    differ (the seat's own turns being the same until there)."""
+    for (pa, va), (pb, vb) in zip(engine_positions(a, seat), engine_positions(b, seat),
+                                  strict=False):
+        assert pa == pb, "P's turns differ before its views do"
+        if va != vb:
+            return pa
+    raise AssertionError("the twins never differ for P")
+
+
+@pytest.mark.parametrize(("swap", "seed", "p_seed", "wants", "earliest"), [
+    ("first", 11, 9, {"peek", "rotate"}, 4),
+    ("last", 12, 3, {"peek", "rotate", "wake"}, 16)])
+def test_twin_games_give_the_students_table_the_same_state(
+        monkeypatch: pytest.MonkeyPatch, swap: str, seed: int, p_seed: int, wants: set[str],
+        earliest: int) -> None:
+    """O's two marked cards of different values change places in the twin (its first and
+    third plays, or its last two); P, a student's table, peeks, rotates and wakes: until
+    the engine's view of P of the two games first differs (a swat or a peek shows a
+    swapped card, or the end), P's kernel receives the same frames, byte for byte, and
+    its table syncs the same state after each of its intents and at each turn."""
     from tenleave_widget.engine.rules import DEFAULT_RULES
+    from tenleave_widget.programs.dealer.remote import RemoteSeat
 
-    order = sorted(DEFAULT_RULES.dealt(2), key=lambda c: (not c.endswith("*"), c))
-    i = 0
-    j = next(j for j, c in enumerate(order) if c.endswith("*") and c != order[0])
+    received: list[str] = []
+    take = RemoteSeat.receive
+
+    def receive(self: RemoteSeat, text: str) -> str:
+        received.append(text)
+        return take(self, text)
+
+    monkeypatch.setattr(RemoteSeat, "receive", receive)
+    if swap == "first":  # marked first: O's plays 0 and 2 are a 3* and a 4*
+        order = sorted(DEFAULT_RULES.dealt(2), key=lambda c: (not c.endswith("*"), c))
+        secret = (0, 2)
+    else:  # marked last: O's last two plays
+        order = sorted(DEFAULT_RULES.dealt(2), key=lambda c: (c.endswith("*"), c))
+        secret = (len(order) - 2, len(order) - 1)
+    i, j = secret
+    assert order[i] != order[j] and order[i].endswith("*") and order[j].endswith("*")
     twin = list(order)
     twin[i], twin[j] = twin[j], twin[i]
-    a, b = twin_run(order), twin_run(twin)
-    both = sorted(set(a) & set(b))
-    assert len(both) > 6, (sorted(a), sorted(b))
-    split = next(k for k in both if a[k] != b[k])
-    assert split >= 4, "the twins differ before the student can tell them apart"
-    assert [a[k] for k in both if k < split] == [b[k] for k in both if k < split]
+    a = twin_run(order, secret, received, seed, p_seed)
+    received.clear()
+    b = twin_run(twin, secret, received, seed, p_seed)
+    split = twin_split(a.record, b.record, 1)
+    assert split >= (earliest, 0), split
+    # P's own turns before the split: its peeks, rotations and wakes went to the dealer
+    before = [Turn.from_json(x) for k, x in enumerate(a.record["turns"]) if (k, 0) < split]
+    actions = {x.action for x in before if x.seat == 1}
+    assert wants <= actions, actions
+    # the frames to P's kernel, byte for byte, up to the first that shows the difference
+    fa = [f for f in a.frames if p_position(f) < split]
+    fb = [f for f in b.frames if p_position(f) < split]
+    assert fa == fb
+    assert len(fa) >= split[0] + sum(x.action in ("peek", "wake") for x in before)
+    # the student's table after each intent and at each turn, before the split
+    both = sorted(k for k in set(a.states) & set(b.states) if a.states[k][0] < split)
+    starts = {(k, 0) for k, x in enumerate(before) if x.seat == 1}
+    assert starts <= set(both) and len(both) >= 2 * len(starts), (both, split)
+    assert [a.states[k] for k in both] == [b.states[k] for k in both]
+    # and the difference does show where the engine says (the test can tell them apart)
+    assert [f for f in a.frames if p_position(f) <= split] != \
+        [f for f in b.frames if p_position(f) <= split]
 
 
 def test_join_async_seats_the_same_way() -> None:
