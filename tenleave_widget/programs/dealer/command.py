@@ -9,7 +9,7 @@ import sys
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """``serve``'s options on its sub-parser ``p``."""
-    from .server import DEFAULT_PORT
+    from .wire import DEFAULT_PORT
 
     p.add_argument("--host", default="127.0.0.1",
                    help="the address to listen on (default 127.0.0.1: this machine only; "

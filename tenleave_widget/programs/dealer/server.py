@@ -26,11 +26,10 @@ from websockets.http11 import Request, Response
 from ...engine.errors import SetupError
 from .dealer import BURST, RATE, Dealer, Randomness
 from .store import Store
-from .wire import HARD_MAX_FRAME, WIRE
+from .wire import DEFAULT_PORT, HARD_MAX_FRAME, WIRE
 
 MAX_BACKLOG = 512
 """Frames waiting for one slow connection before it is closed."""
-DEFAULT_PORT = 8765
 
 log = logging.getLogger("tenleave.dealer")
 

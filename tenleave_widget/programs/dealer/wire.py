@@ -29,6 +29,9 @@ from ...engine.view import View
 WIRE: Final = "tenleave-wire/1"
 """The protocol's name and version: every frame carries it."""
 
+DEFAULT_PORT: Final = 8765
+"""The port ``tenleave serve`` listens on unless told another."""
+
 MAX_FRAME: Final = 8 * 1024
 """The largest frame a client may send, in bytes: a larger one is refused with the fault
 ``too-large`` (the connection is kept). A turn is under 200 bytes."""
