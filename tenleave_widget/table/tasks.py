@@ -12,7 +12,8 @@ that loop: callbacks added to it run on the loop, where the widgets may be touch
 - *Without threads* (Pyodide, ``sys.platform == "emscripten"``, where a thread cannot
   start; or :data:`THREADS` set to False): the slices run on the loop itself, as many
   as fit in :data:`SLICE_MS`, then the loop handles what came in (messages, clicks) and
-  the next slices follow. A plain callable is one slice: the loop waits for it.
+  the next slices follow (under Pyodide after a timer of :data:`GAP_S`, see there). A
+  plain callable is one slice: the loop waits for it.
 
 The module is pure Python (no Jupyter): the table's evaluation, the bot runner and the
 review panel share it.
@@ -40,7 +41,7 @@ import time
 from collections.abc import Callable, Generator
 from typing import Any, Generic, TypeVar
 
-__all__ = ["SLICE_MS", "THREADS", "WORKER", "Task", "chunk", "run", "threads"]
+__all__ = ["GAP_S", "SLICE_MS", "THREADS", "WORKER", "Task", "chunk", "run", "threads"]
 
 T = TypeVar("T")
 
@@ -53,6 +54,13 @@ no-thread path on CPython (the tests do)."""
 
 SLICE_MS = 15.0
 """Without threads: how long the loop runs a job's slices before it handles anything else."""
+
+GAP_S = 0.004
+"""Under Pyodide: the next slices of a job wait for a timer of this many seconds. Pyodide's
+``call_soon`` is a message the kernel's worker posts to itself, and Chromium runs those
+ahead of the page's messages: with ``call_soon`` between slices a click during a review
+waited for many slices (about 0.6 s median, 2 s max in the Lite site), with the timer it
+is read after the slice under way. ``call_later`` under 3 ms is ``call_soon`` there."""
 
 CHUNK_MS = 100.0
 """A chunk of a long job (:func:`chunk`): how long it runs before the others' turn."""
@@ -185,6 +193,14 @@ def _threaded(loop: asyncio.AbstractEventLoop, job: Job[T], name: str | None) ->
     return Task(asyncio.wrap_future(inner, loop=loop), inner.result, stopped.set)
 
 
+def _later(loop: asyncio.AbstractEventLoop, then: Callable[[], None]) -> None:
+    """``then`` on ``loop`` once what came in meanwhile was handled (:data:`GAP_S`)."""
+    if sys.platform == "emscripten":
+        loop.call_later(GAP_S, then)
+    else:
+        loop.call_soon(then)
+
+
 def _sliced(loop: asyncio.AbstractEventLoop, job: Job[T]) -> Task[T]:
     future: asyncio.Future[T] = loop.create_future()
 
@@ -201,7 +217,7 @@ def _sliced(loop: asyncio.AbstractEventLoop, job: Job[T]) -> Task[T]:
                     future.set_result(value)  # type: ignore[arg-type]
                     return
                 if end is not None and time.perf_counter() >= end:
-                    loop.call_soon(slices)
+                    _later(loop, slices)
                     return
         except Exception as e:  # noqa: BLE001 - handed to whoever waits
             future.set_exception(e)

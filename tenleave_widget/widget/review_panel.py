@@ -6,15 +6,15 @@ plotly.js: a click on a point sends the ``goto`` intent, so the review works whe
 table does (marimo included), and no ``FigureWidget`` (plotly.js, ~5 MB, in a saved
 notebook) is made.
 
-The review (:func:`tenleave_widget.analysis.review.review_steps`, a decision per step) runs
-as a :mod:`~tenleave_widget.table.tasks` job: in a thread of its own, or without threads
-(Pyodide) a step per slice of the kernel's event loop; its progress and its result are
-handed to that loop (``call_soon_threadsafe``, the task's future), which updates the
+The review (:func:`tenleave_widget.analysis.review.review_steps`, a chunk of worlds per
+step) runs as a :mod:`~tenleave_widget.table.tasks` job: in a thread of its own, or without
+threads (Pyodide) a step per slice of the kernel's event loop; its progress and its result
+are handed to that loop (``call_soon_threadsafe``, the task's future), which updates the
 widgets, so the table keeps answering clicks meanwhile (without threads: between two
-decisions). Without a loop that
-runs this code (a script, a test) it runs at once. Once computed, the review is kept by the
-session (the narration labels each decision with it), saved with the record by
-:meth:`TenLeaveWidget.save`, and read back from a saved record by ``replay``.
+chunks). Without a loop that runs this code (a script, a test) it runs at once. Once
+computed, the review is kept by the session (the narration labels each decision with it),
+saved with the record by :meth:`TenLeaveWidget.save`, and read back from a saved record by
+``replay``.
 
 What a seat's view may show: every figure of the review is judged from the mover's view
 and names the cards it played and should have played, so in a seat's view the panel and
@@ -150,7 +150,7 @@ class ReviewPanel(KernelOwned, ipywidgets.VBox):  # type: ignore[misc]
         def report(done: int, _total: int) -> None:
             running.call_soon_threadsafe(self._progress, done)
 
-        work = review_steps(record, samples=k, seed=seed, progress=report)  # a decision a step
+        work = review_steps(record, samples=k, seed=seed, progress=report)  # a chunk a step
         self._worker = task = tasks.run(loop, work, thread="tenleave-review")
         task.future.add_done_callback(self._ended)
 

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import pytest
 
 from tenleave_widget.analysis.analyse import clear_cache
-from tenleave_widget.analysis.review import review
+from tenleave_widget.analysis.review import review, review_steps
 from tenleave_widget.engine.record import load_record
 from tenleave_widget.table import tasks
 from tenleave_widget.widget import play, replay
@@ -109,6 +109,49 @@ def test_without_threads_the_loop_runs_between_slices(monkeypatch: pytest.Monkey
     assert result == sum(range(60)) and plain == 7
     assert set(where) == {where[0]} and not where[0].startswith("tenleave")
     assert during >= 2  # the loop had turns while the job ran
+
+
+def test_under_pyodide_the_next_slices_wait_for_a_timer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under Pyodide ``call_soon`` is a message the worker runs ahead of the page's (a click
+    waited for many slices): between two runs of slices the job waits for a timer of
+    ``GAP_S`` instead, and its result is the same."""
+    later: list[float] = []
+
+    async def main() -> int:
+        loop = asyncio.get_running_loop()
+        plain = loop.call_later
+
+        def spy(delay: float, *args: Any, **kw: Any) -> asyncio.TimerHandle:
+            later.append(delay)
+            return plain(delay, *args, **kw)
+
+        loop.call_later = spy  # type: ignore[method-assign]
+        return await tasks.run(loop, counting(60, [])).future  # 60 ms: a few runs of slices
+
+    with monkeypatch.context() as m:
+        m.setattr(sys, "platform", "emscripten")
+        result = in_fresh_thread(lambda: asyncio.run(main()), monkeypatch, threads=False)
+    assert result == sum(range(60))
+    assert len(later) >= 2 and set(later) == {tasks.GAP_S} and tasks.GAP_S > 0.003
+
+
+def test_a_review_steps_a_slice_of_evaluation_at_a_time() -> None:
+    """The review's steps (what the loop runs between two clicks without threads) are its
+    analyses' chunks of worlds, several per decision, not a whole decision each."""
+    record = load_record(GAME)
+    steps = review_steps(record, samples=8, seed=1)
+    n = 0
+    while True:
+        try:
+            next(steps)
+        except StopIteration as end:
+            result = end.value
+            break
+        n += 1
+    decisions = len(record["turns"])
+    assert len(result.turns) == decisions and n >= 2 * decisions
+    clear_cache()
+    assert json.dumps(result.to_json()) == json.dumps(review(record, samples=8, seed=1).to_json())
 
 
 def test_wait_finishes_now_cancel_drops_the_rest_failures_reach_the_future(

@@ -238,31 +238,32 @@ def review_steps(
     model: str = "uniform",
     beta: float | str = "fitted",
 ) -> Generator[None, None, Review]:
-    """:func:`review` one decision at a time: a generator that judges one of the record's
-    :func:`decisions` (:func:`judge_decision`) per ``next``, calls ``progress(done,
-    total)`` after each, and returns the :func:`assemble_review` of them all. Without
-    threads (Pyodide) the review panel runs it a step per slice of the event loop, so the
-    table answers between two decisions; the steps' result is :func:`review`'s.
+    """:func:`review` a slice at a time: a generator that judges the record's
+    :func:`decisions` in turn (:func:`judge_steps`: a chunk of worlds per ``next``), calls
+    ``progress(done, total)`` after each decision, and returns the :func:`assemble_review`
+    of them all. Without threads (Pyodide) the review panel runs it a step per slice of
+    the event loop, so the table answers between two chunks; the steps' result is
+    :func:`review`'s.
 
     >>> from tenleave_widget import Game
     >>> g = Game(["Ana", "Ben"], seed=3)
     >>> g.apply({"seat": 0, "play": ["5", 0]})
     >>> steps = review_steps(g, samples=2, progress=lambda done, total: print(done, total))
-    >>> next(steps)
-    1 1
     >>> try:
-    ...     next(steps)
+    ...     while True:
+    ...         next(steps)
     ... except StopIteration as end:
     ...     print(len(end.value.turns))
+    1 1
     1
     """
     _check_budget(samples, seed, objective, model, beta)
     rp = replay(record)  # once: the decisions and the luck read its positions
     ds = replay_decisions(rp, history=model == "inferred")
     judged: list[TurnReview] = []
-    for d in ds:
-        judged.append(judge_decision(d, samples=samples, seed=seed, objective=objective,
-                                     model=model, beta=beta))
+    for d in ds:  # a slice of evaluation per step (the table answers between two)
+        judged.append((yield from judge_steps(d, samples=samples, seed=seed,
+                                              objective=objective, model=model, beta=beta)))
         if progress is not None:
             progress(d.turn + 1, len(ds))
         yield
