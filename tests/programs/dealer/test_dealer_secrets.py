@@ -1,9 +1,10 @@
 """Secret on the wire: twin games — the same from seat P's view, different in what P
 cannot see — give P byte-identical message streams, over whole games at 2–5 seats, with
-bots, a reconnect and error frames in them; from the turn where P's own view of the twins
-first differs (a swapped card flipped in a swat, at the latest at daybreak) each frame is
-exactly the engine's view of P, nothing more. Forged and replayed frames from every seat
-change nothing.
+bots, a reconnect, error frames and every seat's peeks and wakes sent as ``step`` frames
+(the dealer's answers) in them; from the position (a turn, or a peek or wake of P's in
+it) where P's own view of the twins first differs (a swapped card flipped in a swat or
+peeked at, at the latest at daybreak) each frame is exactly the engine's view of P,
+nothing more. Forged and replayed frames from every seat change nothing.
 
 The twins come from the existing differential's generator (``swapped_record``: two of an
 opponent's face-down cards that P does not know, swapped), replayed whole through the
@@ -27,6 +28,7 @@ from tenleave_widget import Game
 from tenleave_widget.analysis.infer import with_history
 from tenleave_widget.engine.game import DEFAULT_NAMES
 from tenleave_widget.engine.rules import DEFAULT_RULES
+from tenleave_widget.engine.turn import Turn
 from tenleave_widget.programs.dealer.client import Client
 from tenleave_widget.programs.dealer.wire import WIRE, encode, frame, public_view
 
@@ -36,6 +38,25 @@ Policy = Callable[[int, dict[str, Any]], dict[str, Any]]
 """A scripted seat: (seat, its view when it is to move) -> the turn object it sends."""
 
 W = '"wire":"tenleave-wire/1"'
+
+
+def revealing(turn: dict[str, Any]) -> list[dict[str, Any]]:
+    """The steps of a turn object up to its peek or wake (what a client sends as a
+    ``step`` frame before the turn), or ``[]`` when it shows no face-down card."""
+    steps = [dict(x) for x in Turn.from_json(turn).steps()]
+    shown = [i for i, x in enumerate(steps) if x["kind"] in ("peek", "wake")]
+    return steps[:shown[0] + 1] if shown else []
+
+
+def p_choice(seat: int, view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """P's turn from its view: a plain play, a third of the time with a peek (before) at
+    a card it does not know; a wake is :func:`play_twin`'s (its play follows the swat)."""
+    turn = dict(choose(view, rng).to_json())
+    hidden = [[q, i] for q, queue in enumerate(view["queues"])
+              for i, card in enumerate(queue) if card["value"] is None]
+    if hidden and rng.random() < 0.35:
+        turn["peek"] = hidden[rng.randrange(len(hidden))]
+    return turn
 
 
 def hostile(seat: int, n: int, at: int) -> list[str]:
@@ -62,9 +83,11 @@ def hostile(seat: int, n: int, at: int) -> list[str]:
 async def play_twin(n: int, p: int, first: int, bots: dict[int, str],
                     policies: dict[int, Policy], seed: int) -> tuple[list[str], dict[str, Any]]:
     """One game on a fresh server: P (seat ``p``) plays by its policy if it has one, else
-    from its view (seeded), sends its hostile frames on its first and third turns and
-    drops and resumes its connection on its second; the ``policies`` play the other seats,
-    the ``bots`` play in the server.
+    from its view (seeded: :func:`p_choice`, or a wake when it may, a fifth of the time),
+    sends its hostile frames on its first and third turns and drops and resumes its
+    connection on its second; the ``policies`` play the other seats, the ``bots`` play in
+    the server. A turn with a peek or a wake is sent as a ``step`` frame first (the
+    dealer's answer taken in), then the turn.
     Returns P's frames (the exact text) and the game's record."""
     async with served(seed=seed) as s:
         t = await table(s.url, s.token, n, first=first,
@@ -99,14 +122,25 @@ async def play_twin(n: int, p: int, first: int, bots: dict[int, str],
                             await c.send_text(text)
                             await c.expect("error")
                     if q == p and mine == 2:  # away and back: the full state again
-                        frames = c.frames
-                        await c.close()
+                        await c.close()  # (the client keeps its frames across the two)
                         await c.resume()
-                        c.frames = frames + c.frames
                     v = c.view
                     assert v is not None
                     own = policies.get(q)
-                    await c.play(own(q, dict(v)) if own else choose(v, rng))
+                    wake = own is None and rng.random() < 0.2 and \
+                        all(len(x) >= 2 for x in v["queues"])
+                    turn = own(q, dict(v)) if own else p_choice(q, dict(v), rng)
+                    steps = [{"kind": "wake"}] if wake else revealing(turn)
+                    if steps:
+                        await c.send("step", steps=steps, at=last)
+                        answer = await c.expect("state")
+                        while "steps" not in answer:  # a name sent before (a later join)
+                            assert answer["view"]["turns_applied"] == last
+                            answer = await c.expect("state")
+                        assert answer["steps"] == steps
+                        if wake:  # the card is played after the swat
+                            turn = dict(choose(answer["view"], rng).to_json(), wake=True)
+                    await c.play(turn, last)
                 await c.recv()
 
         await asyncio.gather(sit(p, pc), *(sit(q, c) for q, c in others.items()))
@@ -117,25 +151,49 @@ async def play_twin(n: int, p: int, first: int, bots: dict[int, str],
         return pc.frames, dict(game.to_record())
 
 
-def check_twins(frames: list[list[str]], records: list[dict[str, Any]], p: int) -> None:
+def positions(record: dict[str, Any], p: int) -> list[tuple[tuple[int, int], Any]]:
+    """P's view in the engine at every position of a record's game: after each count of
+    turns (``(k, 0)``), and in each of P's turns once its peek or wake is done
+    (``(k, 1)``)."""
+    out: list[tuple[tuple[int, int], Any]] = []
+    for k in range(len(record["turns"]) + 1):
+        g = Game.from_record(record, k)
+        out.append(((k, 0), g.view(p)))
+        if k < len(record["turns"]) and g.to_move == p:
+            steps = revealing(record["turns"][k])
+            if steps:
+                out.append(((k, 1), g.preview(steps).view(p)))
+    return out
+
+
+def position(text: str) -> tuple[int, int]:
+    """The position a frame to P belongs to (``(-1, 0)``: before any state)."""
+    msg = json.loads(text)
+    if msg["kind"] != "state":
+        return (-1, 0)
+    return (msg["view"]["turns_applied"], 1 if "steps" in msg else 0)
+
+
+def check_twins(frames: list[list[str]], records: list[dict[str, Any]], p: int) -> int:
     """The two streams to P are byte-identical up to the first frame whose view of P
-    differs in the engine; every state frame is exactly the engine's view of P."""
+    differs in the engine (a turn, or P's own peek or wake); every state frame is exactly
+    the engine's view of P (with P's own kept steps done, for the dealer's answers to
+    them), nothing of another seat's steps. Returns how many peeks and wakes (any seat's)
+    were done before the split."""
     games = [Game.from_record(r) for r in records]
     assert games[0].view(None) != games[1].view(None) or records[0] != records[1]
-    turns = len(records[0]["turns"])
-    # the first turn count at which P's own view of the twins differs (at the latest at
+    # the first position at which P's own view of the twins differs (at the latest at
     # the end, where every card is face up)
-    split = next(k for k in range(turns + 1)
-                 if Game.from_record(records[0], k).view(p) !=
-                 Game.from_record(records[1], k).view(p))
-    hidden = [k for k in range(split)
+    split = next(pa for (pa, va), (pb, vb) in zip(positions(records[0], p),
+                                                   positions(records[1], p), strict=False)
+                 if pa != pb or va != vb)
+    hidden = [k for k in range(split[0] + split[1])
               if Game.from_record(records[0], k).view(None) !=
               Game.from_record(records[1], k).view(None)]
     assert hidden, "the twins differ in what P cannot see before P can tell them apart"
     prefix = []
     for text in frames[0]:
-        msg = json.loads(text)
-        if msg["kind"] == "state" and msg["view"]["turns_applied"] >= split:
+        if position(text) >= split:
             break
         prefix.append(text)
     assert frames[1][:len(prefix)] == prefix
@@ -144,12 +202,21 @@ def check_twins(frames: list[list[str]], records: list[dict[str, Any]], p: int) 
         for text in stream:
             msg = json.loads(text)
             assert msg["wire"] == WIRE and msg["kind"] in ("seated", "state", "error")
-            if msg["kind"] == "state" and msg["view"]["turns_applied"] > 0:
+            if msg["kind"] == "state" and "steps" in msg:  # the answer to P's step
+                k = msg["view"]["turns_applied"]
+                g = Game.from_record(record, k)
+                assert g.to_move == p and msg["steps"] == revealing(record["turns"][k])
+                assert text == encode(frame("state", table=msg["table"], seat=p,
+                                            view=g.preview(msg["steps"]).view(p),
+                                            steps=msg["steps"]))
+            elif msg["kind"] == "state" and msg["view"]["turns_applied"] > 0:
                 k = msg["view"]["turns_applied"]
                 g = Game.from_record(record, k)
                 # the state after a (re)connection carries the public history too
                 view = with_history(g, p) if "history" in msg["view"] else g.view(p)
                 assert text == encode(frame("state", table=msg["table"], seat=p, view=view))
+    return sum(1 for k, turn in enumerate(records[0]["turns"])
+               if (k, 0) < split and revealing(turn))
 
 
 def record_twins(case: int) -> tuple[dict[str, Any], dict[str, Any], int]:
@@ -191,7 +258,7 @@ def test_twin_records_give_seat_p_the_same_bytes(case: int) -> None:
     runs = [asyncio.run(play_twin(n, p, a["first"], {}, {q: replay(r) for q in range(n)},
                                   seed=case))
             for r in (a, b)]
-    check_twins([f for f, _ in runs], [r for _, r in runs], p)
+    assert check_twins([f for f, _ in runs], [r for _, r in runs], p) >= 1
     for (_, played), record in zip(runs, (a, b), strict=True):
         assert played["turns"] == record["turns"]
 
