@@ -482,41 +482,68 @@ def test_join_async_seats_the_same_way() -> None:
         asyncio.run(main())
 
 
+def plain_turn(w: RemoteTable, rng: random.Random) -> None:
+    """Play a plain play (no peek, rotation or wake) of ``w``'s seat by its intents."""
+    with w._lock:
+        legal = [x for x in w.session.live.legal_turns if x.action == "none"]
+    turn = legal[rng.randrange(len(legal))]
+    assert w.send_intent({"kind": "play", "card": turn.card, "queue": turn.queue})
+    assert w.send_intent({"kind": "end"}), w.table.message
+
+
+def peek_when_able(w: RemoteTable, rng: random.Random,
+                   ) -> tuple[int, dict[str, Any], Any, Any]:
+    """Plain plays of ``w``'s seat until it may peek at a card first, then that peek
+    (answered by the dealer): the turn it is in, the peek step, and the seat's view
+    with it done and the table's synced view, as shown."""
+    from programs.dealer.test_dealer_steps import peekable
+
+    end = time.monotonic() + 60
+    while True:
+        assert time.monotonic() < end, "no card to peek at in time"
+        if not my_turn(w):
+            time.sleep(0.002)
+            continue
+        with w._lock:
+            spot = peekable(w.session.live)
+        if spot is not None:
+            break
+        plain_turn(w, rng)
+    k = w.session.live.turns_applied
+    peek = {"kind": "peek", "queue": spot[0], "position": spot[1]}
+    assert w.send_intent(peek)
+    until(lambda: not w.remote_session.waiting, 10, "the dealer's peek")
+    with w._lock:
+        shown = w.session.shown().view(w.seat)
+        seen = normalized(w.table.view)
+    assert shown["queues"][spot[0]][spot[1]]["value"] is not None
+    return k, peek, shown, seen
+
+
+def end_turn_keeping(w: RemoteTable, shown: Any, seen: Any) -> None:
+    """``w``'s table shows the kept peek as it was shown (``shown``: the seat's view,
+    ``seen``: the synced view); the peek cannot be reset; a card is played and the turn
+    ended (keeping the peek)."""
+    with w._lock:
+        assert w.session.shown().view(w.seat) == shown
+        assert normalized(w.table.view) == seen
+    assert not w.send_intent({"kind": "reset"})  # a peek is not taken back
+    hand = sorted(set(shown["hands"][w.seat]["cards"]))
+    assert any(w.send_intent({"kind": "play", "card": c, "queue": q})
+               for c in hand for q in range(w.session.live.queue_count))
+    assert w.send_intent({"kind": "end"}), w.table.message
+
+
 def test_a_peek_comes_back_to_a_table_joined_again_after_a_restart(tmp_path: Any) -> None:
     """A student peeks at a card; the dealer stops and starts again on its store; the
     student's seat joined again with its token shows the same peek (the card on the
     table, the peek kept: no reset), and the turn played from there keeps it."""
-    from programs.dealer.test_dealer_steps import peekable
-
     store = tmp_path / "class.db"
     with served_in_thread(store, seed=13, bot_delay=0) as s:
         t = create(s, 2, bots={"1": "random"})
         w = join(s.url, t["code"], "Ana", show_odds=False)
         try:
-            rng = random.Random(6)
-            end = time.monotonic() + 60
-            while True:
-                assert time.monotonic() < end, "no card to peek at in time"
-                if not my_turn(w):
-                    time.sleep(0.002)
-                    continue
-                with w._lock:
-                    spot = peekable(w.session.live)
-                if spot is not None:
-                    break
-                with w._lock:
-                    legal = [x for x in w.session.live.legal_turns if x.action == "none"]
-                turn = legal[rng.randrange(len(legal))]
-                assert w.send_intent({"kind": "play", "card": turn.card, "queue": turn.queue})
-                assert w.send_intent({"kind": "end"}), w.table.message
-            k = w.session.live.turns_applied
-            peek = {"kind": "peek", "queue": spot[0], "position": spot[1]}
-            assert w.send_intent(peek)
-            until(lambda: not w.remote_session.waiting, 10, "the dealer's peek")
-            with w._lock:
-                shown = w.session.shown().view(w.seat)
-                seen = normalized(w.table.view)
-            assert shown["queues"][spot[0]][spot[1]]["value"] is not None
+            k, peek, shown, seen = peek_when_able(w, random.Random(6))
             token = w.token
         finally:
             w.close()
@@ -524,17 +551,58 @@ def test_a_peek_comes_back_to_a_table_joined_again_after_a_restart(tmp_path: Any
         again = join(s.url, token=token, show_odds=False)
         try:
             until(lambda: bool(again.session.pending), 10, "the kept peek")
-            with again._lock:
-                assert again.session.pending == [peek]
-                assert again.session.shown().view(again.seat) == shown
-                assert normalized(again.table.view) == seen
-            assert not again.send_intent({"kind": "reset"})  # a peek is not taken back
-            hand = sorted(set(shown["hands"][again.seat]["cards"]))
-            assert any(again.send_intent({"kind": "play", "card": c, "queue": q})
-                       for c in hand for q in range(again.session.live.queue_count))
-            assert again.send_intent({"kind": "end"}), again.table.message
+            assert again.session.pending == [peek]
+            end_turn_keeping(again, shown, seen)
             game = call_in(s, lambda: s.dealer.tables[t["table"]].game)
             until(lambda: game.turns_applied > k, 10, "the turn at the dealer's")
-            assert game.turns[k].peek == (spot[0], spot[1])
+            assert game.turns[k].peek == (peek["queue"], peek["position"])
         finally:
             again.close()
+
+
+def test_a_students_table_keeps_its_peek_through_a_killed_dealer(tmp_path: Any) -> None:
+    """A student's table has a peek shown; ``tenleave serve`` is killed with SIGKILL and
+    started again on its store and port: the table's link resumes the seat by itself, the
+    table still shows the peeked card with the peek kept, the turn played from there keeps
+    it, and the finished game's record shows it."""
+    from programs.dealer.harness import ServeProcess
+
+    from tenleave_widget.engine.record import load_record
+
+    store = tmp_path / "class.db"
+    server = ServeProcess(store)
+    w = None
+    try:
+        t = asyncio.run(table(server.url, server.token, 2, bots={"1": "random"}))
+        w = join(server.url, t["code"], "Ana", show_odds=False)
+        rng = random.Random(7)
+        k, peek, shown, seen = peek_when_able(w, rng)
+        connects = w.link.connects
+        server.kill()
+        server = ServeProcess(store, server.port)
+        until(lambda: w.link.connects > connects, 30, "the link resuming the seat")
+
+        def peek_again() -> bool:
+            """The dealer's frames about the kept peek are taken in by the table."""
+            assert w is not None
+            with w._lock:
+                version, _, steps, reveal = w.remote.snapshot()
+                return (w._version == version and reveal is not None and steps == [peek]
+                        and w.session.pending == [peek] and not w.remote_session.waiting)
+
+        until(peek_again, 10, "the dealer's peek again")
+        end_turn_keeping(w, shown, seen)
+        end = time.monotonic() + 60
+        while not w.session.live.finished:  # the rest of the game, plain plays
+            assert time.monotonic() < end, "the game did not end in time"
+            if my_turn(w):
+                plain_turn(w, rng)
+            time.sleep(0.002)
+        assert server.stop() == 143
+    finally:
+        if w is not None:
+            w.close()
+        server.kill()
+    record = load_record(next((tmp_path / "class-records").iterdir()))
+    assert Game.from_record(record).finished
+    assert record["turns"][k]["peek"] == [peek["queue"], peek["position"]]

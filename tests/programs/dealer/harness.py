@@ -163,3 +163,47 @@ async def start_serve(store: Path, port: int = 0) -> tuple[Any, str, str]:
     assert first.startswith("Students connect to ws://127.0.0.1:"), first
     url = re.findall(r"ws://[0-9.:]+", first)[0]
     return proc, url, re.findall(r"'([^']+)'\)", second)[0]
+
+
+class ServeProcess:
+    """``tenleave serve`` as a process on ``store`` for code that blocks (a student's
+    table): its address and teacher token from the lines it prints (within 60 s);
+    :meth:`kill` (SIGKILL) and :meth:`stop` (SIGTERM, bounded) end it."""
+
+    def __init__(self, store: Path, port: int = 0) -> None:
+        import queue
+        import subprocess
+
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tenleave_widget", "serve", "--port", str(port),
+             "--store", str(store), "--bot-delay", "0"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        lines: queue.Queue[str] = queue.Queue()
+
+        def read() -> None:
+            assert self.proc.stdout is not None
+            for line in self.proc.stdout:
+                lines.put(line)
+
+        threading.Thread(target=read, daemon=True).start()
+        try:
+            first, second = lines.get(timeout=60), lines.get(timeout=60)
+        except queue.Empty:
+            self.kill()
+            raise AssertionError("tenleave serve printed no address within 60 s") from None
+        assert first.startswith("Students connect to ws://127.0.0.1:"), first
+        self.url = re.findall(r"ws://[0-9.:]+", first)[0]
+        self.port = int(self.url.rsplit(":", 1)[1])
+        self.token = re.findall(r"'([^']+)'\)", second)[0]
+
+    def kill(self) -> None:
+        """SIGKILL, and wait for it (bounded)."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(30)
+
+    def stop(self) -> int:
+        """SIGTERM; the exit status (bounded)."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+        return self.proc.wait(30)

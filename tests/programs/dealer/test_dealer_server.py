@@ -353,27 +353,36 @@ def test_a_server_killed_mid_game_resumes_it_where_it_was(tmp_path: Path) -> Non
     store = tmp_path / "class.db"
 
     async def main() -> None:
-        proc, url, token = await start_serve(store)
-        t = await table(url, token, 3, bots={"1": "random"})
-        cs = [Client(url), Client(url)]
-        for c, name in zip(cs, ["Ana", "Cy"], strict=True):
-            await c.join(t["code"], name)
-        await play_all(cs, 3, until=12)
-        seen = [c.view["turns_applied"] for c in cs if c.view is not None]
-        proc.send_signal(signal.SIGKILL)
-        await proc.wait()
-        port = int(url.rsplit(":", 1)[1])
-        proc, url2, token2 = await start_serve(store, port)
-        assert (url2, token2) == (url, token)
-        again = [Client(url), Client(url)]
-        for c, old, k in zip(again, cs, seen, strict=True):
-            await c.resume(old.token)
-            assert c.view is not None and c.view["turns_applied"] >= k
-        await play_all(again, 4)
-        proc.send_signal(signal.SIGTERM)  # with students connected
-        assert await asyncio.wait_for(proc.wait(), 60) == 143
-        assert proc.stderr is not None
-        assert (await proc.stderr.read()).decode() == "tenleave: terminated\n"
+        procs = []
+        try:
+            proc, url, token = await start_serve(store)
+            procs.append(proc)
+            t = await table(url, token, 3, bots={"1": "random"})
+            cs = [Client(url), Client(url)]
+            for c, name in zip(cs, ["Ana", "Cy"], strict=True):
+                await c.join(t["code"], name)
+            await play_all(cs, 3, until=12)
+            seen = [c.view["turns_applied"] for c in cs if c.view is not None]
+            proc.send_signal(signal.SIGKILL)
+            await asyncio.wait_for(proc.wait(), 30)
+            port = int(url.rsplit(":", 1)[1])
+            proc, url2, token2 = await start_serve(store, port)
+            procs.append(proc)
+            assert (url2, token2) == (url, token)
+            again = [Client(url), Client(url)]
+            for c, old, k in zip(again, cs, seen, strict=True):
+                await c.resume(old.token)
+                assert c.view is not None and c.view["turns_applied"] >= k
+            await play_all(again, 4)
+            proc.send_signal(signal.SIGTERM)  # with students connected
+            assert await asyncio.wait_for(proc.wait(), 60) == 143
+            assert proc.stderr is not None
+            assert (await proc.stderr.read()).decode() == "tenleave: terminated\n"
+        finally:  # a failed assertion leaves no server running
+            for proc in procs:
+                if proc.returncode is None:
+                    proc.kill()
+                    await proc.wait()
 
     asyncio.run(main())
     folder = tmp_path / "class-records"
