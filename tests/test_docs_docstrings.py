@@ -25,6 +25,16 @@ def test_every_rendered_function_documents_its_arguments_and_raises() -> None:
     assert docstrings.check(package) == []
 
 
+def test_no_rendered_function_takes_a_private_parameter() -> None:
+    """What the reference shows a caller is what a caller may pass: no ``_name``
+    parameter (an internal switch belongs to an internal function)."""
+    package = docstrings.load()
+    private = [f"{obj.path}({p.name})" for obj, _ in docstrings.rendered(package)
+               if isinstance(obj, griffe.Function)
+               for p in obj.parameters if p.name.startswith("_")]
+    assert private == []
+
+
 def test_every_public_function_of_the_engine_documents_its_arguments_and_raises() -> None:
     package = docstrings.load()
     assert docstrings.check_layer(package, "engine") == []

@@ -518,16 +518,15 @@ class Game:
         g.__dict__ = new
         return g
 
-    def push(self, turn: Turn, _partial: bool = False) -> int | None:
+    def push(self, turn: Turn) -> int | None:
         """Apply a turn taken from :attr:`legal_turns` *without* checking it — the fast path
         of self-play, python-chess's ``push`` — and return the seat to move next (``None``
         once the game is over). An illegal turn pushed here corrupts the game: anything from
         outside (a user, the browser, a record) must go through :meth:`apply`, which checks
         the turn (like python-chess's ``push_san``) and then runs this same code.
 
-        This is the one executor of a turn: :meth:`apply`, self-play, replays and
-        :meth:`preview` all run it. ``_partial`` (for :meth:`preview` only) does the steps
-        of a turn without ending it; its ``card`` is ``None`` while nothing is played yet.
+        This is the one executor of a turn: :meth:`apply`, self-play and replays run it, and
+        :meth:`preview` runs its steps (:meth:`_steps`) without ending the turn.
 
         Args:
             turn: a turn of the seat to move, legal here (e.g. one of :attr:`legal_turns`
@@ -541,10 +540,35 @@ class Game:
             >>> g.push(next(iter(g.legal_turns)))
             1
         """
-        # The hot path of self-play (one call per turn): everything is inlined. The played
-        # card is taken from the hand first (no queue sees it yet): it joins its queue
-        # before the additional action with extra == "after", after it otherwise, and the
-        # turn's events are built in that order.
+        # The hot path of self-play (one call per turn): the steps, then the end of the turn.
+        ev = self._steps(turn)
+        s, q = turn[0], turn[2]
+        queues = self._queues
+        # end of turn; every queue is full only if the played-to one is
+        if self._left == 0:
+            self._daybreak(ev)
+            self._finished = True
+            ev.append(("end", self.winners))
+        elif len(queues[q]) == _CAP:
+            for qq in queues:
+                if len(qq) != _CAP:
+                    break
+            else:
+                self._swat_all("full", ev)
+                self._next_token(ev)
+        self._to_move = nxt = (s + 1) % self._n
+        self._turns.append(turn)  # last: a _TokenShortage above leaves the turns as they were
+        return None if self._finished else nxt
+
+    _execute = push  # applies a turn already checked (by apply, or a replay)
+
+    def _steps(self, turn: Turn) -> list[Event]:
+        """Do the steps of ``turn`` (its play, peek or rotation, its wake) without ending
+        it, and return its events so far (also appended to the game's events). A turn
+        whose ``card`` is ``None`` plays nothing yet (:meth:`preview`'s partial turn)."""
+        # The played card is taken from the hand first (no queue sees it yet): it joins its
+        # queue before the additional action with extra == "after", after it otherwise, and
+        # the turn's events are built in that order.
         s, card, q, peek, rotate, wake, extra = turn
         queues = self._queues
         if card is not None:
@@ -589,25 +613,7 @@ class Game:
                 queues[q].append(c)
                 ev = [act, play]
         self._events.append(ev)
-        if _partial:
-            return s
-        # end of turn; every queue is full only if the played-to one is
-        if self._left == 0:
-            self._daybreak(ev)
-            self._finished = True
-            ev.append(("end", self.winners))
-        elif len(queues[q]) == _CAP:
-            for qq in queues:
-                if len(qq) != _CAP:
-                    break
-            else:
-                self._swat_all("full", ev)
-                self._next_token(ev)
-        self._to_move = nxt = (s + 1) % self._n
-        self._turns.append(turn)  # last: a _TokenShortage above leaves the turns as they were
-        return None if self._finished else nxt
-
-    _execute = push  # applies a turn already checked (by apply, or a replay)
+        return ev
 
     def _next_token(self, ev: list[Event]) -> None:
         i = self._tok + 1
@@ -735,7 +741,7 @@ class Game:
         self._check(turn, partial=not played)
         g = self.copy()
         try:
-            g._execute(turn, True)
+            g._steps(turn)
         except _TokenShortage:
             raise IllegalActionError(_NO_TOKENS) from None
         return g
