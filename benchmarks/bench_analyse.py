@@ -5,19 +5,20 @@ Positions: every decision of self-played games (random and greedy bots, first se
 rotating) at 2 to 5 seats, the seat to move's view, in a fixed order from ``--seed``.
 For each position, one run measures, paired:
 
-- **★ agreement**: where the default analysis (``Settings()``) shows a ★ (its best clearly
-  better than every other decision), whether an analysis with ``--scale`` times the
-  worlds (every round, cap and first batch scaled; another salt, so fresh worlds) names a
-  best of the same group. The share, with its Wilson interval.
+- **★ agreement**: where the default analysis (``Settings()``) shows a ★ (its best
+  separated from every other decision by their simultaneous intervals,
+  :func:`~tenleave_widget.analysis.analyse.separation_z`), whether an analysis with
+  ``--scale`` times the worlds (every round, cap and first batch scaled; another salt,
+  so fresh worlds) names a best of the same group. The share, with its Wilson interval.
   Agreement is counted two ways: *strict* (the reference's best is of the same group)
   and *within the reference's ties* (the ★'s decision is among those the reference finds
-  about as good as its best: it cannot tell them apart either). And for a stricter ★
-  measured on the same positions (:func:`corrected_star`: every other decision separated
-  from the best at the Bonferroni-corrected level, the 95% split over the decisions
-  compared), how often it is shown and how often it agrees.
+  about as good as its best: it cannot tell them apart either).
 - **Label stability**: the played decision's label by the default verdict, against the
   label with twice the budget and another salt. The share that differ, with its interval:
-  every label, and the error label alone (inaccuracy, mistake, blunder or none).
+  every label, and the error label alone (inaccuracy, mistake, blunder or none); which
+  labels changed into which (``label_changes``), and how many of the changes had a
+  verdict that stopped at its cap with its interval across an error label's bound
+  (``near`` set: ``label_changes_at_cap``).
 - **CPU**: ``time.process_time`` of one full default analysis (cache cleared), per seat
   count: median, p90, p99 (and of the verdict on the played decision after it).
 
@@ -45,14 +46,13 @@ import random
 import statistics
 import sys
 import time
-from statistics import NormalDist
 from typing import Any
 
 from tenleave_widget.analysis import analyse as an
 from tenleave_widget.analysis.bots import make_bot
 from tenleave_widget.analysis.playouts import default_kernel
 from tenleave_widget.analysis.review import decisions
-from tenleave_widget.analysis.stats import Z95, wilson
+from tenleave_widget.analysis.stats import wilson
 from tenleave_widget.programs.simulate import play_game
 
 
@@ -77,26 +77,6 @@ def positions(count: int, seed: int) -> list[Any]:
     return out
 
 
-def corrected_star(a: dict[str, Any]) -> bool:
-    """Whether the analysis ``a`` (with a ★) still shows one when every other decision
-    the ★ is compared with must be separated from the best at the Bonferroni-corrected
-    level (two-sided 5% split over the ``m`` decisions compared: z = Φ⁻¹(1 - 0.025/m));
-    the paired half-widths are the analysis's own 95% ones, rescaled."""
-    best = a["decisions"][0]
-    peek_best = best["kind"] == "peek first"
-    others = [d for d in a["decisions"] if d["group"] != best["group"]
-              and (d["kind"] != "peek first" or peek_best)]
-    if not a["star"] or not others:
-        return bool(a["star"])
-    z = NormalDist().inv_cdf(1 - 0.025 / len(others))
-    for d in others:
-        lo, hi = d["vs_best_ci95"]
-        half = (hi - lo) / 2 * z / Z95
-        if d["vs_best"] - half <= 0:
-            return False
-    return True
-
-
 def error(label: str) -> str:
     """The error label a person is told (inaccuracy, mistake, blunder), or none."""
     return label if label in ("inaccuracy", "mistake", "blunder") else "none"
@@ -114,15 +94,16 @@ def merged(runs: list[dict[str, Any]]) -> dict[str, Any]:
         return round(run[share][0] * run[of]) if run[of] else 0
 
     shown = sum(r["star_shown"] for r in runs)
-    corrected = sum(r["corrected_star_shown"] for r in runs)
     labels = sum(r["labels_compared"] for r in runs)
     agree = sum(count(r, "star_agrees_with_scale_x", "star_shown") for r in runs)
     tied = sum(count(r, "star_within_scale_x_ties", "star_shown") for r in runs)
-    c_agree = sum(count(r, "corrected_star_agrees_with_scale_x", "corrected_star_shown")
-                  for r in runs)
     differ = sum(count(r, "label_differs_at_2x_other_seed", "labels_compared") for r in runs)
     e_differ = sum(count(r, "error_label_differs_at_2x_other_seed", "labels_compared")
                    for r in runs)
+    changes: dict[str, int] = {}
+    for r in runs:
+        for k, v in r.get("label_changes", {}).items():
+            changes[k] = changes.get(k, 0) + v
     return {
         "title": runs[0]["title"] + " (runs pooled)",
         "date": max(r["date"] for r in runs),
@@ -136,12 +117,12 @@ def merged(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "star_shown": shown,
         "star_agrees_with_scale_x": list(wilson(agree, shown)),
         "star_within_scale_x_ties": list(wilson(tied, shown)),
-        "corrected_star_shown": corrected,
-        "corrected_star_agrees_with_scale_x": list(wilson(c_agree, corrected)),
         "scale": runs[0]["scale"],
         "labels_compared": labels,
         "label_differs_at_2x_other_seed": list(wilson(differ, labels)),
         "error_label_differs_at_2x_other_seed": list(wilson(e_differ, labels)),
+        "label_changes": changes,
+        "label_changes_at_cap": sum(r.get("label_changes_at_cap", 0) for r in runs),
     }
 
 
@@ -182,8 +163,8 @@ def main(argv: list[str] | None = None) -> int:
     cpu: dict[int, list[float]] = {n: [] for n in range(2, 6)}
     judge_cpu: dict[int, list[float]] = {n: [] for n in range(2, 6)}
     starred = agree = agree_tied = 0
-    strict_shown = strict_agree = 0
-    labels = differ = errors_differ = 0
+    labels = differ = errors_differ = at_cap = 0
+    changes: dict[str, int] = {}
     done = 0
     for n, d in ps:
         if args.minutes is not None and time.perf_counter() - start > args.minutes * 60:
@@ -202,21 +183,21 @@ def main(argv: list[str] | None = None) -> int:
             agree += same
             agree_tied += a["decisions"][0]["group"] in {r["decisions"][i]["group"]
                                                         for i in r["equal"]}
-            if corrected_star(dict(a)):
-                strict_shown += 1
-                strict_agree += same
         v2 = an.judge(d.view, d.played.to_json(), double, seed=2, seen=d.seen)
         labels += 1
         differ += v["label"] != v2["label"]
         errors_differ += error(v["label"]) != error(v2["label"])
+        if v["label"] != v2["label"]:
+            name = f"{v['label']} -> {v2['label']}"
+            changes[name] = changes.get(name, 0) + 1
+            at_cap += v["near"] is not None or v2["near"] is not None
         done += 1
         if done % 10 == 0:
-            print(f"{done} positions: star {agree}/{starred} (corrected "
-                  f"{strict_agree}/{strict_shown}), labels differ {differ}/{labels}",
+            print(f"{done} positions: star {agree}/{starred}, labels differ "
+                  f"{differ}/{labels} ({at_cap} at the cap)",
                   file=sys.stderr, flush=True)
     pa, plo, phi = wilson(agree, starred)
     ta, tlo, thi = wilson(agree_tied, starred)
-    sa, slo, shi = wilson(strict_agree, strict_shown)
     pd, dlo, dhi = wilson(differ, labels)
     pe, elo, ehi = wilson(errors_differ, labels)
     rows: list[dict[str, Any]] = []
@@ -239,12 +220,12 @@ def main(argv: list[str] | None = None) -> int:
         "star_shown": starred,
         "star_agrees_with_scale_x": [pa, plo, phi],
         "star_within_scale_x_ties": [ta, tlo, thi],
-        "corrected_star_shown": strict_shown,
-        "corrected_star_agrees_with_scale_x": [sa, slo, shi],
         "scale": k,
         "labels_compared": labels,
         "label_differs_at_2x_other_seed": [pd, dlo, dhi],
         "error_label_differs_at_2x_other_seed": [pe, elo, ehi],
+        "label_changes": changes,
+        "label_changes_at_cap": at_cap,
         "rows": rows,
     }
     print(json.dumps(out, indent=1))

@@ -26,10 +26,17 @@ position (the moves panel, the coach, the review, the puzzles, the class report,
   is not flattered by the worlds it is scored on), its margin taken world by world. A
   peek after the play is the play itself in the play-outs (what it teaches is for later
   turns, which the rollout policy does not read): it is valued as its bare play.
+- *Separation, corrected.* The best is compared with every other decision at once, so
+  its intervals against them are **simultaneous** 95% intervals: Bonferroni-corrected
+  over the ``m`` decisions it is compared with (:func:`separation_z`: z = Φ⁻¹(1 −
+  0.025/m), 1.96 for one, about 3 for thirty). A ★ (``star``) only where every other
+  decision's interval is clear of 0; the decisions whose interval reaches 0 are
+  ``equal`` ("about equally good"), so a position without a ★ always has two or more.
+  The verdict's loss interval is at the same level (:func:`judge`).
 - *Sequential precision.* Worlds are added in rounds (:class:`Settings`); after each,
-  a decision is no longer played once its paired 95% interval against the best is
-  clear of 0 (worse) or within :data:`TIE` of it (as good, to a quarter point), and the
-  analysis stops when no decision is left undecided or at the cap. A peek first is the
+  a decision is no longer played once its paired interval (at that level) against the
+  best is clear of 0 (worse) or within :data:`TIE` of it (as good, to a quarter point),
+  and the analysis stops when no decision is left undecided or at the cap. A peek first is the
   best only when it beats the best decision without a peek clearly (what it teaches
   changes the play); a peek that teaches nothing ties with its bare play by
   construction, so it never hides the ★ of a clear play.
@@ -62,6 +69,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import asdict, dataclass
+from statistics import NormalDist
 from typing import Any, TypedDict, TypeVar, cast
 
 from ..engine.errors import IllegalActionError, SetupError, excerpt
@@ -80,8 +88,8 @@ __all__ = [
     "ANALYSIS_FORMAT", "BOUNDS", "CACHE_SIZE", "KINDS", "LABELS", "MAX_WORLDS", "MIN_WORLDS",
     "MODELS", "TIE", "Analysing", "Analysis", "DecisionValue", "PeekBranch", "Settings",
     "Verdict", "analyse", "analyse_steps",
-    "clear_cache", "decision_key", "judge", "judge_steps", "label_of", "settings_for",
-    "view_digest",
+    "clear_cache", "decision_key", "judge", "judge_steps", "label_of", "separation_z",
+    "settings_for", "view_digest",
 ]
 
 ANALYSIS_FORMAT = "tenleave-analysis/1"
@@ -138,6 +146,17 @@ class Settings:
                              f"{self.first}, {self.cap}, {self.judge_cap}")
 
 
+def separation_z(m: int) -> float:
+    """The z of the simultaneous 95% intervals of a best compared with ``m`` other
+    decisions (Bonferroni: the two-sided 5% split over the ``m`` comparisons), so that the
+    chance that *any* of them is called separated by noise is at most 5%.
+
+    >>> round(separation_z(1), 2), round(separation_z(30), 2)
+    (1.96, 3.14)
+    """
+    return NormalDist().inv_cdf(1 - 0.025 / max(1, m))
+
+
 def settings_for(samples: int | None) -> Settings:
     """The settings of a budget given as worlds per decision (the review's and the
     command line's ``--samples``): ``samples`` first, rounds of as many, a cap of 16
@@ -182,6 +201,7 @@ class _DecisionBase(TypedDict):
     vs_best: float
     """Points of expected margin worse than the best (paired, on their common worlds)."""
     vs_best_ci95: list[float]
+    """The simultaneous 95% interval of ``vs_best`` (:func:`separation_z`)."""
     expected_final_penalty: float
     """The seat's own final penalty (a penalty, not a margin)."""
     final_penalty_ci95: list[float]
@@ -214,10 +234,11 @@ class _AnalysisBase(TypedDict):
     best: int
     """Index of the best decision (0)."""
     star: bool
-    """Whether the best is clearly better than every other decision (a ★)."""
+    """Whether the best is clearly better than every other decision (a ★): every other
+    decision's simultaneous interval (``vs_best_ci95``) is clear of 0."""
     equal: list[int]
-    """The decisions about as good as the best (their paired interval reaches 0): the
-    best's group alone when ``star``."""
+    """The decisions about as good as the best (their simultaneous interval reaches 0):
+    the best's group alone when ``star``, two groups or more otherwise."""
     stopped: str
     """``"separated"`` or ``"cap"`` (``"running"``: the figures so far of an analysis
     under way, :class:`Analysing`; no ★ then)."""
@@ -388,13 +409,14 @@ class _Samples:
         return sum(self.m.values()) / len(self.m)
 
 
-def _paired(a: _Samples, b: _Samples, below: int | None = None) -> tuple[float, float, int]:
-    """Mean of ``a - b`` over their common worlds (those numbered below ``below``), its
-    95% half-width, and how many."""
+def _paired(a: _Samples, b: _Samples, z: float, below: int | None = None,
+            ) -> tuple[float, float, int]:
+    """Mean of ``a - b`` over their common worlds (those numbered below ``below``), the
+    half-width of its interval at ``z``, and how many."""
     common = [w for w in a.m if w in b.m and (below is None or w < below)]
     if not common:
         return math.inf, math.inf, 0
-    d, half = mean_half_width([a.m[w] - b.m[w] for w in common])
+    d, half = mean_half_width([a.m[w] - b.m[w] for w in common], z)
     return d, half, len(common)
 
 
@@ -448,6 +470,8 @@ class _Run:
         self.live = set(range(len(self.moves)))
         self.peeks = [_Peek(q, i, k) for q, i, k in _peekable(view)]
         self.peeks_live = set(range(len(self.peeks)))
+        self.z = separation_z(len(self.moves) + len(self.peeks) - 1)
+        """The level of every interval against the best (the best against all others)."""
         self.reference = _Samples()
         self.worlds = 0
         self.per_turn: list[float] | None = None
@@ -531,7 +555,7 @@ class _Run:
         peeks = [k for k in range(len(self.peeks)) if self.peeks[k].samples.m]
         if peeks:
             k = min(peeks, key=lambda k: (self.peeks[k].samples.mean(), k))
-            d, half, n = _paired(self.peeks[k].samples, self.samples[b0])
+            d, half, n = _paired(self.peeks[k].samples, self.samples[b0], self.z)
             if n >= MIN_WORLDS and d + half < 0:
                 best = ("p", k)
         return best
@@ -544,7 +568,7 @@ class _Run:
             if c == best or (c[0] == "g" and c[1] not in self.live) or \
                     (c[0] == "p" and c[1] not in self.peeks_live):
                 continue
-            d, half, n = _paired(self.of(c), bs)
+            d, half, n = _paired(self.of(c), bs, self.z)
             if n < MIN_WORLDS:
                 out.append(c)
                 continue
@@ -654,7 +678,7 @@ def _result(run: _Run, best: tuple[str, int], stopped: str) -> Analysis:
     seat = run.pos.seat
     for t, g, ie in zip(run.turns, run.group_of, per_turn, strict=True):
         s = run.samples[g]
-        d, half, _ = _paired(s, bs) if ("g", g) != best else (0.0, 0.0, 0)
+        d, half, _ = _paired(s, bs, run.z) if ("g", g) != best else (0.0, 0.0, 0)
         dv = cast(DecisionValue, {
             "kind": _kind(t), "turn": t, "key": _key_of(t), "group": g, **_figures(s),
             "vs_best": d, "vs_best_ci95": [d - half, d + half],
@@ -664,7 +688,7 @@ def _result(run: _Run, best: tuple[str, int], stopped: str) -> Analysis:
     for k in peeks:
         pk = run.peeks[k]
         s = pk.samples
-        d, half, _ = _paired(s, bs) if ("p", k) != best else (0.0, 0.0, 0)
+        d, half, _ = _paired(s, bs, run.z) if ("p", k) != best else (0.0, 0.0, 0)
         counts: dict[int, int] = {}
         for w in s.m:
             counts[pk.values[w]] = counts.get(pk.values[w], 0) + 1
@@ -839,11 +863,14 @@ class Analysing:
 
 
 def label_of(loss: float, lo: float, hi: float, tied: bool) -> tuple[str, str | None]:
-    """The label of a loss (points) with its 95% interval ``[lo, hi]``, and the label of a
-    bound the interval straddles (None if none): ``inaccuracy``, ``mistake`` and
-    ``blunder`` only where the interval's low end clears their bound; otherwise ``best``
-    when the decision ties with the best (``tied``) or its loss is within :data:`TIE`,
-    else ``good``.
+    """The label of a loss (points) with its interval ``[lo, hi]`` (the verdict's, at the
+    analysis's level), and the label of a bound the interval straddles (None if none).
+    Every label is given only where the interval's low end clears its bound (else the
+    milder one): ``good`` over :data:`TIE`, ``inaccuracy``, ``mistake`` and ``blunder``
+    over theirs (:data:`BOUNDS`); ``best`` otherwise, and for a decision tied with the
+    best (``tied``: in the analysis's ``equal``) unless it clears an error's bound. So a
+    label depends on the point estimate only through its interval, and more worlds
+    change it only where the interval straddled a bound.
 
     >>> label_of(2.5, 2.1, 2.9, False)
     ('mistake', None)
@@ -851,8 +878,10 @@ def label_of(loss: float, lo: float, hi: float, tied: bool) -> tuple[str, str | 
     ('inaccuracy', 'blunder')
     >>> label_of(0.1, -0.2, 0.4, True)
     ('best', None)
+    >>> label_of(0.6, 0.1, 1.1, False)  # not clearly worse by more than a quarter point
+    ('best', 'inaccuracy')
     """
-    label = "best" if tied or loss <= BOUNDS[0] else "good"
+    label = "best" if tied or lo <= BOUNDS[0] else "good"
     for name, bound in zip(LABELS[2:], BOUNDS[1:], strict=True):
         if lo > bound:
             label = name
@@ -863,8 +892,10 @@ def label_of(loss: float, lo: float, hi: float, tied: bool) -> tuple[str, str | 
     return label, near
 
 
-def _straddles(lo: float, hi: float) -> bool:
-    return any(lo < b < hi for b in BOUNDS[1:])
+def _straddles(loss: float, half: float, tied: bool) -> bool:
+    """Whether the loss's interval straddles a bound its label reads (``best``/``good``'s
+    only when the decision is not tied with the best)."""
+    return any(loss - half <= b < loss + half for b in (BOUNDS[1:] if tied else BOUNDS))
 
 
 def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None = None, *,
@@ -922,7 +953,8 @@ def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None
             run.peeks[c_mine[1]], _common_ids(run, n))
         b_s = run.of(c_top) if c_top[0] == "g" else run.peek_samples(
             run.peeks[c_top[1]], _common_ids(run, n))
-        d, half, common = _paired(a_s, b_s, below=n) if c_mine != c_top else (0.0, 0.0, n)
+        d, half, common = (_paired(a_s, b_s, run.z, below=n) if c_mine != c_top
+                           else (0.0, 0.0, n))
         if then is None:
             return d, half, common
         # the play after the peek, judged from what the seat then knew: against the best
@@ -933,20 +965,21 @@ def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None
         if not ws:
             return max(0.0, d), half, common
         choice = min(run.plain, key=lambda p: (sum(run.samples[p].m[w] for w in ws), p))
-        d2, h2 = mean_half_width([run.samples[g].m[w] - run.samples[choice].m[w] for w in ws])
+        d2, h2 = mean_half_width([run.samples[g].m[w] - run.samples[choice].m[w]
+                                  for w in ws], run.z)
         return max(0.0, d) + max(0.0, d2), math.sqrt(half * half + h2 * h2), min(common, len(ws))
 
     if then is not None:
         groups = sorted(set(groups) | set(run.plain))
+    tied = i in a["equal"] and then is None
     d, half, common = loss_now()
-    while extendable and (common < MIN_WORLDS or _straddles(d - half, d + half)) \
+    while extendable and (common < MIN_WORLDS or _straddles(max(0.0, d), half, tied)) \
             and n < s.judge_cap:
         stop = min(s.judge_cap, n + s.batch)
         yield from run.play(groups, n, stop, False)
         n = stop
         d, half, common = loss_now()
     loss = max(0.0, d)  # the interval is the loss's (centred on it)
-    tied = i in a["equal"] and then is None
     label, near = label_of(loss, loss - half, loss + half, tied)
     out = {"analysis": a, "played": i, "loss": loss, "loss_ci95": [loss - half, loss + half],
            "label": label, "near": near, "worlds": common,
@@ -969,8 +1002,9 @@ def judge(view: View, played: Mapping[str, Any], settings: Settings | None = Non
           cost: str = BELIEF_COST, seen: int | None = None) -> Verdict:
     """The played decision ``played`` (a record turn object of the seat to move) judged
     against the best of :func:`analyse`'s analysis of ``view``: its loss in points of
-    expected margin with a paired 95% interval (on every world both were played in,
-    more added while the interval straddles a label bound, up to
+    expected margin with a paired interval at the analysis's level (the simultaneous
+    one of its ★, :func:`separation_z`; on every world both were played in, more added
+    while the interval straddles a bound its label reads, up to
     :attr:`Settings.judge_cap`) and its label (:func:`label_of`).
 
     A peek first is two decisions: which card to look at (the peek against the best,

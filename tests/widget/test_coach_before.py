@@ -17,9 +17,11 @@ from tenleave_widget.widget import TenLeaveWidget, WidgetMessageError, hotseat, 
 SAMPLES = 3
 
 
-def asked_table(seed: int = 1) -> tuple[TenLeaveWidget, dict[str, Any]]:
+def asked_table(seed: int = 2) -> tuple[TenLeaveWidget, dict[str, Any]]:
     """A table whose coach asks about the human's first turn (threshold 0: any move
-    clearly worse than the best is asked about): the table and the play that was asked."""
+    clearly worse than the best is asked about): the table and the play that was asked.
+    (With the seed 1 deal no first move is clearly worse on this small budget at the
+    analysis's simultaneous level.)"""
     for card_pick in range(6):
         w = play(players=2, human=0, bots=["greedy"], seed=seed, bot_delay=0,
                  coach="before", coach_samples=SAMPLES)

@@ -132,13 +132,15 @@ def analysis_table(a: Analysis, players: Sequence[str] | None = None) -> str:
     lines = [f"{name} to move on turn {done + 1} (after {done} turns played); up to "
              f"{a['worlds']} worlds per decision ({a['model']} model, {a['stopped']})",
              *textwrap.wrap(f"margin: {name}'s final penalty minus the others' mean, in "
-                            "points (lower is better); 'worse by' is paired against the best",
-                            100)]
+                            "points (lower is better); 'worse by' is paired against the best, "
+                            "its interval simultaneous over every decision compared (the "
+                            "star's)", 100)]
     if a["star"]:
         lines.append(f"best: {decision_text(ds[0])} (clearly)")
     else:
         same = sorted({decision_text(ds[i]) for i in a["equal"]})
-        lines.extend(textwrap.wrap(f"about equally good: {', '.join(same)}", 100))
+        lines.extend(textwrap.wrap(f"about equally good: {', '.join(same)}", 100,
+                                   subsequent_indent="  "))
     lines.append(f"{'decision':<24} {'margin [95% CI]':<21} {'worse by [95% CI]':<21} "
                  f"{'wins':>5}  {'final penalty':>13}  {'one swat':>8}")
     for i, d in enumerate(ds):
