@@ -60,10 +60,11 @@ def p_choice(seat: int, view: dict[str, Any], rng: random.Random) -> dict[str, A
 
 
 def hostile(seat: int, n: int, at: int) -> list[str]:
-    """Bad frames P sends on its turn: each answered by one error frame (every turn
-    among them is illegal whatever the position: no card 9, no queue 9)."""
+    """Bad frames P sends on its turn: each answered by one error frame (every turn and
+    step among them is illegal whatever the position: no card 9, no queue 9)."""
     other = (seat + 1) % n
     turn = "{" + W + f',"kind":"turn","at":{at},"turn":{{"seat":{seat},'
+    step = "{" + W + f',"kind":"step","at":{at},"steps":'
     return [
         "{oops",
         "{" + W + ',"kind":"deal"}',
@@ -77,6 +78,13 @@ def hostile(seat: int, n: int, at: int) -> list[str]:
         "{" + W + ',"kind":"undo"}',
         "{" + W + ',"kind":"create","players":2}',
         "{" + W + ',"kind":"ping","pad":"' + "x" * 9000 + '"}',
+        step + '[{"kind":"peek","queue":9,"position":0}]}',
+        step + '[{"kind":"peek","queue":0,"position":9}]}',
+        step + '[{"kind":"play","card":"9","queue":0},{"kind":"peek","queue":0,"position":0}]}',
+        step + '[{"kind":"wake"},{"kind":"play","card":"5*","queue":9}]}',
+        step + '[{"kind":"rotate","queue":9}]}',
+        step + '"peek"}',
+        "{" + W + f',"kind":"step","at":{at - 1},"steps":[{{"kind":"wake"}}]}}',
     ]
 
 
@@ -315,7 +323,8 @@ def test_the_teachers_public_view_is_the_same_for_twins(case: int) -> None:
 
 def test_forged_and_replayed_frames_from_every_seat_change_nothing() -> None:
     """At every turn of a whole game, every seat sends a turn for each other seat, its
-    own last turn again, and a take-back: each refused, the game the same."""
+    own last turn again, a take-back and a peek for the seat to move (the mover: for
+    the turn before): each refused, the game the same, no step kept."""
 
     async def main() -> None:
         async with served(seed=7, rate=1_000_000) as s:  # no flood limit in reach
@@ -342,7 +351,14 @@ def test_forged_and_replayed_frames_from_every_seat_change_nothing() -> None:
                         assert fault == ("stale" if at != k else "wrong-seat")
                     await c.send("undo")
                     assert (await c.expect("error"))["fault"] == "no-undo"
-                    assert game == before
+                    # a peek for the seat to move (or, from it, for the turn before)
+                    peeks = [x.peek for x in game.legal_turns if x.peek] or [(0, 0)]
+                    await c.send("step", steps=[{"kind": "peek", "queue": peeks[0][0],
+                                                 "position": peeks[0][1]}],
+                                 at=k if q != mover else k - 1)
+                    fault = (await c.expect("error"))["fault"]
+                    assert fault == ("not-your-turn" if q != mover else "stale")
+                    assert game == before and s.dealer.tables[t["table"]].steps == []
                 turn = choose(game.view(mover), rng).to_json()
                 last[mover] = (dict(turn), game.turns_applied)
                 await cs[mover].play(dict(turn), game.turns_applied)
