@@ -1,8 +1,8 @@
 """The dealer server under a class's load, and through faults, on loopback.
 
     .venv/bin/python benchmarks/bench_dealer.py [--tables 1 10 20 40] [--fsync-tables 10]
-        [--faults-tables 10] [--paced-tables 10 40] [--pace 1.0] [--seconds 240]
-        [--out benchmarks/results/dealer.json]
+        [--faults-tables 10] [--paced-tables 10 40] [--pace 1.0] [--games 1]
+        [--seconds 240] [--out benchmarks/results/dealer.json]
 
 Each run starts ``tenleave serve`` as its own process (``--store`` in a temporary folder,
 ``--bot-delay 0``), a teacher creates the tables (3, 4 and 5 seats in turn: 10 tables are
@@ -10,7 +10,9 @@ Each run starts ``tenleave serve`` as its own process (``--store`` in a temporar
 can: a plain play chosen at random from its own view the moment its view says it is to
 move.
 
-``flood`` (one run per ``--tables`` figure, no faults): the latency from a turn sent to the
+``flood`` (one run per ``--tables`` figure, no faults; ``--games N``: N runs of it, each
+a whole game per table on a fresh server, their turns pooled into one row, so the p99 of
+10 tables is over 390 N turns): the latency from a turn sent to the
 last of its table's views received (every seat's ``state`` frame for it), p50 / p99 / max
 over every turn; the server's CPU time (user + system) per turn and its peak resident
 memory (psutil, sampled every 50 ms); the CPU time of this process (every client
@@ -332,6 +334,7 @@ async def chaos(run: Run, rng: random.Random, total: int, kills: int, deadline: 
 async def one_run(folder: Path, tables: int, seconds: float, faults: bool,
                   seed: int = 1, fsync: bool = False, pace: float = 0.0,
                   peeks: float = 0.0) -> dict[str, Any]:
+    folder.mkdir(parents=True, exist_ok=True)
     server = Server(folder, fsync)
     await server.start()
     seats = await create_tables(server, tables)
@@ -376,11 +379,41 @@ async def one_run(folder: Path, tables: int, seconds: float, faults: bool,
         "clients_cpu_s": round(clients_cpu, 2),  # this process: every client together
         "latency_turns_measured": len(lat),
     }
-    if lat:
-        q = statistics.quantiles(lat, n=100, method="inclusive")
-        out.update(p50_ms=round(q[49], 2), p99_ms=round(q[98], 2), max_ms=round(max(lat), 2))
+    out.update(quantiles(lat))
     if faults:
         out.update(check(run, server.records, kills))
+    out["latencies_ms"] = lat
+    return out
+
+
+def quantiles(lat: list[float]) -> dict[str, float]:
+    """p50, p99 and the max of latencies in milliseconds (none for no latency)."""
+    if not lat:
+        return {}
+    q = statistics.quantiles(lat, n=100, method="inclusive") if len(lat) > 1 else [lat[0]] * 99
+    return {"p50_ms": round(q[49], 2), "p99_ms": round(q[98], 2), "max_ms": round(max(lat), 2)}
+
+
+def pooled(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Runs of one configuration (``--games``) as one row: counts and times summed, the
+    peak memory the largest, the latencies' quantiles over every run's turns."""
+    lat = [x for r in runs for x in r.pop("latencies_ms")]
+    if len(runs) == 1:
+        return dict(runs[0], games_per_table=1)
+    first = runs[0]
+    turns = sum(r["turns"] for r in runs)
+    wall = sum(r["wall_s"] for r in runs)
+    cpu = sum(r["server_cpu_s"] for r in runs)
+    out = {k: first[k] for k in ("tables", "fsync", "pace_s", "peeks", "clients")}
+    out.update(
+        games_per_table=len(runs), turns=turns,
+        expected_turns=sum(r["expected_turns"] for r in runs), wall_s=round(wall, 2),
+        turns_per_s=round(turns / wall, 1), server_cpu_s=round(cpu, 2),
+        server_cpu_ms_per_turn=round(1000 * cpu / max(1, turns), 3),
+        server_cpu_share=round(cpu / wall, 3),
+        server_peak_rss_mib=max(r["server_peak_rss_mib"] for r in runs),
+        clients_cpu_s=round(sum(r["clients_cpu_s"] for r in runs), 2),
+        latency_turns_measured=len(lat), **quantiles(lat))
     return out
 
 
@@ -460,6 +493,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--paced-tables", type=int, nargs="*", default=[],
                     help="load runs whose clients think --pace seconds a turn (on average)")
     ap.add_argument("--pace", type=float, default=1.0)
+    ap.add_argument("--games", type=int, default=1,
+                    help="runs (a whole game per table each) pooled per load figure")
     ap.add_argument("--peeks", type=float, default=0.3,
                     help="the share of the fault run's turns that begin with a peek")
     ap.add_argument("--out", default="benchmarks/results/dealer.json")
@@ -476,27 +511,32 @@ def main(argv: list[str] | None = None) -> int:
         for i, tables in enumerate(args.tables):
             folder = Path(d) / f"load{i}"
             folder.mkdir()
-            r = asyncio.run(one_run(folder, tables, args.seconds, faults=False))
+            r = pooled([asyncio.run(one_run(folder / str(g), tables, args.seconds,
+                                            faults=False, seed=1 + g))
+                        for g in range(args.games)])
             print(json.dumps(r))
             result["flood"].append(r)
         for i, tables in enumerate(args.fsync_tables):
             folder = Path(d) / f"fsync{i}"
             folder.mkdir()
-            r = asyncio.run(one_run(folder, tables, args.seconds, faults=False, fsync=True))
+            r = pooled([asyncio.run(one_run(folder / str(g), tables, args.seconds,
+                                            faults=False, seed=1 + g, fsync=True))
+                        for g in range(args.games)])
             print(json.dumps(r))
             result["flood_fsync"].append(r)
         for i, tables in enumerate(args.paced_tables):
             folder = Path(d) / f"paced{i}"
             folder.mkdir()
-            r = asyncio.run(one_run(folder, tables, args.seconds, faults=False,
-                                    pace=args.pace))
+            r = pooled([asyncio.run(one_run(folder / str(g), tables, args.seconds,
+                                            faults=False, seed=1 + g, pace=args.pace))
+                        for g in range(args.games)])
             print(json.dumps(r))
             result["paced"].append(r)
         if args.faults_tables:
             folder = Path(d) / "faults"
             folder.mkdir()
-            r = asyncio.run(one_run(folder, args.faults_tables, args.seconds, faults=True,
-                                    peeks=args.peeks))
+            r = pooled([asyncio.run(one_run(folder, args.faults_tables, args.seconds,
+                                            faults=True, peeks=args.peeks))])
             print(json.dumps(r))
             result["faults"] = r
     result["tables_per_process_within_aim"] = within_aim(result["flood"])
