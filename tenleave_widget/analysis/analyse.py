@@ -85,11 +85,11 @@ from .reader import BELIEF_COST, Belief, dealer
 from .stats import mean_ci, mean_half_width, wilson
 
 __all__ = [
-    "ANALYSIS_FORMAT", "BOUNDS", "CACHE_SIZE", "KINDS", "LABELS", "MAX_WORLDS", "MIN_WORLDS",
-    "MODELS", "TIE", "Analysing", "Analysis", "DecisionValue", "PeekBranch", "Settings",
-    "Verdict", "analyse", "analyse_steps",
-    "clear_cache", "decision_key", "judge", "judge_steps", "label_of", "separation_z",
-    "settings_for", "view_digest",
+    "ANALYSIS_FORMAT", "BOUNDS", "CACHE_SIZE", "KINDS", "LABELS", "MAX_WORLDS",
+    "MIN_WORLDS", "MODELS", "OBJECTIVES", "OBJECTIVE_BOUNDS", "TIE", "WIN_BOUNDS",
+    "Analysing", "Analysis", "DecisionValue", "PeekBranch", "Settings", "Verdict",
+    "analyse", "analyse_steps", "clear_cache", "decision_key", "judge", "judge_steps",
+    "label_of", "separation_z", "settings_for", "view_digest",
 ]
 
 ANALYSIS_FORMAT = "tenleave-analysis/1"
@@ -105,6 +105,19 @@ BOUNDS: tuple[float, float, float, float] = (0.25, 1.0, 2.0, 4.0)
 TIE = BOUNDS[0]
 """Two decisions whose paired interval lies within this many points of each other are
 as good as each other: the analysis stops refining them."""
+
+WIN_BOUNDS: tuple[float, float, float, float] = (0.03, 0.07, 0.12, 0.25)
+""":data:`BOUNDS` for the ``win_probability`` objective: drops in the chance of winning."""
+
+OBJECTIVES = ("margin", "win_probability")
+"""What an analysis ranks by (lower is better): ``margin``, the expected margin (points;
+the default, the one objective every front end shows); ``win_probability``, the chance
+of *not* winning (shared wins count as wins), for a review asked for that objective. The
+same worlds, play-outs and rules; another digest."""
+
+OBJECTIVE_BOUNDS: dict[str, tuple[float, float, float, float]] = {
+    "margin": BOUNDS, "win_probability": WIN_BOUNDS}
+"""Per objective, the bounds of its labels and its tie (the first)."""
 
 KINDS = ("play", "play then rotate", "rotate first", "wake first", "peek first")
 """The kinds of decision, as a reader groups them."""
@@ -255,6 +268,9 @@ class Analysis(_AnalysisBase, total=False):
     """With the inferred model: the beta read per opponent seat."""
     cost: str
     """With the inferred model: what the players are read as minimising."""
+    objective: str
+    """``win_probability`` when ranked by it (then ``vs_best`` and the verdict's loss are
+    drops in the chance of winning); absent for ``margin``."""
 
 
 class Verdict(TypedDict):
@@ -279,10 +295,11 @@ class Verdict(TypedDict):
 
 def view_digest(view: View, *, model: str = "uniform", beta: float | str = "fitted",
                 seed: int = 0, settings: Settings | None = None,
-                cost: str = BELIEF_COST) -> str:
+                cost: str = BELIEF_COST, objective: str = "margin") -> str:
     """The canonical SHA-256 (hex) of what an analysis reads: the seat's view (with the
     public history only for the inferred model, which reads it), the model, its beta and
-    cost, the extra ``seed`` and the settings. A view holds only what its seat knows, so the
+    cost, the extra ``seed``, the settings and the objective (one digest per objective). A
+    view holds only what its seat knows, so the
     digest (and the seed derived from it) can tell nothing hidden."""
     body: dict[str, Any] = {k: v for k, v in view.items() if k != "history"}
     if model == "inferred":
@@ -292,6 +309,8 @@ def view_digest(view: View, *, model: str = "uniform", beta: float | str = "fitt
            "settings": asdict(settings or Settings())}
     if model == "inferred":
         doc["cost"] = cost
+    if objective != "margin":
+        doc["objective"] = objective
     text = json.dumps(doc, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -389,21 +408,30 @@ def clear_cache() -> None:
 
 
 class _Samples:
-    """One group's results world by world (world id -> margin, own penalty, win)."""
+    """One group's results world by world (world id -> the objective's cost, margin, own
+    penalty, win)."""
 
-    __slots__ = ("m", "p", "w")
+    __slots__ = ("g", "m", "p", "w", "win")
 
-    def __init__(self) -> None:
+    def __init__(self, win: bool = False) -> None:
+        self.win = win
         self.m: dict[int, float] = {}
+        """The cost the analysis ranks by: the margin, or 1 - win for ``win_probability``."""
+        self.g: dict[int, float] = {}
         self.p: dict[int, int] = {}
         self.w: dict[int, int] = {}
 
     def add(self, wid: int, pen: Sequence[int], seat: int) -> None:
         mine = pen[seat]
         others = [x for s, x in enumerate(pen) if s != seat]
-        self.m[wid] = mine - sum(others) / len(others)
+        self.g[wid] = mine - sum(others) / len(others)
         self.p[wid] = mine
         self.w[wid] = int(mine <= min(others))
+        self.m[wid] = float(1 - self.w[wid]) if self.win else self.g[wid]
+
+    def copy_world(self, other: _Samples, wid: int) -> None:
+        self.m[wid], self.g[wid] = other.m[wid], other.g[wid]
+        self.p[wid], self.w[wid] = other.p[wid], other.w[wid]
 
     def mean(self) -> float:
         return sum(self.m.values()) / len(self.m)
@@ -425,10 +453,10 @@ class _Peek:
 
     __slots__ = ("q", "i", "key", "values", "samples", "choice")
 
-    def __init__(self, q: int, i: int, key: int) -> None:
+    def __init__(self, q: int, i: int, key: int, win: bool) -> None:
         self.q, self.i, self.key = q, i, key
         self.values: dict[int, int] = {}
-        self.samples = _Samples()
+        self.samples = _Samples(win)
         self.choice: dict[int, int] = {}  # per value, the plain group chosen on every world
 
 
@@ -436,7 +464,10 @@ class _Run:
     """An analysis in progress."""
 
     def __init__(self, view: View, settings: Settings, model: str, beta: float | str,
-                 seed: int, cost: str) -> None:
+                 seed: int, cost: str, objective: str = "margin") -> None:
+        if objective not in OBJECTIVES:
+            raise SetupError(f"objective must be one of {', '.join(OBJECTIVES)}, not "
+                             f"{excerpt(objective)}")
         if model not in MODELS:
             raise SetupError(f"model must be one of {', '.join(MODELS)}, not {excerpt(model)}")
         if type(seed) is not int:
@@ -448,8 +479,12 @@ class _Run:
         self.settings = settings
         self.model = model
         self.digest = view_digest(view, model=model, beta=beta, seed=seed, settings=settings,
-                                  cost=cost)
+                                  cost=cost, objective=objective)
         self.cost = cost
+        self.objective = objective
+        self.bounds = OBJECTIVE_BOUNDS[objective]
+        self.tie = self.bounds[0]
+        win = objective == "win_probability"
         pos = self.pos = Position(view)
         self.sim = Simulator(pos, Policy())
         self.beta: dict[str, float] | None = None
@@ -466,9 +501,9 @@ class _Run:
         self.moves: list[Move] = list(effects)
         self.plain = sorted({g for t, g in zip(self.turns, self.group_of, strict=True)
                              if _kind(t) == "play"})
-        self.samples = [_Samples() for _ in self.moves]
+        self.samples = [_Samples(win) for _ in self.moves]
         self.live = set(range(len(self.moves)))
-        self.peeks = [_Peek(q, i, k) for q, i, k in _peekable(view)]
+        self.peeks = [_Peek(q, i, k, win) for q, i, k in _peekable(view)]
         self.peeks_live = set(range(len(self.peeks)))
         self.z = separation_z(len(self.moves) + len(self.peeks) - 1)
         """The level of every interval against the best (the best against all others)."""
@@ -513,7 +548,7 @@ class _Run:
         groups: dict[int, list[int]] = {}
         for w in ids:
             groups.setdefault(pk.values[w], []).append(w)
-        out = _Samples()
+        out = _Samples(self.objective == "win_probability")
         plain = [self.samples[g] for g in self.plain]
         for value, ws in groups.items():
             best_all = min(range(len(plain)), key=lambda j: (sum(plain[j].m[w] for w in ws), j))
@@ -526,8 +561,8 @@ class _Run:
                 j = min(range(len(plain)), key=lambda j: (sum(plain[j].m[w] for w in train), j))
                 s = plain[j]
                 for w in test:
-                    out.m[w], out.p[w], out.w[w] = s.m[w], s.p[w], s.w[w]
-        out.m = dict(sorted(out.m.items()))
+                    out.copy_world(s, w)
+        out.m, out.g = dict(sorted(out.m.items())), dict(sorted(out.g.items()))
         return out
 
     def refresh_peeks(self) -> None:
@@ -575,9 +610,9 @@ class _Run:
             if c[0] == "p" and best[0] == "g":
                 # a peek first is settled once it is clearly better, or cannot be better
                 # by more than a tie
-                decided = d + half < 0 or d - half > -TIE
+                decided = d + half < 0 or d - half > -self.tie
             else:
-                decided = d - half > 0 or d + half <= TIE
+                decided = d - half > 0 or d + half <= self.tie
             if not decided:
                 out.append(c)
         return out
@@ -620,7 +655,7 @@ def _analyse_steps(run: _Run) -> Generator[None, None, Analysis]:
 
 
 def _figures(s: _Samples) -> dict[str, Any]:
-    m, mlo, mhi = mean_ci(list(s.m.values()))
+    m, mlo, mhi = mean_ci(list(s.g.values()))
     p, plo, phi = mean_ci([float(x) for x in s.p.values()])
     wp, wlo, whi = wilson(sum(s.w.values()), len(s.w))
     return {"expected_margin": m, "margin_ci95": [mlo, mhi], "expected_final_penalty": p,
@@ -716,7 +751,7 @@ def _result(run: _Run, best: tuple[str, int], stopped: str) -> Analysis:
         elif (c[0] == "g" or best[0] == "p") and dv["vs_best_ci95"][0] <= 0:
             equal.append(i)
     star = stopped != "running" and all(decisions[i]["group"] == best_group for i in equal)
-    forced = all(dv["vs_best_ci95"][1] <= TIE for dv in decisions)
+    forced = all(dv["vs_best_ci95"][1] <= run.tie for dv in decisions)
     out: Analysis = {
         "format": ANALYSIS_FORMAT, "digest": run.digest, "seat": seat,
         "turn": run.pos.turns_applied, "model": run.model,
@@ -728,6 +763,8 @@ def _result(run: _Run, best: tuple[str, int], stopped: str) -> Analysis:
     if run.beta is not None:
         out["beta"] = dict(run.beta)
         out["cost"] = run.cost
+    if run.objective != "margin":
+        out["objective"] = run.objective
     return out
 
 
@@ -745,16 +782,17 @@ def _to_end(steps: Generator[None, None, T]) -> T:
 
 
 def analyse_steps(view: View, settings: Settings | None = None, *, model: str = "uniform",
-                  beta: float | str = "fitted", seed: int = 0,
-                  cost: str = BELIEF_COST) -> Generator[None, None, Analysis]:
+                  beta: float | str = "fitted", seed: int = 0, cost: str = BELIEF_COST,
+                  objective: str = "margin") -> Generator[None, None, Analysis]:
     """:func:`analyse` a chunk of play-outs per ``next`` (for a front end without threads);
     the same result however it is stepped. A cached position returns at once."""
     s = settings or Settings()
-    digest = view_digest(view, model=model, beta=beta, seed=seed, settings=s, cost=cost)
+    digest = view_digest(view, model=model, beta=beta, seed=seed, settings=s, cost=cost,
+                         objective=objective)
     hit = _cached(digest)
     if hit is not None:
         return cast(Analysis, hit)
-    run = _Run(view, s, model, beta, seed, cost)
+    run = _Run(view, s, model, beta, seed, cost, objective)
     out = yield from _analyse_steps(run)
     _store(digest, out)
     _keep_run(digest, run)
@@ -762,18 +800,22 @@ def analyse_steps(view: View, settings: Settings | None = None, *, model: str = 
 
 
 def analyse(view: View, settings: Settings | None = None, *, model: str = "uniform",
-            beta: float | str = "fitted", seed: int = 0, cost: str = BELIEF_COST) -> Analysis:
+            beta: float | str = "fitted", seed: int = 0, cost: str = BELIEF_COST,
+            objective: str = "margin") -> Analysis:
     """The one analysis of the position of ``view`` (a seat's view; with its public
     history for ``model="inferred"``) for the seat to move: every decision valued (see the
     module docstring), best first. ``settings``: the budget (:class:`Settings`);
     ``beta`` and ``cost``: how the inferred model reads the players; ``seed``: an extra
-    salt of the digest (0 everywhere a person is shown figures).
+    salt of the digest (0 everywhere a person is shown figures); ``objective``: what it
+    ranks by (:data:`OBJECTIVES`; the margin unless a review asks for the chance of
+    winning).
 
     Returns an :class:`Analysis`. Raises :class:`IllegalActionError` when the seat is not
     to move or the game is over, :class:`InvalidViewError` for a malformed view and
-    :class:`SetupError` for bad settings, model or seed.
+    :class:`SetupError` for bad settings, model, seed or objective.
     """
-    return _to_end(analyse_steps(view, settings, model=model, beta=beta, seed=seed, cost=cost))
+    return _to_end(analyse_steps(view, settings, model=model, beta=beta, seed=seed, cost=cost,
+                                 objective=objective))
 
 
 class Analysing:
@@ -862,7 +904,8 @@ class Analysing:
         return _result(run, run.best(), "running")
 
 
-def label_of(loss: float, lo: float, hi: float, tied: bool) -> tuple[str, str | None]:
+def label_of(loss: float, lo: float, hi: float, tied: bool,
+             bounds: tuple[float, float, float, float] = BOUNDS) -> tuple[str, str | None]:
     """The label of a loss (points) with its interval ``[lo, hi]`` (the verdict's, at the
     analysis's level), and the label of a bound the interval straddles (None if none).
     Every label is given only where the interval's low end clears its bound (else the
@@ -870,7 +913,8 @@ def label_of(loss: float, lo: float, hi: float, tied: bool) -> tuple[str, str | 
     over theirs (:data:`BOUNDS`); ``best`` otherwise, and for a decision tied with the
     best (``tied``: in the analysis's ``equal``) unless it clears an error's bound. So a
     label depends on the point estimate only through its interval, and more worlds
-    change it only where the interval straddled a bound.
+    change it only where the interval straddled a bound. ``bounds``: the objective's
+    (:data:`OBJECTIVE_BOUNDS`).
 
     >>> label_of(2.5, 2.1, 2.9, False)
     ('mistake', None)
@@ -881,30 +925,32 @@ def label_of(loss: float, lo: float, hi: float, tied: bool) -> tuple[str, str | 
     >>> label_of(0.6, 0.1, 1.1, False)  # not clearly worse by more than a quarter point
     ('best', 'inaccuracy')
     """
-    label = "best" if tied or lo <= BOUNDS[0] else "good"
-    for name, bound in zip(LABELS[2:], BOUNDS[1:], strict=True):
+    label = "best" if tied or lo <= bounds[0] else "good"
+    for name, bound in zip(LABELS[2:], bounds[1:], strict=True):
         if lo > bound:
             label = name
     near = None
-    for name, bound in zip(LABELS[2:], BOUNDS[1:], strict=True):
+    for name, bound in zip(LABELS[2:], bounds[1:], strict=True):
         if lo <= bound < hi and LABELS.index(name) > LABELS.index(label):
             near = name
     return label, near
 
 
-def _straddles(loss: float, half: float, tied: bool) -> bool:
+def _straddles(loss: float, half: float, tied: bool,
+               bounds: tuple[float, float, float, float]) -> bool:
     """Whether the loss's interval straddles a bound its label reads (``best``/``good``'s
     only when the decision is not tied with the best)."""
-    return any(loss - half <= b < loss + half for b in (BOUNDS[1:] if tied else BOUNDS))
+    return any(loss - half <= b < loss + half for b in (bounds[1:] if tied else bounds))
 
 
 def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None = None, *,
                 model: str = "uniform", beta: float | str = "fitted", seed: int = 0,
-                cost: str = BELIEF_COST, seen: int | None = None,
+                cost: str = BELIEF_COST, seen: int | None = None, objective: str = "margin",
                 ) -> Generator[None, None, Verdict]:
     """:func:`judge` a chunk of play-outs per ``next``."""
     s = settings or Settings()
-    a = yield from analyse_steps(view, s, model=model, beta=beta, seed=seed, cost=cost)
+    a = yield from analyse_steps(view, s, model=model, beta=beta, seed=seed, cost=cost,
+                                 objective=objective)
     key = decision_key(view, played)
     at = [i for i, d in enumerate(a["decisions"]) if d["key"] == key]
     if not at:
@@ -932,7 +978,7 @@ def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None
         _store(vkey, out)
         return out
     kept = _kept_run(a["digest"])
-    run = kept if kept is not None else _Run(view, s, model, beta, seed, cost)
+    run = kept if kept is not None else _Run(view, s, model, beta, seed, cost, objective)
     if kept is None:  # the analysis was cached, its worlds were not: play them again
         yield from _analyse_steps(run)
         _keep_run(a["digest"], run)
@@ -973,14 +1019,15 @@ def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None
         groups = sorted(set(groups) | set(run.plain))
     tied = i in a["equal"] and then is None
     d, half, common = loss_now()
-    while extendable and (common < MIN_WORLDS or _straddles(max(0.0, d), half, tied)) \
+    while extendable and (common < MIN_WORLDS or _straddles(max(0.0, d), half, tied,
+                                                            run.bounds)) \
             and n < s.judge_cap:
         stop = min(s.judge_cap, n + s.batch)
         yield from run.play(groups, n, stop, False)
         n = stop
         d, half, common = loss_now()
     loss = max(0.0, d)  # the interval is the loss's (centred on it)
-    label, near = label_of(loss, loss - half, loss + half, tied)
+    label, near = label_of(loss, loss - half, loss + half, tied, run.bounds)
     out = {"analysis": a, "played": i, "loss": loss, "loss_ci95": [loss - half, loss + half],
            "label": label, "near": near, "worlds": common,
            "played_final_penalty": mine["expected_final_penalty"],
@@ -999,7 +1046,8 @@ def _common_ids(run: _Run, n: int) -> list[int]:
 
 def judge(view: View, played: Mapping[str, Any], settings: Settings | None = None, *,
           model: str = "uniform", beta: float | str = "fitted", seed: int = 0,
-          cost: str = BELIEF_COST, seen: int | None = None) -> Verdict:
+          cost: str = BELIEF_COST, seen: int | None = None, objective: str = "margin",
+          ) -> Verdict:
     """The played decision ``played`` (a record turn object of the seat to move) judged
     against the best of :func:`analyse`'s analysis of ``view``: its loss in points of
     expected margin with a paired interval at the analysis's level (the simultaneous
@@ -1011,9 +1059,10 @@ def judge(view: View, played: Mapping[str, Any], settings: Settings | None = Non
     from ``view``) and the play made knowing the value ``seen`` (against the best play in
     the worlds where the card shows it, from what the seat then knew); its loss is the sum
     of the two, their intervals combined. ``seen`` is needed then (a
-    :class:`SetupError` without it).
+    :class:`SetupError` without it). With ``objective="win_probability"`` the loss is the
+    drop in the chance of winning, labelled by :data:`WIN_BOUNDS`.
 
     Raises :class:`IllegalActionError` when ``played`` is not a decision of the seat
     here, and what :func:`analyse` raises."""
     return _to_end(judge_steps(view, played, settings, model=model, beta=beta, seed=seed,
-                               cost=cost, seen=seen))
+                               cost=cost, seen=seen, objective=objective))

@@ -144,6 +144,8 @@ def test_bad_input_is_a_typed_error() -> None:
         an.analyse(g.view(0), SMALL, model="psychic")
     with pytest.raises(SetupError, match="public history"):
         an.analyse(g.view(0), SMALL, model="inferred")
+    with pytest.raises(SetupError, match="objective"):
+        an.analyse(g.view(0), SMALL, objective="points")
     with pytest.raises(SetupError, match="first"):
         an.Settings(first=0)
     with pytest.raises(SetupError, match="samples"):
@@ -153,6 +155,24 @@ def test_bad_input_is_a_typed_error() -> None:
     # the inferred model: worlds from the posterior, the betas read
     a = an.analyse(with_history(g, 0), SMALL, model="inferred", beta=4.0)
     assert a["model"] == "inferred" and set(a["beta"]) == {"1", "2"}
+
+
+def test_the_win_objective_is_the_same_analysis_ranked_by_the_chance_of_winning() -> None:
+    """``objective="win_probability"``: another digest, the same worlds (world ``i`` is
+    drawn from the digest, so not the margin's), every figure read from them; the
+    ranking and ``vs_best`` by the chance of not winning."""
+    view = mid_game().view(0)
+    w = an.analyse(view, SMALL, objective="win_probability")
+    m = an.analyse(view, SMALL)
+    assert w["objective"] == "win_probability" and "objective" not in m
+    assert w["digest"] != m["digest"] == an.view_digest(view, settings=SMALL)
+    assert w["digest"] == an.view_digest(view, settings=SMALL, objective="win_probability")
+    top = w["decisions"][0]
+    assert all(d["vs_best"] >= -1 and d["vs_best_ci95"][1] <= 2 for d in w["decisions"])
+    plays = [d for d in w["decisions"] if d["kind"] != "peek first"
+             and d["worlds"] == top["worlds"]]
+    assert min(plays, key=lambda d: 1 - d["win_probability"])["group"] == top["group"] or \
+        top["kind"] == "peek first"
 
 
 def test_a_two_seat_endgame_and_a_five_seat_opening() -> None:

@@ -13,9 +13,11 @@ import pytest
 from helpers import random_game
 
 from tenleave_widget import Game, RecordError, Turn
+from tenleave_widget.analysis import analyse as an
 from tenleave_widget.analysis.review import (
     LABELS,
     THRESHOLDS,
+    decisions,
     review,
     turn_text,
     wake_luck,
@@ -152,7 +154,9 @@ def test_review_of_a_sample_game() -> None:
 @pytest.mark.slow
 def test_review_by_win_probability() -> None:
     """``objective="win_probability"``: losses are drops in the chance of winning (0 to 1),
-    labelled by that objective's thresholds; the JSON names the objective."""
+    labelled by that objective's thresholds where their interval clears them; the JSON
+    names the objective. It is the one analysis ranked by that objective: the verdict of
+    :func:`~tenleave_widget.analysis.analyse.judge` with it, figure for figure."""
     rec = json.loads((EXAMPLES / "game-3-seats.json").read_text())
     r = review(rec, samples=4, seed=4, objective="win_probability")
     out = r.to_json()
@@ -160,8 +164,19 @@ def test_review_by_win_probability() -> None:
     assert out["objective"] == "win_probability"
     unforced = [t for t in r.turns if not t.forced]
     assert unforced and all(0.0 <= t.loss <= 1.0 for t in r.turns)
-    assert all(t.label == _label(t.loss, "win_probability") for t in unforced)
-    assert any(t.label != _label(t.loss, "margin") for t in unforced)  # another unit
+    assert all(t.analysis == an.ANALYSIS_FORMAT for t in r.turns)
+    win = an.OBJECTIVE_BOUNDS["win_probability"]
+    for t in unforced:
+        assert t.label in {an.label_of(t.loss, *t.loss_ci95, tied, win)[0]
+                           for tied in (True, False)}
+    for d in decisions(rec)[:6]:
+        v = an.judge(d.view, d.played.to_json(), an.settings_for(4), seed=4, seen=d.seen,
+                     objective="win_probability")
+        t = r.turns[d.turn]
+        assert (t.loss, list(t.loss_ci95), t.near) == (v["loss"], v["loss_ci95"], v["near"])
+        assert v["analysis"]["objective"] == "win_probability"
+        # the margin's analysis of the same position is another digest
+        assert v["analysis"]["digest"] != an.analyse(d.view, an.settings_for(4), seed=4)["digest"]
     with pytest.raises(ValueError, match="objective must be one of"):
         review(rec, samples=4, objective="points")
 
@@ -424,28 +439,6 @@ def test_the_sequential_refinement_settles_a_label_or_spends_the_cap() -> None:
                            for u in j.refined if len(u.costs) > m), (k, v.turn)
         g.apply(t)
     assert extended >= 3 and dropped >= 3 and kept >= 1, (extended, dropped, kept)
-
-
-def test_the_best_is_chosen_among_decisions_paired_with_the_played_one() -> None:
-    """A decision dropped by the sequential refinement keeps the mean of its first batches;
-    however low that mean, the best (and the loss's paired interval) is taken among the
-    decisions valued on all the played one's worlds. The gap to the next best counts it."""
-    from tenleave_widget.analysis.review import evaluator as rv
-    from tenleave_widget.analysis.review.judge import _judge
-
-    def value(card: str, costs: list[float]) -> rv._Value:
-        return rv._Value(Turn(0, card, 0), 10.0, sum(costs) / len(costs), costs)
-
-    played = value("1", [3.0, 2.0, 3.0, 2.0])
-    best = value("2", [1.0, 1.0, 1.0, 1.0])
-    dropped = value("3", [0.5, 0.5])  # a lower mean, on two worlds only
-    screen = [value("1", [4.0, 0.0]), value("2", [0.0, 0.0]), value("3", [9.0, 9.0])]
-    j = rv._Judged(screen, 0, [played, best, dropped], 0, "margin", 10.0)
-    r = _judge(0, 0, Turn(0, "1", 0), j)
-    assert r.best == best.turn and r.loss == pytest.approx(1.5)
-    assert r.loss_ci95 == pytest.approx((1.5 - 1.96 * (1 / 3) ** 0.5 / 2,
-                                         1.5 + 1.96 * (1 / 3) ** 0.5 / 2))
-    assert r.gap == 0.0  # the dropped one's lower mean counts as a tie, not a negative gap
 
 
 # ------------------------------------------------------------------ an edited saved review

@@ -30,22 +30,22 @@ Ana woke SleepKid: queue 0 (her 5 + Ben's 1) swatted her 5, queue 1 (her 4 + Ben
 swatted her 4 — 9 points where she expected 6.75 (to her, each of Ben's plain cards could
 have been his 5, which would have saved her); Ben expected 0.5 and lost nothing.
 
-With the margin objective (the default) every decision is judged by the one analysis of
+Every decision is judged by the one analysis of
 its position (:mod:`tenleave_widget.analysis.analyse`: every decision of every kind,
 peeks first included, valued on worlds sampled from the mover's view and played out to
 the end with common random numbers, with more worlds where they decide something) and its
 verdict on the played decision (:func:`tenleave_widget.analysis.analyse.judge`): the
 loss against the best with its paired interval, a label only where the interval clears
 the bound. The puzzles and ``tenleave evaluate`` read the same analysis. The
-``win_probability`` objective keeps the earlier evaluator (:mod:`.evaluator`: a screen,
-a refinement and an extension, a peek turn judged as its bare play). The JSON and the
+``win_probability`` objective is the same analysis ranked by the chance of not winning
+(another digest; losses are drops in the chance of winning). The JSON and the
 ``tenleave review`` command: ``docs/guides/review.md``; the method:
 ``docs/methods/analysis.md``.
 
 The package, one concept a module: :mod:`.results` (the result types and the text
 report), :mod:`.text` (a turn, the judging model and an evaluation in words),
 :mod:`.replay` (a record replayed), :mod:`.luck` (the swats' luck), :mod:`.evaluator`
-(the evaluator seam), :mod:`.judge` (:func:`judge_decision`, :func:`review`),
+(the earlier evaluator, which judges no review now), :mod:`.judge` (:func:`judge_decision`, :func:`review`),
 :mod:`.saved` (a review saved with its record) and :mod:`.puzzle`.
 """
 

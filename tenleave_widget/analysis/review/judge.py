@@ -14,24 +14,17 @@ from ...engine.errors import SetupError
 from ...engine.game import Game
 from ...engine.record import RecordSource
 from ...engine.turn import BEFORE, Turn
-from ...engine.view import View, ViewWithHistory, has_history
+from ...engine.view import View, has_history
 from ..analyse import Verdict, settings_for
 from ..analyse import judge_steps as verdict_steps
 from ..infer import with_history
-from ..reader import Belief, dealer
 from .evaluator import (
-    _best_live,
     _check_budget,
-    _evaluate_steps,
-    _forced,
-    _Judged,
-    _paired,
     _to_end,
-    _turn_seed,
 )
 from .luck import replay_luck
 from .replay import Replay, replay
-from .results import Review, TurnReview, _label, _summaries
+from .results import Review, TurnReview, _summaries
 
 __all__ = ["Decision", "Progress", "assemble_review", "decisions", "judge_decision",
            "judge_steps", "review", "review_steps", "seen_by_peek"]
@@ -42,39 +35,6 @@ R = TypeVar("R")
 
 Progress = Callable[[int, int], None]
 """A progress callback: ``progress(turns_done, turns_total)``."""
-
-
-def _judge(k: int, seat: int, played: Turn, j: _Judged,
-           beta: dict[str, float] | None = None) -> TurnReview:
-    objective = j.objective
-    sc = j.screen
-    forced = _forced(sc, objective)
-    vals = j.refined
-    best_i = _best_live(vals, j.refined_played)
-    best = vals[best_i]
-    mine = vals[j.refined_played]
-    loss, half = _paired(mine, best)
-    loss = max(0.0, loss)
-    label = "best" if forced else _label(loss, objective)
-    others = sorted(v.cost for i, v in enumerate(vals) if i != best_i)
-    # a dropped decision (see _live) may show a lower mean on its fewer worlds: a tie
-    gap = max(0.0, others[0] - best.cost) if others else 0.0
-    return TurnReview(
-        turn=k,
-        seat=seat,
-        played=played,
-        expected_final_penalty=mine.expected_final_penalty,
-        best=played if best_i == j.refined_played else best.turn,
-        best_expected_final_penalty=best.expected_final_penalty,
-        loss=loss,
-        loss_ci95=(loss - half, loss + half),
-        label=label,
-        forced=forced,
-        candidates=len(sc),
-        gap=0.0 if forced else gap,
-        reference=j.reference,
-        beta=beta,
-    )
 
 
 def from_verdict(k: int, played: Turn, v: Verdict) -> TurnReview:
@@ -181,19 +141,11 @@ def judge_steps(
     if model == "inferred" and not has_history(d.view):
         raise SetupError("the inferred model reads the public history: judge the decisions "
                          "of decisions(record, history=True)")
-    if objective == "margin":  # the one analysis of the position
-        v = yield from verdict_steps(d.view, d.played.to_json(), settings_for(budget),
-                                     model=model, beta=beta, seed=seed, seen=d.seen)
-        return from_verdict(d.turn, d.played, v)
-    turn_seed = _turn_seed(seed, d.turn)
-    if model == "uniform":
-        j = yield from _evaluate_steps(d.view, d.played, budget, turn_seed, objective)
-        return _judge(d.turn, d.played.seat, d.played, j)
-    belief = Belief(cast(ViewWithHistory, d.view), beta, turn_seed)
-    # the lookahead reads the seat view (a ViewWithHistory is one): the history is not read
-    j = yield from _evaluate_steps(d.view, d.played, budget, turn_seed, objective,
-                                   dealer(d.view, belief.sample))
-    return _judge(d.turn, d.played.seat, d.played, j, belief.beta)
+    # the one analysis of the position, ranked by the objective (one digest per objective)
+    v = yield from verdict_steps(d.view, d.played.to_json(), settings_for(budget),
+                                 model=model, beta=beta, seed=seed, seen=d.seen,
+                                 objective=objective)
+    return from_verdict(d.turn, d.played, v)
 
 
 def assemble_review(

@@ -13,9 +13,7 @@ from ...engine.game import Game
 from ...engine.record import Record, RecordSource
 from ...engine.turn import BEFORE, Turn
 from ..analyse import judge, settings_for
-from ..lookahead import EvaluationOptions, evaluate_view
-from .evaluator import DEFAULT_SAMPLES, REFINE, _paired, _values, decision
-from .results import THRESHOLDS, Review, _label
+from .results import THRESHOLDS, Review
 from .text import decision_text, turn_text
 
 __all__ = ["Answer", "Puzzle", "puzzles"]
@@ -56,11 +54,10 @@ class Puzzle:
     def judge(self, turn: Turn | Mapping[str, Any], *, samples: int | None = None,
               seed: int | None = None) -> Answer:
         """Judge a student's answer (a :class:`Turn` or record turn object of the seat to
-        move): ``{"best": bool, "loss": points, "loss_ci95": [lo, hi], "text"}``. With the
-        margin objective the answer is the one analysis's verdict
-        (:func:`~tenleave_widget.analysis.analyse.judge` of the seat's view, the review's
-        budget ``samples`` and ``seed``, by default the review's own): the review's
-        figures for the same turn."""
+        move): ``{"best": bool, "loss": points, "loss_ci95": [lo, hi], "text"}``. The
+        answer is the one analysis's verdict (:func:`~tenleave_widget.analysis.analyse.judge`
+        of the seat's view, the review's objective, budget ``samples`` and ``seed``, by
+        default the review's own): the review's figures for the same turn."""
         samples = self.samples if samples is None else samples
         seed = self.seed if seed is None else seed
         t = Turn.from_json(dict(turn)) if isinstance(turn, Mapping) else turn
@@ -69,42 +66,26 @@ class Puzzle:
             raise SetupError(f"{turn_text(t, words=True)} is not a legal turn of seat "
                              f"{self.seat} here")
         unit = "points of margin" if self.objective == "margin" else "of win probability"
-        if self.objective == "margin":  # the one analysis of the position
-            view = g.view(self.seat)
-            seen = None
-            if t.peek is not None and t.extra == BEFORE and \
-                    view["queues"][t.peek[0]][t.peek[1]]["value"] is None:
-                seen = card_value(g.queue_cards(t.peek[0])[t.peek[1]][1])
-            v = judge(view, t.to_json(), settings_for(samples), seed=seed, seen=seen)
-            ds = v["analysis"]["decisions"]
-            if ds[v["played"]]["group"] == ds[0]["group"]:
-                return {"best": True, "loss": 0.0, "loss_ci95": [0.0, 0.0],
-                        "text": f"{turn_text(t, words=True)}: the best move, better than the "
-                                f"next best by {self.gap:.2f} {unit}."}
-            lo, hi = v["loss_ci95"]
-            near = f" (near a {v['near']})" if v["near"] else ""
-            return {"best": False, "loss": v["loss"], "loss_ci95": [lo, hi],
-                    "text": f"{turn_text(t, words=True)}: {v['label']}{near} — "
-                            f"{decision_text(ds[0], words=True)} was better "
-                            f"by {v['loss']:.2f} {unit} (95% interval {lo:.2f} to "
-                            f"{hi:.2f})."}
-        answer, best = decision(t), decision(self.best)
-        if answer == best:
+        # the one analysis of the position, ranked by the review's objective
+        view = g.view(self.seat)
+        seen = None
+        if t.peek is not None and t.extra == BEFORE and \
+                view["queues"][t.peek[0]][t.peek[1]]["value"] is None:
+            seen = card_value(g.queue_cards(t.peek[0])[t.peek[1]][1])
+        v = judge(view, t.to_json(), settings_for(samples), seed=seed, seen=seen,
+                  objective=self.objective)
+        ds = v["analysis"]["decisions"]
+        if ds[v["played"]]["group"] == ds[0]["group"]:
             return {"best": True, "loss": 0.0, "loss_ci95": [0.0, 0.0],
                     "text": f"{turn_text(t, words=True)}: the best move, better than the "
-                            f"next best "
-                            f"by {self.gap:.2f} {unit}."}
-        budget = REFINE * (samples if samples is not None else DEFAULT_SAMPLES)
-        options = EvaluationOptions(per_world=True, turns=[best.to_json(), answer.to_json()])
-        ev = evaluate_view(g.view(self.seat), budget, seed, options=options)
-        vals = {v.turn: v for v in _values(ev, self.objective)}
-        loss, half = _paired(vals[answer], vals[best])
-        label = _label(max(0.0, loss), self.objective)
-        return {"best": False, "loss": loss, "loss_ci95": [loss - half, loss + half],
-                "text": f"{turn_text(t, words=True)}: {label} — "
-                        f"{turn_text(self.best, words=True)} was better "
-                        f"by {loss:.2f} {unit} (95% interval {loss - half:.2f} to "
-                        f"{loss + half:.2f})."}
+                            f"next best by {self.gap:.2f} {unit}."}
+        lo, hi = v["loss_ci95"]
+        near = f" (near a {v['near']})" if v["near"] else ""
+        return {"best": False, "loss": v["loss"], "loss_ci95": [lo, hi],
+                "text": f"{turn_text(t, words=True)}: {v['label']}{near} — "
+                        f"{decision_text(ds[0], words=True)} was better "
+                        f"by {v['loss']:.2f} {unit} (95% interval {lo:.2f} to "
+                        f"{hi:.2f})."}
 
 
 def puzzles(record: RecordSource | Game, result: Review,

@@ -10,7 +10,7 @@ import textwrap
 from dataclasses import dataclass, field
 
 from ...engine.turn import Turn
-from ..analyse import BOUNDS
+from ..analyse import BOUNDS, WIN_BOUNDS
 from .schema import (
     JudgeJSON,
     ReviewJSON,
@@ -46,7 +46,7 @@ OBJECTIVES = ("margin", "win_probability")
 
 THRESHOLDS: dict[str, tuple[float, float, float, float]] = {
     "margin": BOUNDS,
-    "win_probability": (0.03, 0.07, 0.12, 0.25),
+    "win_probability": WIN_BOUNDS,
 }
 """Per objective, the upper bounds of the losses labelled ``best``, ``good``,
 ``inaccuracy`` and ``mistake``; a larger loss is a ``blunder``. A loss at or below the

@@ -20,6 +20,7 @@ from .replay import Replay, replay
 from .results import (
     OBJECTIVES,
     REVIEW_FORMAT,
+    THRESHOLDS,
     Review,
     SeatSummary,
     TurnReview,
@@ -205,7 +206,8 @@ def _check_turn(
     if forced:
         wants = {"best"}
     elif judged_by is not None:  # the one analysis labels by the loss's interval
-        wants = {label_of(loss, lo, hi, tied)[0] for tied in (True, False)}
+        wants = {label_of(loss, lo, hi, tied, THRESHOLDS[objective])[0]
+                 for tied in (True, False)}
     else:
         wants = {_label(loss, objective)}
     if label not in wants:

@@ -138,11 +138,10 @@ def _judge(job: _Job) -> tuple[int, TurnReview]:
 
 
 def _same_judge(saved: Review) -> bool:
-    """Whether a saved review was judged as this batch judges: for the margin objective,
-    every turn by the one analysis (a review saved by the earlier evaluator is judged
-    again, so the batch says what the other places say)."""
-    return saved.objective != "margin" or all(t.analysis == ANALYSIS_FORMAT
-                                              for t in saved.turns)
+    """Whether a saved review was judged as this batch judges: every turn by the one
+    analysis (a review saved by the earlier evaluator is judged again, so the batch says
+    what the other places say)."""
+    return all(t.analysis == ANALYSIS_FORMAT for t in saved.turns)
 
 
 def review_many(
