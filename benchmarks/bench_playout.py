@@ -263,13 +263,19 @@ def main(argv: list[str] | None = None) -> None:
         res["reader_5_seats"] = reader(args.reader, args.seed)
     if args.review:
         res["review_3_seats"] = review_cost(args.review, args.seed)
+    finish(res, load0, args.json)
+
+
+def finish(res: dict[str, Any], load0: tuple[float, float, float], path: str | None) -> None:
+    """The load average before (``load0``) and now into ``res``, printed; ``res`` written
+    to ``path`` as JSON (``None``: not written)."""
     load1 = os.getloadavg()
     res["load"] = (f"load average {load0[0]:.1f} / {load0[1]:.1f} / {load0[2]:.1f} before, "
                    f"{load1[0]:.1f} / {load1[1]:.1f} / {load1[2]:.1f} after (2 shared cores)")
     print(res["load"])
-    if args.json:
-        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).write_text(json.dumps(res, indent=1) + "\n")
+    if path:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_text(json.dumps(res, indent=1) + "\n")
 
 
 if __name__ == "__main__":

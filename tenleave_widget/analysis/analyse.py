@@ -79,7 +79,7 @@ from .lookahead import _immediate, _moves_of, immediate_by_play
 from .odds import move_evaluation
 from .playout import Move, Policy, Simulator
 from .playout_position import Position, World
-from .playouts import play_outs
+from .playouts import CHUNK_WORLDS, play_outs
 from .position import MODELS
 from .reader import BELIEF_COST, Belief, dealer
 from .stats import mean_ci, mean_half_width, wilson
@@ -132,7 +132,7 @@ common worlds than this (an interval from a handful of worlds is no interval).""
 MAX_WORLDS = 100_000
 """The most worlds an analysis may play (the lookahead's bound: about 200 MB)."""
 
-_CHUNK = 32
+_CHUNK = CHUNK_WORLDS
 """Worlds per call of the play-outs (a step of :func:`analyse_steps`)."""
 
 

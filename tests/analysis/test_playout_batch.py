@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from helpers import random_game
 
-from tenleave_widget.analysis import playouts
+from tenleave_widget.analysis import analyse, playouts
 from tenleave_widget.analysis.lookahead import Budget, Evaluation, _moves_of
 from tenleave_widget.analysis.playout import Move, Policy, Simulator
 from tenleave_widget.analysis.playout_batch import (
@@ -241,3 +241,25 @@ def test_the_scalar_plays_where_the_batch_cannot() -> None:
 def test_without_numpy_the_default_is_the_scalar(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delitem(playouts.KERNELS, "batch")
     assert default_kernel() == "scalar"
+
+
+def test_the_one_analysis_gives_the_same_verdict_whatever_its_chunk(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The one analysis hands ``CHUNK_WORLDS`` worlds to each play-out call (128 with the
+    batched kernel, 32 without): its verdicts (the analysis, and the rounds the verdict
+    adds) are the same with 32 worlds a call on the scalar kernel."""
+    assert playouts.CHUNK_WORLDS == 128 and analyse._CHUNK == playouts.CHUNK_WORLDS
+    g = random_game(3, seed=9, turns=7)
+    view = g.view(g.to_move)
+    settings = analyse.Settings(first=48, batch=80, cap=208, judge_cap=528)
+    analyse.clear_cache()
+    played = analyse.analyse(view, settings)["decisions"][1]["turn"]
+    wide = analyse.judge(view, played, settings)
+    assert wide["worlds"] == 528  # the verdict's rounds went on to its cap
+    analyse.clear_cache()
+    monkeypatch.setattr(analyse, "_CHUNK", 32)
+    monkeypatch.setattr(playouts, "BATCH_MIN_ROWS", 10**9)  # every call scalar
+    narrow = analyse.judge(view, played, settings)
+    analyse.clear_cache()
+    assert wide == narrow and wide["worlds"] > 0
