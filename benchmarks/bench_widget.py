@@ -56,11 +56,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import platform
 import random
+import re
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +80,10 @@ from browser.harness import CHROMIUM, LabServer, lab_server  # noqa: E402
 from page_trace import Tracer, medians  # noqa: E402
 
 TIMEOUT = 120_000
+
+# The aims (medians, ms): a click's table on screen before its charts, the charts soon
+# after, and a table's first charts drawn soon after its output appears.
+AIMS_MS = {"click_to_table": 30, "click_to_panels": 70, "first_output_to_panels": 200}
 
 GAME = "b = tw.play(players=3, human=0, bots=['greedy', 'random'], seed=11, bot_delay=0.05)\nb"
 
@@ -112,7 +120,10 @@ MEASURE_JS = """async ([selector, revisioned]) => {
         });
         obs.observe(root, {subtree: true, childList: true, attributes: true,
                            attributeFilter: ['data-pending', 'data-revision']});
-        setTimeout(() => reject(new Error('timeout')), 10000);
+        setTimeout(() => reject(new Error(
+            `no table and panels drawn in 10 s after ${selector}: data-pending ${pending} -> `
+            + `${root.dataset.pending}, table seen ${tTable !== null}, panels mark ${seen} -> `
+            + `${mark()}`)), 10000);
     });
     performance.mark('tl-click');  // for the page's CPU (page_trace.py), when traced
     const t0 = performance.now();
@@ -172,7 +183,9 @@ class Tree:
         self.path = path.resolve()
         self.label = label
         panels = (self.path / "js" / "panels" / "panels.ts").read_text()
-        self.revisioned = "dataset[\"revision\"]" in panels
+        # Plotly panels mark a drawn state (``dataset.revision``, or ``dataset["revision"]``
+        # before the code was formatted); the former SVG panels do not
+        self.revisioned = re.search(r"dataset(\.revision\b|\[\"revision\"\])", panels) is not None
         try:
             self.commit = subprocess.run(
                 ["git", "-C", str(self.path), "rev-parse", "--short", "HEAD"],
@@ -268,7 +281,12 @@ def main() -> None:
                         help="play+take-back cycles per tree and lookahead setting measured "
                         "again with the page traced, for its CPU per click (page_trace.py); "
                         "default: --moves; 0: none")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="also write the figures (JSON, with the command, the date and "
+                        "the load average at the start and the end) to this file, e.g. "
+                        "benchmarks/results/widget.json")
     args = parser.parse_args()
+    load_start = os.getloadavg()
     if not CHROMIUM.exists():
         raise SystemExit(f"{CHROMIUM} is missing: apt-get install chromium")
     from playwright.sync_api import sync_playwright
@@ -345,7 +363,19 @@ def main() -> None:
             for kernel in kernels:
                 kernel.close()
             browser.close()
-    report(trees, blocks, samples, traced, firsts, budget)
+    out = report(trees, blocks, samples, traced, firsts, budget)
+    if args.out is not None:
+        load_end = os.getloadavg()
+        args.out.write_text(json.dumps({
+            "command": " ".join(["benchmarks/bench_widget.py", *sys.argv[1:]]),
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "machine": f"{platform.machine()}, {os.cpu_count()} cores (shared)",
+            "load": f"1-min load average {load_start[0]:.1f} at the start, "
+                    f"{load_end[0]:.1f} at the end",
+            "aims_ms": AIMS_MS,
+            **out,
+        }, indent=1) + "\n")
+        print(f"written to {args.out}")
 
 
 def summary(every: list[dict[str, Any]], play: list[dict[str, Any]]) -> dict[str, Any]:
@@ -393,7 +423,9 @@ def cpu_summary(cpu: list[dict[str, Any]]) -> dict[str, Any]:
 def report(trees: list[Tree], blocks: list[str],
            samples: dict[tuple[int, str], list[dict[str, Any]]],
            traced: dict[tuple[int, str], list[dict[str, Any]]],
-           firsts: dict[int, list[dict[str, float]]], budget: int | None) -> None:
+           firsts: dict[int, list[dict[str, float]]], budget: int | None) -> dict[str, Any]:
+    """Print every tree's figures (and the ratios of two trees); returns them as printed
+    in the last JSON line."""
     out: dict[str, Any] = {"trees": [], "worlds_per_position": budget}
     for i, tree in enumerate(trees):
         entry: dict[str, Any] = {"path": str(tree.path), "commit": tree.commit,
@@ -432,6 +464,9 @@ def report(trees: list[Tree], blocks: list[str],
               f"output -> panels drawn {entry['first_output_to_panels_median_ms']} ms, "
               f"Run All -> panels drawn {entry['first_run_to_panels_median_ms']} ms "
               f"(long tasks {entry['first_longtasks_median_ms']} ms)")
+        entry["aims"] = aims(entry)
+        for name, verdict in entry["aims"].items():
+            print(f"  aim {name} <= {AIMS_MS[name]} ms: {verdict}")
         out["trees"].append(entry)
     if len(trees) == 2:
         rng = random.Random(1)
@@ -463,6 +498,19 @@ def report(trees: list[Tree], blocks: list[str],
             out["ratios"][f"first_{key}"] = round(ratio, 2)
             print(f"  first draw, {key}: x{ratio:.2f}")
     print(json.dumps(out))
+    return out
+
+
+def aims(entry: dict[str, Any]) -> dict[str, str]:
+    """Each aim met or missed by `entry`'s medians (the evaluation-on block's clicks, if
+    measured, else the off block's)."""
+    blocks = entry["blocks"]
+    block = blocks.get("on") or blocks["off"]
+    figures = {"click_to_table": block["table_median_ms"],
+               "click_to_panels": block["panels_median_ms"],
+               "first_output_to_panels": entry["first_output_to_panels_median_ms"]}
+    return {name: f"{'met' if value <= AIMS_MS[name] else 'MISSED'} ({value} ms)"
+            for name, value in figures.items()}
 
 
 def measure(page: Any, root: Any, moves: int, pause: int, revisioned: bool

@@ -5,6 +5,7 @@ import { h, roman } from "./dom";
 import type { Child } from "./dom";
 import type { Send } from "./send";
 import type { TableCard, View } from "./protocol";
+import { WORDS } from "./words";
 
 export const INITIALS: Record<string, string> = {
   red: "R",
@@ -15,8 +16,8 @@ export const INITIALS: Record<string, string> = {
 };
 
 export function seatName(view: View, seat: number, viewer: number | null): string {
-  const name = view.players[seat] ?? `Seat ${seat + 1}`;
-  return seat === viewer ? `${name} (you)` : name;
+  const name = view.players[seat] ?? WORDS.seat(seat + 1);
+  return seat === viewer ? WORDS.you(name) : name;
 }
 
 export function colourOf(view: View, seat: number): string {
@@ -41,8 +42,7 @@ export function faceUp(view: View, owner: number, card: string, extra = ""): HTM
   const back = backOfNotation(card);
   const value = cardValue(card);
   const label =
-    `${colour} (${initialOf(view, owner)}) mosquito of ${view.players[owner] ?? ""}, ` +
-    `value ${value}, ${back} back${extra ? `, ${extra}` : ""}`;
+    WORDS.cardUp(colour, initialOf(view, owner), view.players[owner] ?? "", value, back) + (extra ? `, ${extra}` : "");
   return h(
     "span",
     {
@@ -61,17 +61,17 @@ export function faceUp(view: View, owner: number, card: string, extra = ""): HTM
 function tableCardLabel(view: View, c: TableCard, q: number, i: number, viewer: number | null) {
   const colour = colourOf(view, c.owner);
   const parts = [
-    `${colour} (${initialOf(view, c.owner)}) mosquito of ${view.players[c.owner] ?? ""}`,
-    `face down, ${c.back} back`,
-    c.value === null ? "value unknown" : `value ${c.value}`,
+    WORDS.cardDown(colour, initialOf(view, c.owner), view.players[c.owner] ?? ""),
+    WORDS.faceDown(c.back),
+    c.value === null ? WORDS.valueUnknown : WORDS.value(c.value),
   ];
   if (viewer !== null && c.peeked_by.includes(viewer) && c.owner !== viewer) {
-    parts.push("you peeked at it");
+    parts.push(WORDS.youPeekedAtIt);
   }
   if (c.peeked_by.length) {
-    parts.push(`peeked by ${c.peeked_by.map((s) => view.players[s] ?? s).join(", ")}`);
+    parts.push(WORDS.peekedBy(c.peeked_by.map((s) => view.players[s] ?? s).join(", ")));
   }
-  parts.push(`queue ${q + 1}, position ${roman(i)}`);
+  parts.push(WORDS.place(q + 1, roman(i)));
   return parts.join(", ");
 }
 
@@ -88,7 +88,7 @@ export function faceDown(
 ): HTMLElement {
   const colour = colourOf(view, c.owner);
   const peekedByMe = viewer !== null && c.peeked_by.includes(viewer) && c.owner !== viewer;
-  const label = tableCardLabel(view, c, q, i, viewer) + (peekable ? ". Press to peek" : "");
+  const label = tableCardLabel(view, c, q, i, viewer) + (peekable ? WORDS.pressToPeek : "");
   const attrs = {
     class:
       `tl-card tl-down tl-c-${colour} tl-${c.back}` +

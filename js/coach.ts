@@ -5,12 +5,9 @@
 import { button, h } from "./dom";
 import type { TableState } from "./protocol";
 import type { Send, UiState } from "./send";
+import { WORDS } from "./words";
 
-const MODES: [string, string][] = [
-  ["off", "off"],
-  ["after", "after each move"],
-  ["before", "ask before a bad move"],
-];
+const MODES = WORDS.coachModes;
 
 /** The coach's control, for the top bar (play and hot-seat). */
 export function coachControl(model: TableState, send: Send): HTMLElement | null {
@@ -18,7 +15,7 @@ export function coachControl(model: TableState, send: Send): HTMLElement | null 
   return h(
     "label",
     { class: "tl-coach-control" },
-    "Coach ",
+    WORDS.coach,
     h(
       "select",
       {
@@ -35,13 +32,13 @@ export function coachControl(model: TableState, send: Send): HTMLElement | null 
 export function coachBlock(model: TableState, ui: UiState, send: Send): HTMLElement | null {
   const c = model.coach;
   const showMe = (turn: number): HTMLButtonElement =>
-    button("coach-show", "Show me", () => {
+    button("coach-show", WORDS.showMe, () => {
       ui.focusNext = ["coach-return", "root"];
       send({ kind: "showme", turn });
     });
   const back =
     c.showing !== null
-      ? button("coach-return", "Back to the game", () => {
+      ? button("coach-return", WORDS.backToGame, () => {
           ui.focusNext = c.ask ? ["coach-back", "root"] : ["hand-first", "root"];
           send({ kind: "showme", turn: null });
         })
@@ -67,20 +64,20 @@ export function coachBlock(model: TableState, ui: UiState, send: Send): HTMLElem
         { class: "tl-coach-buttons" },
         button(
           "coach-back",
-          "Take it back",
+          WORDS.takeItBack,
           () => {
             ui.focusNext = ["hand-first", "root"];
             send({ kind: "confirm", answer: "back" });
           },
           "tl-coach-primary",
         ),
-        button("coach-play", "Play it anyway", () => {
+        button("coach-play", WORDS.playAnyway, () => {
           ui.focusNext = ["hand-first", "root"];
           send({ kind: "confirm", answer: "play" });
         }),
         back ?? showMe(model.view.turns_applied),
       ),
-      h("details", { class: "tl-coach-detail" }, h("summary", null, "Details"), c.ask.detail),
+      h("details", { class: "tl-coach-detail" }, h("summary", null, WORDS.details), c.ask.detail),
     );
   }
   ui.asked = "";
@@ -103,7 +100,7 @@ export function coachSummary(model: TableState, ui: UiState, send: Send): HTMLEl
       ? h(
           "div",
           null,
-          h("p", { class: "tl-muted" }, "Worth a second look:"),
+          h("p", { class: "tl-muted" }, WORDS.secondLook),
           h(
             "ul",
             { class: "tl-coach-looks" },
@@ -130,6 +127,6 @@ export function coachSummary(model: TableState, ui: UiState, send: Send): HTMLEl
             ),
           ),
         )
-      : h("p", { class: "tl-muted" }, "No decision needs a second look."),
+      : h("p", { class: "tl-muted" }, WORDS.noSecondLook),
   );
 }

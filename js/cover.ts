@@ -3,6 +3,7 @@
 import { h } from "./dom";
 import type { TableState } from "./protocol";
 import type { Send, UiState } from "./send";
+import { WORDS } from "./words";
 
 /** The cover; its "I am ready" button takes the focus when the cover appears (mount.ts),
  *  and after it the focus moves to the uncovered seat's hand. */
@@ -23,7 +24,7 @@ export function coverBlock(model: TableState, ui: UiState, send: Send): HTMLElem
           send({ kind: "uncover" });
         },
       },
-      "I am ready: show my hand",
+      WORDS.ready,
     ),
   );
 }

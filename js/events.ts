@@ -4,6 +4,7 @@ import { faceUp } from "./cards";
 import { h } from "./dom";
 import type { TableState } from "./protocol";
 import type { UiState } from "./send";
+import { WORDS } from "./words";
 
 /** A swat's words on one queue: the sum and the rule ("2 + 3 + 5 = 10 — swing and miss",
  *  "... > 10 — Human Defense III+IV swats"), then which cards went where (": all escape",
@@ -22,7 +23,7 @@ function explain(text: string, step: number, row: number, swatted: number): HTML
     { class: "tl-explain", style: `--tl-step:${step};--tl-row:${row}`, title: text },
     token(cut < 0 ? text : text.slice(0, cut)),
     cut < 0 ? null : h("span", { class: "tl-swatlist" }, text.slice(cut)),
-    cut < 0 || colon >= 0 ? null : h("span", { class: "tl-swatn" }, ` ${swatted} card${swatted === 1 ? "" : "s"}`),
+    cut < 0 || colon >= 0 ? null : h("span", { class: "tl-swatn" }, WORDS.cardsSwatted(swatted)),
   );
 }
 
@@ -31,7 +32,7 @@ function explain(text: string, step: number, row: number, swatted: number): HTML
 function token(words: string): (string | HTMLElement)[] {
   const m = / — Human Defense( \S+) swats/.exec(words);
   if (!m || m[1] === undefined) return [words];
-  const at = m.index + " — Human Defense".length;
+  const at = m.index + WORDS.tokenSwatMark.length;
   return [words.slice(0, at), h("span", { class: "tl-swattoken" }, m[1]), words.slice(at + m[1].length)];
 }
 
@@ -58,7 +59,7 @@ export function eventsBlock(model: TableState, ui: UiState): HTMLElement {
             { class: `tl-swatrow${sq.cards.length === 0 ? " tl-swatempty" : ""}` },
             h("span", { class: "tl-qname" }, `Queue ${sq.queue + 1}:`),
             sq.cards.map((fc) => {
-              const el = faceUp(view, fc.owner, fc.card, fc.swatted ? "swatted" : "escaped");
+              const el = faceUp(view, fc.owner, fc.card, fc.swatted ? WORDS.swatted : WORDS.escaped);
               el.classList.add(fc.swatted ? "tl-hit" : "tl-miss");
               el.style.setProperty("--tl-step", String(step++));
               return el;
@@ -74,14 +75,14 @@ export function eventsBlock(model: TableState, ui: UiState): HTMLElement {
       h(
         "div",
         { class: "tl-lastevent", "data-testid": "last-event" },
-        h("strong", null, tw.pending ? "This turn: " : `Turn ${tw.turn + 1} (${who}): `),
+        h("strong", null, tw.pending ? WORDS.thisTurn : WORDS.turnOf(tw.turn + 1, who)),
         // a line that names a swat ("Daybreak: SleepKid swats.") is marked: a compact replay
         // leaves it out, as the swat's own title line below says it
         tw.lines.map((line, i) => {
           const text = i === 0 ? line : ` ${line}`;
           if (reasons.has(line)) return h("span", { class: "tl-swatline" }, text);
           // ... and the game's end, which the status line says too
-          return line.startsWith("The game is over") ? h("span", { class: "tl-overline" }, text) : text;
+          return line.startsWith(WORDS.overLine) ? h("span", { class: "tl-overline" }, text) : text;
         }),
       ),
       swats,
@@ -91,6 +92,6 @@ export function eventsBlock(model: TableState, ui: UiState): HTMLElement {
   return h(
     "div",
     { class: "tl-events", "data-testid": "events" },
-    blocks.length ? blocks : h("div", { class: "tl-lastevent" }, "No turn played yet."),
+    blocks.length ? blocks : h("div", { class: "tl-lastevent" }, WORDS.noTurnYet),
   );
 }

@@ -11,6 +11,7 @@ import "./plotly-runtime"; // one page, offline: plotly.js inlined with the tabl
 import { mountTable } from "./mount";
 import type { TableSource } from "./mount";
 import type { Intent, TableState } from "./protocol";
+import { WORDS } from "./words";
 
 interface PackedData {
   format: string;
@@ -170,7 +171,7 @@ function start(): void {
   try {
     data = unpack(JSON.parse(packed.textContent ?? "") as PackedData);
   } catch (err) {
-    main.append(`This page is damaged and cannot be shown: ${String(err)}`);
+    main.append(WORDS.damaged(String(err)));
     return;
   }
   show(main, data);

@@ -4,6 +4,7 @@ import { button, h } from "./dom";
 import type { TableState } from "./protocol";
 import type { Send, UiState } from "./send";
 import { coachSummary } from "./coach";
+import { WORDS } from "./words";
 
 export function gameOverBlock(model: TableState, ui: UiState, send: Send): HTMLElement {
   const view = model.view;
@@ -11,8 +12,8 @@ export function gameOverBlock(model: TableState, ui: UiState, send: Send): HTMLE
   const order = view.players.map((_, s) => s).sort((a, b) => (view.penalty[a] ?? 0) - (view.penalty[b] ?? 0));
   return h(
     "section",
-    { class: "tl-gameover", "data-testid": "gameover", "aria-label": "Game over: final scores" },
-    h("h3", { class: "tl-gameover-title" }, "Game over — final scores (lowest wins)"),
+    { class: "tl-gameover", "data-testid": "gameover", "aria-label": WORDS.gameOverLabel },
+    h("h3", { class: "tl-gameover-title" }, WORDS.gameOver),
     h(
       "ol",
       { class: "tl-final" },
@@ -21,7 +22,7 @@ export function gameOverBlock(model: TableState, ui: UiState, send: Send): HTMLE
           "li",
           { class: winners.has(s) ? "tl-final-winner" : "" },
           `${view.players[s] ?? ""}: ${view.penalty[s] ?? 0}`,
-          winners.has(s) ? h("strong", null, winners.size > 1 ? " ★ shares the win" : " ★ wins") : null,
+          winners.has(s) ? h("strong", null, winners.size > 1 ? WORDS.sharesWin : WORDS.wins) : null,
         ),
       ),
     ),
@@ -29,7 +30,7 @@ export function gameOverBlock(model: TableState, ui: UiState, send: Send): HTMLE
     model.offers.again
       ? button(
           "again",
-          "Play again (same players)",
+          WORDS.again,
           () => {
             ui.focusNext = ["hand-first", "root"];
             send({ kind: "again" });
@@ -38,6 +39,6 @@ export function gameOverBlock(model: TableState, ui: UiState, send: Send): HTMLE
         )
       : model.mode === "replay"
         ? null
-        : h("p", { class: "tl-muted" }, "To play again, run the cell again."),
+        : h("p", { class: "tl-muted" }, WORDS.runAgain),
   );
 }

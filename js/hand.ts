@@ -4,6 +4,7 @@ import { faceUp } from "./cards";
 import { button, h } from "./dom";
 import type { TableState } from "./protocol";
 import type { Send, UiState } from "./send";
+import { WORDS } from "./words";
 
 export function handBlock(model: TableState, ui: UiState, send: Send, rerender: () => void): HTMLElement | null {
   const view = model.view;
@@ -28,19 +29,19 @@ export function handBlock(model: TableState, ui: UiState, send: Send, rerender: 
     ? h(
         "div",
         { class: "tl-handrow", "data-testid": "hands-empty" },
-        h("span", { class: "tl-handname" }, viewer === null ? "Hands:" : "Your hand:"),
-        " no cards left",
+        h("span", { class: "tl-handname" }, viewer === null ? WORDS.hands : WORDS.yourHand),
+        WORDS.noCardsLeft,
       )
     : null;
   if (empty) hands.length = 0;
   const actions = h(
     "div",
     { class: "tl-actions" },
-    offers.active && offers.wake ? button("wake", "Wake SleepKid", () => send({ kind: "wake" }), "tl-wake") : null,
+    offers.active && offers.wake ? button("wake", WORDS.wake, () => send({ kind: "wake" }), "tl-wake") : null,
     offers.active && offers.end
       ? button(
           "end",
-          "End turn",
+          WORDS.endTurn,
           () => {
             ui.focusNext = ["hand-first", "again", "root"];
             send({ kind: "end" });
@@ -48,8 +49,8 @@ export function handBlock(model: TableState, ui: UiState, send: Send, rerender: 
           "tl-end",
         )
       : null,
-    offers.active && offers.reset ? button("reset", "Start the turn again", () => send({ kind: "reset" })) : null,
-    offers.undo ? button("undo", "Undo my last turn", () => send({ kind: "undo" })) : null,
+    offers.active && offers.reset ? button("reset", WORDS.resetTurn, () => send({ kind: "reset" })) : null,
+    offers.undo ? button("undo", WORDS.undo, () => send({ kind: "undo" })) : null,
   );
   const best = model.best;
   let bestDrawn = false;
@@ -57,27 +58,22 @@ export function handBlock(model: TableState, ui: UiState, send: Send, rerender: 
     h(
       "div",
       { class: "tl-handrow", "data-testid": `hand-${s}` },
-      h("span", { class: "tl-handname" }, viewer === null ? `${view.players[s] ?? s}:` : "Your hand:"),
+      h("span", { class: "tl-handname" }, viewer === null ? `${view.players[s] ?? s}:` : WORDS.yourHand),
       cards.map((c, idx) => {
         const playable = viewer !== null && offers.active && offers.play_cards.includes(c);
         const selected = ui.selected === c && ui.selectedIndex === idx;
         if (!playable) {
-          const shown = faceUp(view, s, c, "in hand");
+          const shown = faceUp(view, s, c, WORDS.inHand);
           // replay with a review, "show the best move": the best card of the seat to move
           if (best && s === view.to_move && c === best.card && !bestDrawn) {
             bestDrawn = true;
             shown.classList.add("tl-best");
             shown.setAttribute("data-testid", "best-card");
-            shown.setAttribute("aria-label", `${shown.getAttribute("aria-label") ?? c}, the best card to play`);
+            shown.setAttribute("aria-label", `${shown.getAttribute("aria-label") ?? c}, ${WORDS.bestCard}`);
           }
           return shown;
         }
-        const card = faceUp(
-          view,
-          s,
-          c,
-          selected ? "chosen: now choose a queue" : "in hand, press to choose (or its number key)",
-        );
+        const card = faceUp(view, s, c, selected ? WORDS.chosen : WORDS.choose);
         return h(
           "button",
           {
@@ -110,7 +106,7 @@ export function handBlock(model: TableState, ui: UiState, send: Send, rerender: 
     rows,
     noCards,
     model.pending.length
-      ? h("div", { class: "tl-pending", "data-testid": "pending" }, `This turn: ${model.pending.join("; ")}`)
+      ? h("div", { class: "tl-pending", "data-testid": "pending" }, `${WORDS.thisTurn}${model.pending.join("; ")}`)
       : null,
     actions,
   );

@@ -2,18 +2,17 @@
 
 import { h } from "./dom";
 import type { TableState } from "./protocol";
+import { WORDS } from "./words";
 
 export function keyBlock(model: TableState): HTMLElement {
   const o = model.offers;
   const hint = o.active
     ? [
-        o.play_cards.length
-          ? "Choose a card in your hand (or press its number key), then Play here under a queue."
-          : "",
-        o.peek.length ? "To peek: press a face-down card with a dashed border." : "",
-        o.rotate.length ? "To rotate: press ⟲ rotate above a queue." : "",
+        o.play_cards.length ? WORDS.hintPlay : "",
+        o.peek.length ? WORDS.hintPeek : "",
+        o.rotate.length ? WORDS.hintRotate : "",
         o.wake_why,
-        o.end ? "Then End turn." : "",
+        o.end ? WORDS.hintEnd : "",
       ]
         .filter(Boolean)
         .join(" ")
@@ -24,23 +23,18 @@ export function keyBlock(model: TableState): HTMLElement {
     hint ? h("p", { class: "tl-keyhint", "data-testid": "hint" }, hint) : h("p", { class: "tl-keyhint" }, ""),
     h(
       "ul",
-      { class: "tl-keylist", "aria-label": "Key" },
-      h(
-        "li",
-        null,
-        h("span", { class: "tl-k tl-k-marked", "aria-hidden": "true" }, "✱"),
-        "marked back: a 3, 4 or 5 (double border)",
-      ),
-      h("li", null, h("span", { class: "tl-k tl-k-plain", "aria-hidden": "true" }, "?"), "plain back: a 1, 2 or 5"),
-      h("li", null, h("span", { class: "tl-k", "aria-hidden": "true" }, "◉"), "you peeked"),
-      h("li", null, h("span", { class: "tl-k", "aria-hidden": "true" }, "○"), "someone peeked"),
+      { class: "tl-keylist", "aria-label": WORDS.key },
+      h("li", null, h("span", { class: "tl-k tl-k-marked", "aria-hidden": "true" }, "✱"), WORDS.keyMarked),
+      h("li", null, h("span", { class: "tl-k tl-k-plain", "aria-hidden": "true" }, "?"), WORDS.keyPlain),
+      h("li", null, h("span", { class: "tl-k", "aria-hidden": "true" }, "◉"), WORDS.keyYouPeeked),
+      h("li", null, h("span", { class: "tl-k", "aria-hidden": "true" }, "○"), WORDS.keySomeonePeeked),
       o.active
-        ? h("li", null, h("span", { class: "tl-k tl-k-peekable", "aria-hidden": "true" }, "?"), "you may peek")
+        ? h("li", null, h("span", { class: "tl-k tl-k-peekable", "aria-hidden": "true" }, "?"), WORDS.keyMayPeek)
         : null,
       o.active
-        ? h("li", null, h("span", { class: "tl-k tl-k-selected", "aria-hidden": "true" }, "3"), "your chosen card")
+        ? h("li", null, h("span", { class: "tl-k tl-k-selected", "aria-hidden": "true" }, "3"), WORDS.keyChosen)
         : null,
-      h("li", null, h("span", { class: "tl-k tl-k-changed", "aria-hidden": "true" }, "!"), "changed last turn"),
+      h("li", null, h("span", { class: "tl-k tl-k-changed", "aria-hidden": "true" }, "!"), WORDS.keyChanged),
     ),
   );
 }

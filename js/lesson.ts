@@ -6,6 +6,7 @@ import { button, h } from "./dom";
 import type { TableState } from "./protocol";
 import type { Send } from "./send";
 import "./lesson.css";
+import { WORDS } from "./words";
 
 /** The lesson's keys: PageDown / N next moment, PageUp / P previous, A the answer
  *  (PageDown and PageUp are what a presenter's remote sends). */
@@ -35,55 +36,55 @@ export function lessonBlock(model: TableState, send: Send): HTMLElement | null {
   if (!l || model.mode !== "replay") return null;
   const i = l.index;
   const first = i === null;
-  const where =
-    i === null
-      ? `${l.total} question${l.total === 1 ? "" : "s"} (Page Down starts)`
-      : `Question ${i + 1} of ${l.total} · before turn ${(l.turn ?? 0) + 1}`;
+  const where = i === null ? WORDS.questions(l.total) : WORDS.questionOf(i + 1, l.total, (l.turn ?? 0) + 1);
   // short labels, so that the bar is one line above the table (their titles say more)
   const prev = button(
     "lesson-prev",
-    "◀ Previous",
+    WORDS.previous,
     () => i !== null && i > 0 && send({ kind: "moment", index: i - 1 }),
     "tl-lessonbtn",
-    "Previous moment (Page Up)",
+    WORDS.previousMoment,
   );
   prev.disabled = first || i === 0;
   const next = button(
     "lesson-next",
-    first ? "Start the lesson ▶" : "Next moment ▶",
+    first ? WORDS.startLesson : WORDS.nextMoment,
     () => send({ kind: "moment", index: i === null ? 0 : i + 1 }),
     "tl-lessonbtn tl-lessonnext",
-    "Next moment (Page Down)",
+    WORDS.nextMomentLabel,
   );
   next.disabled = i !== null && i + 1 >= l.total;
   const reveal = first
     ? null
     : button(
         "lesson-answer",
-        l.revealed ? "Hide the answer" : "Show the answer",
+        l.revealed ? WORDS.hideAnswer : WORDS.showAnswer,
         () => send({ kind: "reveal", show: !l.revealed }),
         "tl-lessonbtn",
-        l.revealed
-          ? "Hide the answer: the question again, before its turn (A)"
-          : "Show the answer: the table plays the turn (A)",
+        l.revealed ? WORDS.hideAnswerLabel : WORDS.showAnswerLabel,
       );
   const back =
     !first && !l.here
       ? button(
           "lesson-back",
-          "Back to the question",
+          WORDS.backToQuestion,
           () => send({ kind: "moment", index: i }),
           "tl-lessonbtn",
-          `Back to question ${i + 1}`,
+          WORDS.backToQuestionN(i + 1),
         )
       : null;
   return h(
     "section",
-    { class: "tl-lesson", "data-testid": "lesson", "aria-label": "Lesson", "data-moment": i === null ? "" : String(i) },
+    {
+      class: "tl-lesson",
+      "data-testid": "lesson",
+      "aria-label": WORDS.lesson,
+      "data-moment": i === null ? "" : String(i),
+    },
     h(
       "div",
       { class: "tl-lessonbar" },
-      h("strong", { class: "tl-lessontitle" }, l.title || "Lesson"),
+      h("strong", { class: "tl-lessontitle" }, l.title || WORDS.lesson),
       h("span", { class: "tl-lessonwhere", "data-testid": "lesson-where", title: i === null ? null : l.view }, where),
       first ? null : prev,
       next,
@@ -98,7 +99,7 @@ export function lessonBlock(model: TableState, send: Send): HTMLElement | null {
         ? h(
             "p",
             { class: "tl-answer", "data-testid": "answer", "aria-live": "polite" },
-            h("strong", null, "Answer: "),
+            h("strong", null, WORDS.answer),
             l.answer,
           )
         : h("p", { class: "tl-question", "data-testid": "question", "aria-live": "polite" }, l.question),

@@ -3,12 +3,13 @@
 
 import { h } from "./dom";
 import type { TableState } from "./protocol";
+import { WORDS } from "./words";
 
 /** What a screen reader hears for a state: the last turn's narration, then the status. */
 export function announcement(state: TableState): string {
   const words = state.narration.turns[state.narration.turns.length - 1];
   const say = words
-    ? [...words.lines, ...words.swats.flatMap((sw) => sw.queues.map((q) => `Queue ${q.queue + 1}: ${q.text}`))].join(
+    ? [...words.lines, ...words.swats.flatMap((sw) => sw.queues.map((q) => WORDS.queueLine(q.queue + 1, q.text)))].join(
         " ",
       )
     : "";

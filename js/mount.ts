@@ -14,6 +14,7 @@ import { buildTable } from "./table";
 import type { Intent, PanelData, TableState } from "./protocol";
 import type { UiState } from "./send";
 import type { TableSource } from "./source";
+import { WORDS } from "./words";
 
 export type { TableSource } from "./source";
 
@@ -24,7 +25,7 @@ export function mountTable(el: HTMLElement, source: TableSource): () => void {
   root.tabIndex = 0;
   root.setAttribute("data-lm-suppress-shortcuts", "true");
   root.setAttribute("role", "region");
-  root.setAttribute("aria-label", "10 to Leave table");
+  root.setAttribute("aria-label", WORDS.table);
   el.appendChild(root);
   const ui: UiState = { selected: null, selectedIndex: null, animated: new Set<string>(), focusNext: [] };
   const live = new LiveRegion();

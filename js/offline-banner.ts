@@ -3,6 +3,7 @@
 
 import { h } from "./dom";
 import type { TableSource } from "./source";
+import { WORDS } from "./words";
 
 /** Whether the source is a live model whose kernel does not answer. */
 export function isOffline(source: TableSource): boolean {
@@ -11,9 +12,5 @@ export function isOffline(source: TableSource): boolean {
 
 /** The banner shown above an offline table. */
 export function offlineBanner(): HTMLElement {
-  return h(
-    "div",
-    { class: "tl-offline", role: "status", "data-testid": "offline" },
-    "Not connected — run the cell to play. (This table was saved with the notebook; no Python kernel is behind it.)",
-  );
+  return h("div", { class: "tl-offline", role: "status", "data-testid": "offline" }, WORDS.offline);
 }

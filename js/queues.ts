@@ -4,6 +4,7 @@ import { faceDown, faceUp } from "./cards";
 import { h, roman } from "./dom";
 import type { TableState } from "./protocol";
 import type { Send, UiState } from "./send";
+import { WORDS } from "./words";
 
 /** Where the focus goes after a peek or a rotate: End turn once a card is played, else the
  *  hand (the turn still needs its play). */
@@ -30,7 +31,7 @@ export function queuesBlock(model: TableState, ui: UiState, send: Send): HTMLEle
       if (moved && !changed.has(moved.key)) changed.set(moved.key, "rotated");
     }
   }
-  const BADGE: Record<string, string> = { played: "new", peeked: "peeked", rotated: "moved back" };
+  const BADGE = WORDS.badges;
   // replay with a review, "show the best move": the queue it plays on, the queue it rotates
   const best = model.best;
   const bestPlays = (q: number) => best !== null && best.queue === q;
@@ -38,7 +39,7 @@ export function queuesBlock(model: TableState, ui: UiState, send: Send): HTMLEle
   const rotateWhen = best?.rotate_when === "after" ? "after" : "first";
   return h(
     "div",
-    { class: "tl-queues", role: "list", "aria-label": "Queues, front (position I) first" },
+    { class: "tl-queues", role: "list", "aria-label": WORDS.queuesLabel },
     view.queues.map((queue, q) =>
       h(
         "div",
@@ -47,12 +48,8 @@ export function queuesBlock(model: TableState, ui: UiState, send: Send): HTMLEle
           role: "listitem",
           "data-testid": `queue-${q}`,
           "aria-label": `Queue ${q + 1}, ${queue.length} of ${view.queue_capacity} cards${
-            bestPlays(q) ? ", where the best move plays" : ""
-          }${
-            bestRotates(q)
-              ? `, which the best move rotates ${rotateWhen === "first" ? "before" : "after"} the play`
-              : ""
-          }`,
+            bestPlays(q) ? WORDS.bestPlaysHere : ""
+          }${bestRotates(q) ? WORDS.bestRotates(rotateWhen === "first" ? "before" : "after") : ""}`,
         },
         h(
           "div",
@@ -63,7 +60,7 @@ export function queuesBlock(model: TableState, ui: UiState, send: Send): HTMLEle
             ? h(
                 "span",
                 { class: "tl-rotate-mark", "data-testid": "best-rotate", "aria-hidden": "true" },
-                `⟲ rotate ${rotateWhen}`,
+                WORDS.rotate(rotateWhen),
               )
             : null,
           offers.active && offers.rotate.includes(q)
@@ -74,13 +71,13 @@ export function queuesBlock(model: TableState, ui: UiState, send: Send): HTMLEle
                   class: "tl-btn tl-rotate",
                   "data-testid": `rotate-${q}`,
                   "data-focus": `rotate-${q}`,
-                  "aria-label": `Rotate queue ${q + 1}: its front card goes to the back`,
+                  "aria-label": WORDS.rotateLabel(q + 1),
                   onclick: () => {
                     ui.focusNext = AFTER_EXTRA;
                     send({ kind: "rotate", queue: q });
                   },
                 },
-                "⟲ rotate",
+                WORDS.rotateButton,
               )
             : null,
         ),
@@ -96,7 +93,7 @@ export function queuesBlock(model: TableState, ui: UiState, send: Send): HTMLEle
                 "span",
                 {
                   class: "tl-slotpos",
-                  title: tokenPositions.has(i + 1) ? "Human Defense position" : "",
+                  title: tokenPositions.has(i + 1) ? WORDS.tokenPlace : "",
                 },
                 roman(i),
               ),
@@ -113,7 +110,10 @@ export function queuesBlock(model: TableState, ui: UiState, send: Send): HTMLEle
                     const what = changed.get(card.key);
                     if (what) {
                       el.classList.add("tl-changed", `tl-changed-${what}`);
-                      el.setAttribute("aria-label", `${el.getAttribute("aria-label") ?? ""}, ${what} last turn`);
+                      el.setAttribute(
+                        "aria-label",
+                        `${el.getAttribute("aria-label") ?? ""}, ${WORDS.changedLastTurn(what)}`,
+                      );
                       return h(
                         "span",
                         { class: "tl-changed-wrap" },
@@ -123,7 +123,7 @@ export function queuesBlock(model: TableState, ui: UiState, send: Send): HTMLEle
                     }
                     return el;
                   })()
-                : h("span", { class: "tl-empty", "aria-label": "empty place" }, "·"),
+                : h("span", { class: "tl-empty", "aria-label": WORDS.emptyPlace }, "·"),
             );
           }),
         ),
@@ -136,7 +136,7 @@ export function queuesBlock(model: TableState, ui: UiState, send: Send): HTMLEle
                 "data-testid": `play-${q}`,
                 "data-focus": q === firstPlay ? "play-first" : `play-${q}`,
                 "data-group": "play",
-                "aria-label": `Play your ${ui.selected ?? ""} on queue ${q + 1}`,
+                "aria-label": WORDS.playHereLabel(ui.selected ?? "", q + 1),
                 onclick: () => {
                   const card = ui.selected;
                   if (card !== null) {
@@ -145,21 +145,21 @@ export function queuesBlock(model: TableState, ui: UiState, send: Send): HTMLEle
                   }
                 },
               },
-              `Play ${(ui.selected ?? "").replace("*", "✱")} here`,
+              WORDS.playHere((ui.selected ?? "").replace("*", "✱")),
             )
           : h("span", { class: "tl-playhere-slot", "aria-hidden": "true" }),
       ),
     ),
     h(
       "div",
-      { class: "tl-safe", role: "listitem", "data-testid": "safe", "aria-label": "Safe Area (escaped cards)" },
-      h("div", { class: "tl-qhead" }, h("span", { class: "tl-qname" }, "Safe Area")),
+      { class: "tl-safe", role: "listitem", "data-testid": "safe", "aria-label": WORDS.safeLabel },
+      h("div", { class: "tl-qhead" }, h("span", { class: "tl-qname" }, WORDS.safe)),
       h(
         "div",
         { class: "tl-safecards" },
         view.safe.length
-          ? view.safe.map((s) => faceUp(view, s.owner, s.card, "escaped"))
-          : h("span", { class: "tl-muted" }, "no card has escaped yet"),
+          ? view.safe.map((s) => faceUp(view, s.owner, s.card, WORDS.escaped))
+          : h("span", { class: "tl-muted" }, WORDS.noneEscaped),
       ),
     ),
   );

@@ -5,6 +5,7 @@ import { button, h } from "./dom";
 import type { TableState } from "./protocol";
 import type { Send } from "./send";
 import "./compact-replay.css";
+import { WORDS } from "./words";
 
 export function replayBlock(model: TableState, send: Send): HTMLElement {
   const view = model.view;
@@ -15,14 +16,14 @@ export function replayBlock(model: TableState, send: Send): HTMLElement {
     {
       "data-testid": "perspective",
       "data-focus": "perspective",
-      "aria-label": "Perspective",
+      "aria-label": WORDS.perspective,
       onchange: (ev: Event) => {
         const v = (ev.target as HTMLSelectElement).value;
         send({ kind: "perspective", seat: v === "all" ? null : Number(v) });
       },
     },
-    h("option", { value: "all", selected: model.perspective === null }, "Teacher (all cards)"),
-    view.players.map((p, s) => h("option", { value: s, selected: model.perspective === s }, `${p}'s view`)),
+    h("option", { value: "all", selected: model.perspective === null }, WORDS.teacherView),
+    view.players.map((p, s) => h("option", { value: s, selected: model.perspective === s }, WORDS.viewOf(p))),
   );
   return h(
     "div",
@@ -30,8 +31,8 @@ export function replayBlock(model: TableState, send: Send): HTMLElement {
     h(
       "div",
       { class: "tl-replaybar" },
-      button("first", "|◀", () => go(0), "", "First turn"),
-      button("prev", "◀", () => go(r.turn - 1), "", "Previous turn"),
+      button("first", "|◀", () => go(0), "", WORDS.firstTurn),
+      button("prev", "◀", () => go(r.turn - 1), "", WORDS.previousTurn),
       h("input", {
         type: "range",
         min: 0,
@@ -39,20 +40,14 @@ export function replayBlock(model: TableState, send: Send): HTMLElement {
         value: r.turn,
         "data-testid": "slider",
         "data-focus": "slider",
-        "aria-label": "Turn",
+        "aria-label": WORDS.turn,
         onchange: (ev: Event) => go(Number((ev.target as HTMLInputElement).value)),
       }),
-      button("next", "▶", () => go(r.turn + 1), "", "Next turn"),
-      button("last", "▶|", () => go(r.total), "", "Last turn"),
-      h("span", { class: "tl-turncount", "data-testid": "turn" }, `after ${r.turn} of ${r.total} turns`),
+      button("next", "▶", () => go(r.turn + 1), "", WORDS.nextTurn),
+      button("last", "▶|", () => go(r.total), "", WORDS.lastTurn),
+      h("span", { class: "tl-turncount", "data-testid": "turn" }, WORDS.turnCount(r.turn, r.total)),
       select,
-      button(
-        "branch",
-        "Play on from here",
-        () => send({ kind: "branch" }),
-        "tl-branch",
-        "Play on from this position at a new table",
-      ),
+      button("branch", WORDS.playOn, () => send({ kind: "branch" }), "tl-branch", WORDS.playOnLabel),
     ),
   );
 }
@@ -64,7 +59,7 @@ export function noteBlock(model: TableState): HTMLElement | null {
     ? h(
         "div",
         { class: "tl-note", "data-testid": "note", role: "note" },
-        h("strong", null, `Note on turn ${(r.note_turn ?? 0) + 1}: `),
+        h("strong", null, WORDS.noteOn((r.note_turn ?? 0) + 1)),
         // one line per step of the story (each queue, the new token, the scores), so a
         // note reads on a projector instead of being one dense paragraph
         r.note

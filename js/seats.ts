@@ -3,11 +3,12 @@
 import { colourOf, faceUp, initialOf, seatName } from "./cards";
 import { h } from "./dom";
 import type { TableState } from "./protocol";
+import { WORDS } from "./words";
 
 /** The columns' headings, the same at every size: plain words that a class reads from the
  *  back of the room (what each number is, not the game's names for it), each one word or
  *  two, so that the scores stay one line a row beside a teaching column. */
-const HEADINGS = ["Player", "In hand", "Swatted", "Penalty"] as const;
+const HEADINGS = WORDS.headings;
 
 export function seatsBlock(model: TableState): HTMLElement {
   const view = model.view;
@@ -52,7 +53,7 @@ export function seatsBlock(model: TableState): HTMLElement {
             // "to move" in words at large and projector size (small, medium: the ◀ alone,
             // the status line says it)
             view.to_move === s
-              ? h("span", { class: "tl-turnmark" }, " ◀", h("span", { class: "tl-tomove-words" }, " to move"))
+              ? h("span", { class: "tl-turnmark" }, " ◀", h("span", { class: "tl-tomove-words" }, WORDS.toMove))
               : null,
             winner ? h("span", { class: "tl-turnmark" }, " ★ winner") : null,
           ),
@@ -61,13 +62,11 @@ export function seatsBlock(model: TableState): HTMLElement {
             { class: cards ? "tl-handcards" : "tl-handcount" },
             // the teacher's view shows each hand (its cards); a seat's, how many of each back
             cards
-              ? cards.map((c) => faceUp(view, s, c, "in hand"))
+              ? cards.map((c) => faceUp(view, s, c, WORDS.inHand))
               : hand
                 ? [
                     String(hand.size),
-                    hand.size === 0
-                      ? null
-                      : h("span", { class: "tl-handmix" }, ` (${hand.marked} marked, ${hand.plain} plain)`),
+                    hand.size === 0 ? null : h("span", { class: "tl-handmix" }, WORDS.handMix(hand.marked, hand.plain)),
                   ]
                 : "",
           ),

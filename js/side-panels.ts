@@ -8,6 +8,7 @@ import { h } from "./dom";
 import { PanelsView } from "./panels/panels";
 import type { TableState } from "./protocol";
 import type { Send } from "./send";
+import { WORDS } from "./words";
 
 /** Whether `state` differs from `drawn` in its panels' data alone. */
 export function onlyPanelsChanged(drawn: TableState, state: TableState): boolean {
@@ -24,7 +25,7 @@ export class SidePanels {
 
   constructor(send: Send) {
     this.panels = new PanelsView(send);
-    this.aside = h("aside", { class: "tl-side", "aria-label": "Odds panels" }, this.panels.element);
+    this.aside = h("aside", { class: "tl-side", "aria-label": WORDS.oddsPanels }, this.panels.element);
   }
 
   /** The teacher's note at the top of the side column, above the panels (table.ts says
@@ -32,7 +33,7 @@ export class SidePanels {
   setNote(note: HTMLElement | null): void {
     this.aside.querySelector(":scope > .tl-note")?.remove();
     if (note) this.aside.prepend(note);
-    this.aside.setAttribute("aria-label", note ? "The teacher's note and the odds panels" : "Odds panels");
+    this.aside.setAttribute("aria-label", note ? WORDS.noteAndOdds : WORDS.oddsPanels);
   }
 
   /** The side column for `state`, or null when it shows no panels. */

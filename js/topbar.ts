@@ -4,6 +4,7 @@ import { h, roman } from "./dom";
 import type { TableState } from "./protocol";
 import type { Send } from "./send";
 import { coachControl } from "./coach";
+import { WORDS } from "./words";
 
 /** The status line: its own row, two lines high whatever it says (nothing moves). */
 export function statusLine(model: TableState): HTMLElement {
@@ -26,20 +27,18 @@ export function topBar(model: TableState, send: Send, status: HTMLElement | null
       {
         class: `tl-sleepkid ${awake ? "tl-awake" : "tl-asleep"}${bestWakes ? " tl-best-wake" : ""}`,
         "data-testid": "sleepkid",
-        "aria-label": `${awake ? "SleepKid woke up and swatted" : "SleepKid is asleep"}${
-          bestWakes ? "; the best move wakes SleepKid first" : ""
-        }`,
+        "aria-label": `${awake ? WORDS.awakeLabel : WORDS.asleepLabel}${bestWakes ? WORDS.bestWakes : ""}`,
         role: "img",
       },
-      awake ? "SleepKid: awake! ☀" : "SleepKid: asleep ☾",
+      awake ? WORDS.awake : WORDS.asleep,
       bestWakes
-        ? h("span", { class: "tl-wake-mark", "data-testid": "best-wake", "aria-hidden": "true" }, "☀ best: wake first")
+        ? h("span", { class: "tl-wake-mark", "data-testid": "best-wake", "aria-hidden": "true" }, WORDS.bestWakeMark)
         : null,
     ),
     h(
       "span",
-      { class: "tl-token", "data-testid": "token", "aria-label": `Human Defense token ${view.token}` },
-      "Human Defense ",
+      { class: "tl-token", "data-testid": "token", "aria-label": WORDS.tokenLabel(view.token) },
+      WORDS.token,
       h("strong", null, view.token),
       " ",
       [0, 1, 2, 3].map((p) => h("span", { class: `tl-pos ${tokenPositions.has(p + 1) ? "tl-pos-on" : ""}` }, roman(p))),
@@ -48,7 +47,7 @@ export function topBar(model: TableState, send: Send, status: HTMLElement | null
     h(
       "label",
       { class: "tl-size" },
-      "Size ",
+      WORDS.size,
       h(
         "select",
         {
@@ -71,7 +70,7 @@ export function topBar(model: TableState, send: Send, status: HTMLElement | null
         checked: model.show_odds,
         onchange: (ev: Event) => send({ kind: "odds", show: (ev.target as HTMLInputElement).checked }),
       }),
-      " show odds",
+      WORDS.showOdds,
     ),
     coachControl(model, send),
   );

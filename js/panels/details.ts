@@ -4,6 +4,7 @@
 
 import { h } from "../dom";
 import type { Send } from "../send";
+import { WORDS } from "../words";
 
 export function detailsSwitch(on: boolean, send: Send): HTMLElement {
   const button = h(
@@ -14,11 +15,9 @@ export function detailsSwitch(on: boolean, send: Send): HTMLElement {
       "aria-pressed": on ? "true" : "false",
       "data-focus": "details",
       "data-testid": "details",
-      title: on
-        ? "Back to plain words"
-        : "Show the analyst's figures: averages, ranges, how many games were played out",
+      title: on ? WORDS.detailsOnLabel : WORDS.detailsOffLabel,
     },
-    on ? "Details: on" : "Details",
+    on ? WORDS.detailsOn : WORDS.details,
   );
   button.addEventListener("click", () => send({ kind: "details", show: !on }));
   return button;

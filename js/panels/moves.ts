@@ -5,6 +5,7 @@
 import { h } from "../dom";
 import type { Send } from "../send";
 import type { MovesChart } from "../protocol";
+import { DETAILS_WORDS, WORDS } from "../words";
 
 function measureSwitch(moves: MovesChart, send: Send): HTMLElement {
   const option = (measure: "swat" | "game", text: string): HTMLElement => {
@@ -27,9 +28,9 @@ function measureSwitch(moves: MovesChart, send: Send): HTMLElement {
   };
   return h(
     "div",
-    { class: "tl-measures", role: "group", "aria-label": "Rank the moves by" },
-    option("swat", "One swat ahead"),
-    option("game", "Whole game"),
+    { class: "tl-measures", role: "group", "aria-label": WORDS.rankBy },
+    option("swat", WORDS.oneSwat),
+    option("game", WORDS.wholeGame),
   );
 }
 
@@ -37,11 +38,9 @@ function progressWords(moves: MovesChart, details: boolean): string {
   if (moves.target === 0) return "";
   if (!details) {
     // plain words (tenleave_widget/table/panels/plain.py)
-    if (moves.done) return `Whole game: ${moves.worlds} games played out to the end from here.`;
-    return `Whole game: thinking… ${moves.worlds} games played out so far.`;
+    return moves.done ? WORDS.gamesDone(moves.worlds) : WORDS.gamesSoFar(moves.worlds);
   }
-  if (moves.done) return `Whole game: ${moves.worlds} sampled worlds played out to the end.`;
-  return `Whole game: thinking… ${moves.worlds} worlds so far.`;
+  return moves.done ? DETAILS_WORDS.worldsDone(moves.worlds) : DETAILS_WORDS.worldsSoFar(moves.worlds);
 }
 
 /** The controls above the moves' figure (none in an export: no whole-game values there). */

@@ -85,12 +85,16 @@ export function themed(layout: Obj, t: Theme): Obj {
     };
   }
   if (Array.isArray(layout.annotations)) {
-    // on the panel's own background: a grid line behind a note does not cross its words
-    out.annotations = layout.annotations.map((a: unknown) => ({
-      ...obj(a),
-      bgcolor: t.bg,
-      font: font(obj(a).font, 13),
-    }));
+    // on the panel's own background: a grid line behind a note does not cross its words;
+    // a note's offset in px scales with the fonts and margins (below the plot, "… and 7
+    // more" kept clear of the axis title at the large sizes)
+    out.annotations = layout.annotations.map((a: unknown) => {
+      const note = obj(a);
+      const shifted: Obj = {};
+      for (const key of ["xshift", "yshift"])
+        if (typeof note[key] === "number") shifted[key] = Math.round(note[key] * k);
+      return { ...note, ...shifted, bgcolor: t.bg, font: font(note.font, 13) };
+    });
   }
   if (Array.isArray(layout.shapes)) {
     out.shapes = layout.shapes.map((s: unknown) =>

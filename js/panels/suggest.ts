@@ -8,6 +8,7 @@
 import { h } from "../dom";
 import type { Send } from "../send";
 import type { SuggestChart } from "../protocol";
+import { WORDS } from "../words";
 
 interface Option {
   value: string;
@@ -47,29 +48,20 @@ function choices(
   );
 }
 
-const LEVELS: Option[] = [
-  { value: "random", text: "At random" },
-  { value: "careful", text: "Carefully" },
-  { value: "fitted", text: "Learn from their plays" },
-];
+const LEVELS: Option[] = WORDS.levels;
 
 /** The controls and words below the figure (none when the panel is not computed). */
 export function suggestControls(chart: SuggestChart, send?: Send): HTMLElement[] {
   if (chart.state === "off") return [];
   const out: HTMLElement[] = [];
   if (send && (chart.state === "ready" || chart.state === "reading")) {
-    out.push(choices("They play:", "level", LEVELS, chart.level, (level) => send({ kind: "rationality", level })));
+    out.push(choices(WORDS.theyPlay, "level", LEVELS, chart.level, (level) => send({ kind: "rationality", level })));
   }
   if (chart.state === "reading") out.push(h("p", { class: "tl-suggest-reason tl-suggest-reading" }, chart.message));
   if (chart.reason) out.push(h("p", { class: "tl-suggest-reason", "data-testid": "suggest-reason" }, chart.reason));
   if (chart.details) {
     out.push(
-      h(
-        "details",
-        { class: "tl-suggest-details" },
-        h("summary", null, "For analysts: the model and its figures"),
-        h("p", null, chart.details),
-      ),
+      h("details", { class: "tl-suggest-details" }, h("summary", null, WORDS.forAnalysts), h("p", null, chart.details)),
     );
   }
   return out;
@@ -79,15 +71,8 @@ export function suggestControls(chart: SuggestChart, send?: Send): HTMLElement[]
 export function oddsModelControls(chart: SuggestChart, send?: Send): HTMLElement[] {
   if (chart.state === "off" || !send) return [];
   return [
-    choices(
-      "Odds from:",
-      "odds-model",
-      [
-        { value: "uniform", text: "The rules alone" },
-        { value: "inferred", text: "Their plays too" },
-      ],
-      chart.odds_model,
-      (model) => send({ kind: "odds_model", model }),
+    choices(WORDS.oddsFrom, "odds-model", WORDS.oddsModels, chart.odds_model, (model) =>
+      send({ kind: "odds_model", model }),
     ),
   ];
 }

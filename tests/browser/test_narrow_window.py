@@ -6,6 +6,8 @@ scroll sideways — for the example play table (its odds panels drawn) and a rep
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -38,17 +40,33 @@ PAST_THE_OUTPUT = """() => {
 }"""
 
 
-def test_at_900px_the_widget_stays_inside_its_output_area(browser: Any, lab: LabServer
-                                                          ) -> None:
-    shutil.copy(EXAMPLES / "play.ipynb", lab.root / "narrow-play.ipynb")
-    shutil.copy(EXAMPLES / "games" / "game-4-seats.json", lab.root / "narrow-4.json")
+@contextmanager
+def window(browser: Any, width: int, height: int = 720) -> Iterator[Any]:
+    """A page in a fresh browser context of `width` x `height` px (closed after)."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def play_and_replay(lab: LabServer, prefix: str, seats: int, seat: int, turn: int
+                    ) -> tuple[str, str]:
+    """Two notebooks in the lab's folder: the example play table, and a replay of the
+    `seats`-seat sample game in `seat`'s view after `turn` turns; their names."""
+    shutil.copy(EXAMPLES / "play.ipynb", lab.root / f"{prefix}-play.ipynb")
+    shutil.copy(EXAMPLES / "games" / f"game-{seats}-seats.json", lab.root / f"{prefix}.json")
     nbformat.write(_notebook([
         "import tenleave_widget.widget as tw",
-        "nr = tw.replay('narrow-4.json', seat=2, turn=30)\nnr"]), lab.root / "narrow-replay.ipynb")
-    context = browser.new_context(viewport={"width": 900, "height": 720})
-    page = context.new_page()
-    try:
-        for name in ("narrow-play.ipynb", "narrow-replay.ipynb"):
+        f"rp = tw.replay('{prefix}.json', seat={seat}, turn={turn})\nrp"]),
+        lab.root / f"{prefix}-replay.ipynb")
+    return f"{prefix}-play.ipynb", f"{prefix}-replay.ipynb"
+
+
+def test_at_900px_the_widget_stays_inside_its_output_area(browser: Any, lab: LabServer
+                                                          ) -> None:
+    with window(browser, 900) as page:
+        for name in play_and_replay(lab, "narrow", 4, 2, 30):
             open_and_run(page, lab, name)
             page.wait_for_function(
                 "() => { const r = document.querySelector('.jp-OutputArea-output .tl-root');"
@@ -61,5 +79,3 @@ def test_at_900px_the_widget_stays_inside_its_output_area(browser: Any, lab: Lab
             page.screenshot(path=str(artifact(f"{name.removesuffix('.ipynb')}-900.png")))
             assert found["most"] <= 3 and found["far"] == [], (name, found)
             assert found["scrolls"] <= 3, (name, found)
-    finally:
-        context.close()

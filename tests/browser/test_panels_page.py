@@ -53,10 +53,16 @@ def _data() -> dict[str, Any]:
     return dict(with_figures(panel_data(view, seat_odds(view), points)))
 
 
-def show(page: Any, data: dict[str, Any], width: int, dark: bool = False) -> None:
+def show(page: Any, data: dict[str, Any], width: int, dark: bool = False,
+         scale: float = 1.0) -> None:
+    """Draw the panels of `data` alone on a plain page `width` px wide (dark: JupyterLab's
+    dark colours; scale: their font size as the table's on a plain page at a size:
+    1.25 large, 1.3 projector)."""
     style = ("body { --jp-ui-font-color1: #eeeeee; --jp-ui-font-color2: #bbbbbb;"
              " --jp-layout-color1: #111111; --jp-border-color1: #777777; background: #111; }"
              if dark else "")
+    if scale != 1.0:
+        style += f" .tl-panels {{ font-size: calc(1.08em * {scale}); }}"
     files = {
         "/index.html": (PAGE.replace("</head>", f"<style>{style}</style></head>"), "text/html"),
         "/widget.js": ((STATIC / "widget.js").read_text(), "text/javascript"),

@@ -16,6 +16,8 @@ import nbformat
 
 from tenleave_widget import Game
 from tenleave_widget.table.panels import figures as charts
+from tenleave_widget.table.panels.figures import with_figures
+from tenleave_widget.table.panels.plain import plain_figures
 from tenleave_widget.table.session.config import check_config
 from tenleave_widget.table.session.machine import Session
 
@@ -54,6 +56,17 @@ WORDS_CUT = """() => [...document.querySelectorAll('.js-plotly-plot')].flatMap(p
     }).map(t => `${plot.dataset.figure}: ${t.textContent}`);
 })"""
 
+# The moves chart's "… and N more." under its plot: how far its top is below the bottom of
+# the axis title above it (px; the words at rest, clear of the title, are more than 0 px
+# below it).
+NOTE_BELOW_TITLE = """() => {
+    const plot = document.querySelector('.tl-panel-moves .js-plotly-plot');
+    const note = [...plot.querySelectorAll('.annotation-text')]
+        .find(t => t.textContent.includes('more'));
+    const title = plot.querySelector('.xtitle');
+    return note.getBoundingClientRect().top - title.getBoundingClientRect().bottom;
+}"""
+
 
 def details_data() -> dict[str, Any]:
     """The panels with Details on: the moves by their whole-game value (nine moves, so
@@ -79,20 +92,37 @@ def details_data() -> dict[str, Any]:
     return data
 
 
+def plain_data() -> dict[str, Any]:
+    """The same panels in plain words (Details off), the moves by one swat: "… and N
+    more." under the plot, above the axis title "points from the next swat"."""
+    data = details_data()
+    data["details"] = False
+    data["moves"]["measure"], data["moves"]["target"] = "swat", 0
+    data["figures"] = plain_figures(with_figures(data))
+    return data
+
+
 def test_details_charts_draw_without_warnings_black_bars_or_overlaps(page: Any) -> None:
     said: list[str] = []
     page.on("console", lambda m: said.append(f"{m.type}: {m.text}")
             if m.type in ("warning", "error", "trace") or "WARN" in m.text else None)
-    for width, dark in ((900, False), (900, True), (380, True)):
-        where = f"{width} px, {'dark' if dark else 'light'}"
-        show(page, details_data(), width, dark)
+    # the large and projector sizes' fonts too: "… and N more" below the plot, its offset
+    # scaled with them, stays clear of the axis title
+    for width, dark, scale in ((900, False, 1.0), (900, True, 1.0), (380, True, 1.0),
+                               (900, False, 1.25), (1280, True, 1.3), (640, False, 1.25)):
+        where = f"{width} px, {'dark' if dark else 'light'}, font x{scale}"
+        if scale != 1.0:  # the plain figures too (a large table's default)
+            show(page, plain_data(), width, dark, scale)
+            assert page.evaluate(LABELS_OVERLAP) == [], f"{where}, plain"
+            assert page.evaluate(NOTE_BELOW_TITLE) > 0, f"{where}, plain"
+        show(page, details_data(), width, dark, scale)
         bars = page.evaluate("() => [...document.querySelectorAll('.tl-panel-moves .errorbar"
                              " path')].map(p => getComputedStyle(p).stroke)")
         assert bars and all(b not in ("rgb(0, 0, 0)", "none") for b in bars), (where, bars)
         assert page.evaluate(LABELS_OVERLAP) == [], where
         assert page.evaluate(WORDS_CUT) == [], where
-        page.screenshot(path=str(artifact(f"details-{width}-{'dark' if dark else 'light'}.png")),
-                        full_page=True)
+        page.screenshot(path=str(artifact(
+            f"details-{width}-{'dark' if dark else 'light'}-x{scale}.png")), full_page=True)
     assert said == []  # plotly.js: "Invalid color specifier: Array(9)" for the bars
     assert page.errors == []
 

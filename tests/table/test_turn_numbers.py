@@ -64,10 +64,14 @@ def test_the_table_the_narration_and_the_note_count_from_one() -> None:
     assert told["lines"][0] == "Ben peeked at queue 1, position I."
     assert state["replay"]["note_turn"] == INDEX and state["replay"]["note"]
     # the page writes the index plus one, in the narration and above the note
+    # (its words in js/words.ts, given the number to write)
     events = (ROOT / "js" / "events.ts").read_text(encoding="utf-8")
     replay = (ROOT / "js" / "replay.ts").read_text(encoding="utf-8")
-    assert "`Turn ${tw.turn + 1} (${who}): `" in events
-    assert "`Note on turn ${(r.note_turn ?? 0) + 1}: `" in replay
+    words = (ROOT / "js" / "words.ts").read_text(encoding="utf-8")
+    assert "WORDS.turnOf(tw.turn + 1, who)" in events
+    assert "WORDS.noteOn((r.note_turn ?? 0) + 1)" in replay
+    assert "turnOf: (turn: number, who: string): string => `Turn ${turn} (${who}): `" in words
+    assert "noteOn: (turn: number): string => `Note on turn ${turn}: `" in words
 
 
 @pytest.mark.slow
