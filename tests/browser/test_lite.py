@@ -195,9 +195,9 @@ def step_a_replay(page: Any) -> None:
     assert all(a != b for a, b in zip(drawn, drawn[1:], strict=False))
     assert "undefined" not in root.inner_text()
 
-    # No threads in Pyodide: the review runs a decision per slice of the kernel's loop, so
-    # the table answers a click while it works (the button stays disabled until its end;
-    # the whole review takes ~20 s here, a decision up to ~3 s)
+    # No threads in Pyodide: the review runs a chunk of worlds per slice of the kernel's
+    # loop, so the table answers a click while it works (the button stays disabled until
+    # its end; test_lite_review.py measures how soon)
     start = cell.locator(".tl-review-start")
     start.click()
     page.wait_for_function("el => el.disabled", arg=start.element_handle(), timeout=TIMEOUT)
