@@ -131,3 +131,35 @@ def test_the_board_does_not_jump_from_turn_to_turn(page: Any, size: str, width: 
         w.handle_intent({"kind": "end"})
     assert all(p == seen[0] for p in seen), seen
     assert page.errors == []
+
+
+def same_places(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two PLACES readings agree within 1 px everywhere."""
+    flat = [(x, y) for k in ("safe", "hand") for x, y in zip(a[k] or [], b[k] or [], strict=True)]
+    flat += [(x, y) for qa, qb in zip(a["queues"], b["queues"], strict=True)
+             for x, y in zip(qa, qb, strict=True)]
+    return len(a["queues"]) == len(b["queues"]) and all(abs(x - y) <= 1 for x, y in flat)
+
+
+@pytest.mark.parametrize(("size", "width"), SIZES[:2])
+def test_a_replay_does_not_jump_from_turn_to_turn(page: Any, size: str, width: int) -> None:
+    """Replays of the 3- and 4-seat sample games stepped from the first turn to the end,
+    in the teacher's view and a seat's, at small and medium size: the queues' sizes, the
+    Safe Area's place and the hand's top stay the same (empty places, cards peeked at and
+    moved back, the last turn's word; the game over, its queues gone, aside). At projector
+    size a replay keeps its compact layout, which the lessons' screens need to fit
+    1280x720. (Within 1 px: at small size the Safe Area and the hand sit 1 px lower at
+    the first turn.)"""
+    page.set_viewport_size({"width": width, "height": 720})
+    for seats, seat in ((3, None), (4, 2)):
+        seen = []
+        for turn in range(0, 31, 5):
+            session = replay_session(seats, turn, seat)
+            if session.state()["view"]["finished"]:  # the game over: its queues are gone
+                break
+            draw(page, session, size, dark=turn % 2 == 1)
+            seen.append(page.evaluate(PLACES))
+        assert len(seen) >= 5, (seats, len(seen))
+        moved = [p for p in seen if not same_places(p, seen[0])]
+        assert moved == [], (seats, seat, moved, seen[0])
+    assert page.errors == []
