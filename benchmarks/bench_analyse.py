@@ -18,13 +18,18 @@ For each position, one run measures, paired:
   every label, and the error label alone (inaccuracy, mistake, blunder or none); which
   labels changed into which (``label_changes``), and how many of the changes had a
   verdict that stopped at its cap with its interval across an error label's bound
-  (``near`` set: ``label_changes_at_cap``).
+  (``near`` set: ``label_changes_at_cap``); and how often the two verdicts *contradict*
+  each other: one's label outside the other's range (its label up to the ``near`` label
+  it could not rule out) — ``labels_contradict``.
 - **CPU**: ``time.process_time`` of one full default analysis (cache cleared), per seat
   count: median, p90, p99 (and of the verdict on the played decision after it).
 
 Run (one process; positions are spread over 2-5 seats evenly)::
 
     nice python benchmarks/bench_analyse.py --positions 300 --out benchmarks/results/analyse.json
+
+The labels and the CPU alone (no reference analyses; ``--labels-only``) are quicker:
+``benchmarks/results/analyse_labels.json``.
 
 On a loaded machine, runs on other positions (``--seed``) in parallel processes, each
 bounded (``--minutes``), then pooled (the counts summed, the intervals again)::
@@ -77,6 +82,13 @@ def positions(count: int, seed: int) -> list[Any]:
     return out
 
 
+def span(v: an.Verdict) -> set[str]:
+    """The labels a verdict leaves open: its label, up to the ``near`` label it straddles."""
+    lo = an.LABELS.index(v["label"])
+    hi = an.LABELS.index(v["near"]) if v["near"] else lo
+    return set(an.LABELS[lo:hi + 1])
+
+
 def error(label: str) -> str:
     """The error label a person is told (inaccuracy, mistake, blunder), or none."""
     return label if label in ("inaccuracy", "mistake", "blunder") else "none"
@@ -123,6 +135,9 @@ def merged(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "error_label_differs_at_2x_other_seed": list(wilson(e_differ, labels)),
         "label_changes": changes,
         "label_changes_at_cap": sum(r.get("label_changes_at_cap", 0) for r in runs),
+        **({"labels_contradict": list(wilson(
+            sum(count(r, "labels_contradict", "labels_compared") for r in runs), labels))}
+           if all("labels_contradict" in r for r in runs) else {}),
     }
 
 
@@ -134,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--minutes", type=float, default=None,
                    help="stop after this many minutes (the positions done are reported)")
     p.add_argument("--out", default=None)
+    p.add_argument("--labels-only", action="store_true",
+                   help="measure the labels and the CPU only (no reference analyses)")
     p.add_argument("--merge", nargs="+", default=None, metavar="JSON",
                    help="pool the results of earlier runs (other --seed) into --out")
     args = p.parse_args(argv)
@@ -163,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     cpu: dict[int, list[float]] = {n: [] for n in range(2, 6)}
     judge_cpu: dict[int, list[float]] = {n: [] for n in range(2, 6)}
     starred = agree = agree_tied = 0
-    labels = differ = errors_differ = at_cap = 0
+    labels = differ = errors_differ = at_cap = contradict = 0
     changes: dict[str, int] = {}
     done = 0
     for n, d in ps:
@@ -176,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.process_time()
         v = an.judge(d.view, d.played.to_json(), base, seen=d.seen)
         judge_cpu[n].append(time.process_time() - t0)
-        if a["star"]:
+        if a["star"] and not args.labels_only:
             starred += 1
             r = an.analyse(d.view, ref, seed=1)
             same = r["decisions"][0]["group"] == a["decisions"][0]["group"]
@@ -191,6 +208,7 @@ def main(argv: list[str] | None = None) -> int:
             name = f"{v['label']} -> {v2['label']}"
             changes[name] = changes.get(name, 0) + 1
             at_cap += v["near"] is not None or v2["near"] is not None
+            contradict += v["label"] not in span(v2) and v2["label"] not in span(v)
         done += 1
         if done % 10 == 0:
             print(f"{done} positions: star {agree}/{starred}, labels differ "
@@ -226,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
         "error_label_differs_at_2x_other_seed": [pe, elo, ehi],
         "label_changes": changes,
         "label_changes_at_cap": at_cap,
+        "labels_contradict": list(wilson(contradict, labels)),
         "rows": rows,
     }
     print(json.dumps(out, indent=1))

@@ -217,7 +217,10 @@ def test_the_thinker_fills_the_panel_on_a_running_loop_and_follows_the_position(
         assert s.lookahead.evaluation is None
         s.handle({"kind": "reset"})
         thinker.kick()
-        await until(lambda: s.lookahead.evaluation is not None and s.lookahead.evaluation.done)
+        # done, and its last figures published to the panel (the thinker pushes them on
+        # the loop once the chunk under way comes back)
+        await until(lambda: s.lookahead.evaluation is not None
+                    and s.lookahead.evaluation.done and moves(s)["done"])
         assert s.lookahead.evaluation is first  # taken back: the same evaluation went on
 
     asyncio.run(main())
