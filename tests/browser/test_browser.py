@@ -212,7 +212,8 @@ def test_light_and_dark_theme_screenshots(page: Any, lab: LabServer) -> None:
     light_bg = root.evaluate("el => getComputedStyle(el).backgroundColor")
     light_title = page.evaluate(TITLE_FILL_JS)
     root.screenshot(path=str(artifact("table-light.png")))
-    page.locator(".tl-panels").first.screenshot(path=str(artifact("panels-light.png")))
+    # (the table and its panels: beside and under it, the panels have no box of their own)
+    page.locator(".tl-layout").first.screenshot(path=str(artifact("panels-light.png")))
     try:
         choose_theme(page, "JupyterLab Dark", light=False)
         # the theme's colours have reached the table (its CSS variables changed)
@@ -230,7 +231,7 @@ def test_light_and_dark_theme_screenshots(page: Any, lab: LabServer) -> None:
         page.wait_for_function(f"(light) => ({TITLE_FILL_JS})() !== light",
                                arg=light_title, timeout=20_000)
         root.screenshot(path=str(artifact("table-dark.png")))
-        page.locator(".tl-panels").first.screenshot(path=str(artifact("panels-dark.png")))
+        page.locator(".tl-layout").first.screenshot(path=str(artifact("panels-dark.png")))
         root.scroll_into_view_if_needed()
         page.screenshot(path=str(artifact("page-dark.png")))
     finally:

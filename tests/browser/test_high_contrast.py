@@ -64,7 +64,8 @@ def pictures(page: Any, lab: LabServer, theme: str) -> None:
         f"() => {{ const c = ({COLOURS_JS})(); return c.tick === c.want_fg; }}")
     page.wait_for_timeout(700)  # animations settle
     page.screenshot(path=str(artifact(f"page-{theme}-1280x720.png")))
-    page.locator(".tl-panels").first.screenshot(path=str(artifact(f"panels-{theme}-1280.png")))
+    # (the table and its panels: beside and under it, the panels have no box of their own)
+    page.locator(".tl-layout").first.screenshot(path=str(artifact(f"panels-{theme}-1280.png")))
     page.set_viewport_size({"width": 1400, "height": 1000})
 
 

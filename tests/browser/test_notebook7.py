@@ -23,7 +23,12 @@ KNOWN_PAGE_ERROR = "reading 'schema'"
 
 PANELS_JS = """() => {
     const panels = document.querySelector('.jp-OutputArea-output .tl-panels');
-    const box = panels.getBoundingClientRect();
+    // the panels' extent: the union of their sections (beside the table, then under it,
+    // the panels' own box takes no room of its own there)
+    const boxes = [...panels.querySelectorAll('.tl-panel')].map(p => p.getBoundingClientRect());
+    const box = boxes.length === 0 ? {width: 0, height: 0} : {
+        width: Math.max(...boxes.map(b => b.right)) - Math.min(...boxes.map(b => b.left)),
+        height: Math.max(...boxes.map(b => b.bottom)) - Math.min(...boxes.map(b => b.top))};
     const plots = [...panels.querySelectorAll('.js-plotly-plot')];
     const bars = [...panels.querySelectorAll(
         '.js-plotly-plot .barlayer .point path, .js-plotly-plot .scatterlayer .js-line')]
