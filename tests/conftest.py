@@ -1,7 +1,8 @@
 """The suite's lanes (README, "Developing"): ``make check`` runs everything but the tests
 marked ``browser`` (Chromium against a real JupyterLab, Notebook 7 or marimo), ``notebook``
-(an example notebook run by nbclient, or a Jupyter server started) and ``slow`` (a few
-seconds or more on a quiet 2-core machine); ``make test`` (CI) runs them all, none skipped.
+(an example notebook run by nbclient, or a Jupyter server started) and ``slow`` (1.5 s
+or more on a quiet 2-core machine, as ``make check`` runs it); ``make test`` (CI) runs
+them all, none skipped.
 
 The tests live in the folder of the layer they test (``engine/``, ``analysis/``, ``table/``,
 ``programs/``, ``widget/``; ``browser/`` drives the page); the three that test the whole

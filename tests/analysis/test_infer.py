@@ -329,6 +329,7 @@ def permuted_positions(count: int) -> Iterator[tuple[Game, Game, int]]:
                 break
 
 
+@pytest.mark.slow
 def test_permuting_the_unknown_cards_changes_nothing() -> None:
     """Swapping what the seat cannot see (consistently with its view) leaves every byte of
     the output the same: the inference reads the view and its public history only."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from helpers import all_cards, dealt_cards
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -65,6 +66,7 @@ def random_turn(rng: random.Random, seat: int) -> Turn:
     return t
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(games, st.integers(0, 2**32 - 1))
 def test_illegal_turns_are_rejected_and_change_nothing(gs: tuple[int, int], pick: int) -> None:

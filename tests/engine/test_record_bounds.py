@@ -299,7 +299,8 @@ def page_parts(page: str) -> tuple[int, int]:
     return len(page.encode()), len(payload.encode())
 
 
-@pytest.mark.parametrize("seats, perspective", [(4, None), (5, 2), (2, None)])
+@pytest.mark.parametrize("seats, perspective", [
+    pytest.param(4, None, marks=pytest.mark.slow), (5, 2), (2, None)])
 def test_a_worst_case_record_stays_within_the_documented_bound(
     seats: int, perspective: int | None
 ) -> None:

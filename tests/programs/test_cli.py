@@ -65,6 +65,7 @@ def test_simulate_json() -> None:
     assert bad.returncode == 2 and "unknown bot" in bad.stderr
 
 
+@pytest.mark.slow
 def test_evaluate_prints_the_one_analysis(tmp_path: Path) -> None:
     from tenleave_widget.analysis.analyse import KINDS, analyse, clear_cache, settings_for
 

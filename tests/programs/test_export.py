@@ -54,7 +54,7 @@ def page_data(page: str) -> dict[str, Any]:
     return unpacked(page_json(page))
 
 
-@pytest.mark.parametrize("path", samples(slow={"game-5-seats"}))
+@pytest.mark.parametrize("path", samples(slow={"game-4-seats", "game-5-seats"}))
 def test_the_page_unpacks_to_exactly_the_states(path: Path, tmp_path: Path) -> None:
     """Every position of every view of the page, unpacked, is the session's state, the
     panels' figures included, to the type (1, 1.0 and true differ in JSON)."""
@@ -113,7 +113,8 @@ def test_a_seats_export_is_the_same_file_whatever_the_unknown_cards(case: int) -
     assert render_html(game.to_record(), None) != render_html(other, None)
 
 
-@pytest.mark.parametrize("path", samples(slow={"game-4-seats", "game-5-seats"}))
+@pytest.mark.parametrize("path", samples(slow={"game-3-seats", "game-4-seats",
+                                                  "game-5-seats"}))
 def test_a_seats_export_of_a_sample_game_leaks_nothing(path: Path) -> None:
     """Every seat of every sample game, at a position where it does not know some of an
     opponent's cards: the export up to there does not depend on them."""

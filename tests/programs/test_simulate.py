@@ -329,6 +329,7 @@ def test_a_signal_stops_simulate_on_a_dask_cluster(
             p.wait()
 
 
+@pytest.mark.slow
 def test_the_workers_of_a_killed_command_end_by_themselves() -> None:
     """SIGKILL cannot be handled: the workers see their pipe close and end after their
     task (a forked worker closes its copies of the parent's pipe ends), silently."""
@@ -375,6 +376,7 @@ def test_a_stopped_cell_stops_the_local_processes() -> None:
     assert workers_left(before) == []
 
 
+@pytest.mark.slow
 def test_a_stopped_cell_cancels_the_dask_tasks(cluster: Any) -> None:
     from distributed import Client
 

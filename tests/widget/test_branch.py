@@ -224,7 +224,7 @@ def played_out(w: TenLeaveWidget) -> dict:
     return w.record()
 
 
-@pytest.mark.parametrize("redeal", [False, True])
+@pytest.mark.parametrize("redeal", [False, pytest.param(True, marks=pytest.mark.slow)])
 def test_a_seeded_branch_is_the_same_branch_every_time(redeal: bool) -> None:
     """The record loaded four times, played on from turn 6 with the same seed and the same
     clicks: the same game, Human Defense tokens included; other seeds draw other tokens,

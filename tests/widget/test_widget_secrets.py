@@ -151,9 +151,10 @@ def think(a: TenLeaveWidget, b: TenLeaveWidget) -> None:
 
 
 # Reading the players by the fitted cost (the odd cases) is the costly inference: those
-# twelve run in the slow lane, the twelve read as careful players in the fast lane.
-@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) if c % 2 else c
-                                  for c in range(24)])
+# twelve run in the slow lane, and so do the two longest games read as careful players
+# (6 and 12, each over 1.5 s quiet); the other ten careful cases run in the fast lane.
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow)
+                                  if c % 2 or c in (6, 12) else c for c in range(24)])
 def test_replay_in_a_seats_view_leaks_nothing(case: int) -> None:
     game, seat = REPLAY_CASES[case]
     rng = random.Random(case)
