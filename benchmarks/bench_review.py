@@ -19,8 +19,7 @@ the seats rotating game by game so each bot sits everywhere), then reviews each 
     taskset -c 1 nice -n 10 .venv/bin/python benchmarks/bench_review.py --games 12 --seed 1
 
 ``--objective win_probability`` measures the losses (and the labels' stability) in that
-unit instead of points of margin; ``--compare`` reviews the same games with other
-settings of the review's constants too, in the same run.
+unit instead of points of margin.
 
 ``--json FILE`` also writes every figure (and every loss) for a closer look.
 """
@@ -45,7 +44,6 @@ from tenleave_widget.analysis.review import (
     decision,
     review,
 )
-from tenleave_widget.analysis.review import evaluator as review_module
 from tenleave_widget.analysis.stats import mean_ci, wilson
 from tenleave_widget.programs.simulate import play_game
 
@@ -108,21 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--objective", default="margin", choices=OBJECTIVES)
     p.add_argument("--no-stability", action="store_true", help="skip the doubled-budget runs")
     p.add_argument("--json", default=None, help="write every figure to this file")
-    p.add_argument("--compare", default=None, metavar="NAME=N[,NAME=N]",
-                   help="also review every game with other settings of the review's "
-                        "constants REFINE_TOP and EXTEND_ROUNDS (e.g. 'REFINE_TOP=2,"
-                        "EXTEND_ROUNDS=6', the review before 2026-12-01; 'EXTEND_ROUNDS=1': "
-                        "no sequential refinement) and compare, on the same games")
     args = p.parse_args(argv)
-    alt_settings: dict[str, int] = {}
-    for item in (args.compare.split(",") if args.compare else []):
-        name, _, value = item.partition("=")
-        if name.strip() not in ("REFINE_TOP", "EXTEND_ROUNDS") or not value.strip().isdigit():
-            p.error(f"--compare: expected REFINE_TOP=N or EXTEND_ROUNDS=N, not {item!r}")
-        alt_settings[name.strip()] = int(value)
-    defaults = {k: getattr(review_module, k) for k in ("REFINE_TOP", "EXTEND_ROUNDS")}
-    alt: dict[str, list[Any]] = {"cpu": [], "same": [0, 0, dict.fromkeys(CAUSES, 0)],
-                                 "other": [0, 0, dict.fromkeys(CAUSES, 0)]}
     objective = args.objective
 
     master = random.Random(args.seed)
@@ -154,23 +138,9 @@ def main(argv: list[str] | None = None) -> int:
             for seed2, acc in ((seed, same_seed), (seed + 1, other_seed)):
                 add(acc, *flips(r, review(rec, samples=2 * args.samples, seed=seed2,
                                           objective=objective)))
-        if alt_settings:
-            for k, v in alt_settings.items():
-                setattr(review_module, k, v)
-            c0 = time.process_time()
-            ra = review(rec, samples=args.samples, seed=seed, objective=objective)
-            alt["cpu"].append(time.process_time() - c0)
-            if not args.no_stability:
-                for seed2, key in ((seed, "same"), (seed + 1, "other")):
-                    add(alt[key], *flips(ra, review(rec, samples=2 * args.samples,
-                                                    seed=seed2, objective=objective)))
-            for k, v in defaults.items():
-                setattr(review_module, k, v)
         print(f"game {i + 1}/{args.games}: {len(rec['turns'])} turns, review {times[-1]:.1f} s "
               f"wall, {cpu[-1]:.1f} s CPU; so far labels changed (same seed, another seed) "
-              f"{same_seed[:2]}, {other_seed[:2]}"
-              + (f"; with {args.compare}: {alt['cpu'][-1]:.1f} s CPU, "
-                 f"{alt['same'][:2]}, {alt['other'][:2]}" if alt_settings else ""),
+              f"{same_seed[:2]}, {other_seed[:2]}",
               file=sys.stderr, flush=True)
 
     print(f"review of a 3-seat game (30 turns), {args.games} games, samples {args.samples}:")
@@ -181,13 +151,6 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_stability:
         for name, acc in (("same seed", same_seed), ("another seed", other_seed)):
             print("  " + show(name, acc))
-    if alt_settings:
-        print(f"  the same games with {args.compare} (default "
-              f"{', '.join(f'{k}={v}' for k, v in defaults.items())}): CPU time per review median "
-              f"{statistics.median(alt['cpu']):.2f} s, max {max(alt['cpu']):.2f} s")
-        if not args.no_stability:
-            for name, key in (("same seed", "same"), ("another seed", "other")):
-                print("  " + show(name, alt[key]))
     unit = "points" if objective == "margin" else "of win probability"
     print(f"losses of unforced decisions (objective {objective}, {unit}); thresholds "
           f"{THRESHOLDS[objective]}:")
@@ -196,8 +159,6 @@ def main(argv: list[str] | None = None) -> int:
         "objective": objective,
         "review_seconds": times, "review_cpu_seconds": cpu,
         "same_seed_flips": same_seed, "other_seed_flips": other_seed,
-        "settings": defaults, "compare_settings": alt_settings,
-        "compare": alt,
         "bots": {},
     }
     for b in BOTS:

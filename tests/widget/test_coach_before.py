@@ -9,9 +9,6 @@ from typing import Any
 
 import pytest
 
-from tenleave_widget.analysis.review import Decision, judge_decision, screen
-from tenleave_widget.analysis.review.evaluator import _evaluate, _turn_seed, _values
-from tenleave_widget.engine.turn import Turn
 from tenleave_widget.widget import TenLeaveWidget, WidgetMessageError, hotseat, play
 
 SAMPLES = 3
@@ -95,19 +92,6 @@ def test_a_screen_not_ready_lets_the_turn_pass_and_says_so() -> None:
     w.handle_intent({"kind": "end"})
     assert w.game.turns_applied >= 1 and w.table.coach["ask"] is None
     assert [v["turn"] for v in w.verdicts] == [0]  # the verdict still follows
-
-
-def test_the_screen_is_the_reviews_first_stage() -> None:
-    """The question's numbers come from the very worlds the verdict's screen plays."""
-    w = play(players=2, human=0, bots=["greedy"], seed=5, bot_delay=0)
-    view = w.game.view(0)
-    ev = screen(4, view, samples=SAMPLES, seed=0)
-    while not ev.advance():
-        pass
-    played = Turn.from_json({"seat": 0, "play": [w.table.offers["play_cards"][0], 0]})
-    judged = _evaluate(view, played, SAMPLES, _turn_seed(0, 4), "margin")
-    assert _values(ev.result(), "margin") == judged.screen
-    assert judge_decision(Decision(4, view, played), samples=SAMPLES).turn == 4
 
 
 def test_the_coach_control_changes_the_coach() -> None:

@@ -45,7 +45,7 @@ the bound. The puzzles and ``tenleave evaluate`` read the same analysis. The
 The package, one concept a module: :mod:`.results` (the result types and the text
 report), :mod:`.text` (a turn, the judging model and an evaluation in words),
 :mod:`.replay` (a record replayed), :mod:`.luck` (the swats' luck), :mod:`.evaluator`
-(the earlier evaluator, which judges no review now), :mod:`.judge`
+(a quick screen of a position, and the review's argument checks), :mod:`.judge`
 (:func:`judge_decision`, :func:`review`), :mod:`.saved` (a review saved with its
 record) and :mod:`.puzzle`.
 """

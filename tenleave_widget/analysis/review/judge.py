@@ -15,13 +15,10 @@ from ...engine.game import Game
 from ...engine.record import RecordSource
 from ...engine.turn import BEFORE, Turn
 from ...engine.view import View, has_history
-from ..analyse import Verdict, settings_for
+from ..analyse import Verdict, _to_end, settings_for
 from ..analyse import judge_steps as verdict_steps
 from ..infer import with_history
-from .evaluator import (
-    _check_budget,
-    _to_end,
-)
+from .evaluator import _check_budget
 from .luck import replay_luck
 from .replay import Replay, replay
 from .results import Review, TurnReview, _summaries
@@ -133,10 +130,10 @@ def judge_steps(
     d: Decision, *, samples: int | None = None, seed: int = 0, objective: str = "margin",
     model: str = "uniform", beta: float | str = "fitted",
 ) -> Generator[None, None, TurnReview]:
-    """:func:`judge_decision` a slice of evaluation per ``next`` (about
-    :data:`.evaluator.SLICE_MS`): a background job that takes turns with others in one
-    thread (the coach, :mod:`tenleave_widget.table.coach.verdicts`); its result is
-    :func:`judge_decision`'s."""
+    """:func:`judge_decision` a chunk of play-outs per ``next`` (the one analysis's
+    :func:`~tenleave_widget.analysis.analyse.judge_steps`): a background job that takes
+    turns with others in one thread (the coach, :mod:`tenleave_widget.table.coach.verdicts`);
+    its result is :func:`judge_decision`'s."""
     budget = _check_budget(samples, seed, objective, model, beta)
     if model == "inferred" and not has_history(d.view):
         raise SetupError("the inferred model reads the public history: judge the decisions "
