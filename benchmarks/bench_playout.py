@@ -1,6 +1,6 @@
-"""Benchmark of the play-out kernels: the batched numpy kernel against the scalar simulator,
-in one run, on the same positions and the same worlds (so the ratio is what counts on a
-shared machine).
+"""Benchmark of the play-out kernels: the batched numpy kernel and the compiled (numba) one
+against the scalar simulator, in one run, on the same positions and the same worlds (so the
+ratio is what counts on a shared machine).
 
     nice -n 10 .venv/bin/python benchmarks/bench_playout.py --json benchmarks/results/playout.json
 
@@ -9,10 +9,16 @@ What it measures (CPU time of the process, ``time.process_time``; medians over p
 - **kernels**: play-outs per CPU second of :func:`play_outs` on each kernel, for 3 and 5
   seats, at the panel's budget (192 worlds) and the review's screen (48 worlds), every
   valued move (rotations on) plus the reference play-out, positions 4-10 turns into
-  greedy games; the two kernels' outcomes are checked equal on the way;
+  greedy games; the kernels' outcomes are checked equal on the way; the ratios are the
+  scalar kernel's CPU time over each kernel's, per position (median and least);
+- **compile**: the compiled kernel's cost before its first play-out, in fresh processes
+  (``NUMBA_CACHE_DIR`` an empty directory): numba's import, the tables, the compile
+  with an empty cache, the same load from the cache it wrote, and two processes
+  compiling into one empty cache at once (as two test workers or Dask workers do);
 - **evaluate**: ``evaluate_view`` (48 and 192 worlds, rotations on), CPU ms per position on
-  each kernel (``batch``: the default, which hands calls of fewer than
-  ``BATCH_MIN_ROWS`` play-outs to the scalar kernel; ``scalar``: every call scalar);
+  each kernel as the default (``batch`` hands calls of fewer than ``BATCH_MIN_ROWS``
+  play-outs to the scalar kernel, ``compiled`` fewer than ``COMPILED_MIN_ROWS``;
+  ``scalar``: every call scalar);
 - **memory**: the tracemalloc peak of one batched call at the largest chunk an evaluation
   plays (512 worlds) at 5 seats; and the memory held after 100 and after 1,000
   evaluations (flat: no growth);
@@ -49,10 +55,12 @@ from tenleave_widget.analysis.bots import decide, make_bot  # noqa: E402
 from tenleave_widget.analysis.lookahead import CHUNK, _moves_of, evaluate_view  # noqa: E402
 from tenleave_widget.analysis.playout import Policy, Simulator  # noqa: E402
 from tenleave_widget.analysis.playout_batch import tables  # noqa: E402
+from tenleave_widget.analysis.playout_numba import _tables as compiled_tables  # noqa: E402
+from tenleave_widget.analysis.playout_numba import compile_kernel  # noqa: E402
 from tenleave_widget.analysis.playout_position import Position, World  # noqa: E402
 from tenleave_widget.engine.view import View  # noqa: E402
 
-KERNELS = ("scalar", "batch")
+KERNELS = ("scalar", "batch", "compiled")
 BUDGETS = (48, 192)
 
 
@@ -87,11 +95,12 @@ def kernels(views: dict[int, list[View]], seed: int) -> list[dict[str, Any]]:
     for n, vs in views.items():
         for worlds in BUDGETS:
             rates: dict[str, list[float]] = {k: [] for k in KERNELS}
-            ratios: list[float] = []
+            ratios: dict[str, list[float]] = {k: [] for k in KERNELS[1:]}
             for i, view in enumerate(vs):
                 pos = Position(view)
                 sim = Simulator(pos, Policy())
                 tables(n, sim.token_pos)  # built once per process: not a play-out's cost
+                compiled_tables(n, sim.token_pos)
                 moves = [m for _, m in _moves_of(pos, True)]
                 rng = random.Random(seed * 1000 + i)
                 ws = [World(pos, random.Random(rng.getrandbits(64)), pos.cards_left)
@@ -104,14 +113,17 @@ def kernels(views: dict[int, list[View]], seed: int) -> list[dict[str, Any]]:
                     got[k] = playouts.play_outs(sim, moves, ws, reference=True, kernel=k)
                     secs[k] = time.process_time() - t
                     rates[k].append(count / secs[k])
-                if got["scalar"] != got["batch"]:
+                if any(got[k] != got["scalar"] for k in KERNELS):
                     raise SystemExit(f"the kernels disagree at {n} seats, position {i}")
-                ratios.append(secs["scalar"] / secs["batch"])
+                for k in KERNELS[1:]:
+                    ratios[k].append(secs["scalar"] / secs[k])
             row = {"seats": n, "worlds": worlds,
                    **{f"{k}_playouts_per_cpu_s": round(statistics.median(v))
                       for k, v in rates.items()},
-                   "ratio_median": round(statistics.median(ratios), 1),
-                   "ratio_min": round(min(ratios), 1), "positions": len(vs)}
+                   **{f"{k}_ratio_median": round(statistics.median(v), 1)
+                      for k, v in ratios.items()},
+                   **{f"{k}_ratio_min": round(min(v), 1) for k, v in ratios.items()},
+                   "positions": len(vs)}
             out.append(row)
             print(f"kernels  {row}", flush=True)
     return out
@@ -131,7 +143,7 @@ def evaluate(views: dict[int, list[View]]) -> list[dict[str, Any]]:
             med = {k: round(statistics.median(v), 1) for k, v in ms.items()}
             row = {"seats": n, "worlds": worlds,
                    **{f"{k}_cpu_ms_median": v for k, v in med.items()},
-                   "ratio": round(med["scalar"] / med["batch"], 1)}
+                   **{f"{k}_ratio": round(med["scalar"] / med[k], 1) for k in KERNELS[1:]}}
             out.append(row)
             print(f"evaluate {row}", flush=True)
     return out
@@ -211,8 +223,56 @@ def review_cost(games: int, seed: int) -> dict[str, Any]:
                 review(g, seed=1)
                 secs.append(time.process_time() - t)
         out[k] = {"cpu_s_median": round(statistics.median(secs), 2), "games": len(secs)}
-    out["ratio"] = round(out["scalar"]["cpu_s_median"] / out["batch"]["cpu_s_median"], 1)
+    for k in KERNELS[1:]:
+        out[f"{k}_ratio"] = round(out["scalar"]["cpu_s_median"] / out[k]["cpu_s_median"], 1)
     print(f"review   {out}", flush=True)
+    return out
+
+
+_COMPILE = """
+import json, sys, time
+t0 = time.perf_counter(); c0 = time.process_time()
+import numba
+t1 = time.perf_counter(); c1 = time.process_time()
+from tenleave_widget.analysis.playout_numba import _tables, compile_kernel
+from tenleave_widget.analysis.playout_position import Position
+from tenleave_widget import Game
+pos = Position(Game(3, seed=1).view(0))
+_tables(pos.n, pos.token_pos)
+t2 = time.perf_counter(); c2 = time.process_time()
+compile_kernel()
+t3 = time.perf_counter(); c3 = time.process_time()
+print(json.dumps({"import_numba_s": round(t1 - t0, 2), "tables_s": round(t2 - t1, 2),
+                  "compile_or_load_s": round(t3 - t2, 2),
+                  "compile_or_load_cpu_s": round(c3 - c2, 2)}))
+"""
+
+
+def compile_cost() -> dict[str, Any]:
+    """The compiled kernel's cost before its first play-out, in fresh processes with an
+    empty numba cache: alone, then loading what it wrote, then two at once."""
+    import subprocess
+    import tempfile
+
+    def run(cache: str, count: int) -> list[dict[str, Any]]:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        t = time.perf_counter()
+        procs = [subprocess.Popen([sys.executable, "-c", _COMPILE], env=env, text=True,
+                                  stdout=subprocess.PIPE) for _ in range(count)]
+        outs = [json.loads(p.communicate(timeout=600)[0]) for p in procs]
+        for o in outs:
+            o["wall_s"] = round(time.perf_counter() - t, 2)
+        return outs
+
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as cache:
+        out["cold"] = run(cache, 1)[0]
+        out["cached"] = run(cache, 1)[0]
+        out["cached_files"] = len(os.listdir(cache))
+    with tempfile.TemporaryDirectory() as cache:
+        out["cold_two_at_once"] = run(cache, 2)
+        out["cached_after_two"] = run(cache, 1)[0]
+    print(f"compile  {out}", flush=True)
     return out
 
 
@@ -225,10 +285,11 @@ def machine() -> str:
                 break
     except OSError:
         pass
+    import numba
     import numpy
 
     return (f"{cpu_name}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-            f"numpy {numpy.__version__}, {platform.system()}")
+            f"numpy {numpy.__version__}, numba {numba.__version__}, {platform.system()}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -241,18 +302,22 @@ def main(argv: list[str] | None = None) -> None:
                     help="5-seat games of the reader bot's timing (0: skip)")
     ap.add_argument("--review", type=int, default=0, metavar="GAMES",
                     help="3-seat games reviewed on each kernel (0: skip)")
-    ap.add_argument("--skip", nargs="*", default=[], choices=["kernels", "evaluate", "memory"])
+    ap.add_argument("--skip", nargs="*", default=[],
+                    choices=["compile", "kernels", "evaluate", "memory"])
     ap.add_argument("--json", default=None, metavar="FILE")
     args = ap.parse_args(argv)
     load0 = os.getloadavg()
     views = {n: positions(n, args.positions, args.seed + n) for n in (3, 5)}
     res: dict[str, Any] = {
-        "title": "Play-outs: the batched kernel against the scalar simulator",
+        "title": "Play-outs: the batched and compiled kernels against the scalar simulator",
         "command": "python " + " ".join([f"benchmarks/{Path(__file__).name}",
                                          *(argv if argv is not None else sys.argv[1:])]),
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "machine": machine(),
     }
+    if "compile" not in args.skip:
+        res["compile"] = compile_cost()
+    compile_kernel()  # not a play-out's cost (measured above)
     if "kernels" not in args.skip:
         res["results"] = kernels(views, args.seed)
     if "evaluate" not in args.skip:

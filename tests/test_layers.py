@@ -30,6 +30,7 @@ LAYERS: list[set[str]] = [
     # the lookahead's view decoding and sampled worlds; its play-out simulator
     {"analysis.playout_position", "analysis.playout"},
     {"analysis.playout_batch"},  # the batched play-out kernel (numpy), the simulator's twin
+    {"analysis.playout_numba"},  # the compiled play-out kernel (numba): the batch's tables
     {"analysis.playouts"},  # the play-outs seam: which kernel plays the worlds out
     {"analysis.position", "analysis.bots", "analysis.lookahead", "analysis.infer",
      "analysis.reader"},

@@ -42,6 +42,8 @@ True
 
 from __future__ import annotations
 
+import gc
+import itertools
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -52,8 +54,8 @@ from ..engine.rules import TARGET
 from .playout import Move, Simulator, Uncovered
 from .playout_position import World
 
-__all__ = ["BASE", "MAX_CAP", "Tables", "Uncovered", "digit", "play_batch", "rise_codes",
-           "swat_codes", "tables"]
+__all__ = ["BASE", "MAX_CAP", "Tables", "Uncovered", "digit", "outcomes", "play_batch",
+           "rise_codes", "swat_codes", "tables", "world_arrays"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -429,36 +431,18 @@ class _Kernel:
             self.new_token(st, rows)
 
 
-def _queue_code(q: Sequence[int]) -> int:
-    code = 0
-    for i, c in enumerate(q):
-        code += (1 + ((c >> 3) - 1) * 5 + (c & 7)) * BASE ** i
-    return code
-
-
 def play_batch(sim: Simulator, moves: Sequence[Move], worlds: Sequence[World],
                reference: bool) -> list[list[list[int]]]:
     """The batched kernel behind :func:`~tenleave_widget.analysis.playouts.play_outs`:
     the same arguments and :data:`~tenleave_widget.analysis.playouts.Outcomes` as the
     scalar one, the same figures. Raises :class:`Uncovered` for a position its tables
     do not cover."""
-    if sim.cap > MAX_CAP:
-        raise Uncovered(f"the batched kernel covers queues of up to {MAX_CAP} cards, "
-                        f"not {sim.cap}")
     nw, nm, n = len(worlds), len(moves), sim.n
     if nw == 0:
         return []
     left = sim.cards_left
-    qc0 = np.array([[_queue_code(q) for q in w.queues] for w in worlds], dtype=np.int64)
-    qp0 = _POW.take(np.array([[len(q) for q in w.queues] for w in worlds]))
-    counts = np.array([w.hands for w in worlds], dtype=np.int64)[:, :, 1:]
-    if counts.max() > 3:
-        raise Uncovered("the batched kernel covers hands of up to 3 cards of a value")
-    hp0 = (counts << (2 * np.arange(5))).sum(-1)  # (nw, n)
-    chain = np.array([w.chain for w in worlds], dtype=np.int64)
-    us = np.array([w.us for w in worlds], dtype=np.float64)
+    qc0, qp0, hp0, chain, us = world_arrays(sim, worlds)
     kern = _Kernel(sim, chain, us)
-    start = np.array(sim.start_penalty, dtype=np.int64)
 
     def state(order: IntArray) -> _State:
         g = len(order)
@@ -502,12 +486,64 @@ def play_batch(sim: Simulator, moves: Sequence[Move], worlds: Sequence[World],
             lo += cut
         else:
             kern.after_play(st)
-    pen = (start + ((res[:, None] >> (_FIELD * np.arange(n))) & 63)).tolist()
-    out = [pen[w * nm:(w + 1) * nm] for w in range(nw)]
-    if reference:
-        for w in range(nw):
-            out[w].append(pen[nrow + w])
-    return out
+    return outcomes(sim, res, nw, nm)
+
+
+def world_arrays(sim: Simulator, worlds: Sequence[World]) -> tuple[
+        IntArray, IntArray, IntArray, IntArray, npt.NDArray[np.float64]]:
+    """The worlds as the kernels' arrays, a row per world: ``(qc, qp, hp, chain, us)``,
+    each queue's code and 26 to the power of its length (per queue), each seat's packed
+    hand (2 bits a value), the token chain and the random numbers. Raises
+    :class:`Uncovered` for a position the tables do not cover."""
+    if sim.cap > MAX_CAP:
+        raise Uncovered(f"the batched kernel covers queues of up to {MAX_CAP} cards, "
+                        f"not {sim.cap}")
+    nw, nq, n = len(worlds), sim.nq, sim.n
+    flat = itertools.chain.from_iterable
+    queues = list(flat(w.queues for w in worlds))
+    lens = np.fromiter(map(len, queues), dtype=np.int64, count=nw * nq)
+    cards = np.fromiter(flat(queues), dtype=np.int64)
+    at = np.arange(len(cards)) - np.repeat(np.cumsum(lens) - lens, lens)  # place in queue
+    digits = 1 + ((cards >> 3) - 1) * 5 + (cards & 7)
+    qc0 = np.bincount(np.repeat(np.arange(nw * nq), lens), weights=digits * _POW.take(at),
+                      minlength=nw * nq).astype(np.int64).reshape(nw, nq)  # exact: < 2**53
+    qp0 = _POW.take(lens).reshape(nw, nq)
+    counts = np.fromiter(flat(flat(w.hands for w in worlds)), dtype=np.int64,
+                         count=nw * n * 6).reshape(nw, n, 6)[:, :, 1:]
+    if counts.max() > 3:
+        raise Uncovered("the batched kernel covers hands of up to 3 cards of a value")
+    hp0 = (counts << (2 * np.arange(5))).sum(-1)  # (nw, n)
+    clen, ulen = len(worlds[0].chain), len(worlds[0].us)
+    chains = np.fromiter(flat(w.chain for w in worlds), dtype=np.int64,
+                         count=nw * clen).reshape(nw, clen)
+    us = np.fromiter(flat(w.us for w in worlds), dtype=np.float64,
+                     count=nw * ulen).reshape(nw, ulen)
+    return qc0, qp0, hp0, chains, us
+
+
+def outcomes(sim: Simulator, res: IntArray, nw: int, nm: int) -> list[list[list[int]]]:
+    """The :data:`~tenleave_widget.analysis.playouts.Outcomes` of the rows' packed
+    penalties ``res`` (the move rows world by world, move by move, then a reference row
+    per world if there are more)."""
+    n = sim.n
+    pen = (np.array(sim.start_penalty, dtype=np.int64)
+           + ((res[:, None] >> (_FIELD * np.arange(n))) & 63))
+    if len(res) == nw * nm:
+        out = pen.reshape(nw, nm, n)
+    else:
+        out = np.empty((nw, nm + 1, n), dtype=np.int64)
+        out[:, :nm] = pen[:nw * nm].reshape(nw, nm, n)
+        out[:, nm] = pen[nw * nm:]
+    # thousands of small lists, none in a cycle: the cyclic collector, which a run of
+    # allocations sets off (each time through every object of the process), has nothing
+    # to find in them
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return out.tolist()
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _root(kern: _Kernel, st: _State, moves: Sequence[Move], nw: int, seat: int,

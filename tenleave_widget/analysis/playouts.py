@@ -7,9 +7,12 @@ seat's final penalty for each (world, move) pair. Which kernel computes them is 
 here: ``"scalar"`` is :class:`~tenleave_widget.analysis.playout.Simulator`, one world
 and one move at a time in plain Python (the reference, and the path that runs
 everywhere); ``"batch"`` is :mod:`~tenleave_widget.analysis.playout_batch`, every world
-and every move advanced together in numpy, the default wherever numpy imports. Both
-consume each world's random numbers and token chain the same way, so they give the
-identical outcomes for the same worlds, under any policy (``docs/methods/playouts.md``).
+and every move advanced together in numpy; ``"compiled"`` is
+:mod:`~tenleave_widget.analysis.playout_numba`, the batch's tables played row by row in
+machine code by numba, the default wherever numba is installed (else ``"batch"`` where
+numpy imports). All three consume each world's random numbers and token chain the same
+way, so they give the identical outcomes for the same worlds, under any policy
+(``docs/methods/playouts.md``).
 
 >>> from tenleave_widget import Game
 >>> import random
@@ -25,13 +28,15 @@ identical outcomes for the same worlds, under any policy (``docs/methods/playout
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable, Sequence
 
 from ..engine.errors import SetupError, excerpt
 from .playout import Move, Simulator, Uncovered
 from .playout_position import World
 
-__all__ = ["BATCH_MIN_ROWS", "CHUNK_WORLDS", "KERNELS", "Outcomes", "default_kernel", "play_outs"]
+__all__ = ["BATCH_MIN_ROWS", "CHUNK_WORLDS", "COMPILED_MIN_ROWS", "KERNELS", "Outcomes",
+           "default_kernel", "play_outs"]
 
 Outcomes = list[list[list[int]]]
 """Final penalties, ``outcomes[world][move][seat]``; with ``reference=True`` each world's
@@ -83,6 +88,26 @@ else:
     KERNELS["batch"] = play_batch
 
 
+def _compiled(sim: Simulator, moves: Sequence[Move], worlds: Sequence[World],
+              reference: bool) -> Outcomes:
+    """The compiled kernel (:mod:`~tenleave_widget.analysis.playout_numba`), imported on
+    its first call (numba's import takes 0.3-1 s: a process that plays no world out, the
+    command line's other commands, does not pay it). Where numba is installed but does
+    not import (or finds no directory to cache its machine code in), the kernel is
+    dropped from :data:`KERNELS` and the batched one plays."""
+    try:
+        from .playout_numba import play_compiled
+    except (ImportError, RuntimeError):
+        KERNELS.pop("compiled", None)
+        return play_batch(sim, moves, worlds, reference)
+    KERNELS["compiled"] = play_compiled
+    return play_compiled(sim, moves, worlds, reference)
+
+
+if "batch" in KERNELS and importlib.util.find_spec("numba") is not None:
+    KERNELS["compiled"] = _compiled
+
+
 BATCH_MIN_ROWS = 96
 """The fewest play-outs (worlds x (moves + reference)) a call hands to the batched kernel
 by default: below it the scalar one is faster (its cost grows with the play-outs, the
@@ -99,10 +124,20 @@ kernel gains nothing from more, and in the browser's kernel, Pyodide, a chunk is
 the page waits for at most before a click is read)."""
 
 
+COMPILED_MIN_ROWS = 2
+"""The fewest play-outs a call hands to the compiled kernel by default: one play-out is
+as fast on the scalar kernel (a call's fixed cost, ~30 us, is a play-out's), two are
+1.5-3x faster compiled."""
+
+
 def default_kernel() -> str:
     """The kernel :func:`play_outs` uses when none is named: the fastest one that can run
-    here (``"batch"`` where numpy imports, else ``"scalar"``)."""
-    return "batch" if "batch" in KERNELS else "scalar"
+    here (``"compiled"`` where numba is installed, else ``"batch"`` where numpy imports,
+    else ``"scalar"``)."""
+    for name in ("compiled", "batch"):
+        if name in KERNELS:
+            return name
+    return "scalar"
 
 
 def play_outs(sim: Simulator, moves: Sequence[Move], worlds: Sequence[World], *,
@@ -114,17 +149,19 @@ def play_outs(sim: Simulator, moves: Sequence[Move], worlds: Sequence[World], *,
     :class:`~tenleave_widget.analysis.playout_position.World` of that position, shared by
     every move (common random numbers). ``reference=True`` also plays the rollout policy
     in the root seat's place. ``kernel`` names one of :data:`KERNELS` (``None``: the
-    :func:`default_kernel`, or the scalar one for fewer than :data:`BATCH_MIN_ROWS`
-    play-outs; a position the batched kernel does not cover, queues of
-    more than 4 cards or a variant deck of more than 3 cards of a value, then plays on
-    the scalar one).
+    :func:`default_kernel`, or the scalar one for fewer play-outs than
+    :data:`COMPILED_MIN_ROWS` or :data:`BATCH_MIN_ROWS`; a position the batched and
+    compiled kernels do not cover, queues of more than 4 cards or a variant deck of more
+    than 3 cards of a value, then plays on the scalar one).
 
     Returns the :data:`Outcomes`. Raises :class:`~tenleave_widget.engine.errors.SetupError`
     for an unknown kernel.
     """
     name = default_kernel() if kernel is None else kernel
-    if kernel is None and len(worlds) * (len(moves) + reference) < BATCH_MIN_ROWS:
-        name = "scalar"
+    if kernel is None and name != "scalar":
+        least = COMPILED_MIN_ROWS if name == "compiled" else BATCH_MIN_ROWS
+        if len(worlds) * (len(moves) + reference) < least:
+            name = "scalar"
     run = KERNELS.get(name)
     if run is None:
         raise SetupError(f"kernel must be one of {sorted(KERNELS)}, not {excerpt(kernel)}")

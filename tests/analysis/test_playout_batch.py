@@ -1,12 +1,14 @@
-"""The batched play-out kernel (analysis/playout_batch.py) against the references: its
-swat against the swat kernel (engine/swat.py) on every queue, its policy table against
-the simulator's, and its outcomes against the scalar simulator's, world by world, under
-the default policy and the deterministic one."""
+"""The batched play-out kernel (analysis/playout_batch.py) and the compiled one that plays
+its tables (analysis/playout_numba.py) against the references: the batch's swat against
+the swat kernel (engine/swat.py) on every queue, its policy table against the
+simulator's, and both kernels' outcomes against the scalar simulator's, world by world,
+under the default policy, the deterministic one and a wilder one."""
 
 from __future__ import annotations
 
 import itertools
 import random
+import sys
 from collections import Counter
 from collections.abc import Iterator
 
@@ -26,6 +28,7 @@ from tenleave_widget.analysis.playout_batch import (
     swat_codes,
     tables,
 )
+from tenleave_widget.analysis.playout_numba import play_compiled
 from tenleave_widget.analysis.playout_position import Position, World
 from tenleave_widget.analysis.playouts import KERNELS, default_kernel, play_outs
 from tenleave_widget.engine.errors import SetupError
@@ -127,7 +130,10 @@ class _Counting(Simulator):
         self.seen["wake in a play-out"] += sum(m.wake for m in moves)
 
 
-def _cases(count: int, seed: int, most: int,
+POLICIES = [Policy(), Policy(explore=0, random_ties=False), Policy(explore=0.5)]
+
+
+def _cases(count: int, seed: int, most: int, policies: list[Policy] = POLICIES,
            ) -> Iterator[tuple[Simulator, list[Move], list[World]]]:
     """``count`` positions of 2..5 seats at every stage of a game (so daybreaks come soon
     in some), each with eight of its valued moves (a wake and a rotation among them where
@@ -143,7 +149,7 @@ def _cases(count: int, seed: int, most: int,
             lt = g.legal_turns
             g.apply(lt[rng.randrange(len(lt))])
         pos = Position(g.view(g.to_move))
-        policy = [Policy(), Policy(explore=0, random_ties=False), Policy(explore=0.5)][i % 3]
+        policy = policies[i % len(policies)]
         sim = _Counting(pos, policy)
         sim.seen = Counter()
         every = [m for _, m in _moves_of(pos, True)]
@@ -155,12 +161,13 @@ def _cases(count: int, seed: int, most: int,
         yield sim, moves, worlds
 
 
-def _check(count: int, seed: int, most: int) -> tuple[int, Counter[str]]:
+def _check(count: int, seed: int, most: int, kernel: str, policies: list[Policy] = POLICIES,
+           ) -> tuple[int, Counter[str]]:
     seen: Counter[str] = Counter()
     worlds = 0
-    for sim, moves, ws in _cases(count, seed, most):
+    for sim, moves, ws in _cases(count, seed, most, policies):
         want = KERNELS["scalar"](sim, moves, ws, True)
-        got = play_batch(sim, moves, ws, True)
+        got = KERNELS[kernel](sim, moves, ws, True)
         for w, (a, b) in enumerate(zip(want, got, strict=True)):
             assert a == b, (sim.n, sim.cards_left, w)
         assert len(got) == len(ws)
@@ -179,32 +186,49 @@ def _covered(seen: Counter[str]) -> None:
         assert seen[what] > 0, what
 
 
-def test_the_batched_kernel_gives_the_scalars_outcomes_world_by_world() -> None:
+@pytest.mark.parametrize("kernel", ["batch", "compiled"])
+def test_the_batched_kernel_gives_the_scalars_outcomes_world_by_world(kernel: str) -> None:
     """Every seat's final penalty, for every (world, move) pair and the reference
     play-out, identical to the scalar simulator's: default, deterministic and wilder
     policies, 2..5 seats, printed and variant rules."""
-    worlds, seen = _check(16, seed=1, most=12)
+    worlds, seen = _check(16, seed=1, most=12, kernel=kernel)
     assert worlds >= 80
     _covered(seen)
 
 
 @pytest.mark.slow
-def test_the_batched_kernel_gives_the_scalars_outcomes_on_ten_thousand_worlds() -> None:
-    """As above on over 10,000 worlds (300 positions)."""
-    worlds, seen = _check(300, seed=2, most=70)
+@pytest.mark.parametrize("kernel", ["batch", "compiled"])
+def test_the_batched_kernel_gives_the_scalars_outcomes_on_ten_thousand_worlds(
+    kernel: str,
+) -> None:
+    """As above on over 10,000 worlds (300 positions), and on over 10,000 more under
+    the deterministic policy alone (``explore=0``, no random ties)."""
+    worlds, seen = _check(300, seed=2, most=70, kernel=kernel)
+    assert worlds >= 10_000
+    _covered(seen)
+    worlds, seen = _check(300, seed=3, most=70, kernel=kernel, policies=POLICIES[1:2])
     assert worlds >= 10_000
     _covered(seen)
 
 
-def test_an_evaluation_gives_the_same_figures_on_either_kernel() -> None:
-    """The batched kernel is the default and changes no figure: an evaluation (with the
-    reference, per-world results and pruning) is the same on the scalar kernel."""
-    assert default_kernel() == "batch"
+def test_the_compiled_kernel_is_the_default_where_numba_is_installed() -> None:
+    """numba is a dependency where it has wheels: there the compiled kernel plays every
+    call of two play-outs or more, the batched and scalar kernels stay the fallbacks."""
+    assert default_kernel() == "compiled"
+    assert list(KERNELS) == ["scalar", "batch", "compiled"]
+    assert playouts.COMPILED_MIN_ROWS == 2
+
+
+@pytest.mark.parametrize("kernel", ["batch", "compiled"])
+def test_an_evaluation_gives_the_same_figures_on_either_kernel(kernel: str) -> None:
+    """No kernel changes a figure: an evaluation (with the reference, per-world results
+    and pruning) is the same on the batched or compiled kernel as on the scalar one."""
     for n, seed in [(3, 4), (5, 9)]:
         g = random_game(n, seed=seed, turns=2 * n)
         view = g.view(g.to_move)
         for budget in (Budget(samples=30), Budget(samples=40, prune=1.0)):
-            a = Evaluation(view, budget, seed=2, per_world=True, reference=True)
+            a = Evaluation(view, budget, seed=2, per_world=True, reference=True,
+                           kernel=kernel)
             b = Evaluation(view, budget, seed=2, per_world=True, reference=True,
                            kernel="scalar")
             while not a.advance():
@@ -224,6 +248,8 @@ def test_the_scalar_plays_where_the_batch_cannot() -> None:
     ws = [World(pos, random.Random(1), pos.cards_left)]
     with pytest.raises(Uncovered, match="up to 4 cards"):
         play_batch(sim, [Move(1, 0)], ws, False)
+    with pytest.raises(Uncovered, match="up to 4 cards"):
+        play_compiled(sim, [Move(1, 0)], ws, False)
     assert play_outs(sim, [Move(1, 0)], ws) == KERNELS["scalar"](sim, [Move(1, 0)], ws, False)
     deck = ["1", "1", "1", "1", "2", "3*", "4*", "5*", "5", "2"]
     g = Game(3, rules=Rules.from_json({"deck": deck}), seed=3)
@@ -232,6 +258,8 @@ def test_the_scalar_plays_where_the_batch_cannot() -> None:
     ws = [World(pos, random.Random(i), pos.cards_left) for i in range(3)]
     with pytest.raises(Uncovered, match="3 cards of a value"):
         play_batch(sim, [Move(1, 0)], ws, True)
+    with pytest.raises(Uncovered, match="3 cards of a value"):
+        play_compiled(sim, [Move(1, 0)], ws, True)
     assert play_outs(sim, [Move(1, 0)], ws, reference=True) == KERNELS["scalar"](
         sim, [Move(1, 0)], ws, True)
     with pytest.raises(SetupError, match="kernel must be one of"):
@@ -239,8 +267,24 @@ def test_the_scalar_plays_where_the_batch_cannot() -> None:
 
 
 def test_without_numpy_the_default_is_the_scalar(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(playouts.KERNELS, "compiled")
+    assert default_kernel() == "batch"
     monkeypatch.delitem(playouts.KERNELS, "batch")
     assert default_kernel() == "scalar"
+
+
+def test_where_numba_does_not_import_the_batch_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba installed but broken (its import fails): the first call of the compiled
+    kernel plays on the batched one, with the same outcomes, and drops the compiled
+    kernel, so the batched one is the default from then on."""
+    monkeypatch.setitem(playouts.KERNELS, "compiled", playouts._compiled)
+    monkeypatch.setitem(sys.modules, "tenleave_widget.analysis.playout_numba", None)
+    pos = Position(Game(3, seed=2).view(0))
+    sim = Simulator(pos, Policy())
+    ws = [World(pos, random.Random(i), pos.cards_left) for i in range(4)]
+    moves = [Move(1, 0), Move(2, 1)]
+    assert play_outs(sim, moves, ws) == KERNELS["scalar"](sim, moves, ws, False)
+    assert "compiled" not in KERNELS and default_kernel() == "batch"
 
 
 def test_the_one_analysis_gives_the_same_verdict_whatever_its_chunk(
@@ -259,7 +303,7 @@ def test_the_one_analysis_gives_the_same_verdict_whatever_its_chunk(
     assert wide["worlds"] == 528  # the verdict's rounds went on to its cap
     analyse.clear_cache()
     monkeypatch.setattr(analyse, "_CHUNK", 32)
-    monkeypatch.setattr(playouts, "BATCH_MIN_ROWS", 10**9)  # every call scalar
+    monkeypatch.setattr(playouts, "default_kernel", lambda: "scalar")  # every call scalar
     narrow = analyse.judge(view, played, settings)
     analyse.clear_cache()
     assert wide == narrow and wide["worlds"] > 0

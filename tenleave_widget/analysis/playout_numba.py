@@ -1,0 +1,358 @@
+"""The compiled play-out kernel: the batched kernel's rows played one after another in
+machine code (numba), each to the end of its game.
+
+The same state and tables as :mod:`~tenleave_widget.analysis.playout_batch` (a queue as
+its base-26 code, hands as packed counts, the swat and policy tables of
+:func:`~tenleave_widget.analysis.playout_batch.tables`), the same reading of each
+world's random numbers ``us`` and token chain ``chain`` as the scalar
+:class:`~tenleave_widget.analysis.playout.Simulator` (the reference): turn ``j`` of a
+row reads ``us[2 j]``, the play after a wake ``us[2 j + 1]``; a draw under ``explore``
+is a uniform play (value x queue with room), above it the tie index is
+``int((x - explore) / (1 - explore) * ties)``; every round change takes the next token.
+So the three kernels give the **identical** outcomes for the same worlds, under any
+policy (the tests compare them world by world).
+
+Where the batched kernel loops over turns in Python and spends ~150 numpy calls a turn,
+this one is a loop over rows compiled once per machine (``cache=True``: the machine code
+is kept beside this file, in ``__pycache__``, and reused by the next process). Numba is
+an optional dependency: without it (Pyodide, or a platform without its wheels) this
+module does not import and :mod:`~tenleave_widget.analysis.playouts` plays the numpy or
+the scalar kernel.
+
+>>> import random
+>>> from tenleave_widget import Game
+>>> from tenleave_widget.analysis.playout import Move, Policy, Simulator
+>>> from tenleave_widget.analysis.playout_position import Position, World
+>>> from tenleave_widget.analysis.playouts import KERNELS
+>>> pos = Position(Game(3, seed=2).view(0))
+>>> sim = Simulator(pos, Policy())
+>>> worlds = [World(pos, random.Random(i), pos.cards_left) for i in range(20)]
+>>> moves = [Move(1, 0), Move(2, 1), Move(5, 0)]
+>>> play_compiled(sim, moves, worlds, True) == KERNELS["scalar"](sim, moves, worlds, True)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+import numpy.typing as npt
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from .playout import Move, Simulator
+from .playout_batch import (
+    _FIELD,
+    _MASK,
+    _OFF,
+    _POW,
+    _STEP,
+    _SZ3,
+    _SZ4,
+    BASE,
+    MAX_CAP,
+    outcomes,
+    tables,
+    world_arrays,
+)
+from .playout_position import World
+
+__all__ = ["compile_kernel", "play_compiled"]
+
+IntArray = npt.NDArray[np.int64]
+
+_POW_NB = _POW[:MAX_CAP + 1].copy()
+_trailing_zeros: Callable[[int], int] = cast(Any, trailing_zeros)
+"""numba's intrinsic (LLVM's cttz): the index of the lowest set bit."""
+
+_COMPILED: dict[tuple[int, tuple[tuple[int, ...], ...]],
+                tuple[npt.NDArray[np.int32], npt.NDArray[np.int16], npt.NDArray[np.int16]]] = {}
+
+
+def _tables(n: int, token_pos: Sequence[Sequence[int]]) -> tuple[
+        npt.NDArray[np.int32], npt.NDArray[np.int16], npt.NDArray[np.int16]]:
+    """The batched kernel's :func:`~tenleave_widget.analysis.playout_batch.tables` laid
+    out for one row at a time, memoised: ``(swats, rows, choice)``. ``swats[tok * 26**4 +
+    code]`` is the cards flipped plus the fines (5 bits a seat) shifted by 3, one look-up
+    a queue instead of two; ``rows[(tok * (26**3 + 1) + code) * n + seat]`` is
+    :attr:`~tenleave_widget.analysis.playout_batch.Tables.row` with the seats side by
+    side (a turn's mover changes, its queues mostly do not: the next seat's row is in the
+    same cache line), as int16; ``choice`` unchanged."""
+    key = (n, tuple(tuple(p) for p in token_pos))
+    got = _COMPILED.get(key)
+    if got is None:
+        tab = tables(n, token_pos)
+        fines = tab.fines.astype(np.int64)
+        five = np.zeros_like(fines)
+        for o in range(n):
+            five |= ((fines >> (_FIELD * o)) & 63) << (5 * o)
+        swats = (tab.flips.astype(np.int64) | (five << 3)).astype(np.int32)
+        ntok = len(token_pos)
+        rows = tab.row.reshape(ntok, n, _SZ3).transpose(0, 2, 1).astype(np.int16).ravel()
+        got = _COMPILED[key] = (swats, rows, tab.choice)
+    return got
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _jit(f: _F) -> _F:
+    """Compile ``f`` with numba on its first call, the machine code cached on disk."""
+    return cast(_F, numba.njit(cache=True, nogil=True, error_model="numpy")(f))
+
+
+def _inline(f: _F) -> _F:
+    """A helper of :func:`_play`, compiled into it (numba's own inlining: no call, and no
+    reference counting of the arrays it is passed, a turn's largest cost otherwise)."""
+    return cast(_F, numba.njit(inline="always", error_model="numpy")(f))
+
+
+@_inline
+def _swat(qc: IntArray, qp: IntArray, tok: int, swats: npt.NDArray[np.int32], n: int,
+          daybreak: bool) -> int:
+    """Swat every queue of the row in place; return the packed penalties it adds (6 bits
+    a seat). With ``daybreak`` a queue of one card lets it escape unflipped."""
+    add = 0
+    for i in range(qc.shape[0]):
+        if daybreak and qp[i] == BASE:
+            qc[i] = 0
+            qp[i] = 1
+            continue
+        got = np.int64(swats[tok * _SZ4 + qc[i]])
+        kf = got & 7
+        f = got >> 3
+        if f:
+            for o in range(n):
+                add += ((f >> (5 * o)) & 31) << (_FIELD * o)
+        if kf:
+            d = _POW_NB[kf]
+            qc[i] //= d
+            qp[i] //= d
+    return add
+
+
+@_inline
+def _empty(qc: IntArray) -> bool:
+    for i in range(qc.shape[0]):
+        if qc[i]:
+            return False
+    return True
+
+
+@_inline
+def _popcount(b: int) -> int:
+    """The number of set bits of ``b`` (below 2**32)."""
+    b = b - ((b >> 1) & 0x55555555)
+    b = (b & 0x33333333) + ((b >> 2) & 0x33333333)
+    return (((b + (b >> 4)) & 0x0F0F0F0F) * 0x01010101 & 0xFFFFFFFF) >> 24
+
+
+@_inline
+def _nth(b: int, j: int) -> int:
+    """The position of the ``j``-th set bit of ``b`` (0: the lowest); 0 past the last."""
+    for _ in range(j):
+        b &= b - 1
+    if not b:
+        return 0
+    return _trailing_zeros(b)
+
+
+@_inline
+def _choose(qc: IntArray, qp: IntArray, hand: int, base: int, at: int, may_wake: bool,
+            us: npt.NDArray[np.float64], ys: npt.NDArray[np.float64],
+            rows: npt.NDArray[np.int16], n: int, choice: npt.NDArray[np.int16],
+            explore: float, random_ties: bool, full: int) -> tuple[int, int, bool]:
+    """The rollout policy's turn for the row (``playout_batch._Kernel.choose``):
+    ``(value, queue, wake)``; ``base`` the row's token and mover in :func:`_tables`'
+    ``rows``. The plays tied for the least rise are listed queue by queue, value by
+    value (bit ``5 q + v - 1``), then the wake when it ties."""
+    nq = qc.shape[0]
+    best = 1 << 30
+    ties = 0
+    may = may_wake
+    for i in range(nq):
+        c = qc[i] if qc[i] < _SZ3 - 1 else _SZ3 - 1
+        key = np.int64(choice[np.int64(rows[base + c * n]) + hand])
+        least = key >> 5
+        if least < best:
+            best = least
+            ties = (key & 31) << (5 * i)
+        elif least == best:
+            ties |= (key & 31) << (5 * i)
+        if qp[i] <= BASE:
+            may = False
+    wake = may and best > _OFF
+    tie_wake = may and best == _OFF
+    j = 0
+    if random_ties:
+        nt = _popcount(ties)
+        ntot = nt + 1 if tie_wake else nt
+        j = np.int64(ys[at] * ntot)
+        if tie_wake and j == nt:
+            wake = True
+    p = _nth(ties, j)
+    v = p % 5 + 1
+    q = p // 5
+    if explore > 0:
+        x = us[at]
+        if x < explore:
+            nr = 0
+            for i in range(nq):
+                if qp[i] < full:
+                    nr += 1
+            i = np.int64(x / explore * (_popcount(hand) * nr))
+            v = _nth(hand, i // nr) + 1
+            r = i % nr
+            q = 0
+            for qi in range(nq):
+                if qp[qi] < full:
+                    if r == 0:
+                        q = qi
+                        break
+                    r -= 1
+            wake = False
+    return v, q, wake
+
+
+@_jit
+def _play(qc0: IntArray, qp0: IntArray, hp0: IntArray, chain: IntArray,
+          ulen: int, us: npt.NDArray[np.float64], ys: npt.NDArray[np.float64],
+          swats: npt.NDArray[np.int32], rows: npt.NDArray[np.int16],
+          choice: npt.NDArray[np.int16], mask: IntArray, step: IntArray,
+          mv: IntArray, mq: IntArray, mw: npt.NDArray[np.bool_], mr: IntArray,
+          ma: npt.NDArray[np.bool_], n: int, seat0: int, left: int, explore: float,
+          random_ties: bool, change: bool, full: int, reference: bool) -> IntArray:
+    """Every row played to the end: the move rows (world by world, move by move: the
+    root move, then the policy), then with ``reference`` a row per world where the policy
+    plays the root seat's turn too. Returns each row's packed added penalties."""
+    nw, nq = qc0.shape
+    nm = mv.shape[0]
+    nrow = nw * nm
+    total = nrow + (nw if reference else 0)
+    res = np.empty(total, dtype=np.int64)
+    qc = np.empty(nq, dtype=np.int64)
+    qp = np.empty(nq, dtype=np.int64)
+    hp = np.empty(n, dtype=np.int64)
+    block = n * _SZ3
+    for r in range(total):
+        if r < nrow:
+            w = r // nm
+            m = r - w * nm
+        else:
+            w = r - nrow
+            m = -1
+        for i in range(nq):
+            qc[i] = qc0[w, i]
+            qp[i] = qp0[w, i]
+        for i in range(n):
+            hp[i] = hp0[w, i]
+        fine = 0
+        k = 0
+        tok = chain[w, 0]
+        if m >= 0:  # the root seat's move (Simulator.apply)
+            if mw[m]:
+                fine += _swat(qc, qp, tok, swats, n, False)
+                k += 1
+                tok = chain[w, k]
+            rot = mr[m]
+            if rot >= 0 and not ma[m]:
+                code = qc[rot]
+                qc[rot] = code // BASE + (code % BASE) * (qp[rot] // BASE)
+            v = mv[m]
+            q = mq[m]
+            hp[seat0] -= step[v]
+            qc[q] += (v * 5 + seat0 - 4) * qp[q]
+            qp[q] *= BASE
+            if rot >= 0 and ma[m]:
+                code = qc[rot]
+                qc[rot] = code // BASE + (code % BASE) * (qp[rot] // BASE)
+            turns = left - 1
+            s = seat0 + 1 if seat0 + 1 < n else 0
+        else:
+            turns = left
+            s = seat0
+        if m >= 0 and turns > 0:  # the automatic wake after the root move
+            allfull = True
+            for i in range(nq):
+                if qp[i] != full:
+                    allfull = False
+            if allfull:
+                fine += _swat(qc, qp, tok, swats, n, False)
+                k += 1
+                tok = chain[w, k]
+        for j in range(turns):
+            at = w * ulen + 2 * j
+            hand = mask[hp[s]]
+            v, q, wake = _choose(qc, qp, hand, tok * block + s, at, True, us, ys, rows, n,
+                                 choice, explore, random_ties, full)
+            if wake:  # swat, a new token, then the best play for the new table
+                fine += _swat(qc, qp, tok, swats, n, False)
+                k += 1
+                tok = chain[w, k]
+                v, q, _ = _choose(qc, qp, hand, tok * block + s, at + 1, False, us, ys,
+                                  rows, n, choice, explore, random_ties, full)
+            hp[s] -= step[v]
+            qc[q] += (v * 5 + s - 4) * qp[q]
+            qp[q] *= BASE
+            if j < turns - 1:
+                allfull = True
+                for i in range(nq):
+                    if qp[i] != full:
+                        allfull = False
+                if allfull:
+                    fine += _swat(qc, qp, tok, swats, n, False)
+                    k += 1
+                    tok = chain[w, k]
+            s = s + 1 if s + 1 < n else 0
+        # daybreak (RULES.md §6): swat passes until the table is empty
+        while True:
+            fine += _swat(qc, qp, tok, swats, n, True)
+            if _empty(qc):
+                break
+            if change:
+                k += 1
+                tok = chain[w, k]
+        res[r] = fine
+    return res
+
+
+def play_compiled(sim: Simulator, moves: Sequence[Move], worlds: Sequence[World],
+                  reference: bool) -> list[list[list[int]]]:
+    """The compiled kernel behind :func:`~tenleave_widget.analysis.playouts.play_outs`:
+    the same arguments, :data:`~tenleave_widget.analysis.playouts.Outcomes` and figures
+    as the scalar one. Raises :class:`~tenleave_widget.analysis.playout.Uncovered` for a
+    position the tables do not cover (queues of more than 4 cards, more than 3 cards of
+    a value)."""
+    nw, nm = len(worlds), len(moves)
+    if nw == 0:
+        return []
+    qc0, qp0, hp0, chain, us = world_arrays(sim, worlds)
+    swats, rows, choice = _tables(sim.n, sim.token_pos)
+    explore = sim.explore
+    ys = ((us - explore) / (1.0 - explore) if explore < 1 else us).ravel()
+    res = _play(
+        qc0, qp0, hp0, chain, us.shape[1], us.ravel(), ys, swats, rows, choice, _MASK, _STEP,
+        np.array([m.value for m in moves], dtype=np.int64),
+        np.array([m.queue for m in moves], dtype=np.int64),
+        np.array([m.wake for m in moves], dtype=np.bool_),
+        np.array([-1 if m.rotate is None else m.rotate for m in moves], dtype=np.int64),
+        np.array([m.after for m in moves], dtype=np.bool_),
+        sim.n, sim.seat, sim.cards_left, float(explore), bool(sim.random_ties),
+        bool(sim.daybreak_change), BASE ** sim.cap, bool(reference))
+    return outcomes(sim, res, nw, nm)
+
+
+def compile_kernel() -> None:
+    """Compile the kernel now (or load it from numba's cache): a position of 3 seats
+    played out in one world. A caller that would rather pay the compile up front (a
+    benchmark, a server) calls it; otherwise the first play-out call does."""
+    import random
+
+    from ..engine.game import Game
+    from .playout import Policy
+    from .playout_position import Position
+
+    pos = Position(Game(3, seed=1).view(0))
+    play_compiled(Simulator(pos, Policy()), [Move(1, 0)],
+                  [World(pos, random.Random(0), pos.cards_left)], True)
