@@ -135,6 +135,12 @@ MAX_WORLDS = 100_000
 _CHUNK = CHUNK_WORLDS
 """Worlds per call of the play-outs (a step of :func:`analyse_steps`)."""
 
+FIRST_STEP = MIN_WORLDS
+"""Worlds of the first step: every decision is played in this many worlds first, the rest
+of the first round after, so that the first figures so far (:meth:`Analysing.figures`,
+the moves panel's) come after a small part of the first round. The figures at the end
+are the same (each world is seeded by its number, whatever the step that plays it)."""
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -635,7 +641,10 @@ def _groups_live(run: _Run) -> list[int]:
 
 def _analyse_steps(run: _Run) -> Generator[None, None, Analysis]:
     s = run.settings
-    yield from run.play(list(range(len(run.moves))), 0, s.first, True)
+    every = list(range(len(run.moves)))
+    first = min(s.first, FIRST_STEP)
+    yield from run.play(every, 0, first, True)
+    yield from run.play(every, first, s.first, True)
     run.worlds = s.first
     run.refresh_peeks()
     stopped = "cap"

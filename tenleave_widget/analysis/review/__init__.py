@@ -45,14 +45,14 @@ the bound. The puzzles and ``tenleave evaluate`` read the same analysis. The
 The package, one concept a module: :mod:`.results` (the result types and the text
 report), :mod:`.text` (a turn, the judging model and an evaluation in words),
 :mod:`.replay` (a record replayed), :mod:`.luck` (the swats' luck), :mod:`.evaluator`
-(a quick screen of a position, and the review's argument checks), :mod:`.judge`
+(a played turn as a decision, the coach's loss, the review's argument checks), :mod:`.judge`
 (:func:`judge_decision`, :func:`review`), :mod:`.saved` (a review saved with its
 record) and :mod:`.puzzle`.
 """
 
 from __future__ import annotations
 
-from .evaluator import DEFAULT_SAMPLES, ScreenLoss, decision, screen, screen_loss
+from .evaluator import DEFAULT_SAMPLES, ScreenLoss, decision
 from .judge import (
     Decision,
     assemble_review,
@@ -104,8 +104,6 @@ __all__ = [
     "puzzles",
     "judge_decision",
     "judge_steps",
-    "screen",
-    "screen_loss",
     "ScreenLoss",
     "review",
     "review_steps",

@@ -432,8 +432,16 @@ class Thinker:
 
 def _chunk(ev: Analysing, ms: float) -> Generator[None, None, Analysis | None]:
     """The background job: analyse for about ``ms`` milliseconds, a chunk of worlds a
-    slice (between slices the kernel's loop has its turn); the figures so far."""
+    slice (between slices the kernel's loop has its turn); the figures so far. An
+    analysis's first chunk ends as soon as it has figures (its first step: every decision
+    in :data:`~tenleave_widget.analysis.analyse.FIRST_STEP` worlds), so that the panel
+    shows them at once. The figures are made in a slice of their own (without threads,
+    as under Pyodide, the loop has its turn between the last worlds and them)."""
     end = time.perf_counter() + ms / 1000
+    first = ev.worlds == 0
     while not ev.advance(YIELD_MS) and time.perf_counter() < end:
+        if first:
+            break
         yield
+    yield
     return ev.figures()
