@@ -39,6 +39,18 @@ bounded (``--minutes``), then pooled (the counts summed, the intervals again)::
     python benchmarks/bench_analyse.py --merge a.json b.json --out benchmarks/results/analyse.json
 
 The machine is shared: CPU times are per process and hold under load; the load is written.
+
+**Repeated looks** (``--compare-looks``): the sequential rule looks at the data after
+every round and stops once the ★ is separated; the chance that noise separates it at
+*some* look exceeds the chance at one. This mode analyses each position twice, in one
+run: with the rule as it is (Bonferroni over the decisions compared) and with the
+level also spread over the rule's most looks (``1 + (cap - first) / batch``: 16 at the
+default budget; z = Φ⁻¹(1 − 0.025 / (m · looks))), each against the same reference
+analysis (``--scale`` times the worlds, another salt, the rule as it is): ★ shown,
+agreement (strict and within the reference's ties) and CPU per analysis, per rule::
+
+    nice python benchmarks/bench_analyse.py --compare-looks --positions 300 --minutes 40 \\
+        --out benchmarks/results/analyse_looks.json
 """
 
 from __future__ import annotations
@@ -141,6 +153,111 @@ def merged(runs: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def header(title: str, argv: list[str] | None, load0: float) -> dict[str, Any]:
+    """A result's title, command, date, machine, load and play-out kernel."""
+    return {
+        "title": title,
+        "command": "nice python benchmarks/bench_analyse.py " + " ".join(
+            argv if argv is not None else sys.argv[1:]),
+        "date": time.strftime("%Y-%m-%d"),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores (shared)",
+        "load": f"{load0:.1f} at the start, {os.getloadavg()[0]:.1f} at the end",
+        "kernel": default_kernel(),
+    }
+
+
+def looks_of(s: an.Settings) -> int:
+    """The most looks the sequential rule takes at settings ``s``: after the first round,
+    then after every round up to the cap."""
+    return 1 + -(-(s.cap - s.first) // s.batch)
+
+
+def compare_looks(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
+    """The ★ of the rule as it is and of the rule corrected for its repeated looks, on the
+    same positions against the same reference (see the module docstring)."""
+    from statistics import NormalDist
+
+    base = an.Settings()
+    k = args.scale
+    ref = an.Settings(first=base.first * k, batch=base.batch * k, cap=base.cap * k,
+                      judge_cap=base.judge_cap * k)
+    looks = looks_of(base)
+    plain_z = an.separation_z
+
+    def corrected_z(m: int) -> float:
+        return NormalDist().inv_cdf(1 - 0.025 / (max(1, m) * looks))
+
+    rules = {"per_look": plain_z, "over_looks": corrected_z}
+    ps = positions(args.positions, args.seed)
+    start = time.perf_counter()
+    load0 = os.getloadavg()[0]
+    cpu: dict[str, dict[int, list[float]]] = {r: {n: [] for n in range(2, 6)} for r in rules}
+    shown = {r: 0 for r in rules}
+    agree = {r: 0 for r in rules}
+    tied = {r: 0 for r in rules}
+    both = disagree_pairs = 0
+    done = 0
+    try:
+        for n, d in ps:
+            if args.minutes is not None and time.perf_counter() - start > args.minutes * 60:
+                break
+            got = {}
+            # the order alternates: what the first analysis warms (the odds' caches) is
+            # not always the same rule's
+            for name, z in (list(rules.items()) if done % 2 == 0
+                            else list(reversed(rules.items()))):
+                an.clear_cache()
+                an.separation_z = z
+                t0 = time.process_time()
+                got[name] = an.analyse(d.view, base)
+                cpu[name][n].append(time.process_time() - t0)
+            an.separation_z = plain_z
+            if any(a["star"] for a in got.values()):
+                an.clear_cache()
+                r = an.analyse(d.view, ref, seed=1)
+                equal = {r["decisions"][i]["group"] for i in r["equal"]}
+                for name, a in got.items():
+                    if a["star"]:
+                        shown[name] += 1
+                        agree[name] += r["decisions"][0]["group"] == a["decisions"][0]["group"]
+                        tied[name] += a["decisions"][0]["group"] in equal
+                if all(a["star"] for a in got.values()):
+                    both += 1
+                    disagree_pairs += (got["per_look"]["decisions"][0]["group"]
+                                       != got["over_looks"]["decisions"][0]["group"])
+            done += 1
+            if done % 10 == 0:
+                print(f"{done} positions: " + ", ".join(
+                    f"{name} star {agree[name]}/{shown[name]}" for name in rules),
+                    file=sys.stderr, flush=True)
+    finally:
+        an.separation_z = plain_z
+    out: dict[str, Any] = {
+        **header("The one analysis's star: the sequential rule per look, and over its looks",
+                 argv, load0),
+        "positions": done, "scale": k, "looks": looks,
+        "star_both": both, "star_both_different_best": disagree_pairs,
+        "rules": {},
+    }
+    for name in rules:
+        rows = [{"seats": n, "positions": len(cpu[name][n]),
+                 "analysis_cpu_ms_median": 1000 * statistics.median(cpu[name][n]),
+                 "analysis_cpu_ms_p90": 1000 * pct(cpu[name][n], 0.9),
+                 "analysis_cpu_ms_p99": 1000 * pct(cpu[name][n], 0.99)}
+                for n in range(2, 6) if cpu[name][n]]
+        out["rules"][name] = {
+            "star_shown": shown[name],
+            "star_agrees_with_scale_x": list(wilson(agree[name], shown[name])),
+            "star_within_scale_x_ties": list(wilson(tied[name], shown[name])),
+            "rows": rows,
+        }
+    every = [c for n in range(2, 6) for c in cpu["per_look"][n]]
+    other = [c for n in range(2, 6) for c in cpu["over_looks"][n]]
+    if every:
+        out["cpu_ratio_over_looks_per_look"] = round(sum(other) / sum(every), 2)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--positions", type=int, default=300)
@@ -153,7 +270,17 @@ def main(argv: list[str] | None = None) -> int:
                    help="measure the labels and the CPU only (no reference analyses)")
     p.add_argument("--merge", nargs="+", default=None, metavar="JSON",
                    help="pool the results of earlier runs (other --seed) into --out")
+    p.add_argument("--compare-looks", action="store_true",
+                   help="the star per look against the star corrected for the rule's looks")
     args = p.parse_args(argv)
+    if args.compare_looks:
+        out = compare_looks(args, argv)
+        print(json.dumps(out, indent=1))
+        if args.out:
+            with open(args.out, "w") as f:
+                json.dump(out, f, indent=1)
+                f.write("\n")
+        return 0
     if args.merge:
         runs = []
         for path in args.merge:
@@ -227,13 +354,8 @@ def main(argv: list[str] | None = None) -> int:
                          "analysis_cpu_ms_p99": 1000 * pct(cpu[n], 0.99),
                          "verdict_cpu_ms_median": 1000 * statistics.median(judge_cpu[n])})
     out = {
-        "title": "The one analysis: star agreement, label stability, CPU per analysis",
-        "command": "nice python benchmarks/bench_analyse.py " + " ".join(
-            argv if argv is not None else sys.argv[1:]),
-        "date": time.strftime("%Y-%m-%d"),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores (shared)",
-        "load": f"{load0:.1f} at the start, {os.getloadavg()[0]:.1f} at the end",
-        "kernel": default_kernel(),
+        **header("The one analysis: star agreement, label stability, CPU per analysis", argv,
+                 load0),
         "positions": done,
         "star_shown": starred,
         "star_agrees_with_scale_x": [pa, plo, phi],
