@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import repeat, starmap
 
 from ..engine.cards import parse_card
 from ..engine.errors import IllegalActionError, InvalidViewError, excerpt
@@ -123,19 +124,22 @@ class World:
         # rng.randrange(others), written out as CPython's randrange does it for a
         # Random (getrandbits of others.bit_length() bits until below others: the same
         # numbers, without randrange's checks and calls, a tenth of a world's sampling)
+        # The draws come in runs of as many as are still needed (each a C call, no
+        # Python call per draw): a run cannot hold more than the draws the loop would
+        # have made, since the last one needed can at the earliest be its last.
         chain = [pos.token]
         others = len(pos.token_pos) - 1
         if others < 1:
             rng.randrange(others)  # raises, as randrange does
-        bits = others.bit_length()
+        bits = (others.bit_length(),)
         getrandbits = rng.getrandbits
         last = pos.token
-        for _ in range(turns + 8):
-            j = getrandbits(bits)
-            while j >= others:
-                j = getrandbits(bits)
-            last = j if j < last else j + 1
-            chain.append(last)
+        need = turns + 8
+        while need:
+            for j in list(starmap(getrandbits, repeat(bits, need))):
+                if j < others:
+                    last = j if j < last else j + 1
+                    chain.append(last)
+            need = turns + 9 - len(chain)
         self.chain = chain
-        uniform = rng.random
-        self.us = [uniform() for _ in range(2 * turns + 2)]
+        self.us = list(starmap(rng.random, repeat((), 2 * turns + 2)))

@@ -14,6 +14,8 @@ from tenleave_widget.analysis import odds, playout_position
 from tenleave_widget.analysis.worlds import Hidden, uniform_pools
 from tenleave_widget.engine.cards import value_and_back
 from tenleave_widget.engine.errors import InvalidViewError
+from tenleave_widget.engine.game import Game
+from tenleave_widget.engine.rules import Rules
 
 
 def _truth(g: object, seat: int) -> tuple[Counter[tuple[int, str, int]], list[list[int]]]:
@@ -115,3 +117,58 @@ def test_an_inconsistent_view_is_refused() -> None:
     view["hands"][other]["plain"] += 1
     with pytest.raises(InvalidViewError, match="unaccounted"):
         Hidden(view, hands=True)
+
+
+class _Pools:
+    """A stand-in for a view's :class:`Hidden`: only the pools and the table counts."""
+
+    def __init__(self, pools: list[list[int]], on_table: list[int]) -> None:
+        self.pools = pools
+        self.on_table = on_table
+
+
+def test_a_deal_is_the_generators_shuffle_of_each_pool() -> None:
+    """The deal writes CPython's ``Random.shuffle`` out (no Python call per card): the same
+    arrangement of every pool, group by group, as ``rng.shuffle``, and the generator left
+    in the same state, for pools of 0 to 24 cards and many seeds (a Python whose shuffle
+    drew differently would fail here, not change the figures silently)."""
+    rng = random.Random(7)
+    for case in range(400):
+        pools = [sorted(rng.choices(range(1, 6), k=rng.randrange(25)))
+                 for _ in range(1 + case % 6)]
+        on_table = [rng.randrange(len(p) + 1) for p in pools]
+        a, b = random.Random(f"deal:{case}"), random.Random(f"deal:{case}")
+        got = Hidden.deal(_Pools(pools, on_table), a)  # type: ignore[arg-type]
+        want: tuple[list[list[int]], list[list[int]]] = ([], [])
+        for pool, cut in zip(pools, on_table, strict=True):
+            p = list(pool)
+            b.shuffle(p)
+            want[0].append(p[:cut])
+            want[1].append(p[cut:])
+        assert got == want, case
+        assert a.random() == b.random(), case
+
+
+def test_a_worlds_tokens_and_numbers_are_the_generators_draws() -> None:
+    """A world's token chain is ``randrange`` over the other tokens and its turns' numbers
+    ``random()``, drawn after the deal in that order, as plainly written; 2 to 5 tokens
+    (the draws of 1 to 3 bits, rejections included)."""
+    for tokens in [{"A": [1], "B": [4]}, {"A": [1, 2], "B": [4], "C": [2, 4]},
+                   None, {"A": [1], "B": [2], "C": [3], "D": [4], "E": [1, 4]}]:
+        rules = Rules.from_json({"tokens": tokens}) if tokens else Rules()
+        for seed in range(30):
+            g = Game(3, rules=rules, seed=seed)
+            for _ in range(seed % 9):
+                g.apply(g.legal_turns[0])
+            pos = playout_position.Position(g.view(g.to_move))
+            a, b = random.Random(seed), random.Random(seed)
+            w = playout_position.World(pos, a, pos.cards_left)
+            pos.hidden.deal(b)
+            chain, last = [pos.token], pos.token
+            for _ in range(pos.cards_left + 8):
+                j = b.randrange(len(pos.token_pos) - 1)
+                last = j if j < last else j + 1
+                chain.append(last)
+            assert w.chain == chain, (tokens, seed)
+            assert w.us == [b.random() for _ in range(2 * pos.cards_left + 2)], (tokens, seed)
+            assert a.random() == b.random()
