@@ -3,7 +3,9 @@
 // figure does not do (the title, the message of an empty or finished state, the moves'
 // switch, a visually hidden text alternative per chart). No access to any widget model, so
 // the widget and the HTML export draw them alike. A `PanelsView` stays in the page across
-// states: each new state updates its charts in place (Plotly.react).
+// states: a chart whose figure did not change is left as it is, a chart the panel showed
+// just before (a move taken back) is put back as it was, and any other is drawn over the
+// older of the two (Plotly.react, in the same task: no frame shows a panel without its chart).
 
 import "./panels.css";
 import { h } from "../dom";
@@ -13,6 +15,7 @@ import { legendList, splitLegend } from "./legend";
 import type { SplitLegend } from "./legend";
 import { movesControls } from "./moves";
 import { drawFigure, drawnWidth, purge, readTheme, resize, themed, wordsOnly } from "./plot";
+import { plotlyNow } from "./plotly-slot";
 import { oddsModelControls, suggestControls } from "./suggest";
 import type { Theme } from "./plot";
 import { FIGURE_KEYS } from "../protocol";
@@ -20,11 +23,20 @@ import type { PanelData, PanelFigure } from "../protocol";
 
 export type { PanelData } from "../protocol";
 
+/** A chart element plotly.js drew, and what it drew there (the figure and theme as JSON). */
+interface Chart {
+  el: HTMLElement;
+  drawn: string;
+}
+
 interface Slot {
   section: HTMLElement;
   heading: HTMLElement;
   controls: HTMLElement;
+  /** The chart element in the page. */
   plot: HTMLElement;
+  /** The chart the panel showed before the one in the page (out of the page), or null. */
+  kept: Chart | null;
   /** The words of a figure with nothing to plot (shown instead of the chart). */
   words: HTMLElement;
   alt: HTMLElement;
@@ -34,10 +46,12 @@ interface Slot {
   legendBottom: HTMLElement;
   legendKey: string;
   figure: PanelFigure | null;
-  /** The figure and theme last drawn (the same again is not redrawn). */
+  /** The figure and theme drawn in `plot` (the same again is not redrawn). */
   drawn: string;
-  clicks: boolean;
 }
+
+/** The review charts whose points send a `goto` when clicked. */
+const clickable = new WeakSet<HTMLElement>();
 
 export class PanelsView {
   /** `.tl-panels`: its `data-revision` counts the states drawn, set once plotly.js has
@@ -112,6 +126,7 @@ export class PanelsView {
       if (!keys.includes(key as (typeof FIGURE_KEYS)[number])) {
         this.resizer?.unobserve(slot.plot);
         purge(slot.plot);
+        if (slot.kept) purge(slot.kept.el);
         slot.section.remove();
         this.slots.delete(key);
       }
@@ -170,12 +185,15 @@ export class PanelsView {
   dispose(): void {
     this.resizer?.disconnect();
     this.themeWatch?.disconnect();
-    for (const slot of this.slots.values()) purge(slot.plot);
+    for (const slot of this.slots.values()) {
+      purge(slot.plot);
+      if (slot.kept) purge(slot.kept.el);
+    }
     this.slots.clear();
   }
 
   private make(key: string): Slot {
-    const plot = h("div", { class: "tl-plot", "aria-hidden": "true", "data-figure": key });
+    const plot = plotElement(key);
     const words = h("p", { class: "tl-plot-words", "aria-hidden": "true", hidden: "" });
     const alt = h("p", { class: "tl-visually-hidden" });
     const controls = h("div", { class: "tl-panel-controls" });
@@ -209,8 +227,8 @@ export class PanelsView {
       legendBottom,
       legendKey: "",
       figure: null,
+      kept: null,
       drawn: "",
-      clicks: false,
     };
     this.slots.set(key, slot);
     this.resizer?.observe(plot);
@@ -241,11 +259,22 @@ export class PanelsView {
     const split = splitLegend(figure.figure);
     showLegend(slot, split);
     if (drawn === slot.drawn) return Promise.resolve();
+    const kept = slot.kept;
+    if (kept !== null && kept.drawn === drawn && fits(kept.el, slot.plot)) {
+      // the chart of a state shown just before (a move and its take-back): put back as it was
+      this.show(slot, kept);
+      return Promise.resolve();
+    }
+    if (slot.plot.classList.contains("js-plotly-plot") && plotlyNow() !== null) {
+      // the chart on screen is kept for a take-back: the new figure is drawn over the older
+      // chart (or in a new element) put in its place, in this task (no frame without a chart)
+      this.show(slot, kept ?? { el: plotElement(key), drawn: "" });
+    }
     slot.drawn = drawn;
     return drawFigure(slot.plot, key, split ? split.figure : figure.figure, theme).then(
       (el) => {
-        if (key !== "review" || slot.clicks || !this.send) return;
-        slot.clicks = true;
+        if (key !== "review" || clickable.has(el) || !this.send) return;
+        clickable.add(el);
         const send = this.send;
         el.on("plotly_click", (event) => {
           const turn = event.points[0]?.customdata;
@@ -257,6 +286,18 @@ export class PanelsView {
         throw error;
       },
     );
+  }
+
+  /** Put `chart` in the page in place of the slot's chart, which the slot keeps instead. */
+  private show(slot: Slot, chart: Chart): void {
+    const shown: Chart = { el: slot.plot, drawn: slot.drawn };
+    shown.el.replaceWith(chart.el);
+    chart.el.hidden = false;
+    this.resizer?.unobserve(shown.el);
+    this.resizer?.observe(chart.el);
+    slot.plot = chart.el;
+    slot.drawn = chart.drawn;
+    slot.kept = shown;
   }
 
   /** Redraw every chart in the page's current theme. */
@@ -279,6 +320,18 @@ function showLegend(slot: Slot, split: SplitLegend | null): void {
   }
   slot.legendTop.hidden = slot.legendTop.childElementCount === 0;
   slot.legendBottom.hidden = slot.legendBottom.childElementCount === 0;
+}
+
+/** A chart's element (empty until plotly.js draws in it). */
+function plotElement(key: string): HTMLElement {
+  return h("div", { class: "tl-plot", "aria-hidden": "true", "data-figure": key });
+}
+
+/** Whether the chart `el` was drawn at the width of `shown` (the element in the page; a
+ *  hidden one, 0 px wide, fits any: the chart is resized when it shows, ResizeObserver). */
+function fits(el: HTMLElement, shown: HTMLElement): boolean {
+  const width = Math.round(shown.getBoundingClientRect().width);
+  return width === 0 || width === drawnWidth(el);
 }
 
 /** Draw `data` once, in a new element (a static page; the table keeps a PanelsView). */

@@ -5,7 +5,7 @@
 // does not carry it.
 
 import type { PlotlyElement } from "plotly.js-basic-dist-min";
-import { plotlyNow, withPlotly } from "./plotly-slot";
+import { chartAsked, plotlyNow, withPlotly } from "./plotly-slot";
 import type { FigureJSON } from "../protocol";
 
 type Obj = Record<string, unknown>;
@@ -183,4 +183,127 @@ export function resize(el: HTMLElement): void {
 export function drawnWidth(el: HTMLElement): number | null {
   const width = (el as PlotlyElement)._fullLayout?.width;
   return typeof width === "number" ? Math.round(width) : null;
+}
+
+/** Small figures with what the panels' figures use (horizontal bars with texts inside and
+ *  out, patterns, a vertical bar, lines with markers, two axes, legends, notes, shapes). */
+const WARM_UP: { data: Obj[]; layout: Obj }[] = [
+  {
+    data: [
+      {
+        type: "bar",
+        orientation: "h",
+        x: [0.4, 0.7],
+        y: ["a", "b"],
+        text: ["40", "70"],
+        textposition: "inside",
+        insidetextanchor: "start",
+        marker: { color: "#4477aa", line: { width: 1 } },
+        name: "a",
+        hovertext: ["a", "b"],
+        hoverinfo: "text",
+        legendgroup: "g",
+      },
+      {
+        type: "bar",
+        orientation: "h",
+        x: [0.6, 0.3],
+        y: ["a", "b"],
+        text: ["60", "30"],
+        textposition: "outside",
+        marker: { color: "#ee6677", pattern: { shape: "/" } },
+        name: "b",
+        hoverinfo: "skip",
+      },
+      {
+        type: "bar",
+        x: ["x", "y"],
+        y: [1, 2],
+        xaxis: "x2",
+        yaxis: "y2",
+        marker: { color: "#228833" },
+        name: "c",
+        legend: "legend2",
+      },
+    ],
+    layout: {
+      width: 320,
+      height: 240,
+      barmode: "stack",
+      showlegend: true,
+      font: { size: 12 },
+      margin: { l: 40, r: 10, t: 20, b: 40 },
+      xaxis: { domain: [0, 0.6], title: { text: "x" }, range: [0, 1] },
+      yaxis: { automargin: true },
+      xaxis2: { domain: [0.7, 1], anchor: "y2" },
+      yaxis2: { anchor: "x2" },
+      legend: { orientation: "h", y: -0.3 },
+      legend2: { orientation: "h", y: 1.1 },
+      annotations: [{ text: "note", x: 0.5, y: 1, xref: "paper", yref: "paper", showarrow: false, bgcolor: "#fff" }],
+      shapes: [
+        { type: "line", x0: 0.5, x1: 0.5, y0: 0, y1: 1, yref: "paper", line: { dash: "dot" } },
+        { type: "rect", x0: 0, x1: 0.2, y0: 0, y1: 1, yref: "paper", opacity: 0.2 },
+      ],
+    },
+  },
+  {
+    data: [
+      {
+        type: "scatter",
+        mode: "lines+markers+text",
+        x: [0, 1, 2],
+        y: [1, 3, 2],
+        text: ["", "", "end"],
+
+        line: { dash: "dash" },
+        marker: { symbol: "circle-open" },
+        name: "l",
+      },
+      { type: "scatter", mode: "lines", x: [0, 2], y: [2, 2], connectgaps: true, name: "m" },
+    ],
+    layout: {
+      width: 320,
+      height: 200,
+      showlegend: true,
+      margin: { l: 40, r: 10, t: 10, b: 40 },
+      xaxis: { title: { text: "turn" }, dtick: 1 },
+      yaxis: { title: { text: "points" } },
+      annotations: [{ text: "a<br>note", x: 1, y: 3, showarrow: true }],
+    },
+  },
+];
+
+/** Once plotly.js is in the page and the page is idle, draw small figures like the panels'
+ *  out of sight, one per idle moment, and remove them: plotly.js's first chart on a page
+ *  costs about twice a later one (its code compiled as it first runs), and a table's first
+ *  state comes after the kernel's work, while the page waits. Nothing is drawn once a
+ *  table has asked for a chart (its own charts do the same). */
+export function warmUpWhenIdle(): void {
+  const idle = (then: () => void): void => {
+    if (typeof requestIdleCallback === "function") requestIdleCallback(then, { timeout: 3000 });
+    else setTimeout(then, 50);
+  };
+  const step = (i: number): void => {
+    const Plotly = plotlyNow();
+    const figure = WARM_UP[i];
+    if (Plotly === null || figure === undefined || chartAsked() || !document.body) return;
+    const el = document.createElement("div");
+    el.setAttribute("aria-hidden", "true");
+    Object.assign(el.style, {
+      position: "fixed",
+      left: "-10000px",
+      top: "0",
+      width: "320px",
+      visibility: "hidden",
+      pointerEvents: "none",
+    });
+    document.body.append(el);
+    const done = (): void => {
+      Plotly.purge(el);
+      el.remove();
+      idle(() => step(i + 1));
+    };
+    Plotly.react(el, figure.data, figure.layout, { displayModeBar: false }).then(done, done);
+  };
+  idle(() => step(0));
 }

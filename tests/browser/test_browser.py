@@ -31,12 +31,50 @@ TABLE_JS = """(root) => ({
 # The odds panels' Plotly charts: the data plotly.js holds for each (el.data).
 PLOT_JS = """() => JSON.stringify([...document.querySelectorAll(
     '.jp-OutputArea-output .tl-panels .js-plotly-plot')].map(el => el.data))"""
-# Mark the drawn charts, to see that a move updates them in place (Plotly.react), and
-# count the marked ones still in the page.
-MARK_PLOTS_JS = """() => document.querySelectorAll('.jp-OutputArea-output .tl-panels'
-    + ' .js-plotly-plot').forEach(el => { el.__tlMark = true; })"""
-MARKED_PLOTS_JS = """() => [...document.querySelectorAll('.jp-OutputArea-output .tl-panels'
-    + ' .js-plotly-plot')].filter(el => el.__tlMark).length"""
+# No flicker: at every frame until stopped, each panel shows a drawn chart (or the words
+# of a figure with nothing to plot), never an empty or missing one. Counts the frames
+# looked at and lists the panels seen bare.
+WATCH_JS = """() => {
+    const w = window.__tlWatch = {frames: 0, bare: [], stop: false};
+    const look = () => {
+        w.frames += 1;
+        for (const p of document.querySelectorAll('.jp-OutputArea-output .tl-panel')) {
+            const chart = p.querySelector('.js-plotly-plot:not([hidden]) svg.main-svg');
+            const words = p.querySelector('.tl-plot-words:not([hidden])');
+            if (!chart && !words) w.bare.push(`${p.dataset.figure} at frame ${w.frames}`);
+        }
+        if (!w.stop) requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+}"""
+WATCHED_JS = "() => { window.__tlWatch.stop = true; return window.__tlWatch; }"
+# The chart each of `keys`' panels shows: marked, its data kept, and its draws counted
+# (plotly.js's plotly_afterplot) from now on.
+MARK_SHOWN_JS = """(keys) => Object.fromEntries(keys.map(key => {
+    const el = document.querySelector(
+        `.jp-OutputArea-output .tl-panel-${key} .js-plotly-plot`);
+    el.__tlShown = true;
+    el.__tlDraws = 0;
+    if (!el.__tlCounted) {
+        el.__tlCounted = true;
+        el.on('plotly_afterplot', () => { el.__tlDraws += 1; });
+    }
+    return [key, JSON.stringify(el.data)];
+}))"""
+# For each of `keys`' panels: the chart it shows now, whether it is the one marked, its
+# data and the times it was drawn since it was marked.
+SHOWN_JS = """(keys) => Object.fromEntries(keys.map(key => {
+    const el = document.querySelector(
+        `.jp-OutputArea-output .tl-panel-${key} .js-plotly-plot`);
+    return [key, {marked: el.__tlShown === true, data: JSON.stringify(el.data),
+                  draws: el.__tlDraws ?? null}];
+}))"""
+# The outcome chart's bars: in the kernel's panel data, and as drawn.
+OUTCOME_X = "[0.0 if q['empty'] else q['p_under'] for q in w.table.panels['outcome']]"
+OUTCOME_X_JS = """() => document.querySelector(
+    '.jp-OutputArea-output .tl-panel-outcome .js-plotly-plot').data[0].x"""
+OUTCOME_IS_JS = f"""(want) => {{ const x = ({OUTCOME_X_JS})();
+    return x.length === want.length && x.every((v, i) => v === want[i]); }}"""
 TITLE_FILL_JS = """() => getComputedStyle(document.querySelector(
     '.jp-OutputArea-output .tl-panels .js-plotly-plot .xtick text')).fill"""
 
@@ -78,7 +116,7 @@ def test_play_a_turn_by_clicking_and_the_bots_answer(page: Any, lab: LabServer) 
         assert page.locator(".jp-OutputArea-output .tl-panels .js-plotly-plot").count() == len(
             PLAY_FIGURES)
         plots_before = page.evaluate(PLOT_JS)
-        page.evaluate(MARK_PLOTS_JS)
+        page.evaluate(WATCH_JS)
         page.screenshot(path=str(artifact("play-start-light.png")), full_page=True)
 
         # choose a card, play it on queue 1, peek at it, end the turn
@@ -108,14 +146,37 @@ def test_play_a_turn_by_clicking_and_the_bots_answer(page: Any, lab: LabServer) 
         assert [t["seat"] for t in game["turns"]] == [0, 1, 2]
         assert root.evaluate(TABLE_JS) == table_of(kernel.eval("w.table.view"))
         page.wait_for_function(f"() => ({PLOT_JS})() !== {plots_before!r}", timeout=20_000)
-        # the charts followed the move in place: the same four elements, new data
-        assert page.evaluate(MARKED_PLOTS_JS) == len(PLAY_FIGURES)
-        outcome = page.evaluate(
-            "() => document.querySelector('.jp-OutputArea-output .tl-panel-outcome"
-            " .js-plotly-plot').data[0].x")
-        view = kernel.eval("w.table.panels['outcome']")
-        assert outcome == [0.0 if q["empty"] else q["p_under"] for q in view]
+        # the charts show the new state
+        outcome = kernel.eval(OUTCOME_X)
+        page.wait_for_function(OUTCOME_IS_JS, arg=outcome, timeout=20_000)
         assert page.locator("[data-testid=last-event]").count() >= 3
+
+        # a move and its take-back: the charts show the move, then the charts shown before
+        # it come back as they were (put back, not drawn again)
+        keys = ["outcome", "cards"]
+        figures = f"{{k: w.table.panels['figures'][k]['figure'] for k in {keys!r}}}"
+        before = kernel.eval(figures)
+        shown = page.evaluate(MARK_SHOWN_JS, keys)
+        page.locator(".tl-handbtn").first.click()
+        page.click("[data-testid='play-1']")
+        page.wait_for_function("() => document.querySelector('.tl-root').dataset.pending === '1'")
+        changed = [k for k, figure in kernel.eval(figures).items() if figure != before[k]]
+        assert changed, "the move changes no chart"
+        page.wait_for_function(
+            f"(shown) => Object.entries(({SHOWN_JS})({changed!r}))"
+            ".every(([k, c]) => !c.marked && c.data !== shown[k])", arg=shown, timeout=20_000)
+        page.click("[data-testid='reset']")
+        page.wait_for_function("() => document.querySelector('.tl-root').dataset.pending === '0'")
+        assert kernel.eval(figures) == before  # the state before the move, again
+        page.wait_for_function(OUTCOME_IS_JS, arg=outcome, timeout=20_000)
+        page.wait_for_function(
+            f"() => Object.values(({SHOWN_JS})({changed!r})).every(c => c.marked)",
+            timeout=20_000)
+        assert page.evaluate(SHOWN_JS, changed) == {
+            key: {"marked": True, "data": shown[key], "draws": 0} for key in changed}
+        # no frame, from the first click on, showed a panel without its chart
+        watched = page.evaluate(WATCHED_JS)
+        assert watched["frames"] > 10 and watched["bare"] == [], watched
         assert page.errors == []
     finally:
         kernel.close()

@@ -14,7 +14,7 @@ from .axe import axe_violations
 from .conftest import artifact
 from .driver import Kernel, open_and_run, run_again_and_save, wait_idle
 from .harness import LabServer
-from .test_browser import choose_theme
+from .test_browser import ANIMATIONS_DONE_JS, choose_theme
 
 FOCUS_JS = ("() => document.activeElement?.getAttribute('data-focus')"
             " || document.activeElement?.className")
@@ -139,18 +139,32 @@ def test_the_hot_seat_cover_takes_and_gives_back_the_focus(page: Any, lab: LabSe
         kernel.close()
 
 
+# A replay's turn through its slider: the value set and the change sent on the same
+# element in one go (a table redrawn between Playwright's fill and its change event would
+# take the change with its own value).
+SLIDE_JS = """(turn) => {
+    const slider = document.querySelector('.tl-root [data-testid=slider]');
+    slider.value = turn;
+    slider.dispatchEvent(new Event('change', {bubbles: true}));
+}"""
+
+
+def settled(page: Any) -> None:
+    """Wait until the table's animations (cards flipping, a swat's reveal) have finished:
+    axe reads the colours as they end."""
+    page.wait_for_function(f"() => ({ANIMATIONS_DONE_JS})(document.querySelector('.tl-root'))",
+                           timeout=30_000)
+
+
 def _axe_states(page: Any, lab: LabServer, theme: str) -> list[tuple[str, list[Any]]]:
     found = []
-    root = open_and_run(page, lab, "replay.ipynb")
+    open_and_run(page, lab, "replay.ipynb")
     for turn in ("0", "14", "30"):
-        root.focus()
-        page.keyboard.press("Home" if turn == "0" else "End")
-        if turn == "14":
-            page.fill("[data-testid=slider]", "14")
-            page.dispatch_event("[data-testid=slider]", "change")
+        page.evaluate(SLIDE_JS, turn)
         page.wait_for_function(
-            f"() => document.querySelector('.tl-root').dataset.turns === '{turn}'")
-        page.wait_for_timeout(700)  # animations settle (colours are read after them)
+            f"() => document.querySelector('.tl-root').dataset.turns === '{turn}'",
+            timeout=30_000)
+        settled(page)
         found.append((f"{theme} replay turn {turn}", axe_violations(page)))
     root = open_and_run(page, lab, "keys.ipynb")
     wait_idle(page, root, 0)
@@ -159,12 +173,12 @@ def _axe_states(page: Any, lab: LabServer, theme: str) -> list[tuple[str, list[A
     found.append((f"{theme} play, card chosen", axe_violations(page)))
     page.select_option("[data-testid=size]", "projector")
     page.wait_for_function("() => document.querySelector('.tl-root.tl-size-projector')")
-    page.wait_for_timeout(500)
+    settled(page)
     found.append((f"{theme} play, projector size", axe_violations(page)))
     page.select_option("[data-testid=size]", "medium")
-    root = open_and_run(page, lab, "over.ipynb")
+    open_and_run(page, lab, "over.ipynb")
     page.locator("[data-testid=gameover] [data-focus=again]").wait_for(timeout=30_000)
-    page.wait_for_timeout(700)
+    settled(page)
     found.append((f"{theme} game over, Play again", axe_violations(page)))
     root = open_and_run(page, lab, "hotseat.ipynb", panels=False)
     wait_idle(page, root, 0)

@@ -13,7 +13,7 @@ from .conftest import artifact
 from .driver import open_and_run
 from .harness import LabServer
 from .test_browser import choose_theme
-from .test_classroom import _axe_states
+from .test_classroom import SLIDE_JS, _axe_states, settled
 
 HIGH_CONTRAST = "JupyterLab Dark High Contrast"
 
@@ -32,7 +32,8 @@ COLOURS_JS = """() => {
     // plotly.js draws an rgba colour as rgb with an opacity: put them back together
     const rgba = (rgb, opacity) => Number(opacity) === 1 ? rgb
         : rgb.replace('rgb(', 'rgba(').replace(')', `, ${Number(opacity)})`);
-    const plot = panels.querySelector('.js-plotly-plot');
+    const plot = panels.querySelector('.js-plotly-plot:not([hidden])');
+    if (!plot || !plot.querySelector('.xtick text')) return null;  // not drawn yet
     const tick = getComputedStyle(plot.querySelector('.xtick text'));
     const grid = getComputedStyle(plot.querySelector('.xgrid, .ygrid'));
     return {
@@ -49,7 +50,15 @@ COLOURS_JS = """() => {
 
 def colours(page: Any) -> dict[str, str]:
     got: dict[str, str] = page.evaluate(COLOURS_JS)
+    assert got is not None, "no chart drawn"
     return got
+
+
+def follows_theme(page: Any, timeout: int = 30_000) -> None:
+    """Wait until the first chart's texts and grid are in the page's theme colours."""
+    page.wait_for_function(
+        f"() => {{ const c = ({COLOURS_JS})(); return c !== null && c.tick === c.want_fg"
+        " && c.grid === c.want_grid; }", timeout=timeout)
 
 
 def pictures(page: Any, lab: LabServer, theme: str) -> None:
@@ -57,12 +66,11 @@ def pictures(page: Any, lab: LabServer, theme: str) -> None:
     (looked at: README, docs/widget.md)."""
     page.set_viewport_size({"width": 1280, "height": 720})
     open_and_run(page, lab, "replay.ipynb")
-    page.fill("[data-testid=slider]", "14")
-    page.dispatch_event("[data-testid=slider]", "change")
-    page.wait_for_function("() => document.querySelector('.tl-root').dataset.turns === '14'")
-    page.wait_for_function(
-        f"() => {{ const c = ({COLOURS_JS})(); return c.tick === c.want_fg; }}")
-    page.wait_for_timeout(700)  # animations settle
+    page.evaluate(SLIDE_JS, "14")
+    page.wait_for_function("() => document.querySelector('.tl-root').dataset.turns === '14'",
+                           timeout=30_000)
+    follows_theme(page)
+    settled(page)
     page.screenshot(path=str(artifact(f"page-{theme}-1280x720.png")))
     # (the table and its panels: beside and under it, the panels have no box of their own)
     page.locator(".tl-layout").first.screenshot(path=str(artifact(f"panels-{theme}-1280.png")))
@@ -77,9 +85,7 @@ def test_high_contrast_theme(page: Any, lab: LabServer) -> None:
         choose_theme(page, HIGH_CONTRAST, light=False)
         page.wait_for_function(f"() => document.body.dataset.jpThemeName === '{HIGH_CONTRAST}'")
         # the charts re-read the theme (a MutationObserver on <body>): no new state needed
-        page.wait_for_function(
-            f"() => {{ const c = ({COLOURS_JS})(); return c.tick === c.want_fg"
-            " && c.grid === c.want_grid; }", timeout=20_000)
+        follows_theme(page)
         hc = colours(page)
         assert hc["want_fg"] != light["want_fg"], hc  # the theme did change the variables
         assert hc["font"].replace('"', "") == hc["want_font"].replace('"', "")
