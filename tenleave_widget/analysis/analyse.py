@@ -421,9 +421,10 @@ class _Samples:
 
     def __init__(self, win: bool = False) -> None:
         self.win = win
-        self.m: dict[int, float] = {}
-        """The cost the analysis ranks by: the margin, or 1 - win for ``win_probability``."""
         self.g: dict[int, float] = {}
+        self.m: dict[int, float] = {} if win else self.g
+        """The cost the analysis ranks by: 1 - win for ``win_probability``; for the margin,
+        the margins themselves (the same dict as ``g``, kept once)."""
         self.p: dict[int, int] = {}
         self.w: dict[int, int] = {}
 
@@ -432,11 +433,14 @@ class _Samples:
         others = [x for s, x in enumerate(pen) if s != seat]
         self.g[wid] = mine - sum(others) / len(others)
         self.p[wid] = mine
-        self.w[wid] = int(mine <= min(others))
-        self.m[wid] = float(1 - self.w[wid]) if self.win else self.g[wid]
+        self.w[wid] = won = int(mine <= min(others))
+        if self.win:
+            self.m[wid] = float(1 - won)
 
     def copy_world(self, other: _Samples, wid: int) -> None:
-        self.m[wid], self.g[wid] = other.m[wid], other.g[wid]
+        self.g[wid] = other.g[wid]
+        if self.win:
+            self.m[wid] = other.m[wid]
         self.p[wid], self.w[wid] = other.p[wid], other.w[wid]
 
     def mean(self) -> float:
@@ -568,7 +572,8 @@ class _Run:
                 s = plain[j]
                 for w in test:
                     out.copy_world(s, w)
-        out.m, out.g = dict(sorted(out.m.items())), dict(sorted(out.g.items()))
+        out.g = dict(sorted(out.g.items()))
+        out.m = dict(sorted(out.m.items())) if out.win else out.g
         return out
 
     def refresh_peeks(self) -> None:
