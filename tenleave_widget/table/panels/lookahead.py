@@ -438,10 +438,10 @@ def _chunk(ev: Analysing, ms: float) -> Generator[None, None, Analysis | None]:
     shows them at once. The figures are made in a slice of their own (without threads,
     as under Pyodide, the loop has its turn between the last worlds and them)."""
     end = time.perf_counter() + ms / 1000
-    first = ev.worlds == 0
-    while not ev.advance(YIELD_MS) and time.perf_counter() < end:
-        if first:
-            break
-        yield
+    if ev.worlds == 0:
+        ev.step()  # the first step alone, however quick: its figures at once
+    else:
+        while not ev.advance(YIELD_MS) and time.perf_counter() < end:
+            yield
     yield
     return ev.figures()
