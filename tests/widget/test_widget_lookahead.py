@@ -15,6 +15,7 @@ from tenleave_widget import Game
 from tenleave_widget.analysis import analyse as one
 from tenleave_widget.analysis.analyse import analyse, settings_for
 from tenleave_widget.engine.errors import TenLeaveError
+from tenleave_widget.table import tasks
 from tenleave_widget.table.panels.lookahead import SEED, Thinker, decision_label
 from tenleave_widget.table.session.config import check_config
 from tenleave_widget.table.session.machine import Session
@@ -300,13 +301,18 @@ def test_a_lookahead_bot_thinks_in_a_worker_thread_on_a_running_loop() -> None:
             if not w.table.busy:
                 break
         turns = [t.to_json() for t in w.game.turns]
-        # undo while the lookahead bot thinks: its decision is dropped
+        # undo while the lookahead bot thinks: its decision is dropped. The worker is held
+        # until the undo, so that the bot's decision (queued behind it) cannot be applied
+        # first however quickly it is made
+        gate = threading.Event()
+        tasks.WORKER.submit(gate.wait, WAIT_S)
         w.handle_intent({"kind": "play", "card": w.table.offers["play_cards"][0],
                          "queue": 1})
         w.handle_intent({"kind": "end"})
-        await asyncio.sleep(0.02)  # the bot is thinking (in the worker thread)
+        await asyncio.sleep(0.02)  # past the bot's delay (0.01 s): its decision is queued
         w.handle_intent({"kind": "undo"})
         after_undo = w.game.turns_applied
+        gate.set()
         for _ in range(200):
             await asyncio.sleep(0.005)
         return turns, ticks, after_undo, [t.to_json() for t in w.game.turns]
