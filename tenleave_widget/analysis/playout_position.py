@@ -91,6 +91,21 @@ class Position:
             )
         if self.cards_left == 0:
             raise IllegalActionError("no card left to play: there is no move to evaluate")
+        # what a world of the uniform deal fills in, once: every hand as if it held all of
+        # its owner's pools (a deal takes the table's cards out), and the table's unknown
+        # slots (queue, index, group, its index in the group, owner) in table order
+        self.full_hands: list[list[int]] = [list(h) for h in self.hand_counts]
+        for (o, _), pool in zip(self.group_keys, hidden.counts, strict=True):
+            for value, count in pool.items():
+                self.full_hands[o][value] += count
+        seen = [0] * len(self.group_keys)
+        self.slots: list[tuple[int, int, int, int, int]] = []
+        for q, row in enumerate(self.queues):
+            for i, x in enumerate(row):
+                if x < 0:
+                    g = -1 - x
+                    self.slots.append((q, i, g, seen[g], self.group_keys[g][0]))
+                    seen[g] += 1
 
 
 class World:
@@ -102,22 +117,20 @@ class World:
     def __init__(self, pos: Position, rng: random.Random, turns: int,
                  deal: Deal | None = None) -> None:
         fills, held = (deal or pos.hidden.deal)(rng)
-        hands = [list(h) for h in pos.hand_counts]
-        for (o, _), values in zip(pos.group_keys, held, strict=True):
-            for v in values:
-                hands[o][v] += 1
-        at = [0] * len(fills)
-        queues: list[list[int]] = []
-        for row in pos.queues:
-            out: list[int] = []
-            for x in row:
-                if x >= 0:
-                    out.append(x)
-                else:
-                    g = -1 - x
-                    out.append(fills[g][at[g]] * 8 + pos.group_keys[g][0])
-                    at[g] += 1
-            queues.append(out)
+        queues = [list(row) for row in pos.queues]
+        if deal is None:  # the uniform deal: a group's hand is its pool less its table cards
+            hands = [list(h) for h in pos.full_hands]
+            for q, i, g, k, o in pos.slots:
+                v = fills[g][k]
+                queues[q][i] = v * 8 + o
+                hands[o][v] -= 1
+        else:
+            hands = [list(h) for h in pos.hand_counts]
+            for (o, _), values in zip(pos.group_keys, held, strict=True):
+                for v in values:
+                    hands[o][v] += 1
+            for q, i, g, k, o in pos.slots:
+                queues[q][i] = fills[g][k] * 8 + o
         self.queues = queues
         self.hands = hands
         # tokens: enough reveals for every swat the rest of the game can hold. A draw is

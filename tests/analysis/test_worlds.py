@@ -172,3 +172,19 @@ def test_a_worlds_tokens_and_numbers_are_the_generators_draws() -> None:
             assert w.chain == chain, (tokens, seed)
             assert w.us == [b.random() for _ in range(2 * pos.cards_left + 2)], (tokens, seed)
             assert a.random() == b.random()
+
+
+def test_a_uniform_world_fills_the_hands_as_a_given_deal_does() -> None:
+    """A world of the uniform deal fills its hands from the pools less the table's cards
+    (precomputed per position); given the same deal as a ``Deal`` (which names every
+    hand's cards) it is the same world: table, hands, chain and numbers."""
+    for n in range(2, 6):
+        for seed in range(12):
+            g = random_game(n, seed=seed, turns=seed % (3 * n))
+            pos = playout_position.Position(g.view(g.to_move))
+            for w in range(5):
+                a = playout_position.World(pos, random.Random(w), pos.cards_left)
+                b = playout_position.World(pos, random.Random(w), pos.cards_left,
+                                           pos.hidden.deal)
+                assert (a.queues, a.hands, a.chain, a.us) == (b.queues, b.hands, b.chain,
+                                                              b.us), (n, seed, w)
