@@ -63,6 +63,7 @@ import copy
 import hashlib
 import json
 import math
+import operator
 import random
 import threading
 import time
@@ -367,17 +368,31 @@ _CACHE: OrderedDict[str, Any] = OrderedDict()
 _LOCK = threading.Lock()
 
 
+def _copy(x: Any) -> Any:
+    """A deep copy of ``x``, an analysis or a verdict: its dicts and lists copied, its
+    strings, numbers, booleans and ``None`` shared (immutable), anything else by
+    :func:`copy.deepcopy` (a verdict: 0.17 ms, against 1.4 ms by ``deepcopy``)."""
+    t = type(x)
+    if t is dict:
+        return {k: _copy(v) for k, v in x.items()}
+    if t is list:
+        return [_copy(v) for v in x]
+    if t is str or t is float or t is int or t is bool or x is None:
+        return x
+    return copy.deepcopy(x)
+
+
 def _cached(key: str) -> Any:
     with _LOCK:
         hit = _CACHE.get(key)
         if hit is not None:
             _CACHE.move_to_end(key)
-        return copy.deepcopy(hit)
+        return _copy(hit)
 
 
 def _store(key: str, value: Any) -> None:
     with _LOCK:
-        _CACHE[key] = copy.deepcopy(value)
+        _CACHE[key] = _copy(value)
         _CACHE.move_to_end(key)
         while len(_CACHE) > CACHE_SIZE:
             _CACHE.popitem(last=False)
@@ -451,11 +466,18 @@ def _paired(a: _Samples, b: _Samples, z: float, below: int | None = None,
             ) -> tuple[float, float, int]:
     """Mean of ``a - b`` over their common worlds (those numbered below ``below``), the
     half-width of its interval at ``z``, and how many."""
-    common = [w for w in a.m if w in b.m and (below is None or w < below)]
-    if not common:
+    am, bm = a.m, b.m
+    keys = list(am)
+    if keys == list(bm) and (below is None or not keys or max(keys) < below):
+        xs = list(map(operator.sub, am.values(), bm.values()))  # the same worlds, in order
+    elif below is None:
+        xs = [x - bm[w] for w, x in am.items() if w in bm]
+    else:
+        xs = [x - bm[w] for w, x in am.items() if w < below and w in bm]
+    if not xs:
         return math.inf, math.inf, 0
-    d, half = mean_half_width([a.m[w] - b.m[w] for w in common], z)
-    return d, half, len(common)
+    d, half = mean_half_width(xs, z)
+    return d, half, len(xs)
 
 
 class _Peek:
@@ -528,7 +550,11 @@ class _Run:
     # -------------------------------------------------------------- play-outs
 
     def world(self, wid: int) -> World:
-        rng = random.Random(f"{self.digest}:{wid}")
+        """World ``wid``: its generator is ``random.Random(f"{digest}:{wid}")``, seeded as
+        ``Random.seed`` seeds a string (the integer of its UTF-8 bytes followed by their
+        SHA-512), written out to skip that method's type checks."""
+        key = f"{self.digest}:{wid}".encode()
+        rng = random.Random(int.from_bytes(key + hashlib.sha512(key).digest(), "big"))
         return World(self.pos, rng, self.pos.cards_left, self.deal)
 
     def play(self, groups: Sequence[int], start: int, stop: int,
@@ -536,17 +562,29 @@ class _Run:
         """Play ``groups`` in worlds ``start..stop-1``, a chunk a step."""
         seat = self.pos.seat
         moves = [self.moves[g] for g in groups]
+        # per group its dicts (cost, margin, own penalty, win), filled as _Samples.add does
+        sinks = [(s.g, s.m if s.win else None, s.p, s.w)
+                 for s in (self.samples[g] for g in groups)]
+        others = [s for s in range(self.pos.n) if s != seat]
+        k = len(others)
+        peeks = [(pk.values, pk.q, pk.i) for pk in self.peeks]
         for a in range(start, stop, _CHUNK):
             ids = range(a, min(stop, a + _CHUNK))
             ws = [self.world(w) for w in ids]
             rows = play_outs(self.sim, moves, ws, reference=reference)
             for wid, w, row in zip(ids, ws, rows, strict=True):
-                for g, pen in zip(groups, row, strict=False):
-                    self.samples[g].add(wid, pen, seat)
+                for (g_, m_, p_, w_), pen in zip(sinks, row, strict=False):
+                    mine = pen[seat]
+                    g_[wid] = mine - (sum(pen) - mine) / k
+                    p_[wid] = mine
+                    w_[wid] = won = int(mine <= min([pen[s] for s in others]))
+                    if m_ is not None:
+                        m_[wid] = float(1 - won)
                 if reference:
                     self.reference.add(wid, row[-1], seat)
-                for pk in self.peeks:
-                    pk.values[wid] = w.queues[pk.q][pk.i] >> 3
+                queues = w.queues
+                for values, q, i in peeks:
+                    values[wid] = queues[q][i] >> 3
             yield
 
     # -------------------------------------------------------------- peeks
@@ -560,15 +598,16 @@ class _Run:
             groups.setdefault(pk.values[w], []).append(w)
         out = _Samples(self.objective == "win_probability")
         plain = [self.samples[g] for g in self.plain]
+        costs = [s.m.__getitem__ for s in plain]
         for value, ws in groups.items():
-            best_all = min(range(len(plain)), key=lambda j: (sum(plain[j].m[w] for w in ws), j))
+            best_all = min(range(len(plain)), key=lambda j: (sum(map(costs[j], ws)), j))
             pk.choice[value] = self.plain[best_all]
             for fold in (0, 1):
                 test = [w for w in ws if w % 2 == fold]
                 train = [w for w in ws if w % 2 != fold] or test
                 if not test:
                     continue
-                j = min(range(len(plain)), key=lambda j: (sum(plain[j].m[w] for w in train), j))
+                j = min(range(len(plain)), key=lambda j: (sum(map(costs[j], train)), j))
                 s = plain[j]
                 for w in test:
                     out.copy_world(s, w)
@@ -910,7 +949,7 @@ class Analysing:
         no ★, the peeks first left out until the first round is played), or ``None``
         before the first chunk."""
         if self.result is not None:
-            return copy.deepcopy(self.result)
+            return cast(Analysis, _copy(self.result))
         run = self._run
         assert run is not None
         if run.most_worlds() == 0:
