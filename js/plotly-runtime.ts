@@ -6,11 +6,9 @@
 
 import Plotly from "plotly.js-basic-dist-min";
 
-import { warmUpWhenIdle } from "./panels/plot";
 import { publish } from "./panels/plotly-slot";
 
 publish(Plotly);
-warmUpWhenIdle(); // while the page waits for a table's first state
 
 /** anywidget runs `initialize` when the model is created, before (and without) any view. */
 function initialize(): void {

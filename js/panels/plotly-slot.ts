@@ -10,8 +10,6 @@ import type { PlotlyStatic } from "plotly.js-basic-dist-min";
 interface Slot {
   plotly: PlotlyStatic | null;
   waiters: ((plotly: PlotlyStatic) => void)[];
-  /** A chart was asked of plotly.js on this page (drawn, or waiting for it). */
-  asked?: boolean;
 }
 
 const KEY = "__tenleave_plotly__";
@@ -38,12 +36,6 @@ export function plotlyNow(): PlotlyStatic | null {
 /** Call `use` with the page's plotly.js: now if it is there, else when it is published. */
 export function withPlotly(use: (plotly: PlotlyStatic) => void): void {
   const s = slot();
-  s.asked = true;
   if (s.plotly) use(s.plotly);
   else s.waiters.push(use);
-}
-
-/** Whether any chart was asked of plotly.js on this page yet. */
-export function chartAsked(): boolean {
-  return slot().asked === true;
 }
