@@ -550,11 +550,7 @@ class _Run:
     # -------------------------------------------------------------- play-outs
 
     def world(self, wid: int) -> World:
-        """World ``wid``: its generator is ``random.Random(f"{digest}:{wid}")``, seeded as
-        ``Random.seed`` seeds a string (the integer of its UTF-8 bytes followed by their
-        SHA-512), written out to skip that method's type checks."""
-        key = f"{self.digest}:{wid}".encode()
-        rng = random.Random(int.from_bytes(key + hashlib.sha512(key).digest(), "big"))
+        rng = random.Random(f"{self.digest}:{wid}")
         return World(self.pos, rng, self.pos.cards_left, self.deal)
 
     def play(self, groups: Sequence[int], start: int, stop: int,
