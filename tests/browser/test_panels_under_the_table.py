@@ -13,8 +13,10 @@ from .driver import open_and_run
 from .harness import LabServer
 from .test_narrow_window import play_and_replay, window
 
-# The table's box and each panel's (left, top, right, bottom, px), and each drawn chart's
-# width against its panel's inner width.
+# The table's box and each panel's (left, top, right, bottom, px), the bottom of the table's
+# margin box (a panel is beside the floating table while its top is above that edge: a box
+# of its own never overlaps a float's margin), and each drawn chart's width against its
+# panel's inner width.
 BOXES = """() => {
     const root = document.querySelector('.jp-OutputArea-output .tl-root');
     const box = (el) => { const b = el.getBoundingClientRect();
@@ -24,7 +26,10 @@ BOXES = """() => {
         return {figure: p.dataset.figure, box: box(p), inner: p.clientWidth,
                 chart: svg ? Math.round(svg.getBoundingClientRect().width) : null};
     });
-    return {main: box(root.querySelector('.tl-main')), panels};
+    const main = root.querySelector('.tl-main');
+    const edge = main.getBoundingClientRect().bottom
+        + parseFloat(getComputedStyle(main).marginBottom);
+    return {main: box(main), edge: Math.round(edge), panels};
 }"""
 
 DRAWN = """() => { const r = document.querySelector('.jp-OutputArea-output .tl-root');
@@ -53,7 +58,7 @@ def check_flow(page: Any, shot: str) -> None:
     under = 0
     for panel in panels:
         p_left, p_top, p_right, _ = panel["box"]
-        if p_top >= bottom - 1:  # under the table: the whole width, from the table's left
+        if p_top >= found["edge"] - 1:  # under the table: the whole width, from the table's left
             under += 1
             assert abs(p_left - left) <= 2 and p_right > right, (panel, found)
         else:  # beside it
