@@ -136,26 +136,12 @@ def _guarded(argv: Sequence[str] | None, signals: _Signals) -> int:
             return code
         except (KeyboardInterrupt, Terminated):
             raise
-        except BrokenPipeError:
-            _silence()
-            return EXIT_BROKEN_PIPE
-        except OSError as e:
-            _silence(stdout=True, stderr=False)  # the unwritten output is dropped
-            _say(_os_error(e))
-            return EXIT_USAGE
-        except MemoryError:
-            _say("out of memory (ask for less: fewer samples or games)")
-            return EXIT_FAILED
-        except Exception as e:  # a bug: one line still, the details on demand
-            import os
-
-            if os.environ.get("TENLEAVE_TRACEBACK"):
-                raise
-            from ..engine.errors import one_line
-
-            _say(f"internal error: {type(e).__name__}: {one_line(str(e), 120)} (please "
-                 "report it; TENLEAVE_TRACEBACK=1 shows the traceback)")
-            return EXIT_FAILED
+        except Exception as e:
+            if signals.received is not None:  # the signal, raised where Python wraps it
+                # (in a class's __set_name__ it becomes a RuntimeError): still the signal
+                stop = KeyboardInterrupt if signals.received == signal.SIGINT else Terminated
+                raise stop() from e
+            return _failed(e)
     except KeyboardInterrupt:  # simulate has already stopped its processes / Dask tasks
         signals.armed = False
         _silence(stdout=True, stderr=False)
@@ -166,6 +152,31 @@ def _guarded(argv: Sequence[str] | None, signals: _Signals) -> int:
         _silence(stdout=True, stderr=False)
         _say("terminated")
         return EXIT_TERMINATED
+
+
+def _failed(e: Exception) -> int:
+    """Say in one line why the command failed with ``e`` and return its exit status.
+
+    Raises ``e`` again for a bug when ``TENLEAVE_TRACEBACK`` is set."""
+    if isinstance(e, BrokenPipeError):
+        _silence()
+        return EXIT_BROKEN_PIPE
+    if isinstance(e, OSError):
+        _silence(stdout=True, stderr=False)  # the unwritten output is dropped
+        _say(_os_error(e))
+        return EXIT_USAGE
+    if isinstance(e, MemoryError):
+        _say("out of memory (ask for less: fewer samples or games)")
+        return EXIT_FAILED
+    import os  # a bug: one line still, the details on demand
+
+    if os.environ.get("TENLEAVE_TRACEBACK"):
+        raise e
+    from ..engine.errors import one_line
+
+    _say(f"internal error: {type(e).__name__}: {one_line(str(e), 120)} (please "
+         "report it; TENLEAVE_TRACEBACK=1 shows the traceback)")
+    return EXIT_FAILED
 
 
 def _say(line: str) -> None:

@@ -234,6 +234,32 @@ def test_a_signal_during_start_up(tmp_path: Path, sig: int, code: int, line: str
 
 
 @pytest.mark.parametrize("sig, code, line", [
+    (signal.SIGINT, 130, "tenleave: interrupted\n"),
+    (signal.SIGTERM, 143, "tenleave: terminated\n"),
+])
+def test_a_signal_that_python_wraps_is_still_the_signal(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], sig: int,
+        code: int, line: str) -> None:
+    """A signal that arrives while a class is being made (an import at start-up) is raised
+    inside ``__set_name__``, where Python 3.11 wraps it in a RuntimeError: the command
+    still ends with the signal's status and line, not as an internal error."""
+    from tenleave_widget.programs import cli
+
+    def made_while_signalled(argv: object) -> int:
+        class Field:
+            def __set_name__(self, owner: type, name: str) -> None:
+                os.kill(os.getpid(), sig)
+                time.sleep(5)  # the handler raises here, at once
+
+        type("Record", (), {"field": Field()})
+        return 0
+
+    monkeypatch.setattr(cli, "_command", made_while_signalled)
+    assert cli.main(["odds", "-"]) == code
+    assert capsys.readouterr().err == line
+
+
+@pytest.mark.parametrize("sig, code, line", [
     (signal.SIGINT, 130, "tenleave: interrupted"),
     (signal.SIGTERM, 143, "tenleave: terminated"),
 ])
