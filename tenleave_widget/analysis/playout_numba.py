@@ -141,6 +141,15 @@ def _empty(qc: IntArray) -> bool:
 
 
 @_inline
+def _full(qp: IntArray, full: int) -> bool:
+    """Whether every queue holds its last card (``qp`` at ``full``): the automatic wake."""
+    for i in range(qp.shape[0]):
+        if qp[i] != full:
+            return False
+    return True
+
+
+@_inline
 def _popcount(b: int) -> int:
     """The number of set bits of ``b`` (below 2**32)."""
     b = b - ((b >> 1) & 0x55555555)
@@ -273,11 +282,7 @@ def _play(qc0: IntArray, qp0: IntArray, hp0: IntArray, chain: IntArray,
             turns = left
             s = seat0
         if m >= 0 and turns > 0:  # the automatic wake after the root move
-            allfull = True
-            for i in range(nq):
-                if qp[i] != full:
-                    allfull = False
-            if allfull:
+            if _full(qp, full):
                 fine += _swat(qc, qp, tok, swats, n, False)
                 k += 1
                 tok = chain[w, k]
@@ -296,11 +301,7 @@ def _play(qc0: IntArray, qp0: IntArray, hp0: IntArray, chain: IntArray,
             qc[q] += (v * 5 + s - 4) * qp[q]
             qp[q] *= BASE
             if j < turns - 1:
-                allfull = True
-                for i in range(nq):
-                    if qp[i] != full:
-                        allfull = False
-                if allfull:
+                if _full(qp, full):
                     fine += _swat(qc, qp, tok, swats, n, False)
                     k += 1
                     tok = chain[w, k]
