@@ -76,7 +76,7 @@ class _Signals:
         if not self.armed or self.received is not None:
             return
         self.received = signum
-        raise KeyboardInterrupt if signum == signal.SIGINT else Terminated
+        raise _stop(signum)
 
     def install(self) -> dict[int, Any]:
         """Install the handlers (in the main thread only: elsewhere a signal cannot be
@@ -127,20 +127,33 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _guarded(argv: Sequence[str] | None, signals: _Signals) -> int:
-    """The command, every way it can end mapped to an exit status and at most one line."""
+    """The command, every way it can end mapped to an exit status and at most one line.
+
+    A signal is the signal wherever its handler raised: where Python wraps the exception
+    (a class's ``__set_name__`` makes it a RuntimeError) and where Python can only drop it
+    (a finaliser run by the garbage collector reports it as "Exception ignored" and goes
+    on): the first is turned back into the signal, the second is not reported, and the
+    command that then carried on still ends with the signal's status and line."""
+    unraisable = sys.unraisablehook
+
+    def dropped(u: Any) -> None:
+        if not isinstance(u.exc_value, (KeyboardInterrupt, Terminated)):
+            unraisable(u)
+
+    sys.unraisablehook = dropped
     try:
         try:
             code = _command(argv)
             sys.stdout.flush()  # here, not at exit: a write error is ours to report
             signals.armed = False
+            if signals.received is not None:  # raised where Python dropped it
+                raise _stop(signals.received)
             return code
         except (KeyboardInterrupt, Terminated):
             raise
         except Exception as e:
             if signals.received is not None:  # the signal, raised where Python wraps it
-                # (in a class's __set_name__ it becomes a RuntimeError): still the signal
-                stop = KeyboardInterrupt if signals.received == signal.SIGINT else Terminated
-                raise stop() from e
+                raise _stop(signals.received) from e
             return _failed(e)
     except KeyboardInterrupt:  # simulate has already stopped its processes / Dask tasks
         signals.armed = False
@@ -152,6 +165,13 @@ def _guarded(argv: Sequence[str] | None, signals: _Signals) -> int:
         _silence(stdout=True, stderr=False)
         _say("terminated")
         return EXIT_TERMINATED
+    finally:
+        sys.unraisablehook = unraisable
+
+
+def _stop(signum: int) -> BaseException:
+    """The exception the handler raises for ``signum``."""
+    return KeyboardInterrupt() if signum == signal.SIGINT else Terminated()
 
 
 def _failed(e: Exception) -> int:

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -233,28 +234,46 @@ def test_a_signal_during_start_up(tmp_path: Path, sig: int, code: int, line: str
     assert (returncode, err) == (code, line)
 
 
+def signalled_in_set_name(sig: int) -> None:
+    """A class being made (an import at start-up) is signalled inside ``__set_name__``,
+    where Python 3.11 wraps the handler's exception in a RuntimeError."""
+    class Field:
+        def __set_name__(self, owner: type, name: str) -> None:
+            os.kill(os.getpid(), sig)
+            time.sleep(5)  # the handler raises here, at once
+
+    type("Record", (), {"field": Field()})
+
+
+def signalled_in_del(sig: int) -> None:
+    """An object being finalised (a ``__del__`` the garbage collector runs during an
+    import) is signalled, where Python can only report the handler's exception as
+    "Exception ignored" and carry on."""
+    class Handle:
+        def __del__(self) -> None:
+            os.kill(os.getpid(), sig)
+            time.sleep(5)  # the handler raises here, at once
+
+    Handle()  # dropped at once: its __del__ runs here
+
+
+@pytest.mark.parametrize("where", [signalled_in_set_name, signalled_in_del])
 @pytest.mark.parametrize("sig, code, line", [
     (signal.SIGINT, 130, "tenleave: interrupted\n"),
     (signal.SIGTERM, 143, "tenleave: terminated\n"),
 ])
-def test_a_signal_that_python_wraps_is_still_the_signal(
+def test_a_signal_python_wraps_or_drops_is_still_the_signal(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], sig: int,
-        code: int, line: str) -> None:
-    """A signal that arrives while a class is being made (an import at start-up) is raised
-    inside ``__set_name__``, where Python 3.11 wraps it in a RuntimeError: the command
-    still ends with the signal's status and line, not as an internal error."""
+        code: int, line: str, where: Callable[[int], None]) -> None:
+    """Wherever the handler's exception is raised, the command ends with the signal's
+    status and its one line, not as an internal error nor with a line from Python."""
     from tenleave_widget.programs import cli
 
-    def made_while_signalled(argv: object) -> int:
-        class Field:
-            def __set_name__(self, owner: type, name: str) -> None:
-                os.kill(os.getpid(), sig)
-                time.sleep(5)  # the handler raises here, at once
-
-        type("Record", (), {"field": Field()})
+    def command(argv: object) -> int:
+        where(sig)
         return 0
 
-    monkeypatch.setattr(cli, "_command", made_while_signalled)
+    monkeypatch.setattr(cli, "_command", command)
     assert cli.main(["odds", "-"]) == code
     assert capsys.readouterr().err == line
 
