@@ -64,7 +64,6 @@ import hashlib
 import json
 import math
 import operator
-import random
 import threading
 import time
 from collections import OrderedDict
@@ -79,8 +78,8 @@ from ..engine.view import View, ViewWithHistory, has_history
 from .lookahead import _immediate, _moves_of, immediate_by_play
 from .odds import move_evaluation
 from .playout import Move, Policy, Simulator
-from .playout_position import Position, World
-from .playouts import CHUNK_WORLDS, play_outs
+from .playout_position import Position
+from .playouts import CHUNK_WORLDS, Worlds, play_outs
 from .position import MODELS
 from .reader import BELIEF_COST, Belief, dealer
 from .stats import mean_ci, mean_half_width, wilson
@@ -549,9 +548,11 @@ class _Run:
 
     # -------------------------------------------------------------- play-outs
 
-    def world(self, wid: int) -> World:
-        rng = random.Random(f"{self.digest}:{wid}")
-        return World(self.pos, rng, self.pos.cards_left, self.deal)
+    def worlds_of(self, ids: Sequence[int]) -> Worlds:
+        """Worlds ``ids``: world ``wid`` is the position's world of the generator
+        ``random.Random(f"{digest}:{wid}")`` (under the model's deal)."""
+        digest = self.digest
+        return Worlds(self.pos, [f"{digest}:{wid}" for wid in ids], self.deal)
 
     def play(self, groups: Sequence[int], start: int, stop: int,
              reference: bool) -> Generator[None, None, None]:
@@ -566,9 +567,9 @@ class _Run:
         peeks = [(pk.values, pk.q, pk.i) for pk in self.peeks]
         for a in range(start, stop, _CHUNK):
             ids = range(a, min(stop, a + _CHUNK))
-            ws = [self.world(w) for w in ids]
+            ws = self.worlds_of(ids)
             rows = play_outs(self.sim, moves, ws, reference=reference)
-            for wid, w, row in zip(ids, ws, rows, strict=True):
+            for wid, row in zip(ids, rows, strict=True):
                 for (g_, m_, p_, w_), pen in zip(sinks, row, strict=False):
                     mine = pen[seat]
                     g_[wid] = mine - (sum(pen) - mine) / k
@@ -578,9 +579,8 @@ class _Run:
                         m_[wid] = float(1 - won)
                 if reference:
                     self.reference.add(wid, row[-1], seat)
-                queues = w.queues
-                for values, q, i in peeks:
-                    values[wid] = queues[q][i] >> 3
+            for values, q, i in peeks:
+                values.update(zip(ids, ws.values(q, i), strict=True))
             yield
 
     # -------------------------------------------------------------- peeks

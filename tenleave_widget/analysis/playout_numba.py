@@ -34,6 +34,8 @@ True
 
 from __future__ import annotations
 
+import hashlib
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast
 
@@ -42,7 +44,7 @@ import numpy as np
 import numpy.typing as npt
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .playout import Move, Simulator
+from .playout import Move, Simulator, Uncovered
 from .playout_batch import (
     _FIELD,
     _MASK,
@@ -57,11 +59,15 @@ from .playout_batch import (
     tables,
     world_arrays,
 )
-from .playout_position import World
+from .playout_position import Position, World
 
-__all__ = ["compile_kernel", "play_compiled"]
+__all__ = ["Arrays", "compile_kernel", "play_arrays", "play_compiled", "sample_worlds",
+           "seed_words"]
 
 IntArray = npt.NDArray[np.int64]
+
+Arrays = tuple[IntArray, IntArray, IntArray, IntArray, npt.NDArray[np.float64]]
+"""Worlds as the kernels' arrays, a row per world: ``(qc, qp, hp, chain, us)``."""
 
 _POW_NB = _POW[:MAX_CAP + 1].copy()
 _trailing_zeros: Callable[[int], int] = cast(Any, trailing_zeros)
@@ -325,10 +331,20 @@ def play_compiled(sim: Simulator, moves: Sequence[Move], worlds: Sequence[World]
     as the scalar one. Raises :class:`~tenleave_widget.analysis.playout.Uncovered` for a
     position the tables do not cover (queues of more than 4 cards, more than 3 cards of
     a value)."""
-    nw, nm = len(worlds), len(moves)
+    if not worlds:
+        return []
+    return play_arrays(sim, moves, world_arrays(sim, worlds), reference)
+
+
+def play_arrays(sim: Simulator, moves: Sequence[Move], arrays: Arrays,
+                reference: bool) -> list[list[list[int]]]:
+    """:func:`play_compiled` of worlds given as the kernels' arrays (a row per world):
+    ``(qc, qp, hp, chain, us)`` as :func:`~tenleave_widget.analysis.playout_batch.
+    world_arrays` or :func:`sample_worlds` returns them."""
+    qc0, qp0, hp0, chain, us = arrays
+    nw, nm = len(qc0), len(moves)
     if nw == 0:
         return []
-    qc0, qp0, hp0, chain, us = world_arrays(sim, worlds)
     swats, rows, choice = _tables(sim.n, sim.token_pos)
     explore = sim.explore
     ys = ((us - explore) / (1.0 - explore) if explore < 1 else us).ravel()
@@ -357,3 +373,230 @@ def compile_kernel() -> None:
     pos = Position(Game(3, seed=1).view(0))
     play_compiled(Simulator(pos, Policy()), [Move(1, 0)],
                   [World(pos, random.Random(0), pos.cards_left)], True)
+
+
+# ---------------------------------------------------------------- worlds, sampled here
+
+_M32 = 0xFFFFFFFF
+
+
+def _mt_start() -> IntArray:
+    """The Mersenne Twister's state after ``init_genrand(19650218)``, where every
+    ``init_by_array`` begins."""
+    mt = [19650218]
+    for i in range(1, 624):
+        p = mt[-1]
+        mt.append((1812433253 * (p ^ (p >> 30)) + i) & _M32)
+    return np.array(mt, dtype=np.int64)
+
+
+_MT_START = _mt_start()
+
+
+@_inline
+def _mt_seed(mt: IntArray, key: npt.NDArray[np.uint32], k0: int, kn: int) -> None:
+    """CPython's ``Random.seed`` of an integer, in ``mt`` (624 words, then the index):
+    the Mersenne Twister's ``init_by_array`` of the integer's 32-bit words
+    ``key[k0:k0 + kn]``, least significant first (``_randommodule.c``)."""
+    for i in range(624):  # init_genrand(19650218), the same for every seed
+        mt[i] = _MT_START[i]
+    i = 1
+    j = 0
+    for _ in range(624 if kn < 624 else kn):
+        p = mt[i - 1]
+        mt[i] = ((mt[i] ^ ((p ^ (p >> 30)) * 1664525)) + np.int64(key[k0 + j]) + j) & _M32
+        i += 1
+        j += 1
+        if i >= 624:
+            mt[0] = mt[623]
+            i = 1
+        if j >= kn:
+            j = 0
+    for _ in range(623):
+        p = mt[i - 1]
+        mt[i] = ((mt[i] ^ ((p ^ (p >> 30)) * 1566083941)) - i) & _M32
+        i += 1
+        if i >= 624:
+            mt[0] = mt[623]
+            i = 1
+    mt[0] = 0x80000000
+    mt[624] = 624
+
+
+@_inline
+def _mt_next(mt: IntArray) -> int:
+    """The generator's next 32-bit output (``genrand_uint32``), the state regenerated a
+    word at a time as it is read (the same words as CPython's whole-table twist: each
+    word is computed from the same inputs, in the same order)."""
+    k = mt[624]
+    if k >= 624:
+        k = 0
+    if k < 227:
+        y = (mt[k] & 0x80000000) | (mt[k + 1] & 0x7FFFFFFF)
+        mt[k] = mt[k + 397] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
+    elif k < 623:
+        y = (mt[k] & 0x80000000) | (mt[k + 1] & 0x7FFFFFFF)
+        mt[k] = mt[k - 227] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
+    else:
+        y = (mt[623] & 0x80000000) | (mt[0] & 0x7FFFFFFF)
+        mt[623] = mt[396] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
+    mt[624] = k + 1
+    y = int(mt[k])
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9D2C5680
+    y ^= (y << 15) & 0xEFC60000
+    y ^= y >> 18
+    return y
+
+
+@_jit
+def _sample(key: npt.NDArray[np.uint32], koff: IntArray, pools: IntArray, poff: IntArray,
+            sg: IntArray, sk: IntArray, sq: IntArray, so: IntArray, sd: IntArray,
+            qc_base: IntArray, full_hands: IntArray, token: int, others: int, bits: int,
+            clen: int, ulen: int) -> tuple[IntArray, IntArray, IntArray,
+                                           npt.NDArray[np.float64], IntArray, bool]:
+    """The worlds of :class:`~tenleave_widget.analysis.playout_position.World` under the
+    uniform deal, one per seed (the words ``key[koff[w]:koff[w + 1]]`` of the integer a
+    ``random.Random`` is seeded with), drawing the same numbers in the same order:
+    each group's pool shuffled (``pools[poff[g]:poff[g + 1]]``, ``Random.shuffle``), the
+    token chain, the per-turn numbers. The table's unknown slots ``s`` (group ``sg``,
+    its index in the group ``sk``, queue ``sq``, owner ``so``, 26 to the power of its
+    place ``sd``) are filled from the shuffled pools. Returns ``(qc, hp, chain, us,
+    fills, covered)``: the kernels' queue codes and packed hands, the chain, the numbers,
+    each slot's value, and whether every hand holds at most 3 cards of a value."""
+    nw = koff.shape[0] - 1
+    nq = qc_base.shape[0]
+    n = full_hands.shape[0]
+    ns = sg.shape[0]
+    ng = poff.shape[0] - 1
+    qc = np.empty((nw, nq), dtype=np.int64)
+    hp = np.empty((nw, n), dtype=np.int64)
+    chain = np.empty((nw, clen), dtype=np.int64)
+    us = np.empty((nw, ulen), dtype=np.float64)
+    fills = np.empty((nw, ns), dtype=np.int64)
+    mt = np.empty(625, dtype=np.int64)
+    p = np.empty(pools.shape[0], dtype=np.int64)
+    hands = np.empty((n, 6), dtype=np.int64)
+    covered = True
+    for w in range(nw):
+        _mt_seed(mt, key, koff[w], koff[w + 1] - koff[w])
+        for g in range(ng):  # Random.shuffle of each pool in turn
+            a = poff[g]
+            for i in range(a, poff[g + 1]):
+                p[i] = pools[i]
+            for i in range(poff[g + 1] - a - 1, 0, -1):
+                sh = 32  # 32 less the bits of i + 1: getrandbits((i + 1).bit_length())
+                m = i + 1
+                while m:
+                    sh -= 1
+                    m >>= 1
+                j = _mt_next(mt) >> sh
+                while j > i:
+                    j = _mt_next(mt) >> sh
+                t = p[a + i]
+                p[a + i] = p[a + j]
+                p[a + j] = t
+        for q in range(nq):
+            qc[w, q] = qc_base[q]
+        for o in range(n):
+            for v in range(6):
+                hands[o, v] = full_hands[o, v]
+        for s in range(ns):
+            v = p[poff[sg[s]] + sk[s]]
+            fills[w, s] = v
+            qc[w, sq[s]] += (1 + (v - 1) * 5 + so[s]) * sd[s]
+            hands[so[s], v] -= 1
+        for o in range(n):
+            h = 0
+            for v in range(1, 6):
+                c = hands[o, v]
+                if c > 3:
+                    covered = False
+                h |= c << (2 * (v - 1))
+            hp[w, o] = h
+        chain[w, 0] = token
+        last = token
+        c = 1
+        while c < clen:
+            j = _mt_next(mt) >> (32 - bits)
+            if j < others:
+                last = j if j < last else j + 1
+                chain[w, c] = last
+                c += 1
+        for u in range(ulen):
+            a32 = _mt_next(mt) >> 5
+            b32 = _mt_next(mt) >> 6
+            us[w, u] = (a32 * 67108864.0 + b32) * (1.0 / 9007199254740992.0)
+    return qc, hp, chain, us, fills, covered
+
+
+def seed_words(seed: str | int) -> bytes:
+    """The 32-bit words, least significant first (4 bytes each, little-endian), of the
+    integer ``random.Random(seed)`` seeds its Mersenne Twister with: a string's UTF-8
+    bytes followed by their SHA-512 digest, read as one big-endian integer (``random``'s
+    seed version 2), an integer's absolute value."""
+    if isinstance(seed, str):  # the integer's bytes reversed, without making it
+        b = seed.encode()
+        le = (b + hashlib.sha512(b).digest())[::-1].rstrip(b"\0")
+        return le + bytes(-len(le) % 4) if le else bytes(4)
+    x = abs(seed)
+    return x.to_bytes(4 * max(1, (x.bit_length() + 31) // 32), "little")
+
+
+_Layout = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray,
+                IntArray, IntArray, IntArray]
+_LAYOUTS: weakref.WeakKeyDictionary[Position, _Layout] = weakref.WeakKeyDictionary()
+
+
+def _layout(pos: Position) -> _Layout:
+    """What :func:`_sample` reads of a position, memoised: the pools listed with their
+    offsets, the unknown table slots' (group, index in the group, queue, owner, 26 to the
+    power of the place), the queue codes of the known cards, the hands of
+    :attr:`Position.full_hands`, and each queue's 26 to the power of its length."""
+    got = _LAYOUTS.get(pos)
+    if got is None:
+        i64 = np.int64
+        pools = np.array([v for pool in pos.pools for v in pool], dtype=i64)
+        poff = np.cumsum([0] + [len(pool) for pool in pos.pools], dtype=i64)
+        slots = np.array(pos.slots, dtype=i64).reshape(-1, 5)
+        sq, si, sg, sk, so = slots.T
+        base = np.zeros(len(pos.queues), dtype=i64)
+        for q, row in enumerate(pos.queues):
+            for i, x in enumerate(row):
+                if x >= 0:
+                    base[q] += (1 + ((x >> 3) - 1) * 5 + (x & 7)) * BASE ** i
+        qp = _POW.take([len(row) for row in pos.queues])
+        got = _LAYOUTS[pos] = (pools, poff, sg.copy(), sk.copy(), sq.copy(), so.copy(),
+                               _POW.take(si), base, np.array(pos.full_hands, dtype=i64), qp)
+    return got
+
+
+def sample_worlds(pos: Position, seeds: Sequence[str | int]) -> tuple[Arrays, IntArray]:
+    """The worlds ``World(pos, random.Random(seed), pos.cards_left)`` of the uniform deal,
+    one per seed, sampled in machine code as the kernels' arrays: the same worlds number
+    for number (the same Mersenne Twister, seeded and drawn as CPython's
+    ``random.Random`` does, the same draws in the same order). Returns the
+    :data:`Arrays` and each unknown table slot's value per world (a row per world, the
+    slots of :attr:`Position.slots` in order).
+
+    Raises :class:`~tenleave_widget.analysis.playout.Uncovered` for a position the
+    kernels' tables do not cover (queues of more than 4 cards, more than 3 cards of a
+    value in a hand), and ``ValueError`` for a position with a single token (as
+    ``World`` does: the token chain has nothing to draw)."""
+    if pos.cap > MAX_CAP:
+        raise Uncovered(f"the batched kernel covers queues of up to {MAX_CAP} cards, "
+                        f"not {pos.cap}")
+    others = len(pos.token_pos) - 1
+    if others < 1:
+        raise ValueError("a token chain needs two tokens or more")
+    words = [seed_words(s) for s in seeds]
+    key = np.frombuffer(b"".join(words), dtype="<u4")
+    koff = np.cumsum([0] + [len(w) >> 2 for w in words], dtype=np.int64)
+    pools, poff, sg, sk, sq, so, sd, base, full, qp = _layout(pos)
+    turns = pos.cards_left
+    qc, hp, chain, us, fills, covered = _sample(
+        key, koff, pools, poff, sg, sk, sq, so, sd, base, full, pos.token, others,
+        others.bit_length(), turns + 9, 2 * turns + 2)
+    if not covered:
+        raise Uncovered("the batched kernel covers hands of up to 3 cards of a value")
+    return (qc, np.repeat(qp[None, :], len(qc), axis=0), hp, chain, us), fills

@@ -29,14 +29,17 @@ way, so they give the identical outcomes for the same worlds, under any policy
 from __future__ import annotations
 
 import importlib.util
+import random
 from collections.abc import Callable, Sequence
+from typing import Any, overload
 
 from ..engine.errors import SetupError, excerpt
 from .playout import Move, Simulator, Uncovered
-from .playout_position import World
+from .playout_position import Position, World
+from .worlds import Deal
 
 __all__ = ["BATCH_MIN_ROWS", "CHUNK_WORLDS", "COMPILED_MIN_ROWS", "KERNELS", "Outcomes",
-           "default_kernel", "play_outs"]
+           "Worlds", "default_kernel", "play_outs"]
 
 Outcomes = list[list[list[int]]]
 """Final penalties, ``outcomes[world][move][seat]``; with ``reference=True`` each world's
@@ -140,6 +143,72 @@ def default_kernel() -> str:
     return "scalar"
 
 
+class Worlds(Sequence[World]):
+    """The worlds of a position, one per seed: world ``i`` is ``World(pos,
+    random.Random(seeds[i]), pos.cards_left, deal)``, sampled on first use.
+
+    Handed to :func:`play_outs` on the compiled kernel with the uniform deal
+    (``deal=None``), the worlds are sampled in machine code straight into the kernel's
+    arrays (:func:`~tenleave_widget.analysis.playout_numba.sample_worlds`: the same
+    numbers, 4-7x faster than a :class:`World` each); anywhere else (another kernel,
+    another deal, a position the kernel does not cover) as :class:`World` objects. Either
+    way they are the same worlds. :meth:`values` reads a table card in every world.
+    """
+
+    def __init__(self, pos: Position, seeds: Sequence[str | int],
+                 deal: Deal | None = None) -> None:
+        self.pos = pos
+        self.seeds = list(seeds)
+        self.deal = deal
+        self._worlds: list[World] | None = None
+        self._arrays: Any = None  # (Arrays, fills) of the compiled sampler, once made
+
+    def __len__(self) -> int:
+        return len(self.seeds)
+
+    @overload
+    def __getitem__(self, i: int) -> World: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[World]: ...
+
+    def __getitem__(self, i: int | slice) -> World | list[World]:
+        return self.worlds()[i]
+
+    def worlds(self) -> list[World]:
+        """The worlds as :class:`World` objects (made on first call)."""
+        if self._worlds is None:
+            pos, deal = self.pos, self.deal
+            self._worlds = [World(pos, random.Random(s), pos.cards_left, deal)
+                            for s in self.seeds]
+        return self._worlds
+
+    def arrays(self) -> Any:
+        """The compiled sampler's ``(arrays, fills)`` of these worlds, or ``None`` where it
+        cannot make them (another deal than the uniform one, numba missing). Raises
+        :class:`~tenleave_widget.analysis.playout.Uncovered` for a position the kernels
+        do not cover."""
+        if self._arrays is None and self.deal is None and "compiled" in KERNELS:
+            try:
+                from .playout_numba import sample_worlds
+            except (ImportError, RuntimeError):
+                KERNELS.pop("compiled", None)
+                return None
+            self._arrays = sample_worlds(self.pos, self.seeds)
+        return self._arrays
+
+    def values(self, q: int, i: int) -> list[int]:
+        """The value of the card at place ``i`` of queue ``q`` in each world."""
+        code = self.pos.queues[q][i]
+        if code >= 0:
+            return [code >> 3] * len(self.seeds)
+        if self._arrays is not None:
+            s = [(sq, si) for sq, si, *_ in self.pos.slots].index((q, i))
+            values: list[int] = self._arrays[1][:, s].tolist()
+            return values
+        return [w.queues[q][i] >> 3 for w in self.worlds()]
+
+
 def play_outs(sim: Simulator, moves: Sequence[Move], worlds: Sequence[World], *,
               reference: bool = False, kernel: str | None = None) -> Outcomes:
     """Play every move of ``moves`` out in every world of ``worlds``.
@@ -166,6 +235,9 @@ def play_outs(sim: Simulator, moves: Sequence[Move], worlds: Sequence[World], *,
     if run is None:
         raise SetupError(f"kernel must be one of {sorted(KERNELS)}, not {excerpt(kernel)}")
     try:
+        if name == "compiled" and isinstance(worlds, Worlds) and worlds.arrays() is not None:
+            from .playout_numba import play_arrays
+            return play_arrays(sim, moves, worlds.arrays()[0], reference)
         return run(sim, moves, worlds, reference)
     except Uncovered:
         if kernel is not None:

@@ -53,7 +53,7 @@ def mean_half_width(xs: Sequence[float], z: float = Z95) -> tuple[float, float]:
     m = sum(xs) / n
     if n < 2:
         return m, 0.0
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
+    sd = math.sqrt(sum([(x - m) ** 2 for x in xs]) / (n - 1))  # a list: no generator
     return m, z * sd / math.sqrt(n)
 
 

@@ -215,7 +215,8 @@ def test_the_compiled_kernel_is_the_default_where_numba_is_installed() -> None:
     """numba is a dependency where it has wheels: there the compiled kernel plays every
     call of two play-outs or more, the batched and scalar kernels stay the fallbacks."""
     assert default_kernel() == "compiled"
-    assert list(KERNELS) == ["scalar", "batch", "compiled"]
+    # (a benchmark may register a kernel of its own after them: bench_policy.py does)
+    assert list(KERNELS)[:3] == ["scalar", "batch", "compiled"]
     assert playouts.COMPILED_MIN_ROWS == 2
 
 

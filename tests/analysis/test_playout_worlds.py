@@ -1,0 +1,174 @@
+"""Worlds sampled in machine code (analysis/playout_numba.py's sampler, behind
+analysis/playouts.py's ``Worlds``): the same Mersenne Twister as CPython's
+``random.Random``, and so the same worlds, number for number, as ``World`` makes them."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from helpers import random_game
+
+from tenleave_widget.analysis import playouts
+from tenleave_widget.analysis.lookahead import _moves_of
+from tenleave_widget.analysis.playout import Move, Policy, Simulator
+from tenleave_widget.analysis.playout_batch import Uncovered, world_arrays
+from tenleave_widget.analysis.playout_numba import (
+    _mt_next,
+    _mt_seed,
+    sample_worlds,
+    seed_words,
+)
+from tenleave_widget.analysis.playout_position import Position, World
+from tenleave_widget.analysis.playouts import KERNELS, Worlds, play_outs
+from tenleave_widget.engine.game import Game
+from tenleave_widget.engine.rules import Rules
+
+SEEDS: list[str | int] = ["", "a", "\0\0", "0" * 64 + ":0", "é:12", 0, 1, -7, 2**32 - 1, 2**32,
+                          2**64 + 5, 3**90]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_compiled_generator_is_cpythons_mersenne_twister(seed: str | int) -> None:
+    """Seeded with the words of :func:`seed_words`, the compiled generator draws
+    ``random.Random(seed)``'s 32-bit numbers, past two regenerations of its state."""
+    key = np.frombuffer(seed_words(seed), dtype="<u4")
+    mt = np.zeros(625, dtype=np.int64)
+    _mt_seed(mt, key, 0, len(key))
+    rng = random.Random(seed)
+    got = [_mt_next(mt) for _ in range(1400)]
+    assert got == [rng.getrandbits(32) for _ in range(1400)]
+
+
+def test_a_long_key_is_seeded_as_cpython_seeds_it() -> None:
+    """A key longer than the generator's state (more than 624 words)."""
+    seed = 7 ** 9000
+    key = np.frombuffer(seed_words(seed), dtype="<u4")
+    assert len(key) > 624
+    mt = np.zeros(625, dtype=np.int64)
+    _mt_seed(mt, key, 0, len(key))
+    rng = random.Random(seed)
+    assert [_mt_next(mt) for _ in range(700)] == [rng.getrandbits(32) for _ in range(700)]
+
+
+VARIANTS = [
+    Rules(),
+    Rules.from_json({"daybreak_token_change": False}),
+    Rules.from_json({"tokens": {"A": [1, 2, 3], "B": [4], "C": [2, 4]}}),
+]
+
+
+def _positions(count: int, seed: int) -> list[Position]:
+    """``count`` positions of 2..5 seats at every stage of a game, the rules varied."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        n = 2 + i % 4
+        rules = VARIANTS[i % len(VARIANTS)]
+        g = Game(n, rules=rules, seed=rng.randrange(2**32), first=rng.randrange(n))
+        for _ in range(rng.randrange(n * len(rules.dealt(n)))):
+            lt = g.legal_turns
+            g.apply(lt[rng.randrange(len(lt))])
+        out.append(Position(g.view(g.to_move)))
+    return out
+
+
+def test_the_sampled_worlds_are_the_worlds_of_random_random() -> None:
+    """60 positions of 2..5 seats (printed and variant rules), 40 string and integer
+    seeds each: the sampler's arrays are those of the ``World`` objects of the same
+    seeds (hidden values, hands, token chain, per-turn numbers), and its slot values
+    the worlds' table cards."""
+    worlds = 0
+    for k, pos in enumerate(_positions(60, seed=5)):
+        seeds: list[str | int] = [f"{k:064x}:{w}" for w in range(30)]
+        seeds += [k * 1000 + w for w in range(8)] + [-k, 2**80 + k]
+        ws = [World(pos, random.Random(s), pos.cards_left) for s in seeds]
+        sim = Simulator(pos, Policy())
+        want = world_arrays(sim, ws)
+        got, fills = sample_worlds(pos, seeds)
+        for a, b in zip(want, got, strict=True):
+            assert a.shape == b.shape and a.dtype == b.dtype
+            assert np.array_equal(a, b), (pos.n, pos.cards_left)
+        assert fills.tolist() == [[w.queues[q][i] >> 3 for q, i, *_ in pos.slots]
+                                  for w in ws]
+        worlds += len(ws)
+    assert worlds >= 2000
+
+
+def test_worlds_play_out_as_their_world_objects() -> None:
+    """A :class:`Worlds` handed to :func:`play_outs` gives, on every kernel, the outcomes
+    of its :class:`World` objects on the scalar kernel, and reads every table card as
+    they hold it (sampled by the compiled sampler or as objects)."""
+    for n, seed in [(2, 1), (3, 4), (5, 9)]:
+        g = random_game(n, seed=seed, turns=2 * n)
+        pos = Position(g.view(g.to_move))
+        sim = Simulator(pos, Policy())
+        seeds = [f"d:{w}" for w in range(12)]
+        objects = [World(pos, random.Random(s), pos.cards_left) for s in seeds]
+        moves = [m for _, m in _moves_of(pos, True)][:6]
+        want = KERNELS["scalar"](sim, moves, objects, True)
+        cards = [(q, i) for q, row in enumerate(pos.queues) for i in range(len(row))]
+        for kernel in [None, *KERNELS]:
+            ws = Worlds(pos, seeds)
+            assert play_outs(sim, moves, ws, reference=True, kernel=kernel) == want
+            assert (ws._arrays is not None) == (kernel in (None, "compiled"))
+            for q, i in cards:
+                assert ws.values(q, i) == [w.queues[q][i] >> 3 for w in objects]
+        assert len(ws) == 12 and ws[3].chain == objects[3].chain
+        assert [w.us for w in ws[1:3]] == [w.us for w in objects[1:3]]
+
+
+def test_worlds_of_another_deal_are_world_objects() -> None:
+    """With a deal other than the uniform one the worlds are :class:`World` objects of
+    that deal (the compiled sampler knows only the uniform deal)."""
+    g = random_game(3, seed=2, turns=4)
+    pos = Position(g.view(g.to_move))
+    ws = Worlds(pos, ["x:1", "x:2"], deal=pos.hidden.deal)
+    assert ws.arrays() is None
+    sim = Simulator(pos, Policy())
+    objects = [World(pos, random.Random(s), pos.cards_left, pos.hidden.deal)
+               for s in ["x:1", "x:2"]]
+    assert play_outs(sim, [Move(1, 0)], ws) == KERNELS["scalar"](sim, [Move(1, 0)],
+                                                                 objects, False)
+
+
+def test_worlds_the_kernels_do_not_cover_play_on_the_scalar() -> None:
+    """Queues of more than 4 cards, or a hand of more than 3 cards of a value: the
+    sampler refuses them, and :func:`play_outs` plays the worlds as objects on the
+    scalar kernel."""
+    pos = Position(Game(3, seed=2).view(0))
+    pos.cap = 5
+    with pytest.raises(Uncovered, match="up to 4 cards"):
+        sample_worlds(pos, ["a"])
+    sim = Simulator(pos, Policy())
+    objects = [World(pos, random.Random("a"), pos.cards_left)]
+    assert play_outs(sim, [Move(1, 0)], Worlds(pos, ["a"])) == KERNELS["scalar"](
+        sim, [Move(1, 0)], objects, False)
+    deck = ["1", "1", "1", "1", "2", "3*", "4*", "5*", "5", "2"]
+    pos = Position(Game(3, rules=Rules.from_json({"deck": deck}), seed=3).view(0))
+    with pytest.raises(Uncovered, match="3 cards of a value"):
+        sample_worlds(pos, ["a", "b", "c"])
+    sim = Simulator(pos, Policy())
+    objects = [World(pos, random.Random(s), pos.cards_left) for s in "abc"]
+    assert play_outs(sim, [Move(1, 0)], Worlds(pos, list("abc")), reference=True) == (
+        KERNELS["scalar"](sim, [Move(1, 0)], objects, True))
+
+
+def test_where_numba_does_not_import_worlds_are_objects(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """numba installed but broken: the worlds are sampled as objects, the same outcomes,
+    and the compiled kernel is dropped."""
+    import sys
+
+    monkeypatch.setitem(playouts.KERNELS, "compiled", playouts._compiled)
+    monkeypatch.setitem(sys.modules, "tenleave_widget.analysis.playout_numba", None)
+    pos = Position(Game(3, seed=2).view(0))
+    sim = Simulator(pos, Policy())
+    seeds = ["s:0", "s:1", "s:2"]
+    objects = [World(pos, random.Random(s), pos.cards_left) for s in seeds]
+    moves = [Move(1, 0), Move(2, 1)]
+    ws = Worlds(pos, seeds)
+    assert play_outs(sim, moves, ws) == KERNELS["scalar"](sim, moves, objects, False)
+    assert ws._arrays is None and "compiled" not in KERNELS
