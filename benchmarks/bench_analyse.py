@@ -43,14 +43,23 @@ The machine is shared: CPU times are per process and hold under load; the load i
 **Repeated looks** (``--compare-looks``): the sequential rule looks at the data after
 every round and stops once the ★ is separated; the chance that noise separates it at
 *some* look exceeds the chance at one. This mode analyses each position twice, in one
-run: with the rule as it is (Bonferroni over the decisions compared) and with the
-level also spread over the rule's most looks (``1 + (cap - first) / batch``: 16 at the
-default budget; z = Φ⁻¹(1 − 0.025 / (m · looks))), each against the same reference
-analysis (``--scale`` times the worlds, another salt, the rule as it is): ★ shown,
-agreement (strict and within the reference's ties) and CPU per analysis, per rule::
+run: with the level split over the decisions compared only (``per_look``: z = Φ⁻¹(1 −
+0.025 / m), the rule before) and over the decisions and the rule's most looks
+(``over_looks``, the rule as it is: :func:`~tenleave_widget.analysis.analyse.looks_of`,
+16 at the default budget; z = Φ⁻¹(1 − 0.025 / (m · looks))), each against the same
+reference analysis (``--scale`` times the worlds, another salt, the rule as it is): ★
+shown, agreement (strict and within the reference's ties) and CPU per analysis, per
+rule::
 
-    nice python benchmarks/bench_analyse.py --compare-looks --positions 300 --minutes 40 \\
+    nice python benchmarks/bench_analyse.py --compare-looks --positions 300 --minutes 40 \
         --out benchmarks/results/analyse_looks.json
+
+**The coach's question** (``--coach``): at the widget's default budget, how often "Are
+you sure?" asks about a play, per loss (4 points or more, 2 to 4, a quarter to 2, less),
+with the level per look and over the looks (:func:`coach_asks`)::
+
+    nice python benchmarks/bench_analyse.py --coach --positions 200 --minutes 25 \
+        --out benchmarks/results/coach_asks.json
 """
 
 from __future__ import annotations
@@ -166,28 +175,20 @@ def header(title: str, argv: list[str] | None, load0: float) -> dict[str, Any]:
     }
 
 
-def looks_of(s: an.Settings) -> int:
-    """The most looks the sequential rule takes at settings ``s``: after the first round,
-    then after every round up to the cap."""
-    return 1 + -(-(s.cap - s.first) // s.batch)
-
-
 def compare_looks(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
     """The ★ of the rule as it is and of the rule corrected for its repeated looks, on the
     same positions against the same reference (see the module docstring)."""
-    from statistics import NormalDist
-
     base = an.Settings()
     k = args.scale
     ref = an.Settings(first=base.first * k, batch=base.batch * k, cap=base.cap * k,
                       judge_cap=base.judge_cap * k)
-    looks = looks_of(base)
+    looks = an.looks_of(base)
     plain_z = an.separation_z
 
-    def corrected_z(m: int) -> float:
-        return NormalDist().inv_cdf(1 - 0.025 / (max(1, m) * looks))
+    def per_look_z(m: int, looks: int = 1) -> float:
+        return plain_z(m)
 
-    rules = {"per_look": plain_z, "over_looks": corrected_z}
+    rules = {"per_look": per_look_z, "over_looks": plain_z}
     ps = positions(args.positions, args.seed)
     start = time.perf_counter()
     load0 = os.getloadavg()[0]
@@ -258,6 +259,85 @@ def compare_looks(args: argparse.Namespace, argv: list[str] | None) -> dict[str,
     return out
 
 
+def coach_asks(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
+    """How often the coach's "Are you sure?" asks at the widget's default budget
+    (:class:`~tenleave_widget.table.coach.check.CoachCheck` with its defaults, the path a
+    table takes), with the level split over the decisions only (one look) and over the
+    decisions and the rule's looks: on each position the played decision, the worst
+    decision and one other drawn at random are each put to the coach under both rules.
+    Each is bucketed by its loss in the verdict over the looks (the rule's point
+    estimate, at least the verdict's worlds): at least 4 points (a blunder), 2 to 4, 0.25
+    to 2, under 0.25 (about as good as the best); per bucket, the share asked, with its
+    interval."""
+    from tenleave_widget.engine.turn import Turn
+    from tenleave_widget.table.coach.check import CoachCheck
+
+    buckets = [("loss >= 4", 4.0, float("inf")), ("2 <= loss < 4", 2.0, 4.0),
+               ("0.25 <= loss < 2", 0.25, 2.0), ("loss < 0.25", float("-inf"), 0.25)]
+    rules = {"per_look": lambda s: 1, "over_looks": an.looks_of}
+    real = an.looks_of
+    asked = {r: {b[0]: 0 for b in buckets} for r in rules}
+    put = {b[0]: 0 for b in buckets}
+    rng = random.Random(args.seed)
+    ps = positions(args.positions, args.seed)
+    start = time.perf_counter()
+    load0 = os.getloadavg()[0]
+    done = 0
+    try:
+        for _n, d in ps:
+            if args.minutes is not None and time.perf_counter() - start > args.minutes * 60:
+                break
+            if d.played.peek is not None:
+                continue  # the question about a peek first reads the peek; plays only here
+            seat = d.played.seat
+            got: dict[str, dict[str, tuple[float, bool]]] = {}
+            for name, looks in rules.items():
+                an.looks_of = looks
+                an.clear_cache()
+                c = CoachCheck()
+                job = c.want(d.turn, seat, d.view)
+                assert job is not None
+                for _ in job:
+                    pass
+                a = c.result
+                assert a is not None
+                if name == "per_look":
+                    plays = [x for x in a["decisions"] if x["kind"] != "peek first"]
+                    worst = max(plays, key=lambda x: x["vs_best"])
+                    turns = {json.dumps(d.played.to_json(), sort_keys=True),
+                             json.dumps(worst["turn"], sort_keys=True),
+                             json.dumps(rng.choice(plays)["turn"], sort_keys=True)}
+                got[name] = {}
+                for t in sorted(turns):
+                    turn = Turn.from_json(json.loads(t))
+                    s = c.loss(d.turn, seat, turn)
+                    assert s is not None
+                    v = an.judge(d.view, turn.to_json(), an.Settings())
+                    got[name][t] = (v["loss"], c.asks(s))
+            an.looks_of = real
+            for t, (loss, _) in got["over_looks"].items():
+                b = next(b[0] for b in buckets if b[1] <= loss < b[2])
+                put[b] += 1
+                for name in rules:
+                    asked[name][b] += got[name][t][1]
+            done += 1
+            if done % 10 == 0:
+                print(f"{done} positions: put {put}, asked {asked}", file=sys.stderr,
+                      flush=True)
+    finally:
+        an.looks_of = real
+    return {
+        **header("The coach's question at the widget's default budget, per look and over "
+                 "the looks", argv, load0),
+        "positions": done,
+        "settings": vars(an.Settings()),
+        "threshold": CoachCheck().threshold,
+        "buckets": {b[0]: {"decisions": put[b[0]], **{
+            f"asked_{name}": list(wilson(asked[name][b[0]], put[b[0]])) for name in rules}}
+            for b in buckets},
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--positions", type=int, default=300)
@@ -272,9 +352,13 @@ def main(argv: list[str] | None = None) -> int:
                    help="pool the results of earlier runs (other --seed) into --out")
     p.add_argument("--compare-looks", action="store_true",
                    help="the star per look against the star corrected for the rule's looks")
+    p.add_argument("--judge-cap", type=int, default=None,
+                   help="the verdict's cap of the default analysis (and twice it at 2x)")
+    p.add_argument("--coach", action="store_true",
+                   help="how often the coach's question asks, per loss, at its default budget")
     args = p.parse_args(argv)
-    if args.compare_looks:
-        out = compare_looks(args, argv)
+    if args.compare_looks or args.coach:
+        out = compare_looks(args, argv) if args.compare_looks else coach_asks(args, argv)
         print(json.dumps(out, indent=1))
         if args.out:
             with open(args.out, "w") as f:
@@ -295,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
                 json.dump(out, f, indent=1)
                 f.write("\n")
         return 0
-    base = an.Settings()
+    base = an.Settings(judge_cap=args.judge_cap or an.Settings().judge_cap)
     k = args.scale
     ref = an.Settings(first=base.first * k, batch=base.batch * k, cap=base.cap * k,
                       judge_cap=base.judge_cap * k)
@@ -361,6 +445,7 @@ def main(argv: list[str] | None = None) -> int:
         "star_agrees_with_scale_x": [pa, plo, phi],
         "star_within_scale_x_ties": [ta, tlo, thi],
         "scale": k,
+        "judge_cap": base.judge_cap,
         "labels_compared": labels,
         "label_differs_at_2x_other_seed": [pd, dlo, dhi],
         "error_label_differs_at_2x_other_seed": [pe, elo, ehi],

@@ -28,10 +28,13 @@ position (the moves panel, the coach, the review, the puzzles, the class report,
   turns, which the rollout policy does not read): it is valued as its bare play.
 - *Separation, corrected.* The best is compared with every other decision at once, so
   its intervals against them are **simultaneous** 95% intervals: Bonferroni-corrected
-  over the ``m`` decisions it is compared with (:func:`separation_z`: z = Φ⁻¹(1 −
-  0.025/m), 1.96 for one, about 3 for thirty). A ★ (``star``) only where every other
-  decision's interval is clear of 0; the decisions whose interval reaches 0 are
-  ``equal`` ("about equally good"), so a position without a ★ always has two or more.
+  over the ``m`` decisions it is compared with and over the sequential rule's most looks
+  at the data (:func:`separation_z`, :func:`looks_of`: z = Φ⁻¹(1 − 0.025/(m · looks)),
+  1.96 for one decision at one look, about 3.9 for thirty at the default's 16 looks),
+  so that stopping at whichever look separates the best adds no false ★. A ★
+  (``star``) only where every other decision's interval is clear of 0; the decisions
+  whose interval reaches 0 are ``equal`` ("about equally good"), so a position without a
+  ★ always has two or more.
   The verdict's loss interval is at the same level (:func:`judge`).
 - *Sequential precision.* Worlds are added in rounds (:class:`Settings`); after each,
   a decision is no longer played once its paired interval (at that level) against the
@@ -89,7 +92,7 @@ __all__ = [
     "MIN_WORLDS", "MODELS", "OBJECTIVES", "OBJECTIVE_BOUNDS", "TIE", "WIN_BOUNDS",
     "Analysing", "Analysis", "DecisionValue", "PeekBranch", "Settings", "Verdict",
     "analyse", "analyse_steps", "clear_cache", "decision_key", "judge", "judge_steps",
-    "label_of", "separation_z", "settings_for", "view_digest",
+    "label_of", "looks_of", "separation_z", "settings_for", "view_digest",
 ]
 
 ANALYSIS_FORMAT = "tenleave-analysis/1"
@@ -165,15 +168,27 @@ class Settings:
                              f"{self.first}, {self.cap}, {self.judge_cap}")
 
 
-def separation_z(m: int) -> float:
+def separation_z(m: int, looks: int = 1) -> float:
     """The z of the simultaneous 95% intervals of a best compared with ``m`` other
-    decisions (Bonferroni: the two-sided 5% split over the ``m`` comparisons), so that the
-    chance that *any* of them is called separated by noise is at most 5%.
+    decisions at any of ``looks`` looks at the data (Bonferroni: the two-sided 5% split
+    over the ``m`` comparisons and the looks), so that the chance that *any* of them is
+    called separated by noise, at whichever look the analysis stops, is at most 5%.
 
-    >>> round(separation_z(1), 2), round(separation_z(30), 2)
-    (1.96, 3.14)
+    >>> round(separation_z(1), 2), round(separation_z(30), 2), round(separation_z(30, 16), 2)
+    (1.96, 3.14, 3.88)
     """
-    return NormalDist().inv_cdf(1 - 0.025 / max(1, m))
+    return NormalDist().inv_cdf(1 - 0.025 / (max(1, m) * max(1, looks)))
+
+
+def looks_of(s: Settings) -> int:
+    """The most looks the sequential rule takes at the data with settings ``s``: after
+    the first round, then after every round up to the cap (16 with :class:`Settings`'
+    defaults).
+
+    >>> looks_of(Settings()), looks_of(Settings(first=16, batch=16, cap=16))
+    (16, 1)
+    """
+    return 1 + -(-(s.cap - s.first) // s.batch)
 
 
 def settings_for(samples: int | None) -> Settings:
@@ -536,8 +551,9 @@ class _Run:
         self.live = set(range(len(self.moves)))
         self.peeks = [_Peek(q, i, k, win) for q, i, k in _peekable(view)]
         self.peeks_live = set(range(len(self.peeks)))
-        self.z = separation_z(len(self.moves) + len(self.peeks) - 1)
-        """The level of every interval against the best (the best against all others)."""
+        self.z = separation_z(len(self.moves) + len(self.peeks) - 1, looks_of(settings))
+        """The level of every interval against the best (the best against all others, at
+        any of the sequential rule's looks)."""
         self.reference = _Samples()
         self.worlds = 0
         self.per_turn: list[float] | None = None

@@ -256,3 +256,21 @@ def test_no_star_between_two_equal_decisions(monkeypatch: pytest.MonkeyPatch) ->
     an.clear_cache()
     assert stars <= 1, f"{stars} of {len(games)} positions starred one of two equal decisions"
     assert round(an.separation_z(1), 2) == 1.96 and an.separation_z(30) > 3
+
+
+def test_the_intervals_are_simultaneous_over_the_decisions_and_the_rules_looks() -> None:
+    """The sequential rule looks at the data after every round and stops once separated:
+    the level of its intervals is split over the decisions compared and over its most
+    looks, so that stopping at whichever look does not raise the chance of a false ★."""
+    g = random_game(3, seed=1, turns=3)
+    assert g.to_move is not None
+    view = g.view(g.to_move)
+    s = an.Settings()
+    run = an._Run(view, s, "uniform", "fitted", 0, an.BELIEF_COST)
+    m = len(run.moves) + len(run.peeks) - 1
+    assert an.looks_of(s) == 1 + (s.cap - s.first) // s.batch == 16
+    assert run.z == an.separation_z(m, 16) > an.separation_z(m) + 0.5
+    one_look = an.Settings(first=64, batch=64, cap=64)
+    assert an._Run(view, one_look, "uniform", "fitted", 0, an.BELIEF_COST).z == \
+        an.separation_z(m)
+    assert an.looks_of(an.Settings(first=16, batch=32, cap=80)) == 3  # a last short round

@@ -19,10 +19,11 @@ COACHED = [
     " coach_samples=4)\nw",
 ]
 
-COACH_BEFORE = [  # the coach asks about every move clearly worse than the best (threshold 0)
+COACH_BEFORE = [  # the coach asks about every move clearly worse than the best (threshold 0;
+    # 8 worlds a round: at 2 its simultaneous intervals leave few moves clearly worse)
     "import tenleave_widget.widget as tw",
     "cb = tw.play(players=2, human=0, bots=['greedy'], seed=7, bot_delay=0, coach='before',"
-    " coach_samples=2)\ncb.coach_threshold = 0.0\ncb",
+    " coach_samples=8)\ncb.coach_threshold = 0.0\ncb",
 ]
 
 REPLAY = [

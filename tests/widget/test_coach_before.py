@@ -9,47 +9,103 @@ from typing import Any
 
 import pytest
 
+from tenleave_widget.analysis.analyse import Analysis, analyse, settings_for
+from tenleave_widget.table.coach.check import ASK_LOSS
+from tenleave_widget.table.coach.verdicts import COACH_SEED
 from tenleave_widget.widget import TenLeaveWidget, WidgetMessageError, hotseat, play
 
 SAMPLES = 3
+DEALS = (2, 3, 5, 6)
+"""Deals (``play``'s seeds) tried for a position with a clear blunder, in order."""
 
 
-def asked_table(seed: int = 2) -> tuple[TenLeaveWidget, dict[str, Any]]:
-    """A table whose coach asks about the human's first turn (threshold 0: any move
-    clearly worse than the best is asked about): the table and the play that was asked.
-    (With the seed 1 deal no first move is clearly worse on this small budget at the
-    analysis's simultaneous level.)"""
-    for card_pick in range(6):
-        w = play(players=2, human=0, bots=["greedy"], seed=seed, bot_delay=0,
-                 coach="before", coach_samples=SAMPLES)
-        w.coach_threshold = 0.0
+def lead_in(seed: int = 2, turns: int = 1) -> tuple[TenLeaveWidget, int]:
+    """A 2-seat table against a greedy bot whose human plays its first ``turns`` turns
+    (the first card offered, on the first queue offered) with the coach off, then turns
+    the coach to "before": the table and the turn the human is to play. (On a first turn
+    no move is clearly worse than the best at these budgets: the queues are empty.)"""
+    w = play(players=2, human=0, bots=["greedy"], seed=seed, bot_delay=0,
+             coach_samples=SAMPLES)
+    for _ in range(turns):
         o = w.table.offers
-        cards = o["play_cards"]
-        move = {"kind": "play", "card": cards[card_pick % len(cards)],
-                "queue": o["play_queues"][card_pick % len(o["play_queues"])]}
+        w.handle_intent({"kind": "play", "card": o["play_cards"][0],
+                         "queue": o["play_queues"][0]})
+        w.handle_intent({"kind": "end"})
+    w.handle_intent({"kind": "coach", "mode": "before"})
+    assert w.table.offers["active"] and w.table.coach["mode"] == "before"
+    return w, w.game.turns_applied
+
+
+def analysis_of(w: TenLeaveWidget) -> Analysis:
+    """The one analysis of the human's position at the coach's budget and seed (the
+    analysis the coach's question reads)."""
+    return analyse(w.session.live.view(0), settings_for(SAMPLES), seed=COACH_SEED)
+
+
+def asked_table() -> tuple[TenLeaveWidget, dict[str, Any]]:
+    """A table whose coach asks, at its default threshold, about the human's turn: on the
+    first of a few deals whose position has a play the analysis finds a blunder (more
+    than twice the threshold worse than the best), that play, the question pending. The
+    table and the play that was asked."""
+    for seed in DEALS:
+        w, _k = lead_in(seed)
+        assert w.coach_threshold == ASK_LOSS
+        a = analysis_of(w)
+        worst = max((d for d in a["decisions"] if d["kind"] == "play"),
+                    key=lambda d: d["vs_best"])
+        if worst["vs_best"] <= 2 * ASK_LOSS:
+            continue
+        card, queue = worst["turn"]["play"]
+        move = {"kind": "play", "card": card, "queue": queue}
         w.handle_intent(move)
         w.handle_intent({"kind": "end"})
-        if w.table.coach["ask"] is not None:
-            return w, move
-    raise AssertionError("no move was asked about")
+        if w.table.coach["ask"] is None:
+            raise AssertionError(f"a blunder was not asked about: {worst}")
+        return w, move
+    raise AssertionError("no deal has a blunder to ask about")
+
+
+def test_a_move_about_as_good_as_the_best_is_not_asked() -> None:
+    """The question's other side: a play the analysis cannot tell from its best (another
+    decision in its ``equal``, less than a point worse) is played without a question at
+    the coach's threshold, and its verdict follows."""
+    for seed in DEALS:
+        w, k = lead_in(seed)
+        a = analysis_of(w)
+        top = a["decisions"][0]["group"]
+        near = [a["decisions"][i] for i in a["equal"]
+                if a["decisions"][i]["kind"] == "play" and a["decisions"][i]["group"] != top
+                and a["decisions"][i]["vs_best"] < 1]
+        if near:
+            break
+    else:
+        raise AssertionError("no deal has a play about as good as the best")
+    assert w.coach_threshold == ASK_LOSS
+    card, queue = min(near, key=lambda d: d["vs_best"])["turn"]["play"]
+    w.handle_intent({"kind": "play", "card": card, "queue": queue})
+    w.handle_intent({"kind": "end"})
+    assert w.table.coach["ask"] is None and w.game.turns_applied >= k + 2
+    assert [v["turn"] for v in w.verdicts] == [k]
+    assert w.verdicts[0]["label"] in ("best", "good", "inaccuracy")
 
 
 def test_end_turn_asks_first_and_take_it_back_undoes_the_choice() -> None:
     w, move = asked_table()
+    k = w.game.turns_applied
     ask = w.table.coach["ask"]
     assert ask["text"].startswith("Are you sure? ") and ask["text"].endswith(" better.")
     # what to do differently and its worth in whole points; the figures behind Details
     assert re.search(r"(Instead: |Then |Rotate ).*, (about \d+ points?|less than a point) "
                      r"better\.$", ask["text"]), ask["text"]
     assert "interval" in ask["detail"] and "interval" not in ask["text"]
-    assert w.game.turns_applied == 0 and w.table.pending  # the turn is held, not played
+    assert w.game.turns_applied == k and w.table.pending  # the turn is held, not played
     assert not w.table.offers["active"] and not w.table.offers["end"]
     with pytest.raises(WidgetMessageError, match="answer the coach first"):
         w.handle_intent({"kind": "end"})
     with pytest.raises(WidgetMessageError, match="answer the coach first"):
         w.handle_intent({"kind": "play", "card": move["card"], "queue": move["queue"]})
     w.handle_intent({"kind": "confirm", "answer": "back"})
-    assert w.table.coach["ask"] is None and w.table.pending == [] and w.game.turns_applied == 0
+    assert w.table.coach["ask"] is None and w.table.pending == [] and w.game.turns_applied == k
     assert move["card"] in w.table.view["hands"][0]["cards"]  # back in the hand
     assert w.table.offers["active"] and "Taken back" in w.table.message["text"]
     # the same move again: asked again; played anyway, then judged as in "after"
@@ -57,9 +113,9 @@ def test_end_turn_asks_first_and_take_it_back_undoes_the_choice() -> None:
     w.handle_intent({"kind": "end"})
     assert w.table.coach["ask"] == ask
     w.handle_intent({"kind": "confirm", "answer": "play"})
-    assert w.table.coach["ask"] is None and w.game.turns_applied >= 2
-    assert w.record()["turns"][0]["play"] == [move["card"], move["queue"]]
-    assert [v["turn"] for v in w.verdicts] == [0]
+    assert w.table.coach["ask"] is None and w.game.turns_applied >= k + 2
+    assert w.record()["turns"][k]["play"] == [move["card"], move["queue"]]
+    assert [v["turn"] for v in w.verdicts] == [k]
 
 
 def test_the_answers_are_checked() -> None:
@@ -68,6 +124,7 @@ def test_the_answers_are_checked() -> None:
     with pytest.raises(WidgetMessageError, match="has not asked anything"):
         w.handle_intent({"kind": "confirm", "answer": "play"})
     w2, _ = asked_table()
+    k = w2.game.turns_applied
     for bad in ("yes", "", "PLAY"):
         with pytest.raises(WidgetMessageError, match="the answer must be"):
             w2.handle_intent({"kind": "confirm", "answer": bad})
@@ -77,7 +134,7 @@ def test_the_answers_are_checked() -> None:
                    {"kind": "showme", "turn": "0"}):
         with pytest.raises(WidgetMessageError):
             w2.handle_intent(forged)
-    assert w2.table.coach["ask"] is not None and w2.game.turns_applied == 0  # unchanged
+    assert w2.table.coach["ask"] is not None and w2.game.turns_applied == k  # unchanged
     assert not w2.send_intent({"kind": "confirm", "answer": "maybe"})
     assert w2.table.message["level"] == "error"
 
@@ -137,13 +194,13 @@ def test_show_me_draws_the_better_move_on_the_position_before_the_turn() -> None
     w.handle_intent({"kind": "confirm", "answer": "play"})
     # after the turn: the verdict's "Show me" moves the table back to the turn's position
     v = w.verdicts[0]
-    if v["best"] != v["played"]:
-        assert w.table.coach["show"] == 0
-        w.handle_intent({"kind": "showme", "turn": 0})
-        assert w.table.view["turns_applied"] == 0 and not w.table.offers["active"]
-        assert w.table.best is not None and w.table.best["card"] == v["best"]["play"][0]
-        w.handle_intent({"kind": "showme", "turn": None})
-        assert w.table.view["turns_applied"] == w.game.turns_applied
+    assert v["turn"] == k and v["best"] != v["played"]
+    assert w.table.coach["show"] == k
+    w.handle_intent({"kind": "showme", "turn": k})
+    assert w.table.view["turns_applied"] == k and not w.table.offers["active"]
+    assert w.table.best is not None and w.table.best["card"] == v["best"]["play"][0]
+    w.handle_intent({"kind": "showme", "turn": None})
+    assert w.table.view["turns_applied"] == w.game.turns_applied
 
 
 def play_out(w: TenLeaveWidget, rng: random.Random) -> None:

@@ -503,6 +503,8 @@ def test_the_twin_comparison_covers_every_synced_key() -> None:
     assert a._plotly is b._plotly  # one runtime per kernel
 
 
+
+COACH_SAMPLES = 8
 # The first six play cases each have a move the coach asks about at 2 worlds (a case
 # where every move's loss interval reaches 0 has none: the test then says so and fails)
 @pytest.mark.parametrize("case", range(6))
@@ -521,7 +523,7 @@ def test_the_coachs_question_and_show_me_leak_nothing(case: int) -> None:
     moves = [(c, q) for c in sorted(hand) for q in range(len(queues))]
     for card, queue in moves:  # the first move the coach asks about
         twins = [TenLeaveWidget(g, mode="play", humans=[seat], bots=bots, bot_delay=0,
-                                seed=1, coach="before", coach_samples=2)
+                                seed=1, coach="before", coach_samples=COACH_SAMPLES)
                  for g in (game, Game.from_record(swap[0]))]
         a, b = twins
         if queue not in a.table.offers["play_queues"]:
