@@ -36,6 +36,7 @@ False
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import TYPE_CHECKING, Any
 
 from ..table.protocol import WidgetMessageError as WidgetMessageError
@@ -67,3 +68,6 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = sorted(["WidgetMessageError", *_JUPYTER])
+
+if "IPython" in sys.modules:  # perhaps in a kernel: the page loads plotly.js meanwhile
+    importlib.import_module(".plotly_runtime", __name__).preload()

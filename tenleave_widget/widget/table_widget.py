@@ -17,6 +17,7 @@ import traitlets
 from ..table.protocol import TableState
 from .owned import KernelOwned
 from .plotly_runtime import STATIC, PlotlyRuntime, plotly_runtime
+from .plotly_runtime import in_marimo as _in_marimo
 
 __all__ = ["JSNULL", "STATIC", "TableWidget", "to_wire"]
 
@@ -63,16 +64,6 @@ def _to_json(value: Any, _widget: Any) -> Any:
 def _synced(trait: Any) -> Any:
     """``trait`` synced to the browser through :func:`_to_json`."""
     return trait.tag(sync=True, to_json=_to_json)
-
-
-def _in_marimo() -> bool:
-    """Whether this runs in a marimo notebook (never imports marimo itself).
-
-    >>> _in_marimo()
-    False
-    """
-    marimo = sys.modules.get("marimo")
-    return bool(marimo is not None and marimo.running_in_notebook())
 
 
 class TableWidget(KernelOwned, anywidget.AnyWidget):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -72,6 +74,40 @@ def test_every_table_references_the_one_plotly_runtime() -> None:
     assert len(str(state)) < 200 * 1024  # the table's state, its ESM included: no plotly.js
     plotly_runtime().close()  # a closed runtime (Widget.close_all) is replaced
     assert TableWidget()._plotly is plotly_runtime() and plotly_runtime().comm is not None
+
+
+class _Shell:
+    """IPython's shell as ``get_ipython()`` returns it: with a kernel, or without one."""
+
+    def __init__(self, kernel: object) -> None:
+        self.kernel = kernel
+
+
+@pytest.mark.parametrize("kernel, marimo, made", [
+    (object(), False, True),  # a Jupyter kernel: the page is to load plotly.js now
+    (None, False, False),  # IPython in a terminal: no page
+    (object(), True, False),  # marimo: the table brings its own plotly.js
+])
+def test_in_a_kernel_plotly_js_is_sent_before_any_table(
+    monkeypatch: pytest.MonkeyPatch, kernel: object, marimo: bool, made: bool,
+) -> None:
+    """The runtime's model (plotly.js) is made when the widget package is imported in a
+    Jupyter kernel, before any table: the page loads plotly.js while Python goes on."""
+    from types import SimpleNamespace
+
+    from tenleave_widget.widget import plotly_runtime as runtime
+
+    monkeypatch.setitem(sys.modules, "IPython",
+                        SimpleNamespace(get_ipython=lambda: _Shell(kernel)))
+    monkeypatch.setitem(sys.modules, "marimo",
+                        SimpleNamespace(running_in_notebook=lambda: marimo))
+    monkeypatch.setattr(runtime, "_RUNTIME", [])
+    monkeypatch.setattr(tenleave_widget, "widget", tenleave_widget.widget)
+    monkeypatch.delitem(sys.modules, "tenleave_widget.widget")
+    importlib.import_module("tenleave_widget.widget")
+    assert bool(runtime._RUNTIME) is made
+    if made:
+        assert runtime._RUNTIME[0] is plotly_runtime() and plotly_runtime().comm is not None
 
 
 def test_in_marimo_a_table_brings_its_own_plotly_and_stylesheet(
