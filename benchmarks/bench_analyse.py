@@ -29,7 +29,8 @@ Run (one process; positions are spread over 2-5 seats evenly)::
     nice python benchmarks/bench_analyse.py --positions 300 --out benchmarks/results/analyse.json
 
 The labels and the CPU alone (no reference analyses; ``--labels-only``) are quicker:
-``benchmarks/results/analyse_labels.json``.
+``benchmarks/results/analyse_labels.json``. ``--judge-cap N`` gives the default verdict
+another cap (and twice it at twice the budget): ``analyse_labels_cap8192.json``.
 
 On a loaded machine, runs on other positions (``--seed``) in parallel processes, each
 bounded (``--minutes``), then pooled (the counts summed, the intervals again)::
@@ -151,6 +152,7 @@ def merged(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "star_agrees_with_scale_x": list(wilson(agree, shown)),
         "star_within_scale_x_ties": list(wilson(tied, shown)),
         "scale": runs[0]["scale"],
+        **({"judge_cap": runs[0]["judge_cap"]} if "judge_cap" in runs[0] else {}),
         "labels_compared": labels,
         "label_differs_at_2x_other_seed": list(wilson(differ, labels)),
         "error_label_differs_at_2x_other_seed": list(wilson(e_differ, labels)),
@@ -333,7 +335,8 @@ def coach_asks(args: argparse.Namespace, argv: list[str] | None) -> dict[str, An
         "settings": vars(an.Settings()),
         "threshold": CoachCheck().threshold,
         "buckets": {b[0]: {"decisions": put[b[0]], **{
-            f"asked_{name}": list(wilson(asked[name][b[0]], put[b[0]])) for name in rules}}
+            f"asked_{name}": list(wilson(asked[name][b[0]], put[b[0]])) if put[b[0]] else None
+            for name in rules}}
             for b in buckets},
     }
 
