@@ -18,22 +18,27 @@ interval; the share of deals where seat 0 played a different game; CPU per decis
 
 **Verdicts** (``agree``): positions from games of today's lookahead bots; at each, the one
 analysis (:func:`~tenleave_widget.analysis.analyse.analyse`, default settings) under
-today's policy and under a candidate, and a *deep* analysis under each policy (10 times
-every budget of the settings, on other worlds: another ``seed``). Reported, for each of
-the four (analysis policy x reference policy): the share of positions where the
+today's policy and under each candidate, and a *deep* analysis under each policy (10
+times every budget of the settings, on other worlds: another ``seed``). Reported, for each
+pair (analysis policy x reference policy): the share of positions where the
 analysis's best is the reference's best (the same group of play-outs), and where it is
 within a tie (:data:`~tenleave_widget.analysis.analyse.TIE`) of it by the reference's
 figures, with Wilson intervals, and the reference's mean loss of the analysis's best::
 
     nice -n 10 python benchmarks/bench_policy.py agree --seats 3 --positions 200 \\
-        --candidate explore0 --minutes 25 --json benchmarks/results/policy_agree.json
+        --candidates explore0 explore05 explore20 --minutes 25 \\
+        --json benchmarks/results/policy_agree.json
 
-The one analysis builds its simulator with ``Policy()``; :func:`analysis_policy` swaps
-that name in its module for the run of one analysis (a benchmark's patch, undone after;
-the analysis cache is cleared around it, since its digest does not name the policy).
+The one analysis builds its simulator with ``Policy()`` and plays on the default kernel;
+:func:`analysis_policy` swaps those names in its module for the run of one analysis (a
+benchmark's patch, undone after; the analysis cache is cleared around it, since its
+digest names neither). Each deep analysis is also compared with today's deep one
+(``deep r|today``): how far the policy alone moves the verdict.
 
 ``--minutes`` bounds a run: no new deal or position starts after it. ``--rows FILE``
-appends each deal's (or position's) figures as a JSON line. CPU times are per process
+appends each deal's (or position's) figures as a JSON line; ``summarize FILE...`` gives
+the figures of such files pooled (runs on other deals: ``--start``; other positions:
+``--seed``). CPU times are per process
 (``time.process_time``); the machine is shared, so the load is in the result file.
 """
 
@@ -379,17 +384,21 @@ def strength(args: argparse.Namespace) -> dict[str, Any]:
                                  for a in args.arms if a != BASE)
                 print(f"  {n} seats, {len(rows)} deals: {line}, "
                       f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
-        if not rows:
-            continue
-        out[str(n)] = {
-            "deals": len(rows), "games": len(rows) * (1 + len(args.arms)),
-            "wall_s": round(time.perf_counter() - t0),
-            "today_mean_penalty": statistics.fmean(r[BASE]["penalty"][0] for r in rows),
-            "today_cpu_ms": cpu_ms(rows, BASE),
-            "candidates": {a: {**paired(rows, a), "cpu_ms": cpu_ms(rows, a)}
-                           for a in args.arms if a != BASE},
-        }
+        if rows:
+            out[str(n)] = {**strength_figures(rows), "wall_s": round(time.perf_counter() - t0)}
     return out
+
+
+def strength_figures(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The figures of the deals ``rows`` (:func:`deal_row`'s, one seat count): today's
+    mean penalty and CPU per decision, and :func:`paired` with the CPU per candidate."""
+    arms = [a for a in rows[0] if a in ARMS and a != BASE]
+    return {
+        "deals": len(rows), "games": len(rows) * (1 + len(arms)),
+        "today_mean_penalty": statistics.fmean(r[BASE]["penalty"][0] for r in rows),
+        "today_cpu_ms": cpu_ms(rows, BASE),
+        "candidates": {a: {**paired(rows, a), "cpu_ms": cpu_ms(rows, a)} for a in arms},
+    }
 
 
 # --------------------------------------------------------------------------- verdicts
@@ -472,29 +481,34 @@ def positions(n: int, count: int, seed: int) -> Iterator[tuple[int, View]]:
         yield i - 1, g.view(g.to_move)
 
 
-def position_row(view: View, policies: dict[str, dict[str, Any]], factor: int
-                 ) -> dict[str, Any]:
-    """One position analysed under each policy of ``policies`` at the default settings and
-    ``factor`` times deeper (other worlds); every analysis compared with every deep one."""
+def position_row(view: View, policies: Sequence[str], references: Sequence[str],
+                 factor: int) -> dict[str, Any]:
+    """One position analysed under each arm of ``policies`` (names of :data:`ARMS`) at
+    the default settings, and under each arm of ``references`` ``factor`` times deeper
+    (on other worlds); every analysis compared with every deep one (``"a|r"``), and each
+    deep one with today's (``"deep r|today"``, when today's is among them)."""
     shallow: dict[str, Analysis] = {}
     refs: dict[str, Analysis] = {}
     cpu: dict[str, float] = {}
-    for name, pol in policies.items():
-        with analysis_policy(pol):
+    for name in policies:
+        with analysis_policy(ARMS[name]):
             c0 = time.process_time()
             shallow[name] = analyse(view)
             cpu[name] = time.process_time() - c0
-        with analysis_policy(pol):
+    for name in references:
+        with analysis_policy(ARMS[name]):
             c0 = time.process_time()
             refs[name] = analyse(view, deep(Settings(), factor), seed=1)
             cpu[f"{name}_deep"] = time.process_time() - c0
     row: dict[str, Any] = {"turn": view["turns_applied"], "cpu": cpu,
-                           "decisions": len(shallow[next(iter(policies))]["decisions"])}
+                           "decisions": len(next(iter(shallow.values()))["decisions"])}
     for a in policies:
-        for r in policies:
+        for r in references:
             row[f"{a}|{r}"] = compare(shallow[a], refs[r])
-    # do the two deep references choose alike?
-    row["refs_agree"] = compare(refs[next(iter(policies))], refs[list(policies)[-1]])
+    if BASE in refs:
+        for r in references:
+            if r != BASE:
+                row[f"deep {r}|{BASE}"] = compare(refs[r], refs[BASE])
     return row
 
 
@@ -517,7 +531,8 @@ def shares(rows: Sequence[dict[str, Any]], key: str) -> dict[str, Any]:
 def agree(args: argparse.Namespace) -> dict[str, Any]:
     """The verdicts' run (see the module docstring)."""
     deadline = time.monotonic() + 60 * args.minutes
-    policies = {BASE: ARMS[BASE], args.candidate: ARMS[args.candidate]}
+    policies = [BASE, *[c for c in args.candidates if c != BASE]]
+    references = args.references or policies
     out: dict[str, Any] = {}
     for n in args.seats:
         rows: list[dict[str, Any]] = []
@@ -525,7 +540,7 @@ def agree(args: argparse.Namespace) -> dict[str, Any]:
         for game, view in positions(n, args.positions, args.seed):
             if time.monotonic() >= deadline:
                 break
-            row = position_row(view, policies, args.factor)
+            row = position_row(view, policies, references, args.factor)
             row.update({"seats": n, "game": game})
             rows.append(row)
             _log(args.rows, row)
@@ -534,18 +549,34 @@ def agree(args: argparse.Namespace) -> dict[str, Any]:
                                  for k in rows[0] if "|" in k)
                 print(f"  {n} seats, {len(rows)} positions: {line}, "
                       f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
-        if not rows:
-            continue
-        keys = [k for k in rows[0] if "|" in k]
-        out[str(n)] = {
-            "positions": len(rows), "wall_s": round(time.perf_counter() - t0),
-            "factor": args.factor,
-            "agreement": {k: shares(rows, k) for k in keys},
-            "references_agree": shares(rows, "refs_agree"),
-            "cpu_s_median": {k: statistics.median(r["cpu"][k] for r in rows)
-                             for k in rows[0]["cpu"]},
-        }
+        if rows:
+            out[str(n)] = {**agree_figures(rows), "factor": args.factor,
+                           "wall_s": round(time.perf_counter() - t0)}
     return out
+
+
+def agree_figures(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The figures of the positions ``rows`` (:func:`position_row`'s, one seat count):
+    :func:`shares` per comparison, the median CPU seconds of each analysis."""
+    return {
+        "positions": len(rows),
+        "agreement": {k: shares(rows, k) for k in rows[0] if "|" in k},
+        "cpu_s_median": {k: statistics.median(r["cpu"][k] for r in rows)
+                         for k in rows[0]["cpu"]},
+    }
+
+
+def summarize(args: argparse.Namespace) -> dict[str, Any]:
+    """The figures of the rows files ``args.logs`` (``--rows`` of earlier runs, pooled:
+    other deals or other positions), per seat count; a deal's rows carry ``deal``, a
+    position's ``game``."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for path in args.logs:
+        for line in Path(path).read_text().splitlines():
+            r = json.loads(line)
+            groups.setdefault(str(r["seats"]), []).append(r)
+    return {n: strength_figures(rows) if "deal" in rows[0] else agree_figures(rows)
+            for n, rows in groups.items()}
 
 
 # --------------------------------------------------------------------------- the run
@@ -583,10 +614,16 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     s.add_argument("--deals", type=int, default=1000)
     s.add_argument("--start", type=int, default=0)
     a = sub.add_parser("agree")
-    a.add_argument("--candidate", choices=[x for x in ARMS if x != BASE], default="explore0")
+    a.add_argument("--candidates", nargs="+", choices=[x for x in ARMS if x != BASE],
+                   default=["explore0", "explore05", "explore20"])
+    a.add_argument("--references", nargs="+", choices=list(ARMS), default=None,
+                   help="the arms of the deep analyses (default: today's and the candidates)")
     a.add_argument("--positions", type=int, default=200)
     a.add_argument("--factor", type=int, default=10)
     a.add_argument("--seed", type=int, default=300_000)
+    sm = sub.add_parser("summarize", help="play nothing: the figures of --rows files")
+    sm.add_argument("logs", nargs="+")
+    sm.add_argument("--json", default=None)
     for q in (s, a):
         q.add_argument("--seats", type=int, nargs="+", default=[3])
         q.add_argument("--minutes", type=float, default=30.0)
@@ -596,8 +633,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     args = p.parse_args(argv)
     load0 = os.getloadavg()
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    run: Callable[[argparse.Namespace], dict[str, Any]] = (
-        strength if args.command == "strength" else agree)
+    run: Callable[[argparse.Namespace], dict[str, Any]] = {
+        "strength": strength, "agree": agree, "summarize": summarize}[args.command]
     figures = run(args)
     load1 = os.getloadavg()
     res = {

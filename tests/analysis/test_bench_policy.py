@@ -220,3 +220,6 @@ def test_a_tiny_strength_run_writes_its_figures(bench: ModuleType, tmp_path: Pat
     cand = two["candidates"]["explore0"]
     gains = [r["today"]["penalty"][0] - r["explore0"]["penalty"][0] for r in logged]
     assert cand["penalty_gain"][0] == pytest.approx(sum(gains) / 2)
+    # the rows file gives the same figures again (pooled runs are summarised so)
+    pooled = bench.main(["summarize", str(rows)])["results"]["2"]
+    assert pooled == {k: v for k, v in two.items() if k != "wall_s"}
