@@ -264,8 +264,9 @@ def compare_looks(args: argparse.Namespace, argv: list[str] | None) -> dict[str,
 def coach_asks(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
     """How often the coach's "Are you sure?" asks at the widget's default budget
     (:class:`~tenleave_widget.table.coach.check.CoachCheck` with its defaults, the path a
-    table takes), with the level split over the decisions only (one look) and over the
-    decisions and the rule's looks: on each position the played decision, the worst
+    table takes; ``--coach-samples``: another budget, as ``coach_samples``), with the
+    level split over the decisions only (one look) and over the decisions and the rule's
+    looks: on each position the played decision, the worst
     decision and one other drawn at random are each put to the coach under both rules.
     Each is bucketed by its loss in the verdict over the looks (the rule's point
     estimate, at least the verdict's worlds): at least 4 points (a blunder), 2 to 4, 0.25
@@ -296,7 +297,7 @@ def coach_asks(args: argparse.Namespace, argv: list[str] | None) -> dict[str, An
             for name, looks in rules.items():
                 an.looks_of = looks
                 an.clear_cache()
-                c = CoachCheck()
+                c = CoachCheck(args.coach_samples)
                 job = c.want(d.turn, seat, d.view)
                 assert job is not None
                 for _ in job:
@@ -314,7 +315,7 @@ def coach_asks(args: argparse.Namespace, argv: list[str] | None) -> dict[str, An
                     turn = Turn.from_json(json.loads(t))
                     s = c.loss(d.turn, seat, turn)
                     assert s is not None
-                    v = an.judge(d.view, turn.to_json(), an.Settings())
+                    v = an.judge(d.view, turn.to_json(), an.settings_for(c.samples))
                     got[name][t] = (v["loss"], c.asks(s))
             an.looks_of = real
             for t, (loss, _) in got["over_looks"].items():
@@ -332,7 +333,7 @@ def coach_asks(args: argparse.Namespace, argv: list[str] | None) -> dict[str, An
         **header("The coach's question at the widget's default budget, per look and over "
                  "the looks", argv, load0),
         "positions": done,
-        "settings": vars(an.Settings()),
+        "settings": vars(an.settings_for(CoachCheck(args.coach_samples).samples)),
         "threshold": CoachCheck().threshold,
         "buckets": {b[0]: {"decisions": put[b[0]], **{
             f"asked_{name}": list(wilson(asked[name][b[0]], put[b[0]])) if put[b[0]] else None
@@ -357,6 +358,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="the star per look against the star corrected for the rule's looks")
     p.add_argument("--judge-cap", type=int, default=None,
                    help="the verdict's cap of the default analysis (and twice it at 2x)")
+    p.add_argument("--coach-samples", type=int, default=None,
+                   help="--coach: the coach's worlds a round (default: the widget's)")
     p.add_argument("--coach", action="store_true",
                    help="how often the coach's question asks, per loss, at its default budget")
     args = p.parse_args(argv)

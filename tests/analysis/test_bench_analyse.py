@@ -49,6 +49,14 @@ def test_the_coach_mode_buckets_every_play_it_put_and_restores_the_rule(
             assert buckets[name]["asked_over_looks"][0] == 0
 
 
+def test_the_coach_mode_at_another_budget(bench: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "coach3.json"
+    assert bench.main(["--coach", "--coach-samples", "3", "--positions", "2", "--seed", "3",
+                       "--out", str(out)]) == 0
+    got = json.loads(out.read_text())
+    assert got["settings"] == vars(an.settings_for(3))
+
+
 def test_the_labels_with_another_verdict_cap(bench: ModuleType, tmp_path: Path) -> None:
     out = tmp_path / "labels.json"
     assert bench.main(["--labels-only", "--judge-cap", "1536", "--positions", "2", "--seed",
