@@ -9,6 +9,7 @@ import importlib.util
 import json
 import random
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -21,19 +22,23 @@ from tenleave_widget.analysis.bots import decide, make_bot
 from tenleave_widget.analysis.lookahead import _moves_of
 from tenleave_widget.analysis.playout import Policy, Simulator
 from tenleave_widget.analysis.playout_position import Position, World
-from tenleave_widget.analysis.playouts import play_outs
+from tenleave_widget.analysis.playouts import KERNELS, play_outs
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_policy.py"
 
 
 @pytest.fixture(scope="module")
-def bench() -> ModuleType:
+def bench() -> Iterator[ModuleType]:
+    """The benchmark as a module; the play-out kernel it registers is taken out after
+    (the other tests see the package's kernels only)."""
     spec = importlib.util.spec_from_file_location("bench_policy", BENCH)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules["bench_policy"] = module
     spec.loader.exec_module(module)
-    return module
+    yield module
+    KERNELS.pop(module.ROTATING, None)
+    sys.modules.pop("bench_policy", None)
 
 
 def _position(n: int, seed: int) -> Position:
