@@ -361,18 +361,15 @@ def play_arrays(sim: Simulator, moves: Sequence[Move], arrays: Arrays,
 
 
 def compile_kernel() -> None:
-    """Compile the kernel now (or load it from numba's cache): a position of 3 seats
-    played out in one world. A caller that would rather pay the compile up front (a
-    benchmark, a server) calls it; otherwise the first play-out call does."""
-    import random
-
+    """Compile the kernel and its world sampler now (or load them from numba's cache): a
+    position of 3 seats, one world sampled and played out. A caller that would rather
+    pay the compile up front (a benchmark, a server) calls it; otherwise the first
+    play-out call does."""
     from ..engine.game import Game
     from .playout import Policy
-    from .playout_position import Position
 
     pos = Position(Game(3, seed=1).view(0))
-    play_compiled(Simulator(pos, Policy()), [Move(1, 0)],
-                  [World(pos, random.Random(0), pos.cards_left)], True)
+    play_arrays(Simulator(pos, Policy()), [Move(1, 0)], sample_worlds(pos, [0])[0], True)
 
 
 # ---------------------------------------------------------------- worlds, sampled here

@@ -50,10 +50,14 @@ def mean_half_width(xs: Sequence[float], z: float = Z95) -> tuple[float, float]:
     (2.0, 1.96)
     """
     n = len(xs)
-    m = sum(xs) / n
+    # exactly rounded sums (math.fsum) and squares by multiplication: the same bits on
+    # every machine and Python (``sum`` of floats is compensated from Python 3.12 on, and
+    # ``x ** 2`` is the C library's ``pow``, not always correctly rounded), and in any
+    # order of ``xs``
+    m = math.fsum(xs) / n
     if n < 2:
         return m, 0.0
-    sd = math.sqrt(sum([(x - m) ** 2 for x in xs]) / (n - 1))  # a list: no generator
+    sd = math.sqrt(math.fsum([(x - m) * (x - m) for x in xs]) / (n - 1))
     return m, z * sd / math.sqrt(n)
 
 

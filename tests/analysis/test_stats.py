@@ -55,3 +55,27 @@ def test_lookahead_win_interval_is_wilson_and_does_not_collapse_when_every_world
     f = st.figures()  # the estimates (per-world results are the evaluation's, since 985c9da)
     assert f["win_probability"] == 1.0
     assert f["win_ci95"][1] == 1.0 and f["win_ci95"][0] < 0.95
+
+
+def test_a_mean_and_its_interval_are_exactly_rounded_in_any_order() -> None:
+    """The mean is the exactly rounded sum over ``n`` and the squares' sum exactly
+    rounded too (``math.fsum``): the same bits in any order of the values and on any
+    Python (``sum`` of floats is compensated from 3.12 on, naive before)."""
+    from fractions import Fraction
+    from itertools import permutations
+
+    xs = [1e16, 1.0, -1e16, 3.0, 0.1, 0.2]
+    want = mean_half_width(xs)
+    assert want[0] == float(sum(map(Fraction, xs))) / len(xs)
+    for p in permutations(xs):
+        assert mean_half_width(list(p)) == want
+
+
+def test_the_squares_are_products_not_the_c_librarys_pow() -> None:
+    """``x ** 2`` is the C library's ``pow``, which is not always correctly rounded
+    (glibc's squares of these values' deviations give another last bit); a product is
+    the same on every machine."""
+    xs = [6.0, -5.8, 1.7]
+    m, h = mean_half_width(xs)
+    assert m == math.fsum(xs) / 3
+    assert h == Z95 * math.sqrt(math.fsum([(x - m) * (x - m) for x in xs]) / 2) / math.sqrt(3)
