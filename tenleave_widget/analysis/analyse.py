@@ -473,7 +473,7 @@ class _Samples:
         self.p[wid], self.w[wid] = other.p[wid], other.w[wid]
 
     def mean(self) -> float:
-        return sum(self.m.values()) / len(self.m)
+        return math.fsum(self.m.values()) / len(self.m)
 
 
 def _paired(a: _Samples, b: _Samples, z: float, below: int | None = None,
@@ -612,14 +612,14 @@ class _Run:
         plain = [self.samples[g] for g in self.plain]
         costs = [s.m.__getitem__ for s in plain]
         for value, ws in groups.items():
-            best_all = min(range(len(plain)), key=lambda j: (sum(map(costs[j], ws)), j))
+            best_all = min(range(len(plain)), key=lambda j: (math.fsum(map(costs[j], ws)), j))
             pk.choice[value] = self.plain[best_all]
             for fold in (0, 1):
                 test = [w for w in ws if w % 2 == fold]
                 train = [w for w in ws if w % 2 != fold] or test
                 if not test:
                     continue
-                j = min(range(len(plain)), key=lambda j: (sum(map(costs[j], train)), j))
+                j = min(range(len(plain)), key=lambda j: (math.fsum(map(costs[j], train)), j))
                 s = plain[j]
                 for w in test:
                     out.copy_world(s, w)
@@ -823,7 +823,7 @@ def _result(run: _Run, best: tuple[str, int], stopped: str) -> Analysis:
         "settings": asdict(run.settings),
         "worlds": run.worlds if stopped != "running" else run.most_worlds(), "decisions": decisions,
         "best": 0, "star": star, "equal": equal, "stopped": stopped,
-        "reference": sum(run.reference.p.values()) / len(run.reference.p), "forced": forced,
+        "reference": math.fsum(run.reference.p.values()) / len(run.reference.p), "forced": forced,
     }
     if run.beta is not None:
         out["beta"] = dict(run.beta)
@@ -1075,7 +1075,7 @@ def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None
         g = run.group_of[[_key_of(t) for t in run.turns].index(then[1])]
         if not ws:
             return max(0.0, d), half, common
-        choice = min(run.plain, key=lambda p: (sum(run.samples[p].m[w] for w in ws), p))
+        choice = min(run.plain, key=lambda p: (math.fsum(run.samples[p].m[w] for w in ws), p))
         d2, h2 = mean_half_width([run.samples[g].m[w] - run.samples[choice].m[w]
                                   for w in ws], run.z)
         return max(0.0, d) + max(0.0, d2), math.sqrt(half * half + h2 * h2), min(common, len(ws))

@@ -47,6 +47,7 @@ are listed under ``not_valued`` with that reason.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -615,7 +616,7 @@ def _best(moves: list[MoveValue], objective: str) -> int:
 def _prune(live: list[int], stats: list[_Stats], worlds: int, b: Budget) -> list[int]:
     """Successive halving on the paired margin: drop the moves clearly worse than the
     leader over the worlds both were played in (all of them: live moves share worlds)."""
-    means = {i: sum(stats[i].margin) / len(stats[i].margin) for i in live}
+    means = {i: math.fsum(stats[i].margin) / len(stats[i].margin) for i in live}
     lead = min(live, key=lambda i: means[i])
     lm = stats[lead].margin
     keep = []

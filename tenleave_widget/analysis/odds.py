@@ -28,6 +28,7 @@ joint arrangement of all the unknown multisets (``tests/naive_odds.py`` checks i
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
@@ -452,10 +453,10 @@ def _moves(model: _Model, costs: list[float] | None = None) -> list[MoveOdds]:
     for notation in notations:
         value = _parse(notation)[0]
         for q in after:
-            total = sum(c for r, c in enumerate(costs) if r != q) + after[q][value]
+            total = math.fsum(c for r, c in enumerate(costs) if r != q) + after[q][value]
             moves.append({"play": [notation, q], "expected_penalty": total})
     if all(len(slots) >= 2 for slots in model.slots):
-        moves.append({"wake": True, "expected_penalty": sum(costs)})
+        moves.append({"wake": True, "expected_penalty": math.fsum(costs)})
     return moves
 
 

@@ -723,3 +723,26 @@ def test_cli_review_by_the_inferred_model() -> None:
         e = run("review", str(f), "--samples", "2", *args)
         assert e.returncode == 2 and e.stdout == "", args
         assert len(e.stderr.strip().splitlines()) == 1 and e.stderr.startswith("tenleave: ")
+
+
+def test_a_reviews_totals_and_means_are_summed_exactly() -> None:
+    """Totals and means are exactly rounded sums (``math.fsum``): the same bits in any
+    order and on any Python (3.12's ``sum`` of floats rounds differently from 3.11's), so
+    a review is byte-identical wherever it is made. Ten losses and costs of 0.1: a plain
+    left-to-right sum on 3.11 gives 0.9999999999999999."""
+    import dataclasses
+    from fractions import Fraction
+
+    from tenleave_widget.analysis.review.results import _summaries
+
+    rec = json.loads((EXAMPLES / "game-2-seats.json").read_text())
+    r = review(rec, samples=4, seed=4)
+    first = next(t for t in r.turns if t.seat == 0)
+    turns = [dataclasses.replace(first, loss=0.1, expected_final_penalty=0.1, reference=0.0,
+                                 forced=False)] * 10
+    (mine, _) = _summaries(2, turns, [], "margin", [0, 0])
+    assert mine.cost == float(Fraction(0.1) * 10) == 1.0
+    assert mine.mean_loss == 0.1
+    samples = an._Samples()
+    samples.g.update((w, 0.1) for w in range(10))
+    assert samples.mean() == 0.1

@@ -368,20 +368,20 @@ def _summaries(
         mine = [t for t in turns if t.seat == s]
         unforced = [t for t in mine if not t.forced]
         labels = {lab: sum(1 for t in mine if t.label == lab) for lab in LABELS}
-        mean_loss = sum(t.loss for t in unforced) / len(unforced) if unforced else None
+        mean_loss = math.fsum(t.loss for t in unforced) / len(unforced) if unforced else None
         acc = (
-            sum(_accuracy(t.loss, objective) for t in unforced) / len(unforced)
+            math.fsum(_accuracy(t.loss, objective) for t in unforced) / len(unforced)
             if unforced else None
         )
         out.append(SeatSummary(
             seat=s,
             mean_loss=mean_loss,
             labels=labels,
-            luck=sum(w.luck[s] for w in wakes),
+            luck=math.fsum(w.luck[s] for w in wakes),
             accuracy=acc,
             decisions=len(mine),
             unforced=len(unforced),
-            cost=sum(t.cost for t in mine),
+            cost=math.fsum(t.cost for t in mine),
             start_expected=mine[0].reference if mine else None,
             final_penalty=final[s],
         ))
