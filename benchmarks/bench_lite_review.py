@@ -29,21 +29,19 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from browser import test_lite_review  # noqa: E402
 from browser.harness import CHROMIUM  # noqa: E402
 from browser.test_lite import built_site, serve  # noqa: E402
-from browser.test_lite_review import clicks_during_a_review  # noqa: E402
+from browser.test_lite_review import CLICKS, clicks_during_a_review  # noqa: E402
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="reviews, each in a fresh page")
-    parser.add_argument("--clicks", type=int, default=test_lite_review.CLICKS,
+    parser.add_argument("--clicks", type=int, default=CLICKS,
                         help="the most clicks per review (one per decision at most; the "
                         "3-seat game has 30)")
     parser.add_argument("--out", type=Path, help="write the figures here (JSON)")
     args = parser.parse_args()
-    test_lite_review.CLICKS = args.clicks
     from playwright.sync_api import sync_playwright
 
     loads = [os.getloadavg()[0]]
@@ -52,7 +50,7 @@ def main() -> None:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM))
         for i in range(args.runs):
             page = browser.new_page(viewport={"width": 1280, "height": 720})
-            clicks = clicks_during_a_review(page, url)
+            clicks = clicks_during_a_review(page, url, args.clicks)
             page.close()
             loads.append(os.getloadavg()[0])
             ms = [c["ms"] for c in clicks]

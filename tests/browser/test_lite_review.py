@@ -65,9 +65,9 @@ def lite() -> Iterator[str]:
         yield url
 
 
-def clicks_during_a_review(page: Any, url: str) -> list[dict[str, float]]:
+def clicks_during_a_review(page: Any, url: str, most: int = CLICKS) -> list[dict[str, float]]:
     """The replay opened in the site, its review started and the table clicked while it
-    runs, once at each of its first decisions (at most :data:`CLICKS` times), until the
+    runs, once at each of its first decisions (at most ``most`` times), until the
     review's result is shown: each click's latency and progress."""
     open_and_run(page, url, "play.ipynb")
     cell = run_cell(page, REPLAY)
@@ -80,7 +80,7 @@ def clicks_during_a_review(page: Any, url: str) -> list[dict[str, float]]:
     page.wait_for_function("el => el.disabled", arg=start.element_handle(), timeout=TIMEOUT)
     clicks: list[dict[str, float]] = []
     turn = 0
-    while len(clicks) < CLICKS and start.is_disabled():
+    while len(clicks) < most and start.is_disabled():
         testid, turn = ("next", turn + 1) if turn == 0 else ("prev", turn - 1)
         click = page.evaluate(CLICK_JS, [root.element_handle(), testid, str(turn), TIMEOUT])
         clicks.append(click)
