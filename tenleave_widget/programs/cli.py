@@ -136,8 +136,9 @@ def _guarded(argv: Sequence[str] | None, signals: _Signals) -> int:
     command that then carried on still ends with the signal's status and line."""
     unraisable = sys.unraisablehook
 
-    def dropped(u: Any) -> None:
-        if not isinstance(u.exc_value, (KeyboardInterrupt, Terminated)):
+    def dropped(u: Any) -> None:  # only the handler's own exception is not reported
+        if signals.received is None or not isinstance(u.exc_value, (KeyboardInterrupt,
+                                                                     Terminated)):
             unraisable(u)
 
     sys.unraisablehook = dropped
