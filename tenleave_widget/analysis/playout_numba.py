@@ -420,6 +420,46 @@ def _mt_seed(mt: IntArray, key: npt.NDArray[np.uint32], k0: int, kn: int) -> Non
     mt[624] = 624
 
 
+_BLOCK = 8
+"""Worlds whose generators are seeded side by side (:func:`_mt_seed_block`)."""
+
+
+@_inline
+def _mt_seed_block(mtb: IntArray, kb: IntArray, kn: int, nb: int) -> None:
+    """:func:`_mt_seed` of ``nb`` keys of ``kn < 624`` words side by side: key ``b`` is
+    ``kb[:, b]``, its state ``mtb[:, b]`` (624 words). The same arithmetic word for word;
+    each seeding is a chain of 1,247 dependent steps, and ``nb`` chains interleaved keep
+    the processor busy (and fit its vector registers) where one leaves it waiting."""
+    for i in range(624):
+        for b in range(nb):
+            mtb[i, b] = _MT_START[i]
+    i = 1
+    j = 0
+    for _ in range(624):
+        for b in range(nb):
+            p = mtb[i - 1, b]
+            mtb[i, b] = ((mtb[i, b] ^ ((p ^ (p >> 30)) * 1664525)) + kb[j, b] + j) & _M32
+        i += 1
+        j += 1
+        if i >= 624:
+            for b in range(nb):
+                mtb[0, b] = mtb[623, b]
+            i = 1
+        if j >= kn:
+            j = 0
+    for _ in range(623):
+        for b in range(nb):
+            p = mtb[i - 1, b]
+            mtb[i, b] = ((mtb[i, b] ^ ((p ^ (p >> 30)) * 1566083941)) - i) & _M32
+        i += 1
+        if i >= 624:
+            for b in range(nb):
+                mtb[0, b] = mtb[623, b]
+            i = 1
+    for b in range(nb):
+        mtb[0, b] = 0x80000000
+
+
 @_inline
 def _mt_next(mt: IntArray) -> int:
     """The generator's next 32-bit output (``genrand_uint32``), the state regenerated a
@@ -475,8 +515,31 @@ def _sample(key: npt.NDArray[np.uint32], koff: IntArray, pools: IntArray, poff: 
     p = np.empty(pools.shape[0], dtype=np.int64)
     hands = np.empty((n, 6), dtype=np.int64)
     covered = True
+    mtb = np.empty((624, _BLOCK), dtype=np.int64)
+    kb = np.empty((624, _BLOCK), dtype=np.int64)
+    b0 = nw  # the first world of the block in mtb (none yet)
     for w in range(nw):
-        _mt_seed(mt, key, koff[w], koff[w + 1] - koff[w])
+        if w >= b0 + _BLOCK or w < b0:  # seed the next block side by side, if it can be
+            kn = koff[w + 1] - koff[w]
+            nb = min(_BLOCK, nw - w)
+            same = kn < 624
+            for b in range(nb):
+                if koff[w + b + 1] - koff[w + b] != kn:
+                    same = False
+            if same:
+                for b in range(nb):
+                    for j in range(kn):
+                        kb[j, b] = key[koff[w + b] + j]
+                _mt_seed_block(mtb, kb, kn, nb)
+                b0 = w
+            else:
+                b0 = nw
+        if b0 <= w:
+            for i in range(624):
+                mt[i] = mtb[i, w - b0]
+            mt[624] = 624
+        else:
+            _mt_seed(mt, key, koff[w], koff[w + 1] - koff[w])
         for g in range(ng):  # Random.shuffle of each pool in turn
             a = poff[g]
             for i in range(a, poff[g + 1]):
@@ -540,6 +603,25 @@ def seed_words(seed: str | int) -> bytes:
     return x.to_bytes(4 * max(1, (x.bit_length() + 31) // 32), "little")
 
 
+def _keys(seeds: Sequence[str | int]) -> tuple[npt.NDArray[np.uint32], IntArray]:
+    """The words of every seed's integer (:func:`seed_words`), one after another, and
+    where each seed's start (one more offset than seeds, the last the end). Integer seeds
+    of two words (``2**32 <= seed < 2**64``, as the one analysis seeds its worlds) are
+    read in one numpy call, without a Python step per seed."""
+    if seeds and set(map(type, seeds)) == {int}:
+        try:
+            big = np.array(seeds, dtype=np.uint64)
+        except OverflowError:  # a negative seed, or one of more than two words
+            big = None
+        if big is not None and int(big.min()) >= 1 << 32:
+            return (big.astype("<u8").view("<u4"),
+                    np.arange(0, 2 * len(big) + 1, 2, dtype=np.int64))
+    words = [seed_words(s) for s in seeds]
+    key = np.frombuffer(b"".join(words), dtype="<u4")
+    koff = np.cumsum([0] + [len(w) >> 2 for w in words], dtype=np.int64)
+    return key, koff
+
+
 _Layout = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray,
                 IntArray, IntArray, IntArray]
 _LAYOUTS: weakref.WeakKeyDictionary[Position, _Layout] = weakref.WeakKeyDictionary()
@@ -586,9 +668,7 @@ def sample_worlds(pos: Position, seeds: Sequence[str | int]) -> tuple[Arrays, In
     others = len(pos.token_pos) - 1
     if others < 1:
         raise ValueError("a token chain needs two tokens or more")
-    words = [seed_words(s) for s in seeds]
-    key = np.frombuffer(b"".join(words), dtype="<u4")
-    koff = np.cumsum([0] + [len(w) >> 2 for w in words], dtype=np.int64)
+    key, koff = _keys(seeds)
     pools, poff, sg, sk, sq, so, sd, base, full, qp = _layout(pos)
     turns = pos.cards_left
     qc, hp, chain, us, fills, covered = _sample(
@@ -597,3 +677,94 @@ def sample_worlds(pos: Position, seeds: Sequence[str | int]) -> tuple[Arrays, In
     if not covered:
         raise Uncovered("the batched kernel covers hands of up to 3 cards of a value")
     return (qc, np.repeat(qp[None, :], len(qc), axis=0), hp, chain, us), fills
+
+
+# ---------------------------------------------------------------- exact sums
+
+_PARTIALS = 128
+"""Room for the partial sums of :func:`_fsum`: a sum of doubles never needs more than 40
+(each partial at least 53 bits below the next, within the 2,098 bits of the doubles)."""
+
+
+@_inline
+def _fsum(xs: npt.NDArray[np.float64], p: npt.NDArray[np.float64]) -> tuple[float, bool]:
+    """``math.fsum(xs)``, as CPython computes it (Shewchuk's non-overlapping partial sums,
+    then their sum from the top, rounded half-even across them: the exactly rounded sum,
+    which is one number whoever computes it). Returns the sum and whether it could make
+    it: not for values that are not finite, a partial that overflows, or a sum of 0 with
+    a negative zero among the values (whose sign Python versions give differently)."""
+    n = 0
+    negzero = False
+    for k in range(xs.shape[0]):
+        x = xs[k]
+        if not np.isfinite(x):
+            return 0.0, False
+        if x == 0.0 and np.signbit(x):
+            negzero = True
+        i = 0
+        for j in range(n):
+            y = p[j]
+            if abs(x) < abs(y):
+                x, y = y, x
+            hi = x + y
+            yr = hi - x
+            lo = y - yr
+            if lo != 0.0:
+                p[i] = lo
+                i += 1
+            x = hi
+        n = i
+        if x != 0.0:
+            if not np.isfinite(x) or n >= _PARTIALS:
+                return 0.0, False
+            p[n] = x
+            n += 1
+    hi = 0.0
+    if n > 0:
+        n -= 1
+        hi = p[n]
+        lo = 0.0
+        while n > 0:
+            x = hi
+            n -= 1
+            y = p[n]
+            hi = x + y
+            yr = hi - x
+            lo = y - yr
+            if lo != 0.0:
+                break
+        if n > 0 and ((lo < 0.0 and p[n - 1] < 0.0) or (lo > 0.0 and p[n - 1] > 0.0)):
+            y = lo * 2.0
+            x = hi + y
+            yr = x - hi
+            if y == yr:
+                hi = x
+    return hi, not (hi == 0.0 and negzero)
+
+
+@_jit
+def _mean_squares(xs: npt.NDArray[np.float64]) -> tuple[float, float, bool]:
+    """The mean ``math.fsum(xs) / n`` and ``math.fsum`` of the squares ``(x - m) * (x -
+    m)``, and whether :func:`_fsum` could make both."""
+    n = xs.shape[0]
+    p = np.empty(_PARTIALS, dtype=np.float64)
+    s, ok = _fsum(xs, p)
+    if not ok:
+        return 0.0, 0.0, False
+    m = s / n
+    sq = np.empty(n, dtype=np.float64)
+    for k in range(n):
+        d = xs[k] - m
+        sq[k] = d * d
+    ss, ok = _fsum(sq, p)
+    return m, ss, ok
+
+
+def mean_squares(xs: Sequence[float]) -> tuple[float, float] | None:
+    """The mean of ``xs`` (``math.fsum(xs) / len(xs)``) and the exact sum of the squares
+    of their differences from it (``math.fsum([(x - m) * (x - m) for x in xs])``), the
+    same bits as those expressions, in machine code; ``None`` where the values hold a
+    value that is not finite or a negative zero summing to 0 (Python then computes
+    them). ``xs`` must not be empty."""
+    m, ss, ok = _mean_squares(np.fromiter(xs, np.float64, len(xs)))
+    return (m, ss) if ok else None

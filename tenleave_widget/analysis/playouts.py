@@ -39,7 +39,7 @@ from .playout_position import Position, World
 from .worlds import Deal
 
 __all__ = ["BATCH_MIN_ROWS", "CHUNK_WORLDS", "COMPILED_MIN_ROWS", "KERNELS", "Outcomes",
-           "Worlds", "default_kernel", "play_outs"]
+           "Worlds", "default_kernel", "play_outs", "world_seed"]
 
 Outcomes = list[list[list[int]]]
 """Final penalties, ``outcomes[world][move][seat]``; with ``reference=True`` each world's
@@ -141,6 +141,30 @@ def default_kernel() -> str:
         if name in KERNELS:
             return name
     return "scalar"
+
+
+def world_seed(digest: str, wid: int) -> int:
+    """The integer world ``wid`` of a position is drawn from (``random.Random`` of it):
+    the 32 bits of ``digest``'s hex digits 9-16 (the position's SHA-256 as the one
+    analysis makes it: nothing the seat cannot see), the top one set, above the world's
+    number's 32 bits — always an integer of two 32-bit words, which CPython seeds its
+    generator with as they are (no hash of a string per world), the same on every
+    Python version and machine.
+
+    >>> hex(world_seed("0123456789abcdef", 5))
+    '0x89abcdef00000005'
+
+    Raises :class:`~tenleave_widget.engine.errors.SetupError` for a world number outside
+    ``0 .. 2**32 - 1`` or a digest without 16 hex digits."""
+    if not 0 <= wid < 1 << 32:
+        raise SetupError(f"a world number is 0 .. 2**32 - 1, not {excerpt(wid)}")
+    try:
+        top = int(digest[8:16], 16) if len(digest) >= 16 else -1
+    except ValueError:
+        top = -1
+    if top < 0:
+        raise SetupError(f"a position's digest is hex digits, not {excerpt(digest)}")
+    return ((top | 0x80000000) << 32) + wid
 
 
 class Worlds(Sequence[World]):

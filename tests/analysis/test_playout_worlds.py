@@ -15,13 +15,17 @@ from tenleave_widget.analysis.lookahead import _moves_of
 from tenleave_widget.analysis.playout import Move, Policy, Simulator
 from tenleave_widget.analysis.playout_batch import Uncovered, world_arrays
 from tenleave_widget.analysis.playout_numba import (
+    _BLOCK,
+    _keys,
     _mt_next,
     _mt_seed,
+    _mt_seed_block,
     sample_worlds,
     seed_words,
 )
 from tenleave_widget.analysis.playout_position import Position, World
-from tenleave_widget.analysis.playouts import KERNELS, Worlds, play_outs
+from tenleave_widget.analysis.playouts import KERNELS, Worlds, play_outs, world_seed
+from tenleave_widget.engine.errors import SetupError
 from tenleave_widget.engine.game import Game
 from tenleave_widget.engine.rules import Rules
 
@@ -52,6 +56,48 @@ def test_a_long_key_is_seeded_as_cpython_seeds_it() -> None:
     assert [_mt_next(mt) for _ in range(700)] == [rng.getrandbits(32) for _ in range(700)]
 
 
+@pytest.mark.parametrize("kn", [1, 2, 3, 623])
+@pytest.mark.parametrize("nb", [1, 5, _BLOCK])
+def test_generators_seeded_side_by_side_are_seeded_one_by_one(kn: int, nb: int) -> None:
+    """:func:`_mt_seed_block` gives each key the state :func:`_mt_seed` gives it alone:
+    keys of one to 623 words, blocks full and partial."""
+    rng = random.Random(kn * 10 + nb)
+    keys = np.array([[rng.getrandbits(32) for _ in range(kn)] for _ in range(nb)],
+                    dtype=np.uint32)
+    mtb = np.zeros((624, _BLOCK), dtype=np.int64)
+    kb = np.zeros((624, _BLOCK), dtype=np.int64)
+    kb[:kn, :nb] = keys.T
+    _mt_seed_block(mtb, kb, kn, nb)
+    for b in range(nb):
+        mt = np.zeros(625, dtype=np.int64)
+        _mt_seed(mt, keys[b], 0, kn)
+        assert mtb[:, b].tolist() == mt[:624].tolist()
+
+
+def test_a_world_seed_is_two_words_from_the_digest_and_the_number() -> None:
+    """World ``wid``'s seed: the digest's hex digits 9-16 with the top bit set, above
+    the number; always two 32-bit words, read in one call as :func:`seed_words` reads
+    them; bad numbers and digests refused by name."""
+    d = "f" * 8 + "0123abcd" + "e" * 48
+    assert world_seed(d, 0) == 0x8123ABCD << 32
+    assert world_seed(d, 2**32 - 1) == (0x8123ABCD << 32) + 2**32 - 1
+    assert world_seed("0" * 64, 7) == (1 << 63) + 7
+    seeds: list[str | int] = [world_seed(d, w) for w in (0, 1, 99, 2**32 - 1)]
+    key, koff = _keys(seeds)
+    assert key.tobytes() == b"".join(seed_words(s) for s in seeds)
+    assert koff.tolist() == [0, 2, 4, 6, 8]
+    for mixed in ([*seeds, -1], [*seeds, 5], [*seeds, "x"], [*seeds, 2**64]):
+        key, koff = _keys(mixed)
+        assert key.tobytes() == b"".join(seed_words(s) for s in mixed)
+        assert koff[-1] * 4 == len(key.tobytes())
+    for wid in (-1, 2**32):
+        with pytest.raises(SetupError, match="world number"):
+            world_seed(d, wid)
+    for bad in ("", "0123456789abcde", "x" * 64):
+        with pytest.raises(SetupError, match="digest"):
+            world_seed(bad, 0)
+
+
 VARIANTS = [
     Rules(),
     Rules.from_json({"daybreak_token_change": False}),
@@ -75,14 +121,15 @@ def _positions(count: int, seed: int) -> list[Position]:
 
 
 def test_the_sampled_worlds_are_the_worlds_of_random_random() -> None:
-    """60 positions of 2..5 seats (printed and variant rules), 40 string and integer
-    seeds each: the sampler's arrays are those of the ``World`` objects of the same
-    seeds (hidden values, hands, token chain, per-turn numbers), and its slot values
-    the worlds' table cards."""
+    """60 positions of 2..5 seats (printed and variant rules), 51 string and integer
+    seeds each (the one analysis's among them): the sampler's arrays are those of the
+    ``World`` objects of the same seeds (hidden values, hands, token chain, per-turn
+    numbers), and its slot values the worlds' table cards."""
     worlds = 0
     for k, pos in enumerate(_positions(60, seed=5)):
         seeds: list[str | int] = [f"{k:064x}:{w}" for w in range(30)]
         seeds += [k * 1000 + w for w in range(8)] + [-k, 2**80 + k]
+        seeds += [world_seed(f"{k:064x}", w) for w in range(3 * k, 3 * k + 11)]
         ws = [World(pos, random.Random(s), pos.cards_left) for s in seeds]
         sim = Simulator(pos, Policy())
         want = world_arrays(sim, ws)
@@ -93,7 +140,7 @@ def test_the_sampled_worlds_are_the_worlds_of_random_random() -> None:
         assert fills.tolist() == [[w.queues[q][i] >> 3 for q, i, *_ in pos.slots]
                                   for w in ws]
         worlds += len(ws)
-    assert worlds >= 2000
+    assert worlds >= 3000
 
 
 def test_worlds_play_out_as_their_world_objects() -> None:
