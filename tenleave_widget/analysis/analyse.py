@@ -82,7 +82,7 @@ from .lookahead import _immediate, _moves_of, immediate_by_play
 from .odds import move_evaluation
 from .playout import Move, Policy, Simulator
 from .playout_position import Position
-from .playouts import CHUNK_WORLDS, Worlds, play_outs
+from .playouts import CHUNK_WORLDS, Worlds, play_outs, world_seed
 from .position import MODELS
 from .reader import BELIEF_COST, Belief, dealer
 from .stats import mean_ci, mean_half_width, wilson
@@ -566,9 +566,9 @@ class _Run:
 
     def worlds_of(self, ids: Sequence[int]) -> Worlds:
         """Worlds ``ids``: world ``wid`` is the position's world of the generator
-        ``random.Random(f"{digest}:{wid}")`` (under the model's deal)."""
-        digest = self.digest
-        return Worlds(self.pos, [f"{digest}:{wid}" for wid in ids], self.deal)
+        ``random.Random(world_seed(digest, wid))`` (under the model's deal)."""
+        base = world_seed(self.digest, 0)
+        return Worlds(self.pos, [base + wid for wid in ids], self.deal)
 
     def play(self, groups: Sequence[int], start: int, stop: int,
              reference: bool) -> Generator[None, None, None]:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from helpers import random_game
 
-from tenleave_widget.analysis import playouts
+from tenleave_widget.analysis import analyse, playouts
 from tenleave_widget.analysis.lookahead import _moves_of
 from tenleave_widget.analysis.playout import Move, Policy, Simulator
 from tenleave_widget.analysis.playout_batch import Uncovered, world_arrays
@@ -96,6 +96,23 @@ def test_a_world_seed_is_two_words_from_the_digest_and_the_number() -> None:
     for bad in ("", "0123456789abcde", "x" * 64):
         with pytest.raises(SetupError, match="digest"):
             world_seed(bad, 0)
+
+
+def test_the_one_analysis_draws_world_i_from_its_digests_world_seed() -> None:
+    """The one analysis's world ``wid`` is ``World(pos, random.Random(world_seed(digest,
+    wid)))`` (an integer seed: nothing to hash per world)."""
+    g = random_game(3, seed=6, turns=5)
+    view = g.view(g.to_move)
+    run = analyse._Run(view, analyse.Settings(), "uniform", "fitted", 0,
+                       analyse.BELIEF_COST)
+    ws = run.worlds_of(range(64, 80))
+    assert ws.seeds == [world_seed(run.digest, w) for w in range(64, 80)]
+    sim = Simulator(run.pos, Policy())
+    objects = [World(run.pos, random.Random(world_seed(run.digest, w)), run.pos.cards_left)
+               for w in range(64, 80)]
+    got, _ = ws.arrays()
+    for a, b in zip(world_arrays(sim, objects), got, strict=True):
+        assert np.array_equal(a, b)
 
 
 VARIANTS = [
