@@ -420,7 +420,7 @@ def _mt_seed(mt: IntArray, key: npt.NDArray[np.uint32], k0: int, kn: int) -> Non
     mt[624] = 624
 
 
-_BLOCK = 8
+_BLOCK = 32
 """Worlds whose generators are seeded side by side (:func:`_mt_seed_block`)."""
 
 
