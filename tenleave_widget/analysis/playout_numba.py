@@ -608,14 +608,14 @@ def _keys(seeds: Sequence[str | int]) -> tuple[npt.NDArray[np.uint32], IntArray]
     where each seed's start (one more offset than seeds, the last the end). Integer seeds
     of two words (``2**32 <= seed < 2**64``, as the one analysis seeds its worlds) are
     read in one numpy call, without a Python step per seed."""
-    if seeds and set(map(type, seeds)) == {int}:
-        try:
-            big = np.array(seeds, dtype=np.uint64)
-        except OverflowError:  # a negative seed, or one of more than two words
-            big = None
-        if big is not None and int(big.min()) >= 1 << 32:
-            return (big.astype("<u8").view("<u4"),
-                    np.arange(0, 2 * len(big) + 1, 2, dtype=np.int64))
+    # the range checked before numpy sees the integers (numpy 1.x wraps a negative one
+    # into an unsigned array with a warning, numpy 2 refuses it)
+    ints = cast("Sequence[int]", seeds)
+    if seeds and set(map(type, seeds)) == {int} and 1 << 32 <= min(ints) \
+            and max(ints) < 1 << 64:
+        big = np.array(ints, dtype=np.uint64)
+        return (big.astype("<u8").view("<u4"),
+                np.arange(0, 2 * len(big) + 1, 2, dtype=np.int64))
     words = [seed_words(s) for s in seeds]
     key = np.frombuffer(b"".join(words), dtype="<u4")
     koff = np.cumsum([0] + [len(w) >> 2 for w in words], dtype=np.int64)

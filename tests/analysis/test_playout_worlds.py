@@ -98,6 +98,30 @@ def test_a_world_seed_is_two_words_from_the_digest_and_the_number() -> None:
             world_seed(bad, 0)
 
 
+def test_integer_seeds_out_of_two_words_never_reach_numpy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A negative seed or one of three words among two-word ones: read by the slow path,
+    never converted by numpy (numpy 1.x wraps a negative integer into an unsigned array,
+    with only a warning: emulated here)."""
+    import types
+
+    from tenleave_widget.analysis import playout_numba
+
+    def wrapping_array(obj: object, dtype: object = None) -> object:
+        if dtype is np.uint64 and isinstance(obj, list):
+            obj = [x % 2**64 if isinstance(x, int) else x for x in obj]
+        return np.array(obj, dtype=dtype)
+
+    np1 = types.SimpleNamespace(**{k: getattr(np, k) for k in dir(np) if not k.startswith("__")})
+    np1.array = wrapping_array
+    monkeypatch.setattr(playout_numba, "np", np1)
+    two = [world_seed("0" * 64, w) for w in range(3)]
+    for mixed in ([*two, -5], [-(2**40), *two], [*two, 2**64 + 1]):
+        key, koff = _keys(mixed)
+        assert key.tobytes() == b"".join(seed_words(s) for s in mixed)
+
+
 def test_the_one_analysis_draws_world_i_from_its_digests_world_seed() -> None:
     """The one analysis's world ``wid`` is ``World(pos, random.Random(world_seed(digest,
     wid)))`` (an integer seed: nothing to hash per world)."""
