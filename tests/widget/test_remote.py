@@ -285,7 +285,10 @@ def twin_run(cards: list[str], secret: tuple[int, int], frames: list[str], seed:
                 assert v is not None
                 if v["finished"]:
                     break
-                if v["to_move"] == 0 and v["turns_applied"] > last:
+                # not before P's kernel has its first state: else the dealer may send P
+                # one state with O's first play in it instead of two, as it pleases
+                p_ready = any('"kind":"state"' in f for f in frames)
+                if p_ready and v["to_move"] == 0 and v["turns_applied"] > last:
                     last = v["turns_applied"]
                     hand = list(v["hands"][0]["cards"])
                     card = next(x for x in left if x in hand)
