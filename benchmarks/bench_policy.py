@@ -8,10 +8,12 @@ play-outs use that arm's rollout policy (:data:`ARMS`; ``today`` is ``Policy()``
 default), the other seats today's ``lookahead`` bots. Every arm's seat 0 has the same
 seed (the same worlds, the same random numbers per turn), the other seats the same bots
 with the same seeds in every arm: the games differ only where the candidate's play-outs
-make seat 0 decide otherwise. Reported per candidate: the mean paired difference in seat
+make seat 0 decide otherwise (``--opponent``: greedy or random bots in the other seats
+instead, or a list of them). Reported per candidate: the mean paired difference in seat
 0's final penalty, today minus candidate (positive: the candidate scores fewer points),
 and in its margin (its penalty minus the mean of the others'), each with its 95%
-interval; the share of deals where seat 0 played a different game; CPU per decision::
+interval; the share of deals where seat 0 played a different game; CPU per decision;
+and, with two candidates or more, each pair of them on the same deals (``between``)::
 
     nice -n 10 python benchmarks/bench_policy.py strength --seats 3 --minutes 30 \\
         --arms explore0 explore05 explore20 --json benchmarks/results/policy.json
@@ -61,7 +63,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tenleave_widget.analysis import analyse as analyse_module  # noqa: E402
 from tenleave_widget.analysis.analyse import TIE, Analysis, Settings, analyse, clear_cache  # noqa: E402
-from tenleave_widget.analysis.bots import Bot, LookaheadBot, decide  # noqa: E402
+from tenleave_widget.analysis.bots import Bot, LookaheadBot, decide, make_bot  # noqa: E402
 from tenleave_widget.analysis.lookahead import Policy  # noqa: E402
 from tenleave_widget.analysis.playout import Move, Simulator, queue_key  # noqa: E402
 from tenleave_widget.analysis.playout_position import World  # noqa: E402
@@ -81,13 +83,18 @@ ARMS: dict[str, dict[str, Any]] = {
     BASE: {"policy": Policy()},
     "explore0": {"policy": Policy(explore=0.0)},
     "explore05": {"policy": Policy(explore=0.05)},
+    "explore10": {"policy": Policy(explore=0.1)},
     "explore20": {"policy": Policy(explore=0.2)},
+    "explore30": {"policy": Policy(explore=0.3)},
+    "explore40": {"policy": Policy(explore=0.4)},
+    "explore50": {"policy": Policy(explore=0.5)},
     "noties": {"policy": Policy(random_ties=False)},
     "rotate": {"policy": Policy(), "kernel": ROTATING},
 }
 """The rollout policies a seat may play out with, by name, as the evaluation options
-they change: ``today`` (``Policy()``: one turn in ten at random, ties broken at random);
-candidates that change one setting of it (every play-out kernel supports them); and
+they change: ``today`` (``Policy()``, the default: one turn in ten at random, ties broken
+at random); candidates that change one setting of it (every play-out kernel supports them;
+``explore10`` is the share one in ten by name, today's while the default is that); and
 ``rotate``, today's policy that also rotates (:func:`rotating_kernel`)."""
 
 
@@ -281,16 +288,18 @@ class PolicyBot(LookaheadBot):
         return super()._evaluate(view, **self.arm, **changes)
 
 
-def play_deal(n: int, deal: int, arm: dict[str, Any]
+def play_deal(n: int, deal: int, arm: dict[str, Any], opponent: str = "lookahead"
               ) -> tuple[list[int], list[float], list[str]]:
     """Deal ``deal`` at ``n`` seats with a :class:`PolicyBot` of ``arm`` in seat 0 and
-    today's lookahead bots elsewhere (seeds derived from ``deal`` alone): every seat's
-    final penalty, seat 0's CPU seconds per decision, and seat 0's turns (as JSON text:
-    whether two arms played the same game)."""
+    ``opponent`` bots elsewhere (today's ``lookahead``, ``greedy`` or ``random``, or a
+    comma-separated list of them, seat 1 the first; seeds from ``deal`` alone): every
+    seat's final penalty, seat 0's CPU seconds per decision, and seat 0's turns (as JSON
+    text: whether two arms played the same game)."""
     first = deal % n
     g = Game(n, seed=DEAL_SEED + deal, first=first)
     bots: list[Bot] = [PolicyBot(7 * deal + 1, arm)]
-    bots += [LookaheadBot(7 * deal + 2 + i) for i in range(n - 1)]
+    names = opponent.split(",")
+    bots += [make_bot(names[i % len(names)], 7 * deal + 2 + i) for i in range(n - 1)]
     times: list[float] = []
     mine: list[str] = []
     while not g.finished:
@@ -316,15 +325,16 @@ def margin(pen: Sequence[int], seat: int = 0) -> float:
     return pen[seat] - (sum(pen) - pen[seat]) / (len(pen) - 1)
 
 
-def deal_row(n: int, deal: int, arms: Sequence[str]) -> dict[str, Any]:
-    """One deal played by every arm of ``arms`` (``today`` first, added if missing): per
-    arm, the penalties, seat 0's CPU seconds per decision and whether seat 0's turns
-    were today's."""
+def deal_row(n: int, deal: int, arms: Sequence[str], opponent: str = "lookahead"
+             ) -> dict[str, Any]:
+    """One deal played by every arm of ``arms`` (``today`` first, added if missing) against
+    ``opponent`` bots: per arm, the penalties, seat 0's CPU seconds per decision and
+    whether seat 0's turns were today's."""
     names = [BASE, *[a for a in arms if a != BASE]]
-    row: dict[str, Any] = {"seats": n, "deal": deal}
+    row: dict[str, Any] = {"seats": n, "deal": deal, "opponent": opponent}
     base_turns: list[str] = []
     for a in names:
-        pen, times, turns = play_deal(n, deal, ARMS[a])
+        pen, times, turns = play_deal(n, deal, ARMS[a], opponent)
         if a == BASE:
             base_turns = turns
         row[a] = {"penalty": pen, "cpu": times, "same": turns == base_turns}
@@ -377,7 +387,7 @@ def strength(args: argparse.Namespace) -> dict[str, Any]:
         for d in range(args.start, args.start + args.deals):
             if time.monotonic() >= deadline:
                 break
-            rows.append(deal_row(n, d, args.arms))
+            rows.append(deal_row(n, d, args.arms, args.opponent))
             _log(args.rows, rows[-1])
             if args.every and len(rows) % args.every == 0:
                 line = ", ".join(f"{a} {_ci(paired(rows, a)['penalty_gain'])}"
@@ -389,16 +399,39 @@ def strength(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+def between(rows: Sequence[dict[str, Any]], arms: Sequence[str]) -> dict[str, Any]:
+    """The candidates ``arms`` against each other on the same deals: for each pair, in
+    the order of ``arms``, key ``"b-a"``: :func:`paired`'s penalty and margin gains of
+    ``b`` over ``a`` (``a`` minus ``b``: positive, ``b`` scores fewer points) and whether
+    they separate.
+
+    >>> rows = [{"x": {"penalty": [5, 3, 4]}, "y": {"penalty": [4, 3, 4]}}] * 2
+    >>> between(rows, ["x", "y"])["y-x"]["penalty_gain"]
+    [1.0, 1.0, 1.0]
+    """
+    out: dict[str, Any] = {}
+    for i, a in enumerate(arms):
+        for b in arms[i + 1:]:
+            rel = [{a: r[a], b: {**r[b], "same": False}} for r in rows]
+            p = paired(rel, b, base=a)
+            out[f"{b}-{a}"] = {k: p[k] for k in ("penalty_gain", "margin_gain", "separates")}
+    return out
+
+
 def strength_figures(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The figures of the deals ``rows`` (:func:`deal_row`'s, one seat count): today's
-    mean penalty and CPU per decision, and :func:`paired` with the CPU per candidate."""
+    mean penalty and CPU per decision, :func:`paired` with the CPU per candidate and,
+    with two candidates or more, :func:`between` them."""
     arms = [a for a in rows[0] if a in ARMS and a != BASE]
-    return {
+    figures = {
         "deals": len(rows), "games": len(rows) * (1 + len(arms)),
         "today_mean_penalty": statistics.fmean(r[BASE]["penalty"][0] for r in rows),
         "today_cpu_ms": cpu_ms(rows, BASE),
         "candidates": {a: {**paired(rows, a), "cpu_ms": cpu_ms(rows, a)} for a in arms},
     }
+    if len(arms) > 1:
+        figures["between"] = between(rows, arms)
+    return figures
 
 
 # --------------------------------------------------------------------------- verdicts
@@ -582,6 +615,13 @@ def summarize(args: argparse.Namespace) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the run
 
 
+def _opponents(text: str) -> str:
+    """``--opponent``: bot names among lookahead, greedy and random, comma-separated."""
+    if not text or any(x not in ("lookahead", "greedy", "random") for x in text.split(",")):
+        raise argparse.ArgumentTypeError(f"not bots among lookahead, greedy, random: {text!r}")
+    return text
+
+
 def _log(path: str | None, row: dict[str, Any]) -> None:
     if path:
         with open(path, "a") as f:
@@ -613,6 +653,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                    default=["explore0", "explore05", "explore20"])
     s.add_argument("--deals", type=int, default=1000)
     s.add_argument("--start", type=int, default=0)
+    s.add_argument("--opponent", type=_opponents, default="lookahead",
+                   help="the bots of the other seats: lookahead (today's, the default), "
+                        "greedy, random, or a comma-separated list (seat 1 the first)")
     a = sub.add_parser("agree")
     a.add_argument("--candidates", nargs="+", choices=[x for x in ARMS if x != BASE],
                    default=["explore0", "explore05", "explore20"])

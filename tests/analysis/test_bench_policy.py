@@ -72,6 +72,36 @@ def test_paired_differences_and_when_they_separate(bench: ModuleType) -> None:
     assert worse["same_share"] == 1.0
 
 
+def test_candidates_are_paired_against_each_other_on_the_same_deals(bench: ModuleType
+                                                                     ) -> None:
+    def row(base: int, x: int, y: int) -> dict[str, object]:
+        return {"seats": 3, "deal": 0,
+                "today": {"penalty": [base, 4, 4], "same": True, "cpu": [0.01]},
+                "x": {"penalty": [x, 4, 4], "same": False, "cpu": [0.01]},
+                "y": {"penalty": [y, 4, 4], "same": False, "cpu": [0.01]}}
+
+    # y scores 1 point fewer than x on every deal, both fewer than today
+    rows = [row(9, 7, 6), row(8, 5, 4), row(6, 6, 5)] * 40
+    b = bench.between(rows, ["x", "y"])
+    assert list(b) == ["y-x"]
+    assert b["y-x"]["penalty_gain"] == pytest.approx([1.0, 1.0, 1.0])
+    assert b["y-x"]["margin_gain"][0] == pytest.approx(1.0)
+    assert b["y-x"]["separates"] == "better"
+    # the order of the arms names the sign
+    assert bench.between(rows, ["y", "x"])["x-y"]["separates"] == "worse"
+    mixed = [row(9, 7, 8), row(9, 8, 7)] * 40  # as good as each other
+    assert bench.between(mixed, ["x", "y"])["y-x"]["separates"] is None
+    # the strength figures carry them when there are two candidates or more
+    bench.ARMS["x"] = bench.ARMS["y"] = bench.ARMS["explore0"]
+    try:
+        figures = bench.strength_figures(rows)
+        assert figures["between"] == b
+        assert "between" not in bench.strength_figures(
+            [{k: v for k, v in r.items() if k != "y"} for r in rows])
+    finally:
+        del bench.ARMS["x"], bench.ARMS["y"]
+
+
 @pytest.mark.parametrize("policy", [Policy(), Policy(explore=0.0, random_ties=False),
                                     Policy(explore=0.5)])
 def test_the_rotating_play_out_without_rotations_is_todays_world_by_world(
@@ -228,3 +258,21 @@ def test_a_tiny_strength_run_writes_its_figures(bench: ModuleType, tmp_path: Pat
     # the rows file gives the same figures again (pooled runs are summarised so)
     pooled = bench.main(["summarize", str(rows)])["results"]["2"]
     assert pooled == {k: v for k, v in two.items() if k != "wall_s"}
+
+
+def test_the_other_seats_may_be_greedy_bots(bench: ModuleType) -> None:
+    rows = [bench.deal_row(3, d, ["explore0"], "greedy") for d in range(3)]
+    assert all(r["opponent"] == "greedy" for r in rows)
+    # the greedy seats play as a greedy bot of the same seed does, in every arm
+    for r in rows:
+        d = r["deal"]
+        g = Game(3, seed=bench.DEAL_SEED + d, first=d % 3)
+        bots = [bench.PolicyBot(7 * d + 1, bench.ARMS["today"])]
+        bots += [make_bot("greedy", 7 * d + 2 + i) for i in range(2)]
+        while not g.finished:
+            s = g.to_move
+            assert s is not None
+            g.push(decide(bots[s], g))
+        assert g.penalty == r["today"]["penalty"]
+    lookahead = [bench.deal_row(3, d, ["explore0"]) for d in range(3)]
+    assert [r["today"]["penalty"] for r in rows] != [r["today"]["penalty"] for r in lookahead]
