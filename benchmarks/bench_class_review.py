@@ -47,6 +47,7 @@ import time
 from pathlib import Path
 
 from tenleave_widget import Game, save_record
+from tenleave_widget.analysis import analyse
 from tenleave_widget.analysis.bots import decide, make_bot
 from tenleave_widget.analysis.review import TurnReview
 from tenleave_widget.programs.class_review import review_many, runner
@@ -61,6 +62,9 @@ def cpu() -> float:
 
 
 def once(files: list[str], workers: int, samples: int | None) -> tuple[float, float, str, int]:
+    """Review ``files`` afresh (the analyses of earlier runs forgotten, in this process and
+    so in the workers it forks): wall s, CPU s, the review's JSON, its decisions."""
+    analyse.clear_cache()
     c0, t0 = cpu(), time.perf_counter()
     r = review_many(files, workers=workers, samples=samples, seed=0)
     assert not r.failures and r.decisions, r.failures  # a missing file is no benchmark
