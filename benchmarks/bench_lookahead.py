@@ -53,20 +53,29 @@ def _budget(args: argparse.Namespace) -> Budget:
     return Budget(samples=args.samples or bot_budget(args.players).samples, prune=prune)
 
 
-def strength(args: argparse.Namespace) -> dict[str, Any]:
+def _bots(args: argparse.Namespace, rng: random.Random) -> list[Any]:
+    """One game's bots: the lookahead bot in seat 0 and ``--opponent`` in the others, each
+    with its own seed from ``rng``."""
     n = args.players
-    master = random.Random(args.seed)
-    la = LookaheadBot(master.randrange(2**32), budget=_budget(args), objective=args.objective,
-                      rotations=args.rotations, redecide=not args.no_redecide)
-    others: list[Any] = [la]
+    bots: list[Any] = [LookaheadBot(rng.randrange(2**32), budget=_budget(args),
+                                    objective=args.objective, rotations=args.rotations,
+                                    redecide=not args.no_redecide)]
     for _ in range(1, n):
         if args.opponent == "lookahead":
-            others.append(LookaheadBot(master.randrange(2**32), budget=_budget(args),
-                                       objective=args.objective, rotations=args.rotations,
-                                       redecide=not args.no_redecide))
+            bots.append(LookaheadBot(rng.randrange(2**32), budget=_budget(args),
+                                     objective=args.objective, rotations=args.rotations,
+                                     redecide=not args.no_redecide))
         else:
-            others.append(make_bot(args.opponent, master.randrange(2**32)))
-    bots = others
+            bots.append(make_bot(args.opponent, rng.randrange(2**32)))
+    return bots
+
+
+def strength(args: argparse.Namespace) -> dict[str, Any]:
+    """``--games`` games of the lookahead bot in seat 0, the first seat rotating; every
+    game's bots seeded afresh (a decision's random numbers follow from its bot's seed and
+    the turn, so bots kept across games would give every game the same numbers)."""
+    n = args.players
+    master = random.Random(args.seed)
     pens: list[list[int]] = []
     firsts: list[int] = []
     times: list[float] = []
@@ -75,6 +84,7 @@ def strength(args: argparse.Namespace) -> dict[str, Any]:
     for i in range(args.games):
         first = i % n
         t_game = len(times)
+        bots = _bots(args, master)
         g = Game(n, seed=master.randrange(2**32), first=first)
         while not g.finished:
             s = g.to_move
