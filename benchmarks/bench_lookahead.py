@@ -56,18 +56,13 @@ def _budget(args: argparse.Namespace) -> Budget:
 def _bots(args: argparse.Namespace, rng: random.Random) -> list[Any]:
     """One game's bots: the lookahead bot in seat 0 and ``--opponent`` in the others, each
     with its own seed from ``rng``."""
-    n = args.players
-    bots: list[Any] = [LookaheadBot(rng.randrange(2**32), budget=_budget(args),
-                                    objective=args.objective, rotations=args.rotations,
-                                    redecide=not args.no_redecide)]
-    for _ in range(1, n):
-        if args.opponent == "lookahead":
-            bots.append(LookaheadBot(rng.randrange(2**32), budget=_budget(args),
-                                     objective=args.objective, rotations=args.rotations,
-                                     redecide=not args.no_redecide))
-        else:
-            bots.append(make_bot(args.opponent, rng.randrange(2**32)))
-    return bots
+    def bot(name: str) -> Any:
+        if name != "lookahead":
+            return make_bot(name, rng.randrange(2**32))
+        return LookaheadBot(rng.randrange(2**32), budget=_budget(args), objective=args.objective,
+                            rotations=args.rotations, redecide=not args.no_redecide)
+
+    return [bot("lookahead")] + [bot(args.opponent) for _ in range(1, args.players)]
 
 
 def strength(args: argparse.Namespace) -> dict[str, Any]:
