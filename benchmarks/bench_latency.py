@@ -88,8 +88,13 @@ MEASURE_JS = """async ([seats, limit]) => {
         const p = root.querySelector('.tl-panels');
         return p ? p.dataset.revision : undefined;
     };
+    const shown = () => {
+        const p = root.querySelector('.tl-panels');
+        return p ? p.dataset.shown : undefined;
+    };
     const t = {position: null, panels: null, first: null, final: null};
     let revAtPosition = null;
+    let shownAtPosition = null;
     let star = null;
     const done = new Promise((resolve, reject) => {
         const check = () => {
@@ -100,15 +105,24 @@ MEASURE_JS = """async ([seats, limit]) => {
                     && root.dataset.toMove === '0') {
                     t.position = now;
                     revAtPosition = revision();
+                    shownAtPosition = shown();
                 }
-                return;
+                if (t.position === null) return;
             }
+            const p = root.querySelector('.tl-moves-progress');
+            // the moves' chart drawn with whole-game figures, for a state after the position
+            const moves = root.querySelector('.tl-panel-moves');
+            if (t.first === null && p && Number(p.dataset.worlds) > 0 && moves
+                && moves.dataset.drawn !== undefined && moves.dataset.drawn === shown()
+                && Number(moves.dataset.drawn) > Number(shownAtPosition ?? 0)) t.first = now;
             const rev = revision();
             if (rev === undefined || rev === revAtPosition) return;
             // a drawn state of the panels after the position came
             if (t.panels === null) t.panels = now;
-            const p = root.querySelector('.tl-moves-progress');
-            if (p && Number(p.dataset.worlds) > 0 && t.first === null) t.first = now;
+            // a tree whose panels draw all their charts in one task (no data-shown): the
+            // moves' chart is drawn with the others
+            if (t.first === null && shown() === undefined && p && Number(p.dataset.worlds) > 0)
+                t.first = now;
             if (p && p.dataset.done === 'true') {
                 t.final = now;
                 const moves = root.querySelector('.tl-panel-moves');
@@ -121,7 +135,8 @@ MEASURE_JS = """async ([seats, limit]) => {
         const obs = new MutationObserver(check);
         obs.observe(root, {subtree: true, childList: true, attributes: true,
                            attributeFilter: ['data-turns', 'data-busy', 'data-to-move',
-                                             'data-revision', 'data-done', 'data-worlds']});
+                                             'data-revision', 'data-done', 'data-worlds',
+                                             'data-drawn', 'data-shown']});
         setTimeout(() => { obs.disconnect(); reject(new Error(
             'no final figures in ' + limit + ' ms: ' + JSON.stringify(t)
             + ' ' + JSON.stringify(root.dataset))); }, limit);

@@ -6,6 +6,8 @@
 // states: a chart whose figure did not change is left as it is, a chart the panel showed
 // just before (a move taken back) is put back as it was, and any other is drawn over the
 // older of the two (Plotly.react, in the same task: no frame shows a panel without its chart).
+// While the whole-game analysis runs, the moves' chart of a state is drawn first, in a task
+// of its own.
 
 import "./panels.css";
 import { h } from "../dom";
@@ -50,12 +52,16 @@ interface Slot {
   drawn: string;
 }
 
+/** The chart drawn first of a state: the moves' (the whole-game figures come in it). */
+const FIRST_DRAWN = "moves";
+
 /** The review charts whose points send a `goto` when clicked. */
 const clickable = new WeakSet<HTMLElement>();
 
 export class PanelsView {
   /** `.tl-panels`: its `data-revision` counts the states drawn, set once plotly.js has
-   *  drawn every chart of a state (a benchmark and the tests wait on it). */
+   *  drawn every chart of a state (a benchmark and the tests wait on it); `data-shown`
+   *  is the state shown (its words; its charts drawn in turn: each panel's `data-drawn`). */
   readonly element: HTMLElement;
   private readonly heading: HTMLElement;
   private readonly message: HTMLElement;
@@ -151,14 +157,47 @@ export class PanelsView {
     // drawn once every panel is in the grid: plotly.js measures a chart's width as it draws
     // it, and a chart drawn before the panels after it were placed took the grid's whole
     // row (the outcome chart twice its panel's width at 900 px, until a resize 100 ms later)
-    const draws = shown.map(([key, slot, figure]) => this.draw(key, slot, figure));
     if (focusKey) this.grid.querySelector<HTMLElement>(`[data-focus="${focusKey}"]`)?.focus({ preventScroll: true });
     this.revision += 1;
     const revision = this.revision;
-    // drawn: every chart's Plotly.react settled (at once when plotly.js is in the page; a
-    // newer state's charts replace a state still waiting for it, and mark it drawn instead)
-    void Promise.allSettled(draws).then(() => {
+    this.element.dataset.shown = String(revision);
+    // while the whole-game analysis runs, the moves' chart first, in a task of its own
+    // (the figures a player waits for), then the others in their order in the page
+    const waited = data.moves.worlds > 0 && !data.moves.done;
+    if (waited) shown.sort(([a], [b]) => Number(b === FIRST_DRAWN) - Number(a === FIRST_DRAWN));
+    // drawn: every chart's Plotly.react settled (a newer state's charts replace a state's
+    // still to draw, and mark it drawn instead)
+    void this.drawInTurn(revision, shown, waited ? 1 : shown.length).then(() => {
       if (revision === this.revision) this.element.dataset.revision = String(revision);
+    });
+  }
+
+  /** Draw the charts of state `revision` in `queue`'s order: the first `now` in this task
+   *  (the page shows them at once), the others in the next one (a newer state by then
+   *  draws them instead). A section's `data-drawn` is the state its chart shows. Resolves
+   *  once they settled, or when a newer state came. */
+  private drawInTurn(revision: number, queue: [string, Slot, PanelFigure][], now: number): Promise<void> {
+    const draws: Promise<unknown>[] = [];
+    const drawSome = (some: [string, Slot, PanelFigure][]): void => {
+      for (const [key, slot, figure] of some) {
+        const mark = (): void => {
+          if (revision === this.revision) slot.section.dataset.drawn = String(revision);
+        };
+        draws.push(this.draw(key, slot, figure).then(mark));
+      }
+    };
+    drawSome(queue.slice(0, now));
+    return new Promise((resolve) => {
+      const rest = (): void => {
+        if (revision !== this.revision) {
+          resolve();
+          return;
+        }
+        drawSome(queue.slice(now));
+        void Promise.allSettled(draws).then(() => resolve());
+      };
+      if (queue.length > now) setTimeout(rest, 0);
+      else rest();
     });
   }
 

@@ -134,6 +134,21 @@ class BotRunner:
         self.errors: list[BotFailure] = []
         """Every bot failure of this table, oldest first (the details the table omits)."""
 
+    def at_once(self) -> bool:
+        """Whether :meth:`start` would move the bot to move now, in this call, and show the
+        table once after its turns: no delay (or no running loop) and a bot quick to decide
+        (not one of :data:`THINKERS`). Its caller then need not show the table first."""
+        seat = self.session.bot_to_move()
+        if seat is None or self.session.bots.get(seat) in THINKERS:
+            return False
+        if self.delay == 0:
+            return True
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return True
+        return False
+
     def start(self) -> None:
         """Let the bots move until a human is to move (the session is shown meanwhile)."""
         session = self.session

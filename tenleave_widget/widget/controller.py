@@ -489,7 +489,8 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
         moved = self.session.handle(checked)
         if checked["kind"] == "hello":  # a table was drawn: tell it the kernel is there
             self.table.send({"kind": "connected"})
-        self._refresh()
+        if not (moved and self._bots.at_once()):  # (else shown once, after the bots' turns)
+            self._refresh()
         if moved:
             self._bots.start()
             self._coach.kick()
@@ -550,6 +551,7 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
     def _refresh(self) -> None:
         """Push the session's table state (the panels' data included) to the browser,
         then the review panel (replay mode)."""
+        self._thinker.prime()
         self.table.show(self.session.state())
         if self.review_panel is not None:
             self.review_panel.refresh()

@@ -37,6 +37,10 @@ const host = document.getElementById("host");
 // the charts as first drawn (a resize after a wrong width comes 100 ms later)
 new MutationObserver(() => { window.cutAtDraw ??= (CHARTS_CUT)(); })
   .observe(host, { subtree: true, attributeFilter: ["data-revision"] });
+// the order the charts were drawn in (each panel's data-drawn, set once its chart is)
+window.drawnOrder = [];
+new MutationObserver((ms) => ms.forEach(m => window.drawnOrder.push(m.target.dataset.figure)))
+  .observe(host, { subtree: true, attributeFilter: ["data-drawn"] });
 host.append(renderPanels(data));
 window.drawn = true;
 </script></body></html>""".replace("CHARTS_CUT", CHARTS_CUT)
@@ -129,6 +133,27 @@ def test_panels_explain_themselves(page: Any) -> None:
     page.set_viewport_size({"width": 640, "height": 900})
     page.wait_for_function(f"() => ({CHARTS_CUT})().length === 0 && document.querySelector("
                            "'.js-plotly-plot svg.main-svg').getBoundingClientRect().width > 400")
+    assert page.errors == []
+
+
+def test_the_moves_chart_is_drawn_first_while_the_analysis_runs(page: Any) -> None:
+    """While the whole-game analysis runs (figures in, not final), the moves' chart of a
+    state is drawn first (the figures a player waits for), the others after it; else the
+    charts in the page's order. Each panel's ``data-drawn`` names the state its chart
+    shows, and the panels' ``data-revision`` comes once all of them show the state shown."""
+    everything = sorted(["outcome", "moves", "cards", "timeline"])
+    running = _data()
+    running["moves"] = {**running["moves"], "worlds": 16, "done": False}
+    for data, first in ((running, "moves"), (_data(), "outcome")):
+        show(page, data, 900)
+        order = page.evaluate("() => window.drawnOrder")
+        assert order[0] == first and sorted(order) == everything, order
+        states = page.evaluate("""() => {
+            const panels = document.querySelector('.tl-panels');
+            return [panels.dataset.shown, panels.dataset.revision,
+                    ...[...panels.querySelectorAll('.tl-panel')].map(p => p.dataset.drawn)];
+        }""")
+        assert len(set(states)) == 1 and states[0] is not None, states
     assert page.errors == []
 
 

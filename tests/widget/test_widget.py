@@ -213,6 +213,28 @@ def test_undo_takes_back_the_humans_last_turn() -> None:
     assert not w.table.offers["undo"]
 
 
+@pytest.mark.parametrize(("bots", "pushes"), [(["greedy", "random"], [3]),
+                                               (["lookahead", "greedy"], [1, 3])])
+def test_bots_that_answer_at_once_are_shown_once_after_their_turns(
+        bots: list[str], pushes: list[int]) -> None:
+    """With no delay, quick bots' turns and the human's come in one state (the page draws
+    the human's next position once); a bot that thinks (lookahead) is waited for with the
+    human's own turn on the table."""
+    w = play(players=3, human=0, bots=bots, seed=4, bot_delay=0)
+    shown: list[int] = []
+    push = w.table.show
+
+    def spy(state: Any) -> None:
+        shown.append(state["view"]["turns_applied"])
+        push(state)
+
+    w.table.show = spy  # type: ignore[method-assign]
+    w.handle_intent({"kind": "play", "card": w.table.offers["play_cards"][0], "queue": 0})
+    shown.clear()
+    w.handle_intent({"kind": "end"})
+    assert shown == pushes and w.game.to_move == 0
+
+
 def test_bots_move_first_when_the_human_is_not_first() -> None:
     w = play(players=4, human=2, bots=["greedy", "random"], seed=3, bot_delay=0)
     assert [t.seat for t in w.game.turns] == [0, 1]

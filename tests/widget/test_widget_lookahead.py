@@ -323,6 +323,55 @@ def test_a_lookahead_bot_thinks_in_a_worker_thread_on_a_running_loop() -> None:
     assert after_undo == 3 and final == expected
 
 
+def test_a_new_position_reaches_the_page_with_its_first_figures_in_one_state() -> None:
+    """On a running loop, once a table's first analysis came back, the state that shows
+    the human's next position (after the bots' turns) already carries the analysis's
+    first figures: its first step, the same figures as the one analysis's first step of
+    that view; the figures fill in after it. The table's first state does not wait for
+    its first analysis."""
+    one.clear_cache()
+
+    async def scenario() -> tuple[list[tuple[int, int | None, int]], Any, Any]:
+        w = play(players=3, human=0, bots=["greedy", "random"], seed=4, bot_delay=0)
+        assert w.panels["moves"]["worlds"] == 0  # the first state: no figures yet
+        await until_async(lambda: w.panels["moves"]["done"])
+        shown: list[tuple[int, int | None, int]] = []
+        push = w.table.show
+
+        def spy(state: Any) -> None:
+            shown.append((state["view"]["turns_applied"], state["view"]["to_move"],
+                          state["panels"]["moves"]["worlds"]))
+            push(state)
+
+        w.table.show = spy  # type: ignore[method-assign]
+        w.handle_intent({"kind": "play", "card": w.table.offers["play_cards"][0],
+                         "queue": 0})
+        w.handle_intent({"kind": "end"})
+        g = w.game
+        assert g.to_move == 0
+        first = one.Analysing(g.view(0), w.session.lookahead.settings, seed=SEED)
+        first.step()
+        # the panel's figures as the state carried them, before any chunk came back
+        figures = w.session.lookahead.result
+        await until_async(lambda: w.session.lookahead.evaluation is not None
+                          and w.session.lookahead.evaluation.done)
+        return shown, figures, first.figures()
+
+    shown, figures, expected = run_in_thread(scenario)
+    position = [s for s in shown if s[0] == 3 and s[1] == 0]
+    assert position and position[0][2] == one.FIRST_STEP  # the first state of it
+    assert figures == expected
+
+
+async def until_async(ready: Any) -> None:
+    """Wait on the running loop until ``ready()`` (bounded by the suite's wait)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT_S
+    while not ready():
+        assert loop.time() < deadline, "not ready in time"
+        await asyncio.sleep(0.005)
+
+
 def test_the_widget_checks_bot_names_with_the_engines_one_check() -> None:
     from tenleave_widget.engine.errors import IntentError
 

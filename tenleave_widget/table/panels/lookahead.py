@@ -397,6 +397,30 @@ class Thinker:
         self.session = session
         self.changed = changed
         self._running = False
+        self._warm = False
+
+    def prime(self) -> None:
+        """With a loop running, a new position's first figures now, before its state is
+        pushed: the analysis's first step (:data:`~tenleave_widget.analysis.analyse.FIRST_STEP`
+        worlds of every decision, a few milliseconds), so that the position and its first
+        whole-game figures reach the page in one state. Nothing for a position whose
+        analysis has begun (a chunk of it may be under way), before this thinker's first
+        chunk came back (the first analysis in a process loads the play-outs' machine
+        code: the table's first state does not wait for it) or without a loop (a script
+        calls ``TenLeaveWidget.think()``)."""
+        if not self._warm:
+            return
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        feed = self.session.lookahead
+        feed.sync(self.session)
+        ev = feed.evaluation
+        if ev is None or ev.done or ev.worlds > 0 or feed.result is not None:
+            return
+        ev.step()
+        feed.result = ev.figures()
 
     def kick(self) -> None:
         """Make sure a chunk is under way if there is something to evaluate."""
@@ -418,6 +442,7 @@ class Thinker:
     def _done(self, ev: Analysing, task: tasks.Task[Analysis | None]) -> None:
         feed = self.session.lookahead
         self._running = False
+        self._warm = True
         if feed.chunk is task:
             feed.chunk = None
         try:
