@@ -14,8 +14,11 @@ button's click event, to
   on by one turn per seat, ``data-busy`` 0) -- the bots' turns are in this span;
 * ``panels``: the panels drawn for that position (the panels' ``data-revision`` set after
   it: every chart's ``Plotly.react`` settled), the one-swat figures;
-* ``first``: the first **whole-game** figures drawn: the moves panel's progress line
-  (``.tl-moves-progress``, ``data-worlds`` > 0) in a drawn state of the panels;
+* ``first``: the first **whole-game** figures drawn: the moves chart drawn for the state
+  shown (its panel's ``data-drawn`` equal to the panels' ``data-shown``, a state after the
+  position) with the moves panel's progress line (``.tl-moves-progress``) at
+  ``data-worlds`` > 0; a tree whose panels have no ``data-shown`` (all charts drawn in one
+  task): the progress line at ``data-worlds`` > 0 in a drawn state of the panels;
 * ``final``: the analysis finished and its figures drawn: the progress line's
   ``data-done`` is ``true`` in a drawn state -- the ★ (or the ≈ of decisions about
   equally good) is final.
