@@ -62,9 +62,12 @@ def test_whole_game_values_fill_in_and_the_switch_ranks_by_them(
         done = ("() => document.querySelector('.tl-root .tl-moves-progress')?.dataset.done"
                 " === 'true'")
         page.wait_for_function(done, timeout=60_000)
-        # an analysis long enough to take several of the panel's background chunks (its
-        # first round alone is 16 chunks of 32 worlds)
+        # an analysis of several of the panel's background chunks: its budget (its first
+        # round alone is 16 steps of 32 worlds), and chunks of 5 ms instead of 120 (with
+        # the compiled play-outs the whole analysis takes about 0.1 s: one chunk)
         kernel.eval("setattr(look.session.lookahead, 'budget', 512)")
+        kernel.eval("setattr(__import__('tenleave_widget.table.panels.lookahead',"
+                    " fromlist=['CHUNK_MS']), 'CHUNK_MS', 5.0)")
         # a move: the lookahead bot (and greedy) answer, and the next position is analysed
         # while the page watches (the first one may be done before the page is ready)
         page.evaluate("() => { window.__worlds = []; }")
