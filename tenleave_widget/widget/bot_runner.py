@@ -135,11 +135,12 @@ class BotRunner:
         """Every bot failure of this table, oldest first (the details the table omits)."""
 
     def at_once(self) -> bool:
-        """Whether :meth:`start` would move the bot to move now, in this call, and show the
-        table once after its turns: no delay (or no running loop) and a bot quick to decide
-        (not one of :data:`THINKERS`). Its caller then need not show the table first."""
-        seat = self.session.bot_to_move()
-        if seat is None or self.session.bots.get(seat) in THINKERS:
+        """Whether :meth:`start` would move the bots now, in this call, and show the table
+        once after their turns, quickly: a bot to move, no delay (or no running loop) and no
+        bot of the table one that thinks (:data:`THINKERS`). Its caller then need not show
+        the table first."""
+        session = self.session
+        if session.bot_to_move() is None or any(b in THINKERS for b in session.bots.values()):
             return False
         if self.delay == 0:
             return True

@@ -214,7 +214,8 @@ def test_undo_takes_back_the_humans_last_turn() -> None:
 
 
 @pytest.mark.parametrize(("bots", "pushes"), [(["greedy", "random"], [3]),
-                                               (["lookahead", "greedy"], [1, 3])])
+                                               (["lookahead", "greedy"], [1, 3]),
+                                               (["greedy", "lookahead"], [1, 3])])
 def test_bots_that_answer_at_once_are_shown_once_after_their_turns(
         bots: list[str], pushes: list[int]) -> None:
     """With no delay, quick bots' turns and the human's come in one state (the page draws

@@ -363,6 +363,32 @@ def test_a_new_position_reaches_the_page_with_its_first_figures_in_one_state() -
     assert figures == expected
 
 
+def test_prime_leaves_an_analysis_the_worker_has_in_hand() -> None:
+    """The first step is played on the loop only for an analysis no chunk has taken: with
+    a chunk of the new analysis waiting in the worker, it is left to that chunk (never two
+    threads stepping one analysis)."""
+    one.clear_cache()
+    s = session(budget=16)
+
+    async def main() -> int:
+        thinker = Thinker(s, lambda: None)
+        thinker.kick()
+        await until_async(lambda: moves(s)["done"])  # the first analysis came back
+        s.lookahead.budget = 24  # another analysis of the position
+        gate = threading.Event()
+        tasks.WORKER.submit(gate.wait, WAIT_S)  # the worker held: the chunk waits
+        thinker.kick()
+        ev = s.lookahead.evaluation
+        assert ev is not None
+        thinker.prime()
+        worlds = ev.worlds
+        gate.set()
+        await until_async(lambda: moves(s)["done"])
+        return worlds
+
+    assert run_in_thread(main) == 0
+
+
 async def until_async(ready: Any) -> None:
     """Wait on the running loop until ``ready()`` (bounded by the suite's wait)."""
     loop = asyncio.get_running_loop()

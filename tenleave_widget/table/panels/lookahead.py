@@ -397,6 +397,7 @@ class Thinker:
         self.session = session
         self.changed = changed
         self._running = False
+        self._busy: Analysing | None = None  # the analysis of the chunk under way
         self._warm = False
 
     def prime(self) -> None:
@@ -404,10 +405,10 @@ class Thinker:
         pushed: the analysis's first step (:data:`~tenleave_widget.analysis.analyse.FIRST_STEP`
         worlds of every decision, a few milliseconds), so that the position and its first
         whole-game figures reach the page in one state. Nothing for a position whose
-        analysis has begun (a chunk of it may be under way), before this thinker's first
-        chunk came back (the first analysis in a process loads the play-outs' machine
-        code: the table's first state does not wait for it) or without a loop (a script
-        calls ``TenLeaveWidget.think()``)."""
+        analysis has begun or is in the chunk under way (in the worker thread), before this
+        thinker's first chunk came back (the first analysis in a process loads the
+        play-outs' machine code: the table's first state does not wait for it) or without
+        a loop (a script calls ``TenLeaveWidget.think()``)."""
         if not self._warm:
             return
         try:
@@ -417,7 +418,8 @@ class Thinker:
         feed = self.session.lookahead
         feed.sync(self.session)
         ev = feed.evaluation
-        if ev is None or ev.done or ev.worlds > 0 or feed.result is not None:
+        if (ev is None or ev is self._busy or ev.done or ev.worlds > 0
+                or feed.result is not None):
             return
         ev.step()
         feed.result = ev.figures()
@@ -435,13 +437,13 @@ class Thinker:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return
-        self._running = True
+        self._running, self._busy = True, ev
         task = feed.chunk = tasks.run(loop, _chunk(ev, CHUNK_MS))
         task.future.add_done_callback(lambda _f: self._done(ev, task))
 
     def _done(self, ev: Analysing, task: tasks.Task[Analysis | None]) -> None:
         feed = self.session.lookahead
-        self._running = False
+        self._running, self._busy = False, None
         self._warm = True
         if feed.chunk is task:
             feed.chunk = None
