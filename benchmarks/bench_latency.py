@@ -128,7 +128,6 @@ MEASURE_JS = """async ([seats, limit]) => {
                 t.first = now;
             if (p && p.dataset.done === 'true') {
                 t.final = now;
-                const moves = root.querySelector('.tl-panel-moves');
                 star = moves ? moves.textContent.includes('★') : null;
                 obs.disconnect();
                 resolve(false);

@@ -140,15 +140,18 @@ class BotRunner:
         bot of the table one that thinks (:data:`THINKERS`). Its caller then need not show
         the table first."""
         session = self.session
-        if session.bot_to_move() is None or any(b in THINKERS for b in session.bots.values()):
-            return False
-        if self.delay == 0:
-            return True
+        return (session.bot_to_move() is not None and self._pacing_loop() is None
+                and not any(b in THINKERS for b in session.bots.values()))
+
+    def _pacing_loop(self) -> asyncio.AbstractEventLoop | None:
+        """The running loop the bots' turns are paced on (``delay`` apart), or None: no
+        delay, or no running loop (a script, a test), and the bots move at once."""
+        if self.delay <= 0:
+            return None
         try:
-            asyncio.get_running_loop()
+            return asyncio.get_running_loop()
         except RuntimeError:
-            return True
-        return False
+            return None
 
     def start(self) -> None:
         """Let the bots move until a human is to move (the session is shown meanwhile)."""
@@ -161,12 +164,7 @@ class BotRunner:
         session.busy = True
         session.stalled = False
         generation = session.generation
-        loop: asyncio.AbstractEventLoop | None = None
-        if self.delay > 0:
-            try:
-                loop = asyncio.get_running_loop()
-            except RuntimeError:
-                loop = None
+        loop = self._pacing_loop()
         if loop is None:
             while self._move(generation):
                 pass

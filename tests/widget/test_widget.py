@@ -219,8 +219,8 @@ def test_undo_takes_back_the_humans_last_turn() -> None:
 def test_bots_that_answer_at_once_are_shown_once_after_their_turns(
         bots: list[str], pushes: list[int]) -> None:
     """With no delay, quick bots' turns and the human's come in one state (the page draws
-    the human's next position once); a bot that thinks (lookahead) is waited for with the
-    human's own turn on the table."""
+    the human's next position once); a table with a bot that thinks (lookahead), first or
+    second, waits for it with the human's own turn on the table."""
     w = play(players=3, human=0, bots=bots, seed=4, bot_delay=0)
     shown: list[int] = []
     push = w.table.show

@@ -396,7 +396,6 @@ class Thinker:
     def __init__(self, session: LookaheadSession, changed: Callable[[], None]) -> None:
         self.session = session
         self.changed = changed
-        self._running = False
         self._busy: Analysing | None = None  # the analysis of the chunk under way
         self._warm = False
 
@@ -426,7 +425,7 @@ class Thinker:
 
     def kick(self) -> None:
         """Make sure a chunk is under way if there is something to evaluate."""
-        if self._running:
+        if self._busy is not None:
             return
         feed = self.session.lookahead
         feed.sync(self.session)
@@ -437,13 +436,13 @@ class Thinker:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return
-        self._running, self._busy = True, ev
+        self._busy = ev
         task = feed.chunk = tasks.run(loop, _chunk(ev, CHUNK_MS))
         task.future.add_done_callback(lambda _f: self._done(ev, task))
 
     def _done(self, ev: Analysing, task: tasks.Task[Analysis | None]) -> None:
         feed = self.session.lookahead
-        self._running, self._busy = False, None
+        self._busy = None
         self._warm = True
         if feed.chunk is task:
             feed.chunk = None
