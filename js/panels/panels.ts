@@ -277,15 +277,16 @@ export class PanelsView {
   private draw(key: string, slot: Slot, figure: PanelFigure): Promise<unknown> {
     slot.figure = figure;
     const theme = this.theme ?? readTheme(this.element);
-    // Words only (no card on the table, a turn half played): in HTML, with the chart
-    // hidden as it was, once plotly.js has drawn it (a table's first state too is a chart).
-    // A move and its take-back then redraw no chart for it, and the chart comes back as it
-    // was; plotly.js would rebuild the whole chart twice.
+    // Words only (no card on the table, no turn played, a turn half played): in HTML, with
+    // the chart hidden as it was (none before the panel's first chart: a table's first
+    // state draws only the charts that plot something). A move and its take-back then
+    // redraw no chart for it, and the chart comes back as it was; plotly.js would rebuild
+    // the whole chart twice.
     // A state often leaves a chart as it was (the timeline on a preview): Plotly.react
     // would still recompute and redraw all of it (its arrays are new objects).
     const drawn = JSON.stringify([figure.figure, theme]);
     const words = drawn === slot.drawn ? null : wordsOnly(figure.figure);
-    if (words !== null && slot.plot.classList.contains("js-plotly-plot")) {
+    if (words !== null) {
       slot.words.textContent = words;
       slot.words.style.minHeight = `${Number(themed(figure.figure.layout, theme).height) || 0}px`;
       slot.words.hidden = false;

@@ -31,11 +31,17 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PLAY_FIGURES = ("outcome", "moves", "cards", "suggest", "timeline")
 
 
+# A play table's first state (no turn played) has nothing to plot in two panels: they show
+# their words (js/panels/panels.ts), and plotly.js draws the other three.
+FIRST_WORDS = ("cards", "timeline")
+
+
 def wait_play_plots(page: Any, scope: str = "") -> None:
-    """Wait until every panel of a play table holds its Plotly chart (locators pierce
-    marimo's shadow roots)."""
+    """Wait until every panel of a play table shows what its figure drew: its Plotly
+    chart, or the words of a figure with nothing to plot (the panel's ``data-drawn``;
+    locators pierce marimo's shadow roots)."""
     for key in PLAY_FIGURES:
-        page.locator(f"{scope} .tl-panel-{key} .js-plotly-plot".strip()).first.wait_for(
+        page.locator(f"{scope} .tl-panel-{key}[data-drawn]".strip()).first.wait_for(
             state="attached", timeout=60_000)
 
 

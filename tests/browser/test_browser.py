@@ -11,7 +11,7 @@ from typing import Any
 
 from .conftest import artifact
 from .driver import Kernel, open_and_run, wait_idle
-from .harness import PLAY_FIGURES, LabServer, wait_play_plots
+from .harness import FIRST_WORDS, PLAY_FIGURES, LabServer, wait_play_plots
 
 TABLE_JS = """(root) => ({
     turns: Number(root.dataset.turns),
@@ -31,6 +31,11 @@ TABLE_JS = """(root) => ({
 # The odds panels' Plotly charts: the data plotly.js holds for each (el.data).
 PLOT_JS = """() => JSON.stringify([...document.querySelectorAll(
     '.jp-OutputArea-output .tl-panels .js-plotly-plot')].map(el => el.data))"""
+# What each panel shows: its chart drawn by plotly.js, or its words.
+SHOWS_JS = """() => Object.fromEntries([...document.querySelectorAll(
+    '.jp-OutputArea-output .tl-panel')].map(p => [p.dataset.figure,
+    p.querySelector('.js-plotly-plot:not([hidden]) svg.main-svg') ? 'chart'
+    : p.querySelector('.tl-plot-words:not([hidden])') ? 'words' : 'bare']))"""
 # No flicker: at every frame until stopped, each panel shows a drawn chart (or the words
 # of a figure with nothing to plot), never an empty or missing one. Counts the frames
 # looked at and lists the panels seen bare.
@@ -113,8 +118,9 @@ def test_play_a_turn_by_clicking_and_the_bots_answer(page: Any, lab: LabServer) 
         wait_idle(page, root, 0)
         assert root.evaluate(TABLE_JS) == table_of(kernel.eval("w.table.view"))
         wait_play_plots(page, ".jp-OutputArea-output")
-        assert page.locator(".jp-OutputArea-output .tl-panels .js-plotly-plot").count() == len(
-            PLAY_FIGURES)
+        # no card on the table, no turn played: those panels' words; the others' charts
+        assert page.evaluate(SHOWS_JS) == {
+            key: "words" if key in FIRST_WORDS else "chart" for key in PLAY_FIGURES}
         plots_before = page.evaluate(PLOT_JS)
         page.evaluate(WATCH_JS)
         page.screenshot(path=str(artifact("play-start-light.png")), full_page=True)

@@ -20,7 +20,7 @@ import pytest
 
 from .conftest import artifact
 from .driver import TIMEOUT, wait_idle
-from .harness import PLAY_FIGURES, wait_play_plots
+from .harness import FIRST_WORDS, PLAY_FIGURES, wait_play_plots
 from .hosts import EXAMPLES, MarimoServer, marimo_server
 from .notebooks import GAME
 
@@ -36,6 +36,7 @@ PANELS_JS = """(panels) => {
     return {
         data: JSON.stringify(plots.map(p => p.data)),
         plots: plots.length,
+        words: panels.querySelectorAll('.tl-plot-words:not([hidden])').length,
         title: panels.querySelector('.tl-panels-title')?.textContent ?? '',
         drawnBars: bars.length,
     };
@@ -68,8 +69,10 @@ def test_play_a_turn_in_marimo(page: Any, marimo: MarimoServer) -> None:
     wait_title(page, "Ana's view, after 0 turns")
     wait_play_plots(page)
     before = page.locator(".tl-panels").first.evaluate(PANELS_JS)
-    assert before["plots"] == len(PLAY_FIGURES) and before["drawnBars"] > 0, (
+    # no card on the table, no turn played: two panels show their words
+    assert before["plots"] == len(PLAY_FIGURES) - len(FIRST_WORDS) and before["drawnBars"] > 0, (
         "the odds panels are blank in marimo")
+    assert before["words"] == len(FIRST_WORDS)
     hand = page.locator("[data-testid^='hand-card-']")
     assert hand.count() == 10
 
@@ -93,7 +96,7 @@ def test_play_a_turn_in_marimo(page: Any, marimo: MarimoServer) -> None:
     wait_title(page, "Ana's view, after 3 turns")
     after = page.locator(".tl-panels").first.evaluate(PANELS_JS)
     assert after["data"] != before["data"] and after["drawnBars"] > 0
-    assert after["plots"] == len(PLAY_FIGURES)  # the same charts, updated in place
+    assert after["plots"] == len(PLAY_FIGURES) and after["words"] == 0  # every panel a chart
     page.screenshot(path=str(artifact("marimo-play.png")), full_page=True)
     assert page.errors == []
     assert console_errors == []

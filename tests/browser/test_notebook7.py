@@ -14,7 +14,7 @@ import pytest
 
 from .conftest import artifact
 from .driver import Kernel, wait_idle
-from .harness import PLAY_FIGURES, LabServer, lab_server, wait_play_plots
+from .harness import FIRST_WORDS, PLAY_FIGURES, LabServer, lab_server, wait_play_plots
 from .hosts import EXAMPLES, open_and_run_notebook7
 from .test_browser import TABLE_JS, table_of
 
@@ -35,6 +35,7 @@ PANELS_JS = """() => {
         .filter(p => { const r = p.getBoundingClientRect(); return r.width > 0 || r.height > 0; });
     return {
         data: JSON.stringify(plots.map(p => p.data)), plots: plots.length,
+        words: panels.querySelectorAll('.tl-plot-words:not([hidden])').length,
         title: panels.querySelector('.tl-panels-title')?.textContent ?? '',
         width: box.width, height: box.height, drawnBars: bars.length,
     };
@@ -62,7 +63,9 @@ def test_play_a_turn_in_notebook7(page: Any, notebook7: LabServer) -> None:
         )
         wait_play_plots(page, ".jp-OutputArea-output")
         before = page.evaluate(PANELS_JS)
-        assert before["plots"] == len(PLAY_FIGURES)
+        # no card on the table, no turn played: two panels show their words
+        assert before["plots"] == len(PLAY_FIGURES) - len(FIRST_WORDS)
+        assert before["words"] == len(FIRST_WORDS)
         assert before["width"] > 250 and before["height"] > 300, before
         assert before["drawnBars"] > 0, "the odds panels are blank in Notebook 7"
 
@@ -93,7 +96,7 @@ def test_play_a_turn_in_notebook7(page: Any, notebook7: LabServer) -> None:
             " .js-plotly-plot').data.filter(t => t.mode === 'lines+markers'"
             " && t.x.length === 4).length"
         ) == 3
-        assert after["plots"] == len(PLAY_FIGURES)
+        assert after["plots"] == len(PLAY_FIGURES) and after["words"] == 0
         page.screenshot(path=str(artifact("notebook7-play.png")), full_page=True)
         assert [e for e in page.errors if KNOWN_PAGE_ERROR not in e] == []
     finally:

@@ -301,6 +301,24 @@ def test_the_timelines_end_labels_do_not_overlap() -> None:
     assert height == charts.TIMELINE_PLOT_HEIGHT
 
 
+def test_a_timeline_of_one_point_is_its_words() -> None:
+    # no turn played: nothing to draw a line of (and plotly.js draws no chart for it)
+    players, colours = ["Ana", "Ben", "Cy"], ["red", "yellow", "green"]
+    start = {"turns": [0], "penalty": [[0], [0], [0]], "expected": [0.0], "viewer": 0}
+    f = charts.timeline_figure(start, players, colours)
+    assert f["figure"]["data"] == []
+    assert f["alt"] == "No turn played yet: nobody has a penalty."
+    assert [a["text"] for a in f["figure"]["layout"]["annotations"]] == [f["alt"]]
+    # a replay's table from a later turn on: the penalties then, in words
+    later = {"turns": [12], "penalty": [[3], [0], [5]], "expected": [], "viewer": None}
+    assert charts.timeline_figure(later, players, colours)["alt"] == (
+        "After turn 12: Ana 3, Ben 0, Cy 5.")
+    # two points are a line: a chart
+    two = {"turns": [0, 1], "penalty": [[0, 0], [0, 2], [0, 0]], "expected": [],
+           "viewer": None}
+    assert len(charts.timeline_figure(two, players, colours)["figure"]["data"]) == 3
+
+
 def test_the_timeline_figure_names_tied_seats_together() -> None:
     rec = _record(4)
     d = _data(rec, len(rec["turns"]) // 2, 1)

@@ -505,6 +505,12 @@ def timeline_figure(timeline: TimelineChart, players: Sequence[str],
     if not turns:
         return {"name": title, "alt": "No turn yet.",
                 "figure": _words_figure(title, "No turn yet.")}
+    if len(turns) == 1:  # one point is no line: its words
+        now = ", ".join(f"{players[s]} {line[-1]}" for s, line in enumerate(timeline["penalty"]))
+        words = ("No turn played yet: nobody has a penalty." if turns[0] == 0
+                 and not any(line[-1] for line in timeline["penalty"])
+                 else f"After turn {turns[0]}: {now}.")
+        return {"name": title, "alt": words, "figure": _words_figure(title, words)}
     data: list[dict[str, Any]] = []
     for s, line in enumerate(timeline["penalty"]):
         data.append({
