@@ -31,9 +31,9 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PLAY_FIGURES = ("outcome", "moves", "cards", "suggest", "timeline")
 
 
-# A play table's first state (no turn played) has nothing to plot in two panels: they show
-# their words (js/panels/panels.ts), and plotly.js draws the other three.
-FIRST_WORDS = ("cards", "timeline")
+# A play table's first state (no card on the table, no turn played) has nothing to plot in
+# three panels: they show their words (js/panels/panels.ts); plotly.js draws the other two.
+FIRST_WORDS = ("outcome", "cards", "timeline")
 
 
 def wait_play_plots(page: Any, scope: str = "") -> None:

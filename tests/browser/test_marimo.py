@@ -69,7 +69,7 @@ def test_play_a_turn_in_marimo(page: Any, marimo: MarimoServer) -> None:
     wait_title(page, "Ana's view, after 0 turns")
     wait_play_plots(page)
     before = page.locator(".tl-panels").first.evaluate(PANELS_JS)
-    # no card on the table, no turn played: two panels show their words
+    # no card on the table, no turn played: those panels show their words
     assert before["plots"] == len(PLAY_FIGURES) - len(FIRST_WORDS) and before["drawnBars"] > 0, (
         "the odds panels are blank in marimo")
     assert before["words"] == len(FIRST_WORDS)

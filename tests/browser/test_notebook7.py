@@ -63,7 +63,7 @@ def test_play_a_turn_in_notebook7(page: Any, notebook7: LabServer) -> None:
         )
         wait_play_plots(page, ".jp-OutputArea-output")
         before = page.evaluate(PANELS_JS)
-        # no card on the table, no turn played: two panels show their words
+        # no card on the table, no turn played: those panels show their words
         assert before["plots"] == len(PLAY_FIGURES) - len(FIRST_WORDS)
         assert before["words"] == len(FIRST_WORDS)
         assert before["width"] > 250 and before["height"] > 300, before

@@ -194,6 +194,9 @@ def outcome_figure(outcome: Sequence[OutcomeChart]) -> PanelFigure:
     if not outcome:
         return {"name": title, "alt": "No queue.",
                 "figure": _words_figure(title, "No queue to show.")}
+    if all(q["empty"] for q in outcome):  # no bar to draw: its words
+        words = "Every queue is empty: nothing to swat."
+        return {"name": title, "alt": words, "figure": _words_figure(title, words)}
     rows = [f"Queue {q['queue'] + 1} ({' '.join(c.replace('*', '✱') for c in q['cards'])})"
             if not q["empty"] else f"Queue {q['queue'] + 1}" for q in outcome]
     alts: list[str] = []
