@@ -139,7 +139,7 @@ MEASURE_JS = """async ([selector, revisioned]) => {
 
 # Installed before "Run All" in a fresh page and kernel: the first table's milestones.
 FIRST_JS = """(revisioned) => {
-    const t = {run: null, output: null, table: null, panels: null, longtasks: 0};
+    const t = {run: null, output: null, table: null, panels: null, plotly: null, longtasks: 0};
     window.__tlFirst = t;
     const longs = [];
     new PerformanceObserver((list) => {
@@ -155,6 +155,8 @@ FIRST_JS = """(revisioned) => {
     const obs = new MutationObserver(() => {
         const now = performance.now();
         if (t.run === null) return;
+        // plotly.js in the page (js/panels/plotly-slot.ts), seen at the next DOM change
+        if (t.plotly === null && globalThis.__tenleave_plotly__?.plotly) t.plotly = now;
         if (t.output === null && document.querySelector(
             '.jp-OutputArea-executeResult .jp-OutputArea-output'))
             t.output = now;
@@ -220,7 +222,7 @@ def ratio_interval(a: list[float], b: list[float], rng: random.Random) -> tuple[
     return ratios[50], ratios[1949]
 
 
-def open_timed(page: Any, lab: LabServer, notebook: str, tree: Tree) -> dict[str, float]:
+def open_timed(page: Any, lab: LabServer, notebook: str, tree: Tree) -> dict[str, Any]:
     """Open `notebook` in a fresh kernel, Run All, and time its first table in the page."""
     page.goto(lab.url(notebook), timeout=TIMEOUT)
     page.wait_for_selector(".jp-Notebook .jp-CodeCell", timeout=TIMEOUT)
@@ -242,6 +244,7 @@ def open_timed(page: Any, lab: LabServer, notebook: str, tree: Tree) -> dict[str
         "output_to_panels": t["panels"] - t["output"],
         "run_to_panels": t["panels"] - t["run"],
         "longtasks": t["longtasks"],
+        "run_to_plotly": None if t["plotly"] is None else t["plotly"] - t["run"],
     }
 
 
@@ -303,7 +306,7 @@ def main() -> None:
         (i, b): [] for i in range(len(trees)) for b in blocks}
     traced: dict[tuple[int, str], list[dict[str, Any]]] = {
         (i, b): [] for i in range(len(trees)) for b in blocks}
-    firsts: dict[int, list[dict[str, float]]] = {i: [] for i in range(len(trees))}
+    firsts: dict[int, list[dict[str, Any]]] = {i: [] for i in range(len(trees))}
     budget = None
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
@@ -423,7 +426,7 @@ def cpu_summary(cpu: list[dict[str, Any]]) -> dict[str, Any]:
 def report(trees: list[Tree], blocks: list[str],
            samples: dict[tuple[int, str], list[dict[str, Any]]],
            traced: dict[tuple[int, str], list[dict[str, Any]]],
-           firsts: dict[int, list[dict[str, float]]], budget: int | None) -> dict[str, Any]:
+           firsts: dict[int, list[dict[str, Any]]], budget: int | None) -> dict[str, Any]:
     """Print every tree's figures (and the ratios of two trees); returns them as printed
     in the last JSON line."""
     out: dict[str, Any] = {"trees": [], "worlds_per_position": budget}
