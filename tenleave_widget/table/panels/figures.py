@@ -508,11 +508,12 @@ def timeline_figure(timeline: TimelineChart, players: Sequence[str],
     if not turns:
         return {"name": title, "alt": "No turn yet.",
                 "figure": _words_figure(title, "No turn yet.")}
+    last = turns[-1]
+    now = ", ".join(f"{players[s]} {line[-1]}" for s, line in enumerate(timeline["penalty"]))
     if len(turns) == 1:  # one point is no line: its words
-        now = ", ".join(f"{players[s]} {line[-1]}" for s, line in enumerate(timeline["penalty"]))
-        words = ("No turn played yet: nobody has a penalty." if turns[0] == 0
+        words = ("No turn played yet: nobody has a penalty." if last == 0
                  and not any(line[-1] for line in timeline["penalty"])
-                 else f"After turn {turns[0]}: {now}.")
+                 else f"After turn {last}: {now}.")
         return {"name": title, "alt": words, "figure": _words_figure(title, words)}
     data: list[dict[str, Any]] = []
     for s, line in enumerate(timeline["penalty"]):
@@ -537,7 +538,6 @@ def timeline_figure(timeline: TimelineChart, players: Sequence[str],
                                                                         strict=True)],
             "hoverinfo": "text", "connectgaps": False, "showlegend": True,
         })
-    last = turns[-1]
     ends: dict[int, list[str]] = {}
     for s, line in enumerate(timeline["penalty"]):
         ends.setdefault(line[-1], []).append(str(players[s]))
@@ -562,7 +562,6 @@ def timeline_figure(timeline: TimelineChart, players: Sequence[str],
                             "range": [turns[0] - 0.3, last + 0.3], "fixedrange": True},
                      yaxis={"title": {"text": "penalty"}, "range": [0, top],
                             "fixedrange": True})
-    now = ", ".join(f"{players[s]} {line[-1]}" for s, line in enumerate(timeline["penalty"]))
     alt = f"After turn {last}: {now}."
     if viewer is not None and expected and expected[-1] is not None:
         alt += (f" {players[viewer]}'s penalty if SleepKid woke now: about "
