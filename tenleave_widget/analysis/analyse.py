@@ -45,7 +45,10 @@ position (the moves panel, the coach, the review, the puzzles, the class report,
   construction, so it never hides the ★ of a clear play.
 - *The verdict.* :func:`judge` values one played decision against the best: the
   analysis (cached), then more worlds for the two while the loss's interval straddles a
-  label bound (:data:`BOUNDS`), up to :attr:`Settings.judge_cap`.
+  label bound (:data:`BOUNDS`), up to :attr:`Settings.judge_cap`. Without a ★ the best
+  may be another of the ``equal`` decisions: the interval's upper end is the largest the
+  played decision may lose to any of them, so a verdict on a position without a ★ never
+  claims a loss of exactly 0.
 
 >>> from tenleave_widget import Game
 >>> g = Game(3, seed=4)
@@ -304,7 +307,8 @@ class Verdict(TypedDict):
     loss_ci95: list[float]
     label: str
     near: str | None
-    """The label of a bound the loss's interval still straddles (at the cap), or None."""
+    """The harshest label above ``label`` whose bound the loss's interval reaches (its
+    upper end is over the bound), or None: the label the loss may still have."""
     worlds: int
     """The worlds the loss is measured on."""
     played_final_penalty: float
@@ -972,7 +976,8 @@ class Analysing:
 def label_of(loss: float, lo: float, hi: float, tied: bool,
              bounds: tuple[float, float, float, float] = BOUNDS) -> tuple[str, str | None]:
     """The label of a loss (points) with its interval ``[lo, hi]`` (the verdict's, at the
-    analysis's level), and the label of a bound the interval straddles (None if none).
+    analysis's level), and the harshest label above it whose bound the interval reaches
+    (``hi`` over it; None if none): the range of labels the interval leaves open.
     Every label is given only where the interval's low end clears its bound (else the
     milder one): ``good`` over :data:`TIE`, ``inaccuracy``, ``mistake`` and ``blunder``
     over theirs (:data:`BOUNDS`); ``best`` otherwise, and for a decision tied with the
@@ -985,8 +990,10 @@ def label_of(loss: float, lo: float, hi: float, tied: bool,
     ('mistake', None)
     >>> label_of(2.5, 1.5, 4.5, False)
     ('inaccuracy', 'blunder')
-    >>> label_of(0.1, -0.2, 0.4, True)
+    >>> label_of(0.1, -0.2, 0.2, True)
     ('best', None)
+    >>> label_of(0.1, -0.2, 0.4, True)  # as good as the best, or a little worse
+    ('best', 'good')
     >>> label_of(0.6, 0.1, 1.1, False)  # not clearly worse by more than a quarter point
     ('best', 'inaccuracy')
     """
@@ -995,8 +1002,8 @@ def label_of(loss: float, lo: float, hi: float, tied: bool,
         if lo > bound:
             label = name
     near = None
-    for name, bound in zip(LABELS[2:], bounds[1:], strict=True):
-        if lo <= bound < hi and LABELS.index(name) > LABELS.index(label):
+    for name, bound in zip(LABELS[1:], bounds, strict=True):
+        if bound < hi and LABELS.index(name) > LABELS.index(label):
             near = name
     return label, near
 
@@ -1036,8 +1043,12 @@ def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None
         return cast(Verdict, hit)
     top = a["decisions"][0]
     if mine["group"] == top["group"] and then is None:
-        out: Verdict = {"analysis": a, "played": i, "loss": 0.0, "loss_ci95": [0.0, 0.0],
-                        "label": "best", "near": None, "worlds": mine["worlds"],
+        # the best, unless another equal decision is: the most it may lose to one of them
+        hi = max([0.0] + [-a["decisions"][e]["vs_best_ci95"][0] for e in a["equal"]
+                          if a["decisions"][e]["group"] != top["group"]])
+        label, near = label_of(0.0, 0.0, hi, True, OBJECTIVE_BOUNDS[objective])
+        out: Verdict = {"analysis": a, "played": i, "loss": 0.0, "loss_ci95": [0.0, hi],
+                        "label": label, "near": near, "worlds": mine["worlds"],
                         "played_final_penalty": mine["expected_final_penalty"],
                         "best_final_penalty": top["expected_final_penalty"]}
         _store(vkey, out)
@@ -1091,9 +1102,17 @@ def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None
         yield from run.play(groups, n, stop, False)
         n = stop
         d, half, common = loss_now()
-    loss = max(0.0, d)  # the interval is the loss's (centred on it)
-    label, near = label_of(loss, loss - half, loss + half, tied, run.bounds)
-    out = {"analysis": a, "played": i, "loss": loss, "loss_ci95": [loss - half, loss + half],
+    loss = max(0.0, d)  # the interval is the loss's (centred on it) ...
+    hi = loss + half
+    if then is None:  # ... up to the most it may lose to another decision as good as the best
+        for e in a["equal"]:
+            c_e = cand(a["decisions"][e])
+            if c_e not in (c_mine, c_top):
+                d_e, h_e, n_e = _paired(run.of(c_mine), run.of(c_e), run.z)
+                if n_e >= MIN_WORLDS:
+                    hi = max(hi, d_e + h_e)
+    label, near = label_of(loss, loss - half, hi, tied, run.bounds)
+    out = {"analysis": a, "played": i, "loss": loss, "loss_ci95": [loss - half, hi],
            "label": label, "near": near, "worlds": common,
            "played_final_penalty": mine["expected_final_penalty"],
            "best_final_penalty": top["expected_final_penalty"]}
@@ -1118,7 +1137,10 @@ def judge(view: View, played: Mapping[str, Any], settings: Settings | None = Non
     expected margin with a paired interval at the analysis's level (the simultaneous
     one of its ★, :func:`separation_z`; on every world both were played in, more added
     while the interval straddles a bound its label reads, up to
-    :attr:`Settings.judge_cap`) and its label (:func:`label_of`).
+    :attr:`Settings.judge_cap`) and its label (:func:`label_of`). The interval's upper
+    end is also the most the played decision may lose to any other decision the analysis
+    counts as good as the best (its ``equal``), so without a ★ it is above 0 even for the
+    analysis's own best.
 
     A peek first is two decisions: which card to look at (the peek against the best,
     from ``view``) and the play made knowing the value ``seen`` (against the best play in

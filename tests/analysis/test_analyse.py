@@ -117,23 +117,46 @@ def test_a_verdict_labels_only_where_the_interval_clears_the_bound() -> None:
     a = an.analyse(view, SMALL)
     best = a["decisions"][0]
     v = an.judge(view, best["turn"], SMALL)
-    assert (v["loss"], v["label"], v["loss_ci95"]) == (0.0, "best", [0.0, 0.0])
+    # no star here: the analysis's best may lose to another decision as good as it, by
+    # at most the upper end of that one's interval against it
+    most = max(-a["decisions"][e]["vs_best_ci95"][0] for e in a["equal"][1:])
+    assert not a["star"] and most > an.TIE
+    assert (v["loss"], v["label"], v["loss_ci95"]) == (0.0, "best", [0.0, most])
+    assert v["near"] == an.label_of(0.0, 0.0, most, True)[1] is not None
     for d in a["decisions"][1:]:
         if d["kind"] == "peek first":
             continue
         v = an.judge(view, d["turn"], SMALL)
         lo, hi = v["loss_ci95"]
         assert lo <= v["loss"] <= hi and v["loss"] >= 0
+        assert hi >= v["loss"] + (v["loss"] - lo) - 1e-12  # never below the interval vs the best
         want, near = an.label_of(v["loss"], lo, hi, v["played"] in a["equal"])
         assert (v["label"], v["near"]) == (want, near)
         if v["label"] in ("inaccuracy", "mistake", "blunder"):
             bound = an.BOUNDS[an.LABELS.index(v["label"]) - 1]
             assert lo > bound
     assert an.label_of(3.0, 1.5, 4.5, False) == ("inaccuracy", "blunder")
-    assert an.label_of(0.2, 0.1, 0.3, False) == ("best", None)
+    assert an.label_of(0.2, 0.1, 0.3, False) == ("best", "good")
+    assert an.label_of(0.2, 0.1, 0.24, False) == ("best", None)
     assert an.label_of(0.6, 0.3, 0.9, False) == ("good", None)
     # a label only where its interval clears the bound: not clearly over a quarter point
     assert an.label_of(0.6, 0.1, 1.1, False) == ("best", "inaccuracy")
+    # the interval's upper end names the harshest label it leaves open
+    assert an.label_of(0.1, -0.1, 0.3, False) == ("best", "good")
+    assert an.label_of(0.0, 0.0, 0.2, True) == ("best", None)
+    assert an.label_of(0.0, 0.0, 2.5, True) == ("best", "mistake")
+
+
+def test_a_verdict_with_a_star_on_its_best_is_exactly_0() -> None:
+    g = Game(2, seed=2)
+    for seat, t in enumerate([["1", 0], ["1", 1], ["2", 0], ["2", 1], ["4*", 0]]):
+        g.apply({"seat": seat % 2, "play": t})
+    view = g.view(1)
+    a = an.analyse(view)
+    assert a["star"]  # every decision equal to the best is the best's own group
+    assert {a["decisions"][e]["group"] for e in a["equal"]} == {a["decisions"][0]["group"]}
+    v = an.judge(view, a["decisions"][0]["turn"])
+    assert (v["loss"], v["label"], v["near"], v["loss_ci95"]) == (0.0, "best", None, [0.0, 0.0])
 
 
 def test_bad_input_is_a_typed_error() -> None:

@@ -388,6 +388,13 @@ def test_puzzles_from_a_reviewed_game() -> None:
     assert not wrong["best"] and wrong["loss"] > 0 and "better by" in wrong["text"]
     with pytest.raises(ValueError, match="not a legal turn"):
         p.judge(Turn(p.seat, "1", 7))
+    # each answer is the review's verdict on that turn, the label it may still have said
+    judged = {t.turn: t for t in r.turns}
+    for q in every:
+        t, said = judged[q.turn], q.judge(q.played)
+        assert (said["loss"], said["loss_ci95"]) == (t.loss, list(t.loss_ci95))
+        if not said["best"]:
+            assert f"{t.label} (or " in said["text"] if t.near else "(or " not in said["text"]
 
 
 # ------------------------------------------------------------------ an edited saved review
@@ -419,6 +426,10 @@ def _a_mistake(rec: dict[str, Any]) -> int:
     return _first(rec, lambda t: t["label"] in ("mistake", "blunder") and t["best"] != t["played"])
 
 
+def _best_played(rec: dict[str, Any]) -> int:
+    return _first(rec, lambda t: t["best"] == t["played"] and not t["forced"])
+
+
 def _not_in_hand(rec: dict[str, Any]) -> int:
     """A late turn, its best move made a card its seat no longer holds."""
     k = len(rec["turns"]) - 2
@@ -437,6 +448,17 @@ def _set(where: Callable[[dict[str, Any]], int], key: str, value: Any) -> Edit:
     def edit(rec: dict[str, Any]) -> int:
         k = where(rec)
         rec["review"]["turns"][k][key] = value
+        return k
+    return edit
+
+
+def _interval(where: Callable[[dict[str, Any]], int], below: float, above: float) -> Edit:
+    """Give the judged turn that ``where`` picks the interval from ``below`` under its
+    loss to ``above`` over it."""
+    def edit(rec: dict[str, Any]) -> int:
+        k = where(rec)
+        t = rec["review"]["turns"][k]
+        t["loss_ci95"] = [t["loss"] - below, t["loss"] + above]
         return k
     return edit
 
@@ -520,6 +542,8 @@ MORE_EDITS: dict[str, Edit] = {
     "reference '8'": _set(_a_mistake, "reference", "8"),
     "loss 1e400 (infinite)": _set(_a_mistake, "loss", float("inf")),
     "interval off centre": _set(_a_mistake, "loss_ci95", [0.0, 50.0]),
+    "interval shorter above the loss than below": _interval(_a_mistake, 0.3, 0.1),
+    "the best played with an interval below 0": _interval(_best_played, 0.5, 0.5),
     "swat of another kind": _do(lambda r: r["wakes"][0].__setitem__("kind", "daybreak"),
                                 _first_wake),
     "best peeks though the earlier evaluator judged": _do(

@@ -76,16 +76,21 @@ class Puzzle:
                   objective=self.objective)
         ds = v["analysis"]["decisions"]
         if ds[v["played"]]["group"] == ds[0]["group"]:
-            return {"best": True, "loss": 0.0, "loss_ci95": [0.0, 0.0],
+            return {"best": True, "loss": 0.0, "loss_ci95": list(v["loss_ci95"]),
                     "text": f"{turn_text(t, words=True)}: the best move, better than the "
                             f"next best by {self.gap:.2f} {unit}."}
         lo, hi = v["loss_ci95"]
-        near = f" (near a {v['near']})" if v["near"] else ""
+        near = f" (or {_NEAR[v['near']]})" if v["near"] else ""
         return {"best": False, "loss": v["loss"], "loss_ci95": [lo, hi],
                 "text": f"{turn_text(t, words=True)}: {v['label']}{near} — "
                         f"{decision_text(ds[0], words=True)} was better "
                         f"by {v['loss']:.2f} {unit} (95% interval {lo:.2f} to "
                         f"{hi:.2f})."}
+
+
+_NEAR = {"good": "a good move", "inaccuracy": "an inaccuracy", "mistake": "a mistake",
+         "blunder": "a blunder"}
+"""What a label the loss's interval still reaches reads as, after the label given."""
 
 
 def puzzles(record: RecordSource | Game, result: Review,

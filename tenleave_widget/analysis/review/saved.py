@@ -191,8 +191,13 @@ def _check_turn(
         raise _Bad(f"'loss_ci95' must be a list of two numbers, not {excerpt(ci)}")
     lo = _number(ci[0], "'loss_ci95'", -2 * span, loss)
     hi = _number(ci[1], "'loss_ci95'", loss, 3 * span)
-    if not _close(hi - loss, loss - lo):
+    judged_by = tj.get("analysis")
+    if judged_by is None and not _close(hi - loss, loss - lo):
         raise _Bad(f"'loss_ci95' {excerpt(ci)} is not centred on the loss {loss:g}")
+    if judged_by is not None and hi - loss < loss - lo and not _close(hi - loss, loss - lo):
+        # the one analysis's: centred, or reaching further up (another best may be better)
+        raise _Bad(f"'loss_ci95' {excerpt(ci)} reaches less far above the loss {loss:g} "
+                   "than below it")
     gap = _number(tj.get("gap", 0.0), "'gap'", 0.0, span)
     forced = _field(tj, "forced")
     if type(forced) is not bool:
@@ -200,7 +205,6 @@ def _check_turn(
     label = _field(tj, "label")
     if type(label) is not str:
         raise _Bad(f"'label' must be a label's name, not {excerpt(label)}")
-    judged_by = tj.get("analysis")
     if judged_by is not None and judged_by != ANALYSIS_FORMAT:
         raise _Bad(f"'analysis' must be {ANALYSIS_FORMAT!r}, not {excerpt(judged_by)}")
     if forced:
@@ -221,7 +225,8 @@ def _check_turn(
     if forced and gap != 0:
         raise _Bad("a forced decision has no gap")
     if best == t:
-        if loss != 0 or (lo, hi) != (0, 0) or not _close(best_expected, expected):
+        if loss != 0 or lo != 0 or (hi != 0 and judged_by is None) or \
+                not _close(best_expected, expected):
             raise _Bad("the turn played is the best, yet it loses against it")
     elif best.peek is not None and judged_by is None:
         raise _Bad("a best move other than the turn played never peeks (peeks are not "
