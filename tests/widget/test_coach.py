@@ -13,6 +13,7 @@ from tenleave_widget import Game
 from tenleave_widget.analysis.review import review
 from tenleave_widget.table.coach.verdicts import Coach
 from tenleave_widget.table.session.config import check_config
+from tenleave_widget.table.words.coach import MAYBE
 from tenleave_widget.widget import TenLeaveWidget, WidgetMessageError, hotseat, play, replay
 
 SAMPLES = 3
@@ -35,14 +36,21 @@ def test_a_coached_game_s_verdicts_are_its_review() -> None:
     rng = random.Random(5)
     w = play(players=2, human=0, bots=["greedy"], seed=5, bot_delay=0, coach="after",
              coach_samples=SAMPLES)
+    said = []
     for _ in range(4):
         human_turn(w, rng)
+        said.append(w.table.message["text"])
     assert len(w.verdicts) == 4 and {v["seat"] for v in w.verdicts} == {0}
-    assert set(w.verdicts[0]) == {"turn", "seat", "played", "label", "loss", "loss_ci95",
-                                  "best"}
+    assert set(w.verdicts[0]) == {"turn", "seat", "played", "label", "near", "loss",
+                                  "loss_ci95", "best"}
     r = review(w.record(), samples=SAMPLES, seed=0)
     assert w.verdicts == [Coach.as_verdict(t) for t in r.turns if t.seat == 0]
     assert coach_lines(w)  # the last decision, in words, in its turn's narration
+    # a loss whose interval still reaches a harsher error label's bound says it may be that
+    for v, words in zip(w.verdicts, said, strict=True):
+        maybe = f"Coach: {v['label']} ({MAYBE[v['near']]})" if v["near"] in MAYBE else None
+        assert (maybe is not None and maybe in words) or "(maybe" not in words, words
+    assert sum("(maybe" in words for words in said) == 1  # "good (maybe a blunder)"
     assert w.table.message["text"].startswith("Coach:")
     assert "So far: 4 decisions" in w.table.message["text"]
     tally = w.tally()

@@ -93,8 +93,8 @@ class TurnReview:
     best_expected_margin: float | None = None
     """The best decision's expected margin (points), as ``expected_margin``."""
     near: str | None = None
-    """The label of a bound the loss's interval still straddles (the sentence says the
-    loss is near it), or None."""
+    """The harshest label above ``label`` whose bound the loss's interval still reaches
+    (the sentence says the decision may be that), or None."""
     analysis: str | None = None
     """Which analysis judged the decision: ``"tenleave-analysis/1"`` (the one analysis,
     :mod:`tenleave_widget.analysis.analyse`), or None (the earlier evaluator)."""

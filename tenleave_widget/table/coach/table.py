@@ -269,5 +269,6 @@ class CoachTable:
         return [{"turn": v["turn"], "text": look_text(
                     v["turn"], v["label"], Turn.from_json(dict(v["played"])),
                     Turn.from_json(dict(v["best"])), float(v["loss"]),
-                    self.coach.equal_of(v["turn"]), self.coach_view(v["turn"]))}
+                    self.coach.equal_of(v["turn"]), self.coach_view(v["turn"]),
+                    v.get("near"))}
                 for v in sorted(worth, key=lambda v: v["turn"])]

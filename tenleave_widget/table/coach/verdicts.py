@@ -17,7 +17,7 @@ queues and positions: nothing the seat could not see) and numbers computed from 
 >>> c.ended(0, g.view(0), Turn(0, "5", 0))
 >>> v = c.judge(c.queue[0])
 >>> sorted(v)  # the verdict, the review's TurnReview of it, the moves as good
-['best', 'equal', 'label', 'loss', 'loss_ci95', 'played', 'review', 'seat', 'turn']
+['best', 'equal', 'label', 'loss', 'loss_ci95', 'near', 'played', 'review', 'seat', 'turn']
 >>> c.add(c.queue[0], v)
 True
 >>> [x["turn"] for x in c.verdicts], c.queue
@@ -45,7 +45,7 @@ from ...analysis.review.results import _summaries
 from ...engine.turn import Turn, TurnObject
 from ...engine.view import View
 from .. import tasks
-from ..words.coach import tally_text, verdict_text
+from ..words.coach import label_text, tally_text, verdict_text
 from .check import CoachCheck, equal_words
 
 __all__ = ["COACH_MODES", "Coach", "CoachRunner", "Judged", "Tally", "Verdict", "tally_words",
@@ -72,6 +72,9 @@ class Verdict(TypedDict):
     played: TurnObject
     """The record turn object played."""
     label: str
+    near: str | None
+    """The harshest label above ``label`` the loss's interval still reaches, or None (the
+    review's)."""
     loss: float
     loss_ci95: list[float]
     best: TurnObject
@@ -103,7 +106,9 @@ def verdict_words(v: Verdict, details: bool = False, equal: list[str] | None = N
     it was worth (:func:`~..words.coach.verdict_text`; ``equal``: the moves about as good
     as the best where the analysis has no separated best; ``view``: the seat's view before
     the turn, to name a card a rotation moves where the seat knows it); with ``details``
-    (the *Details* switch), the analyst's figure and its 95% interval.
+    (the *Details* switch), the analyst's figure and its 95% interval. Where the loss's
+    interval still reaches a harsher error label's bound (``near``), the words say it may
+    be that (:func:`~..words.coach.label_text`).
 
     >>> v = {"label": "inaccuracy", "loss": 1.23, "loss_ci95": [0.9, 1.5],
     ...      "played": {"seat": 0, "play": ["3*", 0]}, "best": {"seat": 0, "play": ["5", 0]}}
@@ -111,6 +116,8 @@ def verdict_words(v: Verdict, details: bool = False, equal: list[str] | None = N
     'Coach: inaccuracy — Instead: 5 on queue 1, about 1 point better.'
     >>> verdict_words(v, details=True)
     'Coach: inaccuracy — 5 on queue 1 was better by 1.2 points (0.9 to 1.5).'
+    >>> verdict_words({**v, "loss_ci95": [0.9, 2.3], "near": "mistake"}, details=True)
+    'Coach: inaccuracy (maybe a mistake) — 5 on queue 1 was better by 1.2 points (0.9 to 2.3).'
     >>> verdict_words({"label": "best", "loss": 0.0, "loss_ci95": [0.0, 0.0],
     ...                "played": {"seat": 0, "play": ["3*", 0]},
     ...                "best": {"seat": 0, "play": ["3*", 0]}})
@@ -118,16 +125,17 @@ def verdict_words(v: Verdict, details: bool = False, equal: list[str] | None = N
     """
     played_turn = Turn.from_json(dict(v["played"]))
     best_turn = Turn.from_json(dict(v["best"]))
+    near = v.get("near")
     if not details:
         return verdict_text(v["label"], played_turn, best_turn, float(v["loss"]),
-                            equal or [], view)
+                            equal or [], view, near)
     played = turn_text(played_turn, words=True)
     best = turn_text(best_turn, words=True)
     if best == played:
         return f"Coach: {v['label']} — {played} was the best move."
     lo, hi = v["loss_ci95"]
-    return (f"Coach: {v['label']} — {best} was better by {v['loss']:.1f} points "
-            f"({lo:.1f} to {hi:.1f}).")
+    return (f"Coach: {label_text(v['label'], near)} — {best} was better by "
+            f"{v['loss']:.1f} points ({lo:.1f} to {hi:.1f}).")
 
 
 def tally_words(t: Tally, lead: str = "So far") -> str:
@@ -197,8 +205,8 @@ class Coach:
     def as_verdict(r: TurnReview) -> Verdict:
         """A review's judged turn as a verdict (the keys of :attr:`verdicts`)."""
         return {"turn": r.turn, "seat": r.seat, "played": r.played.to_json(),
-                "label": r.label, "loss": r.loss, "loss_ci95": list(r.loss_ci95),
-                "best": r.best.to_json()}
+                "label": r.label, "near": r.near, "loss": r.loss,
+                "loss_ci95": list(r.loss_ci95), "best": r.best.to_json()}
 
     def add(self, d: Decision, v: Judged) -> bool:
         """Keep the verdict of ``d`` unless ``d`` was taken back meanwhile; True if kept."""

@@ -292,9 +292,13 @@ def plain_review_words(text: str) -> str:
 
     >>> plain_review_words("Review: mistake — 0.09 points of margin worse than 2 on queue 2.")
     'Review: a mistake — about 0.1 points worse than 2 on queue 2.'
+    >>> plain_review_words("Review: inaccuracy (maybe a mistake) — 1.83 points of margin "
+    ...                    "worse than 2 on queue 2.")
+    'Review: an inaccuracy (maybe a mistake) — about 1.8 points worse than 2 on queue 2.'
     """
-    m = re.fullmatch(r"Review: (\w+) — (\S+) points of margin worse than (.+)\.", text)
+    m = re.fullmatch(r"Review: (\w+)( \(maybe [a-z ]+\))? — (\S+) points of margin worse "
+                     r"than (.+)\.", text)
     if m:
-        return (f"Review: {LABEL_WORDS.get(m[1], m[1])} — about {float(m[2]):.1f} points "
-                f"worse than {m[3]}.")
+        return (f"Review: {LABEL_WORDS.get(m[1], m[1])}{m[2] or ''} — about "
+                f"{float(m[3]):.1f} points worse than {m[4]}.")
     return text

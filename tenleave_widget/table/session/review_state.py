@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from ...analysis.review import Review, TurnReview, turn_text
 from ..coach.table import drawn_move
 from ..protocol import BestMove
+from ..words.coach import label_text
 from ..words.narration import seat_name
 
 if TYPE_CHECKING:
@@ -76,13 +77,18 @@ def review_words(judged: TurnReview, objective: str = "margin") -> str:
     ...                loss_ci95=(0.05, 0.13), label="mistake", forced=False)
     >>> review_words(t, "win_probability")
     'Review: mistake — 9 percentage points less chance of winning than 2 on queue 2.'
+    >>> import dataclasses
+    >>> review_words(dataclasses.replace(t, loss=1.83, loss_ci95=(1.1, 2.6), label="inaccuracy",
+    ...                                  near="mistake"))
+    'Review: inaccuracy (maybe a mistake) — 1.83 points of margin worse than 2 on queue 2.'
     """
     if judged.forced:
         return "Review: forced (every move was worth the same)."
     if judged.label == "best":
         return "Review: best move."
     better = turn_text(judged.best, words=True)
+    label = label_text(judged.label, judged.near)
     if objective == "win_probability":
-        return (f"Review: {judged.label} — {100 * judged.loss:.0f} percentage points less "
+        return (f"Review: {label} — {100 * judged.loss:.0f} percentage points less "
                 f"chance of winning than {better}.")
-    return f"Review: {judged.label} — {judged.loss:.2f} points of margin worse than {better}."
+    return f"Review: {label} — {judged.loss:.2f} points of margin worse than {better}."

@@ -15,8 +15,8 @@ from ...engine.turn import Turn
 from ...engine.view import View
 
 __all__ = ["MODE_SAID", "MOST_NAMED", "NO_TIME", "TAKEN_BACK", "TAKEN_BACK_KEPT", "about_points",
-           "advice", "ask_text", "front_card", "instead_words", "look_text", "or_list",
-           "show_status", "show_text", "tally_text", "verdict_text"]
+           "advice", "ask_text", "front_card", "instead_words", "label_text", "look_text",
+           "or_list", "show_status", "show_text", "tally_text", "verdict_text"]
 
 MODE_SAID = {
     "off": "The coach is off.",
@@ -37,6 +37,23 @@ NO_TIME = "(The coach had no time to check this move; its verdict follows.)"
 
 MOST_NAMED = 3
 """The most moves "about equally good" names (then "and N more")."""
+
+
+MAYBE = {"inaccuracy": "maybe an inaccuracy", "mistake": "maybe a mistake",
+         "blunder": "maybe a blunder"}
+"""What a verdict says of an error label its loss may still have (its interval reaches
+that label's bound: the verdict's ``near``)."""
+
+
+def label_text(label: str, near: str | None = None) -> str:
+    """A verdict's label, and the error label it may still be where its loss's interval
+    reaches that label's bound (``near``; a ``good`` it may be is not said: the words
+    already say "less than a point").
+
+    >>> label_text("inaccuracy", "mistake"), label_text("mistake"), label_text("best", "good")
+    ('inaccuracy (maybe a mistake)', 'mistake', 'best')
+    """
+    return f"{label} ({MAYBE[near]})" if near in MAYBE else label
 
 
 def about_points(loss: float) -> str:
@@ -166,9 +183,11 @@ def ask_text(played: Turn, best: Turn, loss: float, equal: Sequence[str] = (),
 
 
 def verdict_text(label: str, played: Turn, best: Turn, loss: float,
-                 equal: Sequence[str] = (), view: View | None = None) -> str:
-    """A verdict in a student's words: its label and what to do differently (see
-    :func:`advice`); a move as good as the best says so, naming the others about as good.
+                 equal: Sequence[str] = (), view: View | None = None,
+                 near: str | None = None) -> str:
+    """A verdict in a student's words: its label (and the error label it may still be,
+    ``near``: :func:`label_text`) and what to do differently (see :func:`advice`); a move
+    as good as the best says so, naming the others about as good.
 
     >>> verdict_text("inaccuracy", Turn(0, "3*", 0), Turn(0, "5", 0), 1.23)
     'Coach: inaccuracy — Instead: 5 on queue 1, about 1 point better.'
@@ -177,6 +196,8 @@ def verdict_text(label: str, played: Turn, best: Turn, loss: float,
     >>> verdict_text("best", Turn(0, "3*", 0), Turn(0, "5", 1), 0.1,
     ...              ["5 on queue 2", "3* on queue 1"])
     'Coach: best — your move and 5 on queue 2 are about equally good.'
+    >>> verdict_text("inaccuracy", Turn(0, "3*", 0), Turn(0, "5", 0), 1.83, near="mistake")
+    'Coach: inaccuracy (maybe a mistake) — Instead: 5 on queue 1, about 2 points better.'
     """
     mine = turn_text(played, words=True)
     others = _others(mine, equal)
@@ -184,17 +205,22 @@ def verdict_text(label: str, played: Turn, best: Turn, loss: float,
         return f"Coach: best — your move and {or_list(others, 'and')} are about equally good."
     if mine == turn_text(best, words=True):
         return f"Coach: {label} — {mine} was the best move."
-    return f"Coach: {label} — {advice(played, best, loss, equal, view)}."
+    return f"Coach: {label_text(label, near)} — {advice(played, best, loss, equal, view)}."
 
 
 def look_text(turn: int, label: str, played: Turn, best: Turn, loss: float,
-              equal: Sequence[str] = (), view: View | None = None) -> str:
-    """At game over, a decision worth a second look (turn ``turn``, 0-based).
+              equal: Sequence[str] = (), view: View | None = None,
+              near: str | None = None) -> str:
+    """At game over, a decision worth a second look (turn ``turn``, 0-based; ``near``:
+    the error label it may still be, :func:`label_text`).
 
     >>> look_text(4, "mistake", Turn(0, "3*", 0), Turn(0, "5", 1), 3.2)
     'Turn 5: mistake — Instead: 5 on queue 2, about 3 points better.'
+    >>> look_text(4, "mistake", Turn(0, "3*", 0), Turn(0, "5", 1), 3.2, near="blunder")
+    'Turn 5: mistake (maybe a blunder) — Instead: 5 on queue 2, about 3 points better.'
     """
-    return f"Turn {turn + 1}: {label} — {advice(played, best, loss, equal, view)}."
+    return (f"Turn {turn + 1}: {label_text(label, near)} — "
+            f"{advice(played, best, loss, equal, view)}.")
 
 
 def show_text(best: str, played: str, equal: Sequence[str] = ()) -> str:
