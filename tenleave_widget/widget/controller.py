@@ -367,7 +367,7 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
     @property
     def verdicts(self) -> list[dict[str, Any]]:
         """The coach's verdicts (``coach="after"``), one per human decision judged so far,
-        in turn order: ``{"turn", "seat", "played", "label", "loss", "loss_ci95",
+        in turn order: ``{"turn", "seat", "played", "label", "near", "loss", "loss_ci95",
         "best"}`` — record turn objects, the review's unit and labels (the review of the
         record gives the same, with the review's default seed and the coach's budget)."""
         return [dict(v) for v in self.session.coach.verdicts]
