@@ -426,6 +426,11 @@ def _a_mistake(rec: dict[str, Any]) -> int:
     return _first(rec, lambda t: t["label"] in ("mistake", "blunder") and t["best"] != t["played"])
 
 
+def _tight(rec: dict[str, Any]) -> int:
+    """A judged turn whose loss's interval reaches no harsher label."""
+    return _first(rec, lambda t: t.get("near") is None and "analysis" in t)
+
+
 def _best_played(rec: dict[str, Any]) -> int:
     return _first(rec, lambda t: t["best"] == t["played"] and not t["forced"])
 
@@ -553,6 +558,7 @@ MORE_EDITS: dict[str, Edit] = {
     "judged by an unknown analysis": _do(
         lambda r: r["turns"][1].__setitem__("analysis", "tenleave-analysis/9"), lambda r: 1),
     "near no label": _do(lambda r: r["turns"][1].__setitem__("near", "awful"), lambda r: 1),
+    "near a label its interval does not reach": _set(_tight, "near", "blunder"),
     "review not an object": lambda rec: rec.__setitem__("review", []),
     "seed of 30 digits": _top("seed", 10**30),
 }

@@ -220,6 +220,14 @@ def _check_turn(
     near = tj.get("near")
     if near is not None and near not in LABELS:
         raise _Bad(f"'near' must be a label, not {excerpt(near)}")
+    if near is not None:  # the label the loss's interval still reaches, as judge gives it
+        reach = {label_of(loss, lo, hi, tied, THRESHOLDS[objective])
+                 for tied in (True, False)}
+        if (label, near) not in reach:
+            could = sorted({n for lab, n in reach if lab == label and n is not None})
+            raise _Bad(f"'near' {excerpt(near)} where the interval {excerpt(ci)} of a "
+                       f"{label} reaches " + (" or ".join(map(repr, could))
+                                              or "no harsher label"))
     margins = [None if tj.get(f) is None else _number(tj[f], f"'{f}'", -span, span)
                for f in ("expected_margin", "best_expected_margin")]
     if forced and gap != 0:
