@@ -61,7 +61,18 @@ LAB_FLAGS ?=
 lab:
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -e '.[examples,distributed]' jupyterlab
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -c "$$COMPILE_KERNEL"
 	$(MAKE) --no-print-directory lab-open
+
+# numba compiles the play-out kernel once per install (about 8 s of CPU, then under 1 s
+# from its cache): here, not at the first table's first analysis nor in each test worker.
+define COMPILE_KERNEL
+from tenleave_widget.analysis.playouts import default_kernel
+if default_kernel() == "compiled":
+    from tenleave_widget.analysis.playout_numba import compile_kernel
+    compile_kernel()
+endef
+export COMPILE_KERNEL
 
 # The working copy: every file of examples/ that it does not hold yet is copied in; a
 # notebook you have changed is kept (a note says when examples/ has a newer version;
@@ -95,6 +106,7 @@ test:
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -e '.[test,distributed,docs]'
 	test -s tenleave_widget/static/widget.js || { echo "the JS build did not run" >&2; exit 1; }
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -c "$$COMPILE_KERNEL"
 	$(BIN)/ruff check .
 	$(BIOME) ci
 	$(BIN)/mypy

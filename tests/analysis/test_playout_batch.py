@@ -7,10 +7,14 @@ under the default policy, the deterministic one and a wilder one."""
 from __future__ import annotations
 
 import itertools
+import os
 import random
+import re
+import subprocess
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -308,3 +312,17 @@ def test_the_one_analysis_gives_the_same_verdict_whatever_its_chunk(
     narrow = analyse.judge(view, played, settings)
     analyse.clear_cache()
     assert wide == narrow and wide["worlds"] > 0
+
+
+@pytest.mark.slow
+def test_the_installs_compile_step_fills_numbas_cache(tmp_path: Path) -> None:
+    """``make lab`` and ``make test`` compile the kernel once after installing
+    (``COMPILE_KERNEL``): into an empty cache it writes the machine code of the kernel
+    and of the world sampler, which a later process loads instead of compiling."""
+    make = (Path(__file__).parents[2] / "Makefile").read_text()
+    step = re.search(r"^define COMPILE_KERNEL\n(.*?)^endef$", make, re.MULTILINE | re.DOTALL)
+    assert step is not None and make.count('python -c "$$COMPILE_KERNEL"') == 2
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-c", step.group(1)], env=env, check=True, timeout=300)
+    cached = {p.name.split(".")[1] for p in tmp_path.rglob("playout_numba.*.nbi")}
+    assert {"_play", "_sample"} <= {c.split("-")[0] for c in cached}, cached
