@@ -14,7 +14,7 @@ from ...engine.record import Record, RecordSource
 from ...engine.turn import BEFORE, Turn
 from ..analyse import judge, settings_for
 from .results import THRESHOLDS, Review
-from .text import decision_text, turn_text
+from .text import LABEL_WORDS, decision_text, turn_text
 
 __all__ = ["Answer", "Puzzle", "puzzles"]
 
@@ -80,17 +80,12 @@ class Puzzle:
                     "text": f"{turn_text(t, words=True)}: the best move, better than the "
                             f"next best by {self.gap:.2f} {unit}."}
         lo, hi = v["loss_ci95"]
-        near = f" (or {_NEAR[v['near']]})" if v["near"] else ""
+        near = f" (or {LABEL_WORDS[v['near']]})" if v["near"] else ""
         return {"best": False, "loss": v["loss"], "loss_ci95": [lo, hi],
                 "text": f"{turn_text(t, words=True)}: {v['label']}{near} — "
                         f"{decision_text(ds[0], words=True)} was better "
                         f"by {v['loss']:.2f} {unit} (95% interval {lo:.2f} to "
                         f"{hi:.2f})."}
-
-
-_NEAR = {"good": "a good move", "inaccuracy": "an inaccuracy", "mistake": "a mistake",
-         "blunder": "a blunder"}
-"""What a label the loss's interval still reaches reads as, after the label given."""
 
 
 def puzzles(record: RecordSource | Game, result: Review,

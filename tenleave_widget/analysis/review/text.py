@@ -12,7 +12,12 @@ from ...engine.turn import BEFORE, Turn
 from ..analyse import Analysis, DecisionValue
 from ..move_values import MoveValues
 
-__all__ = ["analysis_table", "decision_text", "evaluation_table", "model_words", "turn_text"]
+__all__ = ["LABEL_WORDS", "analysis_table", "decision_text", "evaluation_table", "model_words",
+           "turn_text"]
+
+LABEL_WORDS = {"best": "the best move", "good": "a good move", "inaccuracy": "an inaccuracy",
+               "mistake": "a mistake", "blunder": "a blunder", "forced": "forced"}
+"""Each label as a sentence says it ("it was an inaccuracy", "maybe a mistake")."""
 
 
 def model_words(beta: float | str) -> str:

@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ...analysis.review.text import LABEL_WORDS
 from ...engine.cards import card_value
 from .data import MoveChart, MovesChart, PanelData, PanelFigure
 from .figures import KIND_NAMES, OUTCOME_PARTS, _wrap, grouped_alt, mark_of, progress_words
@@ -246,8 +247,6 @@ def _timeline(fig: PanelFigure) -> PanelFigure:
                     r": about \1 if SleepKid had woken then")
 
 
-LABEL_WORDS = {"best": "the best move", "good": "a good move", "inaccuracy": "an inaccuracy",
-               "mistake": "a mistake", "blunder": "a blunder", "forced": "forced"}
 
 
 def _review(fig: PanelFigure) -> PanelFigure:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...analysis.review import turn_text
+from ...analysis.review.text import LABEL_WORDS, turn_text
 from ...engine.turn import Turn
 from ...engine.view import View
 
@@ -39,8 +39,7 @@ MOST_NAMED = 3
 """The most moves "about equally good" names (then "and N more")."""
 
 
-MAYBE = {"inaccuracy": "maybe an inaccuracy", "mistake": "maybe a mistake",
-         "blunder": "maybe a blunder"}
+MAYBE = {label: f"maybe {LABEL_WORDS[label]}" for label in ("inaccuracy", "mistake", "blunder")}
 """What a verdict says of an error label its loss may still have (its interval reaches
 that label's bound: the verdict's ``near``)."""
 
