@@ -207,11 +207,12 @@ def _check_turn(
         raise _Bad(f"'label' must be a label's name, not {excerpt(label)}")
     if judged_by is not None and judged_by != ANALYSIS_FORMAT:
         raise _Bad(f"'analysis' must be {ANALYSIS_FORMAT!r}, not {excerpt(judged_by)}")
+    # the (label, near) the one analysis gives this interval, tied with the best or not
+    reach = {label_of(loss, lo, hi, tied, THRESHOLDS[objective]) for tied in (True, False)}
     if forced:
         wants = {"best"}
     elif judged_by is not None:  # the one analysis labels by the loss's interval
-        wants = {label_of(loss, lo, hi, tied, THRESHOLDS[objective])[0]
-                 for tied in (True, False)}
+        wants = {lab for lab, _ in reach}
     else:
         wants = {_label(loss, objective)}
     if label not in wants:
@@ -220,14 +221,10 @@ def _check_turn(
     near = tj.get("near")
     if near is not None and near not in LABELS:
         raise _Bad(f"'near' must be a label, not {excerpt(near)}")
-    if near is not None:  # the label the loss's interval still reaches, as judge gives it
-        reach = {label_of(loss, lo, hi, tied, THRESHOLDS[objective])
-                 for tied in (True, False)}
-        if (label, near) not in reach:
-            could = sorted({n for lab, n in reach if lab == label and n is not None})
-            raise _Bad(f"'near' {excerpt(near)} where the interval {excerpt(ci)} of a "
-                       f"{label} reaches " + (" or ".join(map(repr, could))
-                                              or "no harsher label"))
+    if near is not None and (label, near) not in reach:  # not what the interval reaches
+        could = sorted({n for lab, n in reach if lab == label and n is not None})
+        raise _Bad(f"'near' {excerpt(near)} where the interval {excerpt(ci)} of a "
+                   f"{label} reaches " + (" or ".join(map(repr, could)) or "no harsher label"))
     margins = [None if tj.get(f) is None else _number(tj[f], f"'{f}'", -span, span)
                for f in ("expected_margin", "best_expected_margin")]
     if forced and gap != 0:

@@ -247,8 +247,6 @@ def _timeline(fig: PanelFigure) -> PanelFigure:
                     r": about \1 if SleepKid had woken then")
 
 
-
-
 def _review(fig: PanelFigure) -> PanelFigure:
     out = copy.deepcopy(fig)
     title = "Review: the points each player was heading for, after each decision (click a point)"
