@@ -32,6 +32,12 @@ The labels and the CPU alone (no reference analyses; ``--labels-only``) are quic
 ``benchmarks/results/analyse_labels.json``. ``--judge-cap N`` gives the default verdict
 another cap (and twice it at twice the budget): ``analyse_labels_cap8192.json``.
 
+Every run keeps each position's two labels and ``near`` (``labels``), so two trees
+measured on the same positions compare position by position (``--paired BEFORE AFTER``:
+the change in the share of labels that differ, with its 95% interval)::
+
+    python benchmarks/bench_analyse.py --paired before.json after.json --out paired.json
+
 On a loaded machine, runs on other positions (``--seed``) in parallel processes, each
 bounded (``--minutes``), then pooled (the counts summed, the intervals again)::
 
@@ -79,7 +85,7 @@ from tenleave_widget.analysis import analyse as an
 from tenleave_widget.analysis.bots import make_bot
 from tenleave_widget.analysis.playouts import default_kernel
 from tenleave_widget.analysis.review import decisions
-from tenleave_widget.analysis.stats import wilson
+from tenleave_widget.analysis.stats import mean_ci, wilson
 from tenleave_widget.programs.simulate import play_game
 
 
@@ -144,9 +150,11 @@ def merged(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "machine": runs[0]["machine"],
         "load": "; ".join(f"run {i}: {r['load']}" for i, r in enumerate(runs)),
         "kernel": runs[0]["kernel"],
-        "runs": [{"run": i, **{k: v for k, v in r.items() if k != "rows"}}
+        "runs": [{"run": i, **{k: v for k, v in r.items() if k not in ("rows", "labels")}}
                  for i, r in enumerate(runs)],
         "rows": [{"run": i, **row} for i, r in enumerate(runs) for row in r["rows"]],
+        **({"labels": [x for r in runs for x in r["labels"]]}
+           if all("labels" in r for r in runs) else {}),
         "positions": sum(r["positions"] for r in runs),
         "star_shown": shown,
         "star_agrees_with_scale_x": list(wilson(agree, shown)),
@@ -162,6 +170,47 @@ def merged(runs: list[dict[str, Any]]) -> dict[str, Any]:
             sum(count(r, "labels_contradict", "labels_compared") for r in runs), labels))}
            if all("labels_contradict" in r for r in runs) else {}),
     }
+
+
+def paired(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """Two results on the same positions (the same ``--seed`` and ``--positions``, merged
+    alike), position by position: how many labels differ at twice the budget in each,
+    how many only in one, and the change in the share with its 95% interval (the mean
+    of the per-position differences, -1, 0 or 1), every label and the error label
+    alone."""
+    a, b = before["labels"], after["labels"]
+    if len(a) != len(b):
+        raise SystemExit(f"--paired: {len(a)} positions against {len(b)}: not the same runs")
+    out: dict[str, Any] = {"positions": len(a)}
+    for name, f in (("label", lambda x: x), ("error_label", error)):
+        da = [f(x[0]) != f(x[2]) for x in a]
+        db = [f(x[0]) != f(x[2]) for x in b]
+        diff, lo, hi = mean_ci([float(y) - float(x) for x, y in zip(da, db, strict=True)])
+        out[name] = {"differ_before": sum(da), "differ_after": sum(db),
+                     "only_before": sum(x and not y for x, y in zip(da, db, strict=True)),
+                     "only_after": sum(y and not x for x, y in zip(da, db, strict=True)),
+                     "change": [diff, lo, hi]}
+    return out
+
+
+def load(paths: list[str]) -> list[dict[str, Any]]:
+    """Earlier results, read."""
+    runs = []
+    for path in paths:
+        with open(path) as f:
+            runs.append(json.load(f))
+    return runs
+
+
+def report(out: dict[str, Any], shown: dict[str, Any], path: str | None) -> int:
+    """Print ``shown``, write ``out`` to ``path`` (if any); the exit status."""
+    print(json.dumps(shown, indent=1))
+    if path:
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        with open(path, "w") as f:
+            json.dump(out, f, indent=1)
+            f.write("\n")
+    return 0
 
 
 def header(title: str, argv: list[str] | None, load0: float) -> dict[str, Any]:
@@ -354,6 +403,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="measure the labels and the CPU only (no reference analyses)")
     p.add_argument("--merge", nargs="+", default=None, metavar="JSON",
                    help="pool the results of earlier runs (other --seed) into --out")
+    p.add_argument("--paired", nargs=2, default=None, metavar=("BEFORE", "AFTER"),
+                   help="compare two results on the same positions, position by position")
     p.add_argument("--compare-looks", action="store_true",
                    help="the star per look against the star corrected for the rule's looks")
     p.add_argument("--judge-cap", type=int, default=None,
@@ -363,28 +414,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--coach", action="store_true",
                    help="how often the coach's question asks, per loss, at its default budget")
     args = p.parse_args(argv)
+    command = "python benchmarks/bench_analyse.py " + " ".join(
+        argv if argv is not None else sys.argv[1:])
     if args.compare_looks or args.coach:
         out = compare_looks(args, argv) if args.compare_looks else coach_asks(args, argv)
-        print(json.dumps(out, indent=1))
-        if args.out:
-            with open(args.out, "w") as f:
-                json.dump(out, f, indent=1)
-                f.write("\n")
-        return 0
+        return report(out, out, args.out)
+    if args.paired:
+        out = {"command": command, **paired(*load(args.paired))}
+        return report(out, out, args.out)
     if args.merge:
-        runs = []
-        for path in args.merge:
-            with open(path) as f:
-                runs.append(json.load(f))
-        out = {"command": "python benchmarks/bench_analyse.py " + " ".join(
-            argv if argv is not None else sys.argv[1:]), **merged(runs)}
-        print(json.dumps({k: v for k, v in out.items() if k not in ("runs", "rows")},
-                         indent=1))
-        if args.out:
-            with open(args.out, "w") as f:
-                json.dump(out, f, indent=1)
-                f.write("\n")
-        return 0
+        out = {"command": command, **merged(load(args.merge))}
+        return report(out, {k: v for k, v in out.items() if k not in ("runs", "rows")},
+                      args.out)
     base = an.Settings(judge_cap=args.judge_cap or an.Settings().judge_cap)
     k = args.scale
     ref = an.Settings(first=base.first * k, batch=base.batch * k, cap=base.cap * k,
@@ -399,6 +440,7 @@ def main(argv: list[str] | None = None) -> int:
     starred = agree = agree_tied = 0
     labels = differ = errors_differ = at_cap = contradict = 0
     changes: dict[str, int] = {}
+    pairs: list[list[str | None]] = []  # per position: label, near; at 2x: label, near
     done = 0
     for n, d in ps:
         if args.minutes is not None and time.perf_counter() - start > args.minutes * 60:
@@ -418,6 +460,7 @@ def main(argv: list[str] | None = None) -> int:
             agree_tied += a["decisions"][0]["group"] in {r["decisions"][i]["group"]
                                                         for i in r["equal"]}
         v2 = an.judge(d.view, d.played.to_json(), double, seed=2, seen=d.seen)
+        pairs.append([v["label"], v["near"], v2["label"], v2["near"]])
         labels += 1
         differ += v["label"] != v2["label"]
         errors_differ += error(v["label"]) != error(v2["label"])
@@ -459,14 +502,9 @@ def main(argv: list[str] | None = None) -> int:
         "label_changes_at_cap": at_cap,
         "labels_contradict": list(wilson(contradict, labels)),
         "rows": rows,
+        "labels": pairs,
     }
-    print(json.dumps(out, indent=1))
-    if args.out:
-        os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-        with open(args.out, "w") as f:
-            json.dump(out, f, indent=1)
-            f.write("\n")
-    return 0
+    return report(out, out, args.out)
 
 
 if __name__ == "__main__":

@@ -35,7 +35,6 @@ position (the moves panel, the coach, the review, the puzzles, the class report,
   (``star``) only where every other decision's interval is clear of 0; the decisions
   whose interval reaches 0 are ``equal`` ("about equally good"), so a position without a
   ★ always has two or more.
-  The verdict's loss interval is at the same level (:func:`judge`).
 - *Sequential precision.* Worlds are added in rounds (:class:`Settings`); after each,
   a decision is no longer played once its paired interval (at that level) against the
   best is clear of 0 (worse) or within :data:`TIE` of it (as good, to a quarter point),
@@ -44,11 +43,13 @@ position (the moves panel, the coach, the review, the puzzles, the class report,
   changes the play); a peek that teaches nothing ties with its bare play by
   construction, so it never hides the ★ of a clear play.
 - *The verdict.* :func:`judge` values one played decision against the best: the
-  analysis (cached), then more worlds for the two while the loss's interval straddles a
-  label bound (:data:`BOUNDS`), up to :attr:`Settings.judge_cap`. Without a ★ the best
-  may be another of the ``equal`` decisions: the interval's upper end is the largest the
-  played decision may lose to any of them, so a verdict on a position without a ★ never
-  claims a loss of exactly 0.
+  analysis (cached), then more worlds while the loss's interval straddles a label bound
+  (:data:`BOUNDS`), up to :attr:`Settings.judge_cap`: for the played decision, the best
+  and the rival that may make the loss largest, first on the worlds a decision stopped
+  early missed. The best is one of the ``equal`` decisions, so the loss is at least the
+  played decision's loss to each of them and at most the largest; a verdict on a position
+  without a ★ never claims a loss of exactly 0. Its level is its own
+  (:func:`verdict_looks`): it claims one loss, not a ranking.
 
 >>> from tenleave_widget import Game
 >>> g = Game(3, seed=4)
@@ -973,6 +974,22 @@ class Analysing:
         return _result(run, run.best(), "running")
 
 
+def verdict_looks(n: int, s: Settings) -> int:
+    """The most looks a verdict (:func:`judge`) takes at the data when its analysis
+    stopped at ``n`` worlds: the first, one per round of new worlds (a quarter more
+    each, at least :attr:`Settings.batch`) up to :attr:`Settings.judge_cap`, and two
+    more at the cap (for a rival not yet played in all of them).
+
+    >>> verdict_looks(1024, Settings())  # 1024 -> 1280 -> 1600 -> 2000 -> 2048
+    7
+    """
+    looks = 3
+    while n < s.judge_cap:
+        n = min(s.judge_cap, n + max(s.batch, n // 4))
+        looks += 1
+    return looks
+
+
 def label_of(loss: float, lo: float, hi: float, tied: bool,
              bounds: tuple[float, float, float, float] = BOUNDS) -> tuple[str, str | None]:
     """The label of a loss (points) with its interval ``[lo, hi]`` (the verdict's, at the
@@ -1008,13 +1025,6 @@ def label_of(loss: float, lo: float, hi: float, tied: bool,
     return label, near
 
 
-def _straddles(loss: float, half: float, tied: bool,
-               bounds: tuple[float, float, float, float]) -> bool:
-    """Whether the loss's interval straddles a bound its label reads (``best``/``good``'s
-    only when the decision is not tied with the best)."""
-    return any(loss - half <= b < loss + half for b in (bounds[1:] if tied else bounds))
-
-
 def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None = None, *,
                 model: str = "uniform", beta: float | str = "fitted", seed: int = 0,
                 cost: str = BELIEF_COST, seen: int | None = None, objective: str = "margin",
@@ -1042,13 +1052,11 @@ def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None
     if hit is not None:
         return cast(Verdict, hit)
     top = a["decisions"][0]
-    if mine["group"] == top["group"] and then is None:
-        # the best, unless another equal decision is: the most it may lose to one of them
-        hi = max([0.0] + [-a["decisions"][e]["vs_best_ci95"][0] for e in a["equal"]
-                          if a["decisions"][e]["group"] != top["group"]])
-        label, near = label_of(0.0, 0.0, hi, True, OBJECTIVE_BOUNDS[objective])
-        out: Verdict = {"analysis": a, "played": i, "loss": 0.0, "loss_ci95": [0.0, hi],
-                        "label": label, "near": near, "worlds": mine["worlds"],
+    if mine["group"] == top["group"] and then is None and \
+            all(a["decisions"][e]["group"] == top["group"] for e in a["equal"]):
+        # the best, separated from every other decision
+        out: Verdict = {"analysis": a, "played": i, "loss": 0.0, "loss_ci95": [0.0, 0.0],
+                        "label": "best", "near": None, "worlds": mine["worlds"],
                         "played_final_penalty": mine["expected_final_penalty"],
                         "best_final_penalty": top["expected_final_penalty"]}
         _store(vkey, out)
@@ -1064,55 +1072,87 @@ def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None
         return ("g", d["group"]) if d["group"] < ng else ("p", d["group"] - ng)
 
     c_mine, c_top = cand(mine), cand(top)
-    peeky = "p" in (c_mine[0], c_top[0])
-    extendable = not peeky or all(len(run.samples[g].m) >= run.worlds for g in run.plain)
-    groups = sorted({c[1] for c in (c_mine, c_top) if c[0] == "g"}
-                    | (set(run.plain) if peeky else set()))
+    # the decisions as good as the best (with a ★, the best alone): the best is one of
+    # them, so the loss is at least the played decision's loss to each and at most the
+    # largest of them
+    rivals = sorted(({cand(a["decisions"][e]) for e in a["equal"]} | {c_top}) - {c_mine})
     n = run.worlds
+    looks = verdict_looks(n, s)
+    z = separation_z(len(rivals), looks)
 
-    def loss_now() -> tuple[float, float, int]:
-        a_s = run.of(c_mine) if c_mine[0] == "g" else run.peek_samples(
-            run.peeks[c_mine[1]], _common_ids(run, n))
-        b_s = run.of(c_top) if c_top[0] == "g" else run.peek_samples(
-            run.peeks[c_top[1]], _common_ids(run, n))
-        d, half, common = (_paired(a_s, b_s, run.z, below=n) if c_mine != c_top
-                           else (0.0, 0.0, n))
+    def of_now(c: tuple[str, int]) -> _Samples:
+        return run.of(c) if c[0] == "g" else run.peek_samples(run.peeks[c[1]],
+                                                             _common_ids(run, n))
+
+    def loss_now() -> tuple[tuple[str, int], float, float, float, int]:
+        """The rival that may make the loss largest, the loss, its interval, and on how
+        many worlds the loss to that rival stands."""
+        mine_s = of_now(c_mine)
+        rows = [(c, *_paired(mine_s, of_now(c), z, below=n)) for c in rivals]
+        # those compared on enough worlds (on a tiny budget, on any)
+        usable = [r for r in rows if r[3] >= MIN_WORLDS] or [r for r in rows if r[3]]
+        if rivals and not usable:  # none played in the same worlds yet: play one
+            return max(rows, key=lambda r: (r[3], r[0]))[0], 0.0, -math.inf, math.inf, 0
+        rival, d, half, common = c_top, 0.0, 0.0, n  # the best itself, without rivals
+        lo = hi = 0.0
+        if usable:
+            rival = max(usable, key=lambda r: (r[1] + r[2], r[0]))[0]
+            lo, hi = max(r[1] - r[2] for r in usable), max(r[1] + r[2] for r in usable)
+            # the loss to the analysis's best, or at least what the played decision
+            # surely loses to another decision as good as it (the analysis's best
+            # itself loses nothing to the best)
+            if c_top != c_mine:
+                _, d, half, common = next((r for r in usable if r[0] == c_top), max(
+                    usable, key=lambda r: (r[1] - r[2], r[0])))
+            else:
+                lo = 0.0
+        loss = max(0.0, d, lo)
         if then is None:
-            return d, half, common
+            return rival, loss, lo, hi, common
         # the play after the peek, judged from what the seat then knew: against the best
         # play in the worlds where the card shows the value seen
         pk = run.peeks[c_mine[1]]
         ws = [w for w in _common_ids(run, n) if pk.values[w] == then[0]]
         g = run.group_of[[_key_of(t) for t in run.turns].index(then[1])]
         if not ws:
-            return max(0.0, d), half, common
+            return rival, loss, lo, hi, common
         choice = min(run.plain, key=lambda p: (math.fsum(run.samples[p].m[w] for w in ws), p))
         d2, h2 = mean_half_width([run.samples[g].m[w] - run.samples[choice].m[w]
-                                  for w in ws], run.z)
-        return max(0.0, d) + max(0.0, d2), math.sqrt(half * half + h2 * h2), min(common, len(ws))
+                                  for w in ws], z)
+        loss, half = max(0.0, d) + max(0.0, d2), math.sqrt(half * half + h2 * h2)
+        return rival, loss, loss - half, loss + half, min(common, len(ws))
 
-    if then is not None:
-        groups = sorted(set(groups) | set(run.plain))
     tied = i in a["equal"] and then is None
-    d, half, common = loss_now()
-    while extendable and (common < MIN_WORLDS or _straddles(max(0.0, d), half, tied,
-                                                            run.bounds)) \
-            and n < s.judge_cap:
-        stop = min(s.judge_cap, n + s.batch)
-        yield from run.play(groups, n, stop, False)
+    read = run.bounds[1:] if tied else run.bounds  # the bounds its label reads
+
+    def open_() -> bool:
+        return common < MIN_WORLDS or any(lo <= b < hi for b in read)
+
+    rival, loss, lo, hi, common = loss_now()
+    for _ in range(looks - 1):
+        if not open_():
+            break
+        # the played decision, the best and the rival (every plain play too where a peek
+        # is one of them), each from the first world it was not played in (a pruned one
+        # missed some below n) to a quarter more worlds than n
+        peeky = "p" in (c_mine[0], c_top[0], rival[0])
+        groups = sorted({c[1] for c in (c_mine, c_top, rival) if c[0] == "g"}
+                        | (set(run.plain) if peeky else set()))
+        stop = min(s.judge_cap, n + max(s.batch, n // 4))
+        starts: dict[int, list[int]] = {}
+        for g in groups:
+            if len(run.samples[g].m) < stop:
+                starts.setdefault(len(run.samples[g].m), []).append(g)
+        if not starts:
+            break
+        for start in sorted(starts):
+            yield from run.play(starts[start], start, stop, False)
         n = stop
-        d, half, common = loss_now()
-    loss = max(0.0, d)  # the interval is the loss's (centred on it) ...
-    hi = loss + half
-    if then is None:  # ... up to the most it may lose to another decision as good as the best
-        for e in a["equal"]:
-            c_e = cand(a["decisions"][e])
-            if c_e not in (c_mine, c_top):
-                d_e, h_e, n_e = _paired(run.of(c_mine), run.of(c_e), run.z)
-                if n_e >= MIN_WORLDS:
-                    hi = max(hi, d_e + h_e)
-    label, near = label_of(loss, loss - half, hi, tied, run.bounds)
-    out = {"analysis": a, "played": i, "loss": loss, "loss_ci95": [loss - half, hi],
+        rival, loss, lo, hi, common = loss_now()
+    hi = max(hi, loss)
+    lo = max(lo, 2 * loss - hi)  # reaching no further below the loss than above it
+    label, near = label_of(loss, lo, hi, tied, run.bounds)
+    out = {"analysis": a, "played": i, "loss": loss, "loss_ci95": [lo, hi],
            "label": label, "near": near, "worlds": common,
            "played_final_penalty": mine["expected_final_penalty"],
            "best_final_penalty": top["expected_final_penalty"]}
@@ -1134,13 +1174,17 @@ def judge(view: View, played: Mapping[str, Any], settings: Settings | None = Non
           ) -> Verdict:
     """The played decision ``played`` (a record turn object of the seat to move) judged
     against the best of :func:`analyse`'s analysis of ``view``: its loss in points of
-    expected margin with a paired interval at the analysis's level (the simultaneous
-    one of its ★, :func:`separation_z`; on every world both were played in, more added
-    while the interval straddles a bound its label reads, up to
-    :attr:`Settings.judge_cap`) and its label (:func:`label_of`). The interval's upper
-    end is also the most the played decision may lose to any other decision the analysis
-    counts as good as the best (its ``equal``), so without a ★ it is above 0 even for the
-    analysis's own best.
+    expected margin (to the analysis's best, or the interval's low end where that is
+    higher), its interval and its label (:func:`label_of`). The interval reads every
+    decision the analysis counts as good as the best (its ``equal``; with a ★ the best
+    alone), one of which is the best: its low end is the largest of the played
+    decision's paired low ends against them, its upper end the largest of their upper
+    ends, at the verdict's level (:func:`separation_z` over them and
+    :func:`verdict_looks`). While it straddles a bound its label reads, more worlds are
+    played for the played decision, the best and the rival with the largest upper end
+    (every plain play too where one is a peek first): from the first world each was not
+    played in, up to :attr:`Settings.judge_cap`. Without a ★ the upper end is above 0
+    even for the analysis's own best.
 
     A peek first is two decisions: which card to look at (the peek against the best,
     from ``view``) and the play made knowing the value ``seen`` (against the best play in

@@ -64,3 +64,27 @@ def test_the_labels_with_another_verdict_cap(bench: ModuleType, tmp_path: Path) 
     got = json.loads(out.read_text())
     assert got["judge_cap"] == 1536 and got["labels_compared"] == 2
     assert got["star_shown"] == 0  # labels only: no reference analyses
+
+
+def test_two_runs_compare_position_by_position(bench: ModuleType, tmp_path: Path) -> None:
+    """Each run keeps every position's labels; ``--paired`` counts, position by position,
+    the labels that differ at twice the budget in one run only, and the change."""
+    out = tmp_path / "labels.json"
+    assert bench.main(["--labels-only", "--positions", "3", "--seed", "3",
+                       "--out", str(out)]) == 0
+    run = json.loads(out.read_text())
+    assert len(run["labels"]) == 3 and all(len(x) == 4 for x in run["labels"])
+    assert sum(x[0] != x[2] for x in run["labels"]) == round(
+        run["label_differs_at_2x_other_seed"][0] * 3)
+    # a run against one whose second labels all agree with its first: every difference
+    # of the run is one only it has
+    calm = {**run, "labels": [[x[0], x[1], x[0], x[1]] for x in run["labels"]]}
+    (tmp_path / "calm.json").write_text(json.dumps(calm))
+    paired = tmp_path / "paired.json"
+    assert bench.main(["--paired", str(out), str(tmp_path / "calm.json"),
+                       "--out", str(paired)]) == 0
+    got = json.loads(paired.read_text())
+    k = sum(x[0] != x[2] for x in run["labels"])
+    assert got["positions"] == 3 and got["label"]["only_before"] == k
+    assert got["label"]["differ_after"] == got["label"]["only_after"] == 0
+    assert got["label"]["change"][0] == -k / 3
