@@ -1125,12 +1125,14 @@ def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None
     tied = i in a["equal"] and then is None
     read = run.bounds[1:] if tied else run.bounds  # the bounds its label reads
 
-    def open_() -> bool:
+    def straddling() -> bool:
+        """Whether the loss is not yet settled: too few worlds, or its interval across
+        a bound its label reads."""
         return common < MIN_WORLDS or any(lo <= b < hi for b in read)
 
     rival, loss, lo, hi, common = loss_now()
     for _ in range(looks - 1):
-        if not open_():
+        if not straddling():
             break
         # the played decision, the best and the rival (every plain play too where a peek
         # is one of them), each from the first world it was not played in (a pruned one
