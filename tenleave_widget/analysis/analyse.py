@@ -985,9 +985,15 @@ def verdict_looks(n: int, s: Settings) -> int:
     """
     looks = 3
     while n < s.judge_cap:
-        n = min(s.judge_cap, n + max(s.batch, n // 4))
+        n = _verdict_round(n, s)
         looks += 1
     return looks
+
+
+def _verdict_round(n: int, s: Settings) -> int:
+    """The worlds a verdict has after its next round from ``n``: a quarter more (at least
+    :attr:`Settings.batch`), at most :attr:`Settings.judge_cap`."""
+    return min(s.judge_cap, n + max(s.batch, n // 4))
 
 
 def label_of(loss: float, lo: float, hi: float, tied: bool,
@@ -1080,13 +1086,20 @@ def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None
     looks = verdict_looks(n, s)
     z = separation_z(len(rivals), looks)
 
-    def of_now(c: tuple[str, int]) -> _Samples:
-        return run.of(c) if c[0] == "g" else run.peek_samples(run.peeks[c[1]],
-                                                             _common_ids(run, n))
-
     def loss_now() -> tuple[tuple[str, int], float, float, float, int]:
         """The rival that may make the loss largest, the loss, its interval, and on how
         many worlds the loss to that rival stands."""
+        ids: list[int] = []  # the worlds a peek first is valued on, worked out once
+
+        def common_ids() -> list[int]:
+            if not ids:
+                ids.extend(_common_ids(run, n))
+            return ids
+
+        def of_now(c: tuple[str, int]) -> _Samples:
+            return run.of(c) if c[0] == "g" else run.peek_samples(run.peeks[c[1]],
+                                                                 common_ids())
+
         mine_s = of_now(c_mine)
         rows = [(c, *_paired(mine_s, of_now(c), z, below=n)) for c in rivals]
         # those compared on enough worlds (on a tiny budget, on any)
@@ -1112,7 +1125,7 @@ def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None
         # the play after the peek, judged from what the seat then knew: against the best
         # play in the worlds where the card shows the value seen
         pk = run.peeks[c_mine[1]]
-        ws = [w for w in _common_ids(run, n) if pk.values[w] == then[0]]
+        ws = [w for w in common_ids() if pk.values[w] == then[0]]
         g = run.group_of[[_key_of(t) for t in run.turns].index(then[1])]
         if not ws:
             return rival, loss, lo, hi, common
@@ -1140,7 +1153,7 @@ def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None
         peeky = "p" in (c_mine[0], c_top[0], rival[0])
         groups = sorted({c[1] for c in (c_mine, c_top, rival) if c[0] == "g"}
                         | (set(run.plain) if peeky else set()))
-        stop = min(s.judge_cap, n + max(s.batch, n // 4))
+        stop = _verdict_round(n, s)
         starts: dict[int, list[int]] = {}
         for g in groups:
             if len(run.samples[g].m) < stop:
