@@ -146,6 +146,9 @@ def test_review_notebook_finds_the_blunder_and_judges_a_puzzle() -> None:
     lines = [line for c in nb.cells for line in text_of(c).splitlines()]
     (blunder,) = [line for line in lines if line.startswith("Turn ") and "worse than" in line]
     assert re.search(r"points of margin worse than .* \(95% interval", blunder)
+    # the label as a sentence says it ("an inaccuracy", "a good move"), not "a inaccuracy"
+    assert re.search(r" — (the best move|a good move|an inaccuracy|a mistake|a blunder), ",
+                     blunder), blunder
     played = [line for line in lines if line.startswith("played ")]
     best = [line for line in lines if line.startswith("best ")]
     assert len(played) == len(best) == 1
