@@ -67,12 +67,23 @@ with the level per look and over the looks (:func:`coach_asks`)::
 
     nice python benchmarks/bench_analyse.py --coach --positions 200 --minutes 25 \
         --out benchmarks/results/coach_asks.json
+
+**Where the noise comes from** (``--noise``): the played decision's loss to the best,
+world by world, in ``--deals`` deals of the hidden cards crossed with ``--streams``
+streams of the play-outs' own random numbers; its variance split between the two
+(:func:`split`), and under the policies without random turns and without random ties
+(:func:`noise`)::
+
+    nice python benchmarks/bench_analyse.py --noise --positions 200 \
+        --out benchmarks/results/analyse_noise.json
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
+import math
 import os
 import platform
 import random
@@ -83,9 +94,12 @@ from typing import Any
 
 from tenleave_widget.analysis import analyse as an
 from tenleave_widget.analysis.bots import make_bot
-from tenleave_widget.analysis.playouts import default_kernel
+from tenleave_widget.analysis.playout import Move, Policy, Simulator
+from tenleave_widget.analysis.playout_position import Position, World
+from tenleave_widget.analysis.playouts import default_kernel, play_outs
 from tenleave_widget.analysis.review import decisions
 from tenleave_widget.analysis.stats import mean_ci, wilson
+from tenleave_widget.engine.cards import parse_card
 from tenleave_widget.programs.simulate import play_game
 
 
@@ -391,6 +405,101 @@ def coach_asks(args: argparse.Namespace, argv: list[str] | None) -> dict[str, An
     }
 
 
+def split(d: list[float], deals: int, streams: int) -> dict[str, float]:
+    """The variance of per-world paired losses ``d`` (``deals`` x ``streams``, deal by
+    deal: world ``i * streams + r`` has deal ``i`` and stream ``r``) split in two:
+    ``playouts``, the variance the play-outs' own random numbers give a deal (the mean
+    of each deal's variance over its streams), and ``deals``, the variance of the deals'
+    means less what their streams leave in them (``playouts / streams``; at least 0).
+    ``total`` is the variance of all of ``d``.
+
+    >>> split([0.0, 2.0, 4.0, 6.0], 2, 2)
+    {'total': 5.0, 'playouts': 1.0, 'deals': 3.5}
+    """
+    rows = [d[i * streams:(i + 1) * streams] for i in range(deals)]
+    within = statistics.fmean(statistics.pvariance(r) for r in rows)
+    between = statistics.pvariance([statistics.fmean(r) for r in rows])
+    return {"total": statistics.pvariance(d), "playouts": within,
+            "deals": max(0.0, between - within / streams)}
+
+
+def noise(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
+    """Where a verdict's noise comes from. On each position whose played decision and
+    analysis's best are two plays of different groups (no peek first), both are played
+    out in ``--deals`` deals of the hidden cards (and tokens) crossed with ``--streams``
+    streams of the play-outs' own random numbers (the random turns and the random
+    ties): the paired loss per world (played minus best, points of margin), its variance
+    split by :func:`split`; and the same worlds under the policy without random turns
+    (``explore=0``) and the deterministic one (``explore=0``, no random ties), their
+    variance as a share of today's."""
+    policies = {"today": Policy(), "explore0": Policy(explore=0.0),
+                "deterministic": Policy(explore=0.0, random_ties=False)}
+    ps = positions(args.positions, args.seed)
+    start = time.perf_counter()
+    load0 = os.getloadavg()[0]
+    rows: list[dict[str, Any]] = []
+    k, r_ = args.deals, args.streams
+    for n, d in ps:
+        if args.minutes is not None and time.perf_counter() - start > args.minutes * 60:
+            break
+        an.clear_cache()
+        v = an.judge(d.view, d.played.to_json(), an.Settings(), seen=d.seen)
+        a = v["analysis"]
+        played, best = a["decisions"][v["played"]], a["decisions"][0]
+        if "peek first" in (played["kind"], best["kind"]) or played["group"] == best["group"]:
+            continue
+        pos = Position(d.view)
+        moves = []
+        for x in (played, best):
+            t = x["turn"]
+            card, q = t["play"]
+            value = parse_card(card)[0]
+            assert isinstance(q, int)
+            moves.append(Move(value, q, wake=bool(t.get("wake")), rotate=t.get("rotate"),
+                              after=t.get("extra") == "after"))
+        rng = random.Random(f"noise:{args.seed}:{len(rows)}")
+        deals = [World(pos, random.Random(rng.getrandbits(64)), pos.cards_left)
+                 for _ in range(k)]
+        streams = [World(pos, random.Random(rng.getrandbits(64)), pos.cards_left).us
+                   for _ in range(r_)]
+        worlds = []
+        for w in deals:
+            for us in streams:
+                mixed = copy.copy(w)
+                mixed.us = us
+                worlds.append(mixed)
+        seat, others = pos.seat, pos.n - 1
+        row: dict[str, Any] = {"seats": n, "label": v["label"], "loss": v["loss"]}
+        for name, policy in policies.items():
+            outs = play_outs(Simulator(pos, policy), moves, worlds)
+            losses = [(o[0][seat] - (sum(o[0]) - o[0][seat]) / others)
+                      - (o[1][seat] - (sum(o[1]) - o[1][seat]) / others) for o in outs]
+            row[name] = split(losses, k, r_)
+        rows.append(row)
+        if len(rows) % 10 == 0:
+            print(f"{len(rows)} positions", file=sys.stderr, flush=True)
+    live = [x for x in rows if x["today"]["total"] > 0]
+
+    def share(part: str, of: str = "today", whole: str = "total") -> dict[str, float]:
+        xs = [x[of][part] / x["today"][whole] for x in live]
+        return {"median": statistics.median(xs), "pooled": math.fsum(
+            x[of][part] for x in live) / math.fsum(x["today"][whole] for x in live)}
+
+    return {
+        **header("Where a verdict's noise comes from: the deals against the play-outs' "
+                 "own random numbers", argv, load0),
+        "positions": len(rows), "deals": k, "streams": r_,
+        "sd_per_world": {"median": statistics.median(x["today"]["total"] ** 0.5
+                                                     for x in live),
+                         "quartiles": statistics.quantiles(
+                             [x["today"]["total"] ** 0.5 for x in live], n=4)},
+        "playouts_share": share("playouts"),
+        "explore0_share_of_today": share("total", "explore0"),
+        "deterministic_share_of_today": share("total", "deterministic"),
+        "rows": rows,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--positions", type=int, default=300)
@@ -413,12 +522,21 @@ def main(argv: list[str] | None = None) -> int:
                    help="--coach: the coach's worlds a round (default: the widget's)")
     p.add_argument("--coach", action="store_true",
                    help="how often the coach's question asks, per loss, at its default budget")
+    p.add_argument("--noise", action="store_true",
+                   help="the paired loss's variance per world: the deals against the "
+                        "play-outs' own random numbers")
+    p.add_argument("--deals", type=int, default=40, help="--noise: deals a position")
+    p.add_argument("--streams", type=int, default=20,
+                   help="--noise: streams of the play-outs' random numbers a deal")
     args = p.parse_args(argv)
     command = "python benchmarks/bench_analyse.py " + " ".join(
         argv if argv is not None else sys.argv[1:])
     if args.compare_looks or args.coach:
         out = compare_looks(args, argv) if args.compare_looks else coach_asks(args, argv)
         return report(out, out, args.out)
+    if args.noise:
+        out = noise(args, argv)
+        return report(out, {k: v for k, v in out.items() if k != "rows"}, args.out)
     if args.paired:
         out = {"command": command, **paired(*load(args.paired))}
         return report(out, out, args.out)

@@ -88,3 +88,27 @@ def test_two_runs_compare_position_by_position(bench: ModuleType, tmp_path: Path
     assert got["positions"] == 3 and got["label"]["only_before"] == k
     assert got["label"]["differ_after"] == got["label"]["only_after"] == 0
     assert got["label"]["change"][0] == -k / 3
+
+
+def test_the_noise_split_separates_the_deals_from_the_play_outs(bench: ModuleType) -> None:
+    """Two deals 10 points apart, each with streams 1 point either side of it: the
+    play-outs' variance is 1, the deals' 25 less the half of 1 their two streams leave in
+    their means."""
+    got = bench.split([-1.0, 1.0, 9.0, 11.0], 2, 2)
+    assert got == {"total": 26.0, "playouts": 1.0, "deals": 24.5}
+    assert bench.split([3.0, 3.0, 3.0, 3.0, 3.0, 3.0], 3, 2) == {
+        "total": 0.0, "playouts": 0.0, "deals": 0.0}
+
+
+def test_the_noise_mode_splits_each_position(bench: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "noise.json"
+    assert bench.main(["--noise", "--positions", "8", "--seed", "3", "--deals", "3",
+                       "--streams", "2", "--out", str(out)]) == 0
+    got = json.loads(out.read_text())
+    assert got["positions"] == len(got["rows"]) >= 1 and got["deals"] == 3
+    for row in got["rows"]:
+        assert row["label"] in an.LABELS
+        for policy in ("today", "explore0", "deterministic"):
+            v = row[policy]
+            assert v["playouts"] >= 0 and v["deals"] >= 0 and v["total"] >= 0
+        assert row["deterministic"]["playouts"] == 0  # no random number left to vary
