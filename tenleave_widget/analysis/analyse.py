@@ -38,10 +38,12 @@ position (the moves panel, the coach, the review, the puzzles, the class report,
 - *Sequential precision.* Worlds are added in rounds (:class:`Settings`); after each,
   a decision is no longer played once its paired interval (at that level) against the
   best is clear of 0 (worse) or within :data:`TIE` of it (as good, to a quarter point),
-  and the analysis stops when no decision is left undecided or at the cap. A peek first is the
-  best only when it beats the best decision without a peek clearly (what it teaches
-  changes the play); a peek that teaches nothing ties with its bare play by
-  construction, so it never hides the ★ of a clear play.
+  and the analysis stops when no decision is left undecided or at the cap. A decision
+  dropped under an earlier best that the new best leaves undecided is played again, on
+  the worlds it missed, before any new world. A peek first is the best only when it
+  beats the best decision without a peek clearly (what it teaches changes the play); a
+  peek that teaches nothing ties with its bare play by construction, so it never hides
+  the ★ of a clear play.
 - *The verdict.* :func:`judge` values one played decision against the best: the
   analysis (cached), then more worlds while the loss's interval straddles a label bound
   (:data:`BOUNDS`), up to :attr:`Settings.judge_cap`: for the played decision, the best
@@ -663,12 +665,13 @@ class _Run:
         return best
 
     def undecided(self, best: tuple[str, int]) -> list[tuple[str, int]]:
-        """The live decisions not yet separated from the best nor tied with it."""
+        """The decisions not yet separated from the best nor tied with it: the live ones,
+        and the dropped ones an earlier best had decided that this one does not (their
+        interval against it, on the worlds they were played in, reaches both ways)."""
         bs = self.of(best)
         out = []
         for c in self.candidates():
-            if c == best or (c[0] == "g" and c[1] not in self.live) or \
-                    (c[0] == "p" and c[1] not in self.peeks_live):
+            if c == best:
                 continue
             d, half, n = _paired(self.of(c), bs, self.z)
             if n < MIN_WORLDS:
@@ -683,6 +686,32 @@ class _Run:
             if not decided:
                 out.append(c)
         return out
+
+    def behind(self, best: tuple[str, int]) -> list[tuple[str, int]]:
+        """The undecided decisions played in fewer worlds than the run: those dropped
+        under an earlier best, and those being played again."""
+        return [c for c in self.undecided(best) if len(self.of(c).m) < self.worlds]
+
+    def catch_up(self, behind: Sequence[tuple[str, int]]) -> Generator[None, None, None]:
+        """Play the decisions ``behind`` (:meth:`behind`) again, live: each group on the
+        next batch of the worlds it missed; for a peek first, every plain group live again
+        and on all the worlds it missed (the peek reads them all), then the peek on every
+        world."""
+        run_worlds = self.worlds
+        groups = {g for kind, g in behind if kind == "g"}
+        peeks = [k for kind, k in behind if kind == "p"]
+        full = set(self.plain) if peeks else set()  # live again, on every world
+        spans: dict[tuple[int, int], list[int]] = {}
+        for g in groups | full:
+            n = len(self.samples[g].m)
+            stop = run_worlds if g in full else min(run_worlds, n + self.settings.batch)
+            if n < stop:
+                spans.setdefault((n, stop), []).append(g)
+        for (start, stop), gs in sorted(spans.items()):
+            yield from self.play(sorted(gs), start, stop, False)
+        self.live |= groups | full
+        self.peeks_live.update(peeks)
+        self.refresh_peeks()
 
     def prune(self, best: tuple[str, int], keep: set[tuple[str, int]]) -> None:
         """Stop playing the decided decisions (the plain plays stay while a peek is live)."""
@@ -712,6 +741,10 @@ def _analyse_steps(run: _Run) -> Generator[None, None, Analysis]:
     while True:
         best = run.best()
         run.prune(best, set())
+        behind = run.behind(best)
+        if behind:  # a new best leaves decisions dropped under the old one undecided
+            yield from run.catch_up(behind)
+            continue
         if not run.undecided(best):
             stopped = "separated"
             break
