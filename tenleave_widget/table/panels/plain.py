@@ -26,6 +26,7 @@ from typing import Any
 
 from ...analysis.review.text import LABEL_WORDS
 from ...engine.cards import card_value
+from ..words.coach import or_list
 from .data import MoveChart, MovesChart, PanelData, PanelFigure
 from .figures import KIND_NAMES, OUTCOME_PARTS, _wrap, grouped_alt, mark_of, progress_words
 
@@ -54,13 +55,6 @@ def _card(label: str) -> str:
     return label.split(" on queue ")[0] if " on queue " in label else ""
 
 
-def _names(labels: Sequence[str], most: int = 3) -> str:
-    """``a``, ``a and b``, ``a, b and c``, ``a, b, c and 2 more``."""
-    if len(labels) > most:
-        return ", ".join(labels[:most]) + f" and {len(labels) - most} more"
-    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
-
-
 def headline(moves: MovesChart) -> str:
     """What the moves panel says first, once its values are there. The whole game (the
     one analysis): ``"Best for the whole game: 5 on queue 1 — about 3 points better than
@@ -74,6 +68,9 @@ def headline(moves: MovesChart) -> str:
     >>> headline({"measure": "game", "done": True, "star": False,
     ...           "moves": [row("A", 0.0, True), row("B", 0.3, True), row("C", 2.0, False)]})
     'About equally good for the whole game: A and B.'
+    >>> headline({"measure": "game", "done": True, "star": False, "moves": [
+    ...     row("4 on q2, then rotate q2", 0.0, True), row("5 on q1", 0.3, True)]})
+    'About equally good for the whole game: 4 on q2, then rotate q2; and 5 on q1.'
     >>> headline({"measure": "game", "done": True, "star": True,
     ...           "moves": [row("A", 0.0, True), row("C", 2.04, False)]})
     'Best for the whole game: A — about 2.0 points better than the next.'
@@ -95,7 +92,7 @@ def headline(moves: MovesChart) -> str:
                     "better than the next.")
         if len(marked) == 1:
             return f"Best for the whole game: {marked[0]}, but not clearly."
-        return f"About equally good for the whole game: {_names(marked)}."
+        return f"About equally good for the whole game: {or_list(marked, 'and')}."
     ranked = sorted(rows, key=lambda r: (r["expected_penalty"], r["label"]))
     first = ranked[0]
     what = "Safest for the next swat"
