@@ -49,8 +49,9 @@ position (the moves panel, the coach, the review, the puzzles, the class report,
   (:data:`BOUNDS`), up to :attr:`Settings.judge_cap`: for the played decision, the best
   and the rival that may make the loss largest, first on the worlds a decision stopped
   early missed. The best is one of the ``equal`` decisions, so the loss is at least the
-  played decision's loss to each of them and at most the largest; a verdict on a position
-  without a ★ never claims a loss of exactly 0. Its level is its own
+  played decision's loss to each of them and at most the largest (its upper end also
+  reads the peek first likeliest to beat a plain best, where one may); a verdict on a
+  position without a ★ never claims a loss of exactly 0. Its level is its own
   (:func:`verdict_looks`): it claims one loss, not a ranking.
 
 >>> from tenleave_widget import Game
@@ -70,6 +71,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import itertools
 import json
 import math
 import operator
@@ -489,8 +491,12 @@ def _paired(a: _Samples, b: _Samples, z: float, below: int | None = None,
     half-width of its interval at ``z``, and how many."""
     am, bm = a.m, b.m
     keys = list(am)
-    if keys == list(bm) and (below is None or not keys or max(keys) < below):
+    bkeys = list(bm)
+    if keys == bkeys and (below is None or not keys or max(keys) < below):
         xs = list(map(operator.sub, am.values(), bm.values()))  # the same worlds, in order
+    elif below is None and len(keys) < len(bkeys) and bkeys[:len(keys)] == keys:
+        # a's worlds are the first of b's, in order (a decision dropped before b's last)
+        xs = list(map(operator.sub, am.values(), itertools.islice(bm.values(), len(keys))))
     elif below is None:
         xs = [x - bm[w] for w, x in am.items() if w in bm]
     else:
@@ -562,6 +568,10 @@ class _Run:
         """The level of every interval against the best (the best against all others, at
         any of the sequential rule's looks)."""
         self.reference = _Samples()
+        self.intervals: dict[tuple[tuple[str, int], tuple[str, int], int],
+                             tuple[float, float, int]] = {}
+        """:meth:`undecided`'s intervals of dropped decisions against a plain best, by
+        (decision, best, the decision's worlds)."""
         self.worlds = 0
         self.per_turn: list[float] | None = None
 
@@ -670,10 +680,22 @@ class _Run:
         interval against it, on the worlds they were played in, reaches both ways)."""
         bs = self.of(best)
         out = []
+        memo = self.intervals
         for c in self.candidates():
             if c == best:
                 continue
-            d, half, n = _paired(self.of(c), bs, self.z)
+            cs = self.of(c)
+            # a dropped decision's interval against a plain best stands while neither
+            # changes on its worlds (the best's later worlds are not among them)
+            frozen = best[0] == "g" and c[1] not in (self.live if c[0] == "g"
+                                                      else self.peeks_live)
+            key = (c, best, len(cs.m))
+            hit = memo.get(key) if frozen else None
+            if hit is None:
+                hit = _paired(cs, bs, self.z)
+                if frozen:
+                    memo[key] = hit
+            d, half, n = hit
             if n < MIN_WORLDS:
                 out.append(c)
                 continue
@@ -687,13 +709,9 @@ class _Run:
                 out.append(c)
         return out
 
-    def behind(self, best: tuple[str, int]) -> list[tuple[str, int]]:
-        """The undecided decisions played in fewer worlds than the run: those dropped
-        under an earlier best, and those being played again."""
-        return [c for c in self.undecided(best) if len(self.of(c).m) < self.worlds]
-
     def catch_up(self, behind: Sequence[tuple[str, int]]) -> Generator[None, None, None]:
-        """Play the decisions ``behind`` (:meth:`behind`) again, live: each group on the
+        """Play the undecided decisions ``behind`` (played in fewer worlds than the run:
+        dropped under an earlier best, or being played again) again, live: each group on the
         next batch of the worlds it missed; for a peek first, every plain group live again
         and on all the worlds it missed (the peek reads them all), then the peek on every
         world."""
@@ -710,12 +728,14 @@ class _Run:
         for (start, stop), gs in sorted(spans.items()):
             yield from self.play(sorted(gs), start, stop, False)
         self.live |= groups | full
-        self.peeks_live.update(peeks)
-        self.refresh_peeks()
+        if peeks:  # (a group played again here is no plain play a live peek reads)
+            self.peeks_live.update(peeks)
+            self.refresh_peeks()
 
-    def prune(self, best: tuple[str, int], keep: set[tuple[str, int]]) -> None:
-        """Stop playing the decided decisions (the plain plays stay while a peek is live)."""
-        open_ = set(self.undecided(best)) | keep | {best}
+    def prune(self, best: tuple[str, int], undecided: Sequence[tuple[str, int]]) -> None:
+        """Stop playing the decided decisions: all but ``undecided`` (:meth:`undecided`)
+        and the best (the plain plays stay while a peek is live)."""
+        open_ = {*undecided, best}
         for k in list(self.peeks_live):
             if ("p", k) not in open_:
                 self.peeks_live.discard(k)
@@ -740,12 +760,13 @@ def _analyse_steps(run: _Run) -> Generator[None, None, Analysis]:
     stopped = "cap"
     while True:
         best = run.best()
-        run.prune(best, set())
-        behind = run.behind(best)
+        open_ = run.undecided(best)
+        run.prune(best, open_)
+        behind = [c for c in open_ if len(run.of(c).m) < run.worlds]
         if behind:  # a new best leaves decisions dropped under the old one undecided
             yield from run.catch_up(behind)
             continue
-        if not run.undecided(best):
+        if not open_:
             stopped = "separated"
             break
         if run.worlds >= s.cap:
@@ -1115,9 +1136,16 @@ def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None
     # them, so the loss is at least the played decision's loss to each and at most the
     # largest of them
     rivals = sorted(({cand(a["decisions"][e]) for e in a["equal"]} | {c_top}) - {c_mine})
+    # a peek first that may be better than a plain best (its interval against it reaches
+    # below 0) is not as good as the best, but the loss may be as large as the loss to it:
+    # the interval's upper end reads the likeliest such peek too
+    ahead = [d for d in a["decisions"] if d["kind"] == "peek first"
+             and top["kind"] != "peek first" and d["vs_best_ci95"][0] < 0
+             and cand(d) != c_mine]
+    above = [cand(min(ahead, key=lambda d: (d["vs_best"], d["group"])))] if ahead else []
     n = run.worlds
     looks = verdict_looks(n, s)
-    z = separation_z(len(rivals), looks)
+    z = separation_z(len(rivals) + len(above), looks)
 
     def loss_now() -> tuple[tuple[str, int], float, float, float, int]:
         """The rival that may make the loss largest, the loss, its interval, and on how
@@ -1139,11 +1167,14 @@ def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None
         usable = [r for r in rows if r[3] >= MIN_WORLDS] or [r for r in rows if r[3]]
         if rivals and not usable:  # none played in the same worlds yet: play one
             return max(rows, key=lambda r: (r[3], r[0]))[0], 0.0, -math.inf, math.inf, 0
+        ups = [r for r in ((c, *_paired(mine_s, of_now(c), z, below=n)) for c in above)
+               if r[3] >= MIN_WORLDS]
         rival, d, half, common = c_top, 0.0, 0.0, n  # the best itself, without rivals
         lo = hi = 0.0
         if usable:
-            rival = max(usable, key=lambda r: (r[1] + r[2], r[0]))[0]
-            lo, hi = max(r[1] - r[2] for r in usable), max(r[1] + r[2] for r in usable)
+            rival = max(usable + ups, key=lambda r: (r[1] + r[2], r[0]))[0]
+            lo = max(r[1] - r[2] for r in usable)
+            hi = max(r[1] + r[2] for r in usable + ups)
             # the loss to the analysis's best, or at least what the played decision
             # surely loses to another decision as good as it (the analysis's best
             # itself loses nothing to the best)

@@ -335,8 +335,9 @@ def test_a_verdict_finds_the_loss_it_knows(monkeypatch: pytest.MonkeyPatch) -> N
                 refilled += 1
                 run = an._kept_run(a["digest"])
                 assert run is not None
+                # (another verdict of the position may have played it in more)
                 played = sorted(run.samples[group].m)
-                assert played == list(range(len(played))) and v["worlds"] == len(played)
+                assert played == list(range(len(played))) and v["worlds"] <= len(played)
     assert covered >= 0.9 * verdicts, f"{covered} of {verdicts} intervals hold the loss"
     assert exact >= 0.9 * verdicts, f"{exact} of {verdicts} labels are the true loss's"
     assert refilled >= 24
