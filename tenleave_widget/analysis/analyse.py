@@ -50,8 +50,9 @@ position (the moves panel, the coach, the review, the puzzles, the class report,
   and the rival that may make the loss largest, first on the worlds a decision stopped
   early missed. The best is one of the ``equal`` decisions, so the loss is at least the
   played decision's loss to each of them and at most the largest (its upper end also
-  reads the peek first likeliest to beat a plain best, where one may); a verdict on a
-  position without a ★ never claims a loss of exactly 0. Its level is its own
+  reads the peek first likeliest to beat a plain best, where one may). Without a ★, a
+  verdict claims a loss of exactly 0 only where, at its level, the played decision is
+  no worse than each of them. Its level is its own
   (:func:`verdict_looks`): it claims one loss, not a ranking.
 
 >>> from tenleave_widget import Game
