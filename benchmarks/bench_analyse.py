@@ -92,6 +92,8 @@ import sys
 import time
 from typing import Any
 
+from bench_policy import margin
+
 from tenleave_widget.analysis import analyse as an
 from tenleave_widget.analysis.bots import make_bot
 from tenleave_widget.analysis.playout import Move, Policy, Simulator
@@ -468,12 +470,10 @@ def noise(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
                 mixed = copy.copy(w)
                 mixed.us = us
                 worlds.append(mixed)
-        seat, others = pos.seat, pos.n - 1
         row: dict[str, Any] = {"seats": n, "label": v["label"], "loss": v["loss"]}
         for name, policy in policies.items():
             outs = play_outs(Simulator(pos, policy), moves, worlds)
-            losses = [(o[0][seat] - (sum(o[0]) - o[0][seat]) / others)
-                      - (o[1][seat] - (sum(o[1]) - o[1][seat]) / others) for o in outs]
+            losses = [margin(o[0], pos.seat) - margin(o[1], pos.seat) for o in outs]
             row[name] = split(losses, k, r_)
         rows.append(row)
         if len(rows) % 10 == 0:
