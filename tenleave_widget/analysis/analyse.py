@@ -710,9 +710,22 @@ class _Run:
                 out.append(c)
         return out
 
+    def fill(self, stops: Mapping[int, int]) -> Generator[None, None, bool]:
+        """Play each group of ``stops`` from the first world it was not played in up to
+        its stop (groups that start and stop alike in one call); return whether any
+        world was played."""
+        spans: dict[tuple[int, int], list[int]] = {}
+        for g, stop in stops.items():
+            n = len(self.samples[g].m)
+            if n < stop:
+                spans.setdefault((n, stop), []).append(g)
+        for (start, stop), gs in sorted(spans.items()):
+            yield from self.play(sorted(gs), start, stop, False)
+        return bool(spans)
+
     def catch_up(self, behind: Sequence[tuple[str, int]]) -> Generator[None, None, None]:
         """Play the undecided decisions ``behind`` (played in fewer worlds than the run:
-        dropped under an earlier best, or being played again) again, live: each group on the
+        dropped under an earlier best, or being caught up) live again: each group on the
         next batch of the worlds it missed; for a peek first, every plain group live again
         and on all the worlds it missed (the peek reads them all), then the peek on every
         world."""
@@ -720,14 +733,9 @@ class _Run:
         groups = {g for kind, g in behind if kind == "g"}
         peeks = [k for kind, k in behind if kind == "p"]
         full = set(self.plain) if peeks else set()  # live again, on every world
-        spans: dict[tuple[int, int], list[int]] = {}
-        for g in groups | full:
-            n = len(self.samples[g].m)
-            stop = run_worlds if g in full else min(run_worlds, n + self.settings.batch)
-            if n < stop:
-                spans.setdefault((n, stop), []).append(g)
-        for (start, stop), gs in sorted(spans.items()):
-            yield from self.play(sorted(gs), start, stop, False)
+        yield from self.fill({g: run_worlds if g in full else min(
+            run_worlds, len(self.samples[g].m) + self.settings.batch)
+            for g in groups | full})
         self.live |= groups | full
         if peeks:  # (a group played again here is no plain play a live peek reads)
             self.peeks_live.update(peeks)
@@ -1219,14 +1227,8 @@ def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None
         groups = sorted({c[1] for c in (c_mine, c_top, rival) if c[0] == "g"}
                         | (set(run.plain) if peeky else set()))
         stop = _verdict_round(n, s)
-        starts: dict[int, list[int]] = {}
-        for g in groups:
-            if len(run.samples[g].m) < stop:
-                starts.setdefault(len(run.samples[g].m), []).append(g)
-        if not starts:
+        if not (yield from run.fill(dict.fromkeys(groups, stop))):
             break
-        for start in sorted(starts):
-            yield from run.play(starts[start], start, stop, False)
         n = stop
         rival, loss, lo, hi, common = loss_now()
     hi = max(hi, loss)
