@@ -39,13 +39,17 @@ def bot_answers(w: Any, since: int) -> str:
 
 
 def probe(w: Any, intents: list[dict[str, Any]], times: int) -> list[str]:
-    """Play ``intents`` (a whole turn), watch the bots answer, undo; ``times`` times."""
+    """Play ``intents`` (a whole turn), watch the bots answer, undo; ``times`` times, or
+    until an answer swats (what a swat showed cannot be taken back: no undo is offered,
+    and the game stays after that answer)."""
     since = w.game.turns_applied + 1
     answers = []
     for _ in range(times):
         for intent in intents:
             assert w.send_intent(intent), w.table.message
         answers.append(bot_answers(w, since))
+        if not w.table.offers["undo"]:
+            break
         assert w.send_intent({"kind": "undo"}), w.table.message
     return answers
 
@@ -69,12 +73,18 @@ def probe_along_a_game(bot: str, seed: int | None) -> list[list[Any]]:
         w.send_intent({"kind": "undo"})
         view = w.table.view
         worlds = []
+        swatted = False
         for _ in range(8):
             probe(w, turn, 1)
+            if not w.table.offers["undo"] and w.table.view != view:
+                swatted = True  # this deal's answer swatted: the game went on from it
+                break
             assert w.table.view == view  # the human sees the same position after each undo
             worlds.append(w.game.to_record()["turns"])
-        if any(c["value"] is None for q in view["queues"] for c in q):
+        if len(worlds) > 1 and any(c["value"] is None for q in view["queues"] for c in q):
             out.append(worlds)  # (with nothing hidden, nothing to deal again)
+        if swatted:
+            break
         w.send_intent(turn[0])
         w.send_intent(turn[1])
     return out
