@@ -192,6 +192,21 @@ class Table:
                 "view": public_view(g)}
 
 
+MAX_BOT_DELAY = 60.0
+"""The longest a server's bots may wait before their turn, in seconds."""
+
+
+def check_bot_delay(seconds: object) -> float:
+    """``seconds`` as a bot's wait before its turn: a number 0..:data:`MAX_BOT_DELAY`.
+    Raises :class:`SetupError` naming the value otherwise (a negative, NaN or infinite
+    wait, a boolean, a string)."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not (
+            0 <= seconds <= MAX_BOT_DELAY):
+        raise SetupError(f"the bots' delay must be a number of seconds 0..{MAX_BOT_DELAY:g}, "
+                         f"not {excerpt(seconds)}")
+    return float(seconds)
+
+
 class Dealer:
     """Every table of one server: created by the teacher, joined with a code, resumed
     with a seat token, all stored in ``store``.
@@ -207,7 +222,7 @@ class Dealer:
                  clock: Callable[[], float] | None = None) -> None:
         self.store = store
         self.records = records
-        self.bot_delay = bot_delay
+        self.bot_delay = check_bot_delay(bot_delay)
         self.random = randomness or Randomness()
         self.rate = rate
         self.burst = burst

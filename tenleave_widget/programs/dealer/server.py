@@ -23,8 +23,8 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from ...engine.errors import SetupError
-from .dealer import BURST, RATE, Dealer, Randomness
+from ...engine.errors import SetupError, excerpt
+from .dealer import BURST, RATE, Dealer, Randomness, check_bot_delay
 from .store import Store
 from .wire import DEFAULT_PORT, HARD_MAX_FRAME, WIRE
 
@@ -146,7 +146,13 @@ async def run(host: str = "127.0.0.1", port: int = DEFAULT_PORT, *, store: str |
     ``randomness``: where tokens come from (:class:`.dealer.Randomness`);
     ``rate``/``burst``: the flood limit of each connection. Raises
     :class:`SetupError` for a store or certificate that cannot be used, :class:`OSError`
-    for an address that cannot be bound."""
+    for an address that cannot be bound, and :class:`SetupError` for a port outside
+    0..65535 or a bot delay :func:`.dealer.check_bot_delay` refuses, before anything is
+    opened."""
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise SetupError(f"the port must be a whole number 0..65535 (0: any free port), "
+                         f"not {excerpt(port)}")
+    check_bot_delay(bot_delay)
     tls = tls_context(certfile, keyfile)
     try:
         db = Store(store if store is not None else ":memory:", fsync=fsync)

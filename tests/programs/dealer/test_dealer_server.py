@@ -19,9 +19,12 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from tenleave_widget import Game
 from tenleave_widget.analysis.infer import with_history
+from tenleave_widget.engine.errors import SetupError
 from tenleave_widget.engine.record import load_record
 from tenleave_widget.programs.dealer.client import Client
+from tenleave_widget.programs.dealer.dealer import Dealer
 from tenleave_widget.programs.dealer.stand_in import stand_in
+from tenleave_widget.programs.dealer.store import Store
 from tenleave_widget.programs.dealer.wire import MAX_FRAME, public_view
 
 from .harness import choose, play_all, served, start_serve, table, teacher
@@ -249,6 +252,30 @@ def test_serve_refuses_a_missing_certificate_in_one_line(tmp_path: Path) -> None
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr.startswith("tenleave: cannot use the certificate") and \
         p.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(("option", "value", "said"), [
+    ("--port", "99999", "the port must be a whole number 0..65535 (0: any free port), not 99999"),
+    ("--port", "-5", "the port must be a whole number 0..65535 (0: any free port), not -5"),
+    ("--bot-delay", "-1", "the bots' delay must be a number of seconds 0..60, not -1.0"),
+    ("--bot-delay", "nan", "the bots' delay must be a number of seconds 0..60, not nan"),
+    ("--bot-delay", "inf", "the bots' delay must be a number of seconds 0..60, not inf"),
+])
+def test_serve_refuses_a_bad_port_or_delay_in_one_line_before_opening_anything(
+        tmp_path: Path, option: str, value: str, said: str) -> None:
+    store = tmp_path / "class.db"
+    p = subprocess.run([sys.executable, "-m", "tenleave_widget", "serve", "--port", "0",
+                        "--store", str(store), option, value],
+                       capture_output=True, text=True, timeout=60)
+    assert (p.returncode, p.stdout, p.stderr) == (2, "", f"tenleave: {said}\n")
+    assert list(tmp_path.iterdir()) == []  # no store, no records folder
+
+
+@pytest.mark.parametrize("delay", [-0.5, float("nan"), float("inf"), 61, True, "1"])
+def test_a_dealer_refuses_a_bot_delay_that_is_not_a_wait(delay: object) -> None:
+    with pytest.raises(SetupError, match=r"^the bots' delay must be a number of seconds "
+                                         r"0\.\.60, not "):
+        Dealer(Store(":memory:"), bot_delay=delay)  # type: ignore[arg-type]
 
 
 def test_tls_with_a_certificate_serves_wss(tmp_path: Path) -> None:
