@@ -85,8 +85,8 @@ from statistics import NormalDist
 from typing import Any, TypedDict, TypeVar, cast
 
 from ..engine.errors import IllegalActionError, SetupError, excerpt
-from ..engine.turn import TurnObject, play_pair
-from ..engine.view import View, ViewWithHistory, has_history
+from ..engine.turn import Turn, TurnObject, play_pair
+from ..engine.view import View, ViewWithHistory, check_view, has_history
 from .lookahead import _immediate, _moves_of, immediate_by_play
 from .odds import move_evaluation
 from .playout import Move, Policy, Simulator
@@ -175,6 +175,19 @@ class Settings:
         if self.cap < self.first or self.judge_cap < self.cap:
             raise SetupError("analysis settings: need first <= cap <= judge_cap, not "
                              f"{self.first}, {self.cap}, {self.judge_cap}")
+
+
+def _settings(settings: object) -> Settings:
+    """``settings``, or the defaults for ``None``; raises :class:`SetupError` for anything
+    else than a :class:`Settings`."""
+    if settings is None:
+        return Settings()
+    if not isinstance(settings, Settings):
+        shown = excerpt(settings) if isinstance(settings, (str, int, float, list, dict)) \
+            else f"a {type(settings).__name__}"
+        raise SetupError(f"settings must be an analysis Settings (first, batch, cap, "
+                         f"judge_cap), not {shown}")
+    return settings
 
 
 def separation_z(m: int, looks: int = 1) -> float:
@@ -332,12 +345,12 @@ def view_digest(view: View, *, model: str = "uniform", beta: float | str = "fitt
     cost, the extra ``seed``, the settings and the objective (one digest per objective). A
     view holds only what its seat knows, so the
     digest (and the seed derived from it) can tell nothing hidden."""
-    body: dict[str, Any] = {k: v for k, v in view.items() if k != "history"}
+    body: dict[str, Any] = {k: v for k, v in check_view(view).items() if k != "history"}
     if model == "inferred":
         body["history"] = view.get("history")
     doc = {"format": ANALYSIS_FORMAT, "view": body, "model": model,
            "beta": beta if model == "inferred" else None, "seed": seed,
-           "settings": asdict(settings or Settings())}
+           "settings": asdict(_settings(settings))}
     if model == "inferred":
         doc["cost"] = cost
     if objective != "margin":
@@ -356,7 +369,10 @@ def decision_key(view: View, turn: Mapping[str, Any]) -> str:
     """The identity of the decision a record turn object makes from ``view``: a peek before
     the play of a card the seat cannot see is ``peek first`` of that card (whatever is
     played after it); a peek of a card it knows, or after the play, is its bare play; a
-    rotation of another queue after the play is the same decision as before it."""
+    rotation of another queue after the play is the same decision as before it. Raises
+    :class:`IllegalActionError` for a turn object that is not well formed
+    (:meth:`Turn.from_json <tenleave_widget.engine.turn.Turn.from_json>`)."""
+    Turn.from_json(dict(turn) if isinstance(turn, Mapping) else turn)
     seat = turn.get("seat")
     peek = turn.get("peek")
     extra = turn.get("extra", "before")
@@ -919,7 +935,7 @@ def analyse_steps(view: View, settings: Settings | None = None, *, model: str = 
                   objective: str = "margin") -> Generator[None, None, Analysis]:
     """:func:`analyse` a chunk of play-outs per ``next`` (for a front end without threads);
     the same result however it is stepped. A cached position returns at once."""
-    s = settings or Settings()
+    s = _settings(settings)
     digest = view_digest(view, model=model, beta=beta, seed=seed, settings=s, cost=cost,
                          objective=objective)
     hit = _cached(digest)
@@ -973,7 +989,7 @@ class Analysing:
     def __init__(self, view: View, settings: Settings | None = None, *,
                  model: str = "uniform", beta: float | str = "fitted", seed: int = 0,
                  cost: str = BELIEF_COST) -> None:
-        s = settings or Settings()
+        s = _settings(settings)
         self.settings = s
         """The budget (part of the digest)."""
         self.digest = view_digest(view, model=model, beta=beta, seed=seed, settings=s,
@@ -1099,10 +1115,10 @@ def judge_steps(view: View, played: Mapping[str, Any], settings: Settings | None
                 cost: str = BELIEF_COST, seen: int | None = None, objective: str = "margin",
                 ) -> Generator[None, None, Verdict]:
     """:func:`judge` a chunk of play-outs per ``next``."""
-    s = settings or Settings()
+    s = _settings(settings)
+    key = decision_key(check_view(view), played)  # a malformed turn before any play-out
     a = yield from analyse_steps(view, s, model=model, beta=beta, seed=seed, cost=cost,
                                  objective=objective)
-    key = decision_key(view, played)
     at = [i for i, d in enumerate(a["decisions"]) if d["key"] == key]
     if not at:
         raise IllegalActionError(f"{excerpt(dict(played))} is not a decision of seat "

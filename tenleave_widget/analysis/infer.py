@@ -51,7 +51,7 @@ from ..engine.errors import InvalidViewError, SetupError, TenLeaveError, excerpt
 from ..engine.game import Game
 from ..engine.rules import Rules
 from ..engine.turn import AFTER, BEFORE, Turn, TurnStep, play_pair
-from ..engine.view import GameEvent, History, TableCard, View, ViewWithHistory
+from ..engine.view import GameEvent, History, TableCard, View, ViewWithHistory, check_view
 from .odds import MoveOdds, QueueOdds, SeatOdds, move_evaluation
 from .worlds import Hidden
 
@@ -833,7 +833,7 @@ class _Posterior:
 def _posterior(view: ViewWithHistory, beta: Beta, seed: int, samples: int,
                cost: Cost = DEFAULT_COST) -> _Posterior:
     """Check the arguments, read every decision and weigh every component's worlds."""
-    seat = view.get("seat")
+    seat = check_view(view).get("seat")
     if type(seat) is not int:
         raise InvalidViewError("infer needs a seat's view (its 'seat' is not a seat)")
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:

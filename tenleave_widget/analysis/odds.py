@@ -37,7 +37,7 @@ from typing import TypedDict
 from ..engine.cards import COLOURS, MARKED, PLAIN, Back, count_backs, split_back, value_and_back
 from ..engine.rules import DEFAULT_RULES, DEFAULT_TOKENS, QUEUE_CAPACITY, TARGET
 from ..engine.swat import swat
-from ..engine.view import VIEW_FORMAT, Hand, SafeCard, TableCard, View, rules_view
+from ..engine.view import VIEW_FORMAT, Hand, SafeCard, TableCard, View, check_view, rules_view
 from .worlds import Hidden
 
 __all__ = [
@@ -366,7 +366,7 @@ def seat_odds(view: View, moves: bool = True) -> SeatOdds:
         >>> odds["queues"][0]["cards"][0]["p_swatted"], odds["expected_penalty"]
         (0.8, [4.0, 0.0, 0.0])
     """
-    model = _Model(view)
+    model = _Model(check_view(view))
     queues: list[QueueOdds] = []
     penalty = [0.0] * model.n_seats
     by_queue: list[list[float]] = []

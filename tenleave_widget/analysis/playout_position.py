@@ -19,7 +19,7 @@ from itertools import repeat, starmap
 from ..engine.cards import parse_card
 from ..engine.errors import IllegalActionError, InvalidViewError, excerpt
 from ..engine.rules import DEFAULT_TOKENS, QUEUE_CAPACITY
-from ..engine.view import View
+from ..engine.view import View, check_view
 from .worlds import Deal, Hidden
 
 __all__ = ["Position", "World"]
@@ -34,7 +34,7 @@ class Position:
     """
 
     def __init__(self, view: View) -> None:
-        seat = view.get("seat")
+        seat = check_view(view).get("seat")
         if type(seat) is not int:
             raise InvalidViewError("evaluate needs a seat's view (its 'seat' is not a seat)")
         if view.get("finished"):

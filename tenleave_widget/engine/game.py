@@ -24,7 +24,15 @@ from typing import Any
 
 from .errors import IllegalActionError, RecordError, SetupError, TenLeaveError, excerpt
 from .legal import FILL_WEIGHTS, LegalTurns, Shape, tables_for, turn_at
-from .record import RECORD_FORMAT, Record, RecordSource, check_name, parse_record, record_object
+from .record import (
+    RECORD_FORMAT,
+    Record,
+    RecordSource,
+    check_name,
+    check_notes,
+    parse_record,
+    record_object,
+)
 from .rules import (
     DEFAULT_RULES,
     MAX_SEATS,
@@ -50,6 +58,18 @@ _NO_TOKENS = "the record's 'defense' list has no more tokens to reveal"
 
 class _TokenShortage(Exception):
     """A record's ``defense`` list ran out (raised mid-turn; the turn is rolled back)."""
+
+
+def _shown(value: object) -> str:
+    """``value`` in an error message: quoted when a plain JSON-like value, else named by
+    its type (an object's text could hold anything)."""
+    if value is None or isinstance(value, (str, int, float, list, tuple, dict)):
+        return excerpt(value)
+    return f"a {type(value).__name__}"
+
+
+def _is_index(k: object) -> bool:
+    return type(k) is int and k >= 0
 
 
 class Game:
@@ -94,8 +114,11 @@ class Game:
             names = list(DEFAULT_NAMES[: max(0, players)])
             if not MIN_SEATS <= players <= MAX_SEATS:
                 raise SetupError(f"a game has {_SEATS} seats, not {excerpt(players)}")
+        elif isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
+            raise SetupError(f"players must be a number of seats ({_SEATS}) or a list of "
+                             f"names, not {_shown(players)}")
         else:
-            names = list(players)  # type: ignore[arg-type]
+            names = list(players)
             if not MIN_SEATS <= len(names) <= MAX_SEATS:
                 raise SetupError(f"a game has {_SEATS} seats, not {len(names)}")
             if not all(isinstance(x, str) for x in names):
@@ -105,6 +128,23 @@ class Game:
         n = len(names)
         if type(first) is not int or not 0 <= first < n:
             raise SetupError(f"first seat must be 0..{n - 1}, not {excerpt(first)}")
+        if rules is not None and not isinstance(rules, Rules):
+            raise SetupError(f"rules must be a Rules (or None: the printed rules), not "
+                             f"{_shown(rules)}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
+            raise SetupError(f"seed must be a whole number or a text (None: fresh entropy), "
+                             f"not {_shown(seed)}")
+        if not isinstance(strict_defense, bool):
+            raise SetupError(f"strict_defense must be True or False, not "
+                             f"{_shown(strict_defense)}")
+        if notes is not None:
+            if not isinstance(notes, dict) or not all(_is_index(k) for k in notes):
+                raise SetupError("notes must be a dict of turn index (0, 1, ...) -> text, "
+                                 f"not {_shown(notes)}")
+            try:
+                check_notes({str(k): v for k, v in notes.items()})
+            except RecordError as e:
+                raise SetupError(str(e)) from None
         self.rules = rules if rules is not None else DEFAULT_RULES
         self.players: list[str] = names
         self.first = first

@@ -21,11 +21,11 @@ re-exports them and ``tools/gen_protocol.py`` writes them into the generated
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Protocol, TypeAlias, TypedDict, TypeGuard
 
 from .cards import COLOURS, MARKED, PLAIN, Back
-from .errors import IllegalActionError, excerpt
+from .errors import IllegalActionError, InvalidViewError, excerpt
 from .rules import QUEUE_CAPACITY, Rules
 from .swat import outcome as swat_outcome
 
@@ -33,7 +33,7 @@ __all__ = [
     "VIEW_FORMAT", "Back", "EndEvent", "Event", "FlippedCard", "GameEvent", "Hand", "History",
     "PeekEvent", "PlayEvent", "RotateEvent", "SafeCard", "SwatEvent", "SwatQueue",
     "TableCard", "TokenEvent", "View", "ViewRules", "ViewSource", "ViewWithHistory",
-    "WakeEvent", "events_json", "has_history", "rules_view", "seat_view",
+    "WakeEvent", "check_view", "events_json", "has_history", "rules_view", "seat_view",
 ]
 
 VIEW_FORMAT = "tenleave-view/1"
@@ -178,6 +178,48 @@ class ViewWithHistory(View):
     It holds nothing the seat does not know."""
 
     history: History
+
+
+_VIEW_KEYS = ("seat", "to_move", "finished", "token", "queues", "hands", "dealt", "penalty")
+"""The keys every reader of a view needs (beside ``format``)."""
+
+
+def check_view(view: object, what: str = "a seat's view") -> View:
+    """``view`` if it has the shape of a ``tenleave-view/1`` object: a mapping whose
+    ``format`` is :data:`VIEW_FORMAT`, with a seat, whose turn it is, the token, the
+    queues, hands, dealt cards and penalties. What the keys hold is checked by each reader.
+
+    Args:
+        view: what was passed as a view.
+        what: how the error message calls it.
+
+    Returns:
+        ``view``.
+
+    Raises:
+        InvalidViewError: ``view`` is not a mapping, has another format, or lacks a key
+            (the message names it). Anything but plain JSON values is named by its type,
+            so the message never echoes an object's contents.
+
+    Example:
+        >>> try:
+        ...     check_view(None)
+        ... except InvalidViewError as e:
+        ...     print(e)
+        a seat's view must be a tenleave-view/1 object (Game.view(seat)), not null
+    """
+    if not isinstance(view, Mapping):
+        plain = view is None or isinstance(view, (str, int, float, list, tuple))
+        shown = excerpt(view) if plain else f"a {type(view).__name__}"
+        raise InvalidViewError(f"{what} must be a {VIEW_FORMAT} object (Game.view(seat)), "
+                               f"not {shown}")
+    if view.get("format") != VIEW_FORMAT:
+        raise InvalidViewError(f"{what}: 'format' must be {VIEW_FORMAT!r}, not "
+                               f"{excerpt(view.get('format'))}")
+    missing = [k for k in _VIEW_KEYS if k not in view]
+    if missing:
+        raise InvalidViewError(f"{what} has no {', '.join(map(repr, missing))}")
+    return view  # type: ignore[return-value]
 
 
 def has_history(view: View) -> TypeGuard[ViewWithHistory]:

@@ -370,3 +370,32 @@ def test_no_decision_is_left_behind_a_new_best() -> None:
                 assert d["worlds"] == a["worlds"], (n, seed, d["key"], d)
     an.clear_cache()
     assert checked >= 5  # the positions hold open decisions to check
+
+
+@pytest.mark.parametrize(("played", "said"), [
+    (None, "a turn must be an object, not null"),
+    ("3 on queue 1", "a turn must be an object, not a string"),
+    ({"seat": 0}, "'play' must be [card notation, queue], not null"),
+    ({"seat": 0, "play": "x"}, "'play' must be [card notation, queue], not 'x'"),
+    ({"seat": 0, "play": [1, 0]}, "'play' must be [card notation, queue], not [1, 0]"),
+    ({"seat": 0, "play": ["1", 0], "extra": "later"},
+     "'extra' must be \"before\" or \"after\", not 'later'"),
+])
+def test_a_malformed_played_turn_is_refused_by_name_before_any_play_out(
+        played: object, said: str) -> None:
+    view = Game(3, seed=1).view(0)
+    an.clear_cache()
+    with pytest.raises(IllegalActionError) as e:
+        an.judge(view, played, an.Settings(first=16, batch=16, cap=16, judge_cap=16))  # type: ignore[arg-type]
+    assert str(e.value) == said
+    assert an._cached(an.view_digest(view, settings=an.Settings(  # nothing was analysed
+        first=16, batch=16, cap=16, judge_cap=16))) is None
+    with pytest.raises(IllegalActionError):
+        an.decision_key(view, played)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("settings", ["fast", 64, {"cap": 64}])
+def test_settings_that_are_not_settings_are_refused_by_name(settings: object) -> None:
+    with pytest.raises(SetupError, match=r"^settings must be an analysis Settings \(first, "
+                                         r"batch, cap, judge_cap\), not "):
+        an.analyse(Game(3, seed=1).view(0), settings)  # type: ignore[arg-type]

@@ -122,3 +122,48 @@ def test_importing_the_package_imports_nothing_else() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "['tenleave_widget']"
+
+
+@pytest.mark.parametrize(("kwargs", "said"), [
+    ({"players": "Ana"}, "players must be a number of seats (2 to 5) or a list of names, "
+                         "not 'Ana'"),
+    ({"players": 3.0}, "players must be a number of seats (2 to 5) or a list of names, not 3.0"),
+    ({"players": None}, "players must be a number of seats (2 to 5) or a list of names, "
+                        "not null"),
+    ({"players": True}, "players must be a number of seats (2 to 5) or a list of names, "
+                        "not true"),
+    ({"rules": "printed"}, "rules must be a Rules (or None: the printed rules), not 'printed'"),
+    ({"seed": 1.5}, "seed must be a whole number or a text (None: fresh entropy), not 1.5"),
+    ({"seed": [1]}, "seed must be a whole number or a text (None: fresh entropy), not [1]"),
+    ({"strict_defense": "yes"}, "strict_defense must be True or False, not 'yes'"),
+    ({"notes": "x"}, "notes must be a dict of turn index (0, 1, ...) -> text, not 'x'"),
+    ({"notes": {-1: "x"}}, "notes must be a dict of turn index (0, 1, ...) -> text, "
+                           "not {-1: 'x'}"),
+    ({"notes": {1: 5}}, "'notes': the note of turn 1 must be a string, not 5"),
+])
+def test_a_game_names_a_bad_argument(kwargs: dict[str, object], said: str) -> None:
+    args = {"players": 3, **kwargs}
+    with pytest.raises(tw.SetupError) as e:
+        tw.Game(**args)  # type: ignore[arg-type]
+    assert str(e.value) == said
+
+
+def test_a_game_with_notes_writes_a_record_that_loads() -> None:
+    g = tw.Game(3, seed=1, notes={0: "Open with a plain card."})
+    assert tw.Game.from_record(g.to_record()).notes == {0: "Open with a plain card."}
+
+
+@pytest.mark.parametrize("bad", [None, "view", 3, [1], tw.Game(3, seed=1)])
+def test_what_is_not_a_view_is_refused_by_every_reader_by_name(bad: object) -> None:
+    from tenleave_widget.analysis.analyse import analyse
+    from tenleave_widget.analysis.infer import infer
+    from tenleave_widget.analysis.lookahead import evaluate_view
+
+    for read in (tw.seat_odds, tw.odds_figures, infer, analyse, evaluate_view):
+        with pytest.raises(tw.InvalidViewError) as e:
+            read(bad)  # type: ignore[arg-type]
+        assert str(e.value).startswith("a seat's view must be a tenleave-view/1 object "
+                                       "(Game.view(seat)), not "), read
+        assert "object at 0x" not in str(e.value)  # an object is named, not printed
+    with pytest.raises(tw.InvalidViewError, match=r"^a seat's view has no 'hands'"):
+        tw.seat_odds({k: v for k, v in tw.Game(3, seed=1).view(0).items() if k != "hands"})

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...analysis.odds import SeatOdds, seat_odds
 from ...analysis.review import Review, turn_text
-from ...engine.view import View
+from ...engine.view import View, check_view
 from .data import (
     CardChart,
     FigureJSON,
@@ -676,6 +676,7 @@ def odds_figures(
         >>> sorted(figs), type(figs["outcome"]).__name__
         (['cards', 'moves', 'outcome', 'timeline'], 'Figure')
     """
+    check_view(view)
     if odds is None:
         odds = seat_odds(view)
     made = panel_figures(panel_data(view, odds, timeline))
