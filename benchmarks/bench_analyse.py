@@ -38,6 +38,16 @@ the change in the share of labels that differ, with its 95% interval)::
 
     python benchmarks/bench_analyse.py --paired before.json after.json --out paired.json
 
+Every run also splits its labels by how the default verdict said them (``firm_*``,
+``hedged_*``): *firm* where its interval clears every bound its label reads (said without
+"perhaps"), *hedged* where it straddles one ("an inaccuracy, perhaps a mistake"); how
+often each changes at twice the budget, and whether a firm label ever falls outside the
+range left open at twice the budget. ``--firm RESULT`` reads it from an earlier result's
+labels::
+
+    python benchmarks/bench_analyse.py --firm benchmarks/results/analyse_caught_up.json \
+        --out benchmarks/results/analyse_caught_up_firm.json
+
 On a loaded machine, runs on other positions (``--seed``) in parallel processes, each
 bounded (``--minutes``), then pooled (the counts summed, the intervals again)::
 
@@ -143,6 +153,34 @@ def pct(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(q * len(s)))]
 
 
+def firmness(pairs: list[list[str | None]]) -> dict[str, Any]:
+    """The labels at twice the budget, split by how the default verdict said its label:
+    *firm* (its interval clears every bound its label reads: said without "perhaps",
+    ``near`` None) or *hedged* ("an inaccuracy, perhaps a mistake"). For the firm: how
+    often the label, and the error label, differ at twice the budget (Wilson intervals),
+    and how often the firm label falls outside the range the verdict at twice the budget
+    leaves open; for the hedged, how often the label differs. ``pairs``: each position's
+    label, near, label at 2x, near at 2x (a run's ``labels``)."""
+    firm = [x for x in pairs if x[1] is None]
+    hedged = [x for x in pairs if x[1] is not None]
+
+    def rng(label: Any, near: Any) -> set[str]:
+        lo = an.LABELS.index(label)
+        return set(an.LABELS[lo:(an.LABELS.index(near) if near else lo) + 1])
+
+    return {
+        "firm_labels": len(firm),
+        "firm_label_differs_at_2x_other_seed": list(wilson(
+            sum(x[0] != x[2] for x in firm), len(firm))),
+        "firm_error_label_differs_at_2x_other_seed": list(wilson(
+            sum(error(str(x[0])) != error(str(x[2])) for x in firm), len(firm))),
+        "firm_label_outside_2x_range": sum(x[0] not in rng(x[2], x[3]) for x in firm),
+        "hedged_labels": len(hedged),
+        "hedged_label_differs_at_2x_other_seed": list(wilson(
+            sum(x[0] != x[2] for x in hedged), len(hedged))),
+    }
+
+
 def merged(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """Runs of this benchmark on other positions (other ``--seed``), pooled: the counts
     summed and their intervals again (each run's CPU rows kept as they are)."""
@@ -185,6 +223,8 @@ def merged(runs: list[dict[str, Any]]) -> dict[str, Any]:
         **({"labels_contradict": list(wilson(
             sum(count(r, "labels_contradict", "labels_compared") for r in runs), labels))}
            if all("labels_contradict" in r for r in runs) else {}),
+        **(firmness([x for r in runs for x in r["labels"]])
+           if all("labels" in r for r in runs) else {}),
     }
 
 
@@ -512,6 +552,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="measure the labels and the CPU only (no reference analyses)")
     p.add_argument("--merge", nargs="+", default=None, metavar="JSON",
                    help="pool the results of earlier runs (other --seed) into --out")
+    p.add_argument("--firm", default=None, metavar="JSON",
+                   help="an earlier result's labels split into firm and hedged verdicts")
     p.add_argument("--paired", nargs=2, default=None, metavar=("BEFORE", "AFTER"),
                    help="compare two results on the same positions, position by position")
     p.add_argument("--compare-looks", action="store_true",
@@ -537,6 +579,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.noise:
         out = noise(args, argv)
         return report(out, {k: v for k, v in out.items() if k != "rows"}, args.out)
+    if args.firm:
+        (run,) = load([args.firm])
+        out = {"command": command, "title": "The labels at twice the budget, firm and hedged",
+               "of": args.firm, "date": run["date"], "load": run["load"],
+               "labels_compared": len(run["labels"]),
+               "label_differs_at_2x_other_seed": run["label_differs_at_2x_other_seed"],
+               "error_label_differs_at_2x_other_seed":
+                   run["error_label_differs_at_2x_other_seed"],
+               **firmness(run["labels"])}
+        return report(out, out, args.out)
     if args.paired:
         out = {"command": command, **paired(*load(args.paired))}
         return report(out, out, args.out)
@@ -619,6 +671,7 @@ def main(argv: list[str] | None = None) -> int:
         "label_changes": changes,
         "label_changes_at_cap": at_cap,
         "labels_contradict": list(wilson(contradict, labels)),
+        **firmness(pairs),
         "rows": rows,
         "labels": pairs,
     }

@@ -112,3 +112,27 @@ def test_the_noise_mode_splits_each_position(bench: ModuleType, tmp_path: Path) 
             v = row[policy]
             assert v["playouts"] >= 0 and v["deals"] >= 0 and v["total"] >= 0
         assert row["deterministic"]["playouts"] == 0  # no random number left to vary
+
+
+def test_labels_split_into_firm_and_hedged(bench: ModuleType, tmp_path: Path) -> None:
+    """A firm label (no ``near``) that changes at twice the budget counts among the firm,
+    outside the range only where the label at twice the budget cannot be it; a hedged one
+    counts among the hedged."""
+    pairs = [["mistake", None, "mistake", None],  # firm, the same
+             ["mistake", None, "inaccuracy", "mistake"],  # firm, changed, within the range
+             ["good", None, "inaccuracy", None],  # firm, changed, error label too, outside
+             ["best", "good", "good", None],  # hedged, changed
+             ["inaccuracy", "mistake", "inaccuracy", "mistake"]]  # hedged, the same
+    got = bench.firmness(pairs)
+    assert (got["firm_labels"], got["hedged_labels"]) == (3, 2)
+    assert got["firm_label_differs_at_2x_other_seed"][0] == 2 / 3
+    assert got["firm_error_label_differs_at_2x_other_seed"][0] == 2 / 3
+    assert got["firm_label_outside_2x_range"] == 1
+    assert got["hedged_label_differs_at_2x_other_seed"][0] == 1 / 2
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps({"date": "d", "load": "l", "labels": pairs,
+                               "label_differs_at_2x_other_seed": [0.6, 0.2, 0.9],
+                               "error_label_differs_at_2x_other_seed": [0.4, 0.1, 0.8]}))
+    out = tmp_path / "firm.json"
+    assert bench.main(["--firm", str(run), "--out", str(out)]) == 0
+    assert json.loads(out.read_text())["firm_label_outside_2x_range"] == 1
