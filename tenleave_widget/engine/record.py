@@ -249,6 +249,8 @@ def loads_record(text: str | bytes, source: str = "the record") -> Record:
         ...     print(e)
         not a record: duplicate key 'format'
     """
+    if not isinstance(text, (str, bytes)):
+        raise RecordError(f"{source} must be JSON text or bytes, not {json_kind(text)}")
     if len(text) > RECORD_SIZE_LIMIT:
         raise RecordError(f"{source} is larger than the 10 MiB record size limit")
     if isinstance(text, bytes):
@@ -612,10 +614,12 @@ def save_record(record: dict[str, Any], path: str | os.PathLike[str]) -> None:
         path: the file to write.
 
     Raises:
-        RecordError: the record cannot be written as strict JSON (a value that is not a
-            finite number, or a lone surrogate).
+        RecordError: ``record`` is not a record (its top level fails :func:`parse_record`:
+            nothing is written), or cannot be written as strict JSON (a value that is not
+            a finite number, or a lone surrogate).
         OSError: the file could not be written (the old one is left as it was).
     """
+    parse_record(record)
     write_atomically(path, dumps_record(record).encode("utf-8"))
 
 
@@ -648,7 +652,10 @@ def write_atomically(path: str | os.PathLike[str], data: bytes) -> Path:
             f.write(data)
         return Path(path)
     tmp = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError as e:  # named by the file asked for, not the temporary one
+        raise type(e)(e.errno, e.strerror, os.fspath(path)) from None
     try:
         try:
             view = memoryview(data)

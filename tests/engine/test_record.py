@@ -154,3 +154,35 @@ def test_playing_on_after_a_record_is_seeded() -> None:
         while g.turns_applied < 14:
             g.apply(next(iter(g.legal_turns)))
     assert a.defense == b.defense and len(a.defense) > 2
+
+
+@pytest.mark.parametrize(("record", "said"), [
+    (None, "a record must be a JSON object, not null"),
+    ({}, "'format' must be 'tenleave-record/1', not null"),
+    (Game(2, seed=1), "a record must be a JSON object, not a Python Game"),
+    ({"format": "tenleave-record/1", "players": ["A"], "turns": []}, None),
+])
+def test_what_is_not_a_record_is_not_written(tmp_path: Path, record: object,
+                                             said: str | None) -> None:
+    path = tmp_path / "r.json"
+    with pytest.raises(RecordError) as e:
+        save_record(record, path)  # type: ignore[arg-type]
+    if said is not None:
+        assert str(e.value) == said
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_record_for_a_missing_folder_names_the_file_asked_for(tmp_path: Path) -> None:
+    path = tmp_path / "no such folder" / "r.json"
+    with pytest.raises(FileNotFoundError) as e:
+        save_record(Game(2, seed=1).to_record(), path)
+    assert e.value.filename == str(path) and ".tmp" not in str(e.value)
+
+
+@pytest.mark.parametrize(("text", "said"), [(5, "a number"), (None, "null"), ([], "an array")])
+def test_loads_record_names_what_is_not_text(text: object, said: str) -> None:
+    from tenleave_widget.engine.record import loads_record
+
+    with pytest.raises(RecordError) as e:
+        loads_record(text)  # type: ignore[arg-type]
+    assert str(e.value) == f"the record must be JSON text or bytes, not {said}"
