@@ -41,6 +41,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import sys
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -586,7 +587,8 @@ class _Prior:
 
 
 def _number(x: object, what: str) -> float:
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x < math.inf:
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not (
+            0 <= x <= sys.float_info.max):  # NaN, infinities and integers no float holds
         raise SetupError(f"{what} must be a number >= 0 or 'fitted', not {excerpt(x)}")
     return float(x)
 

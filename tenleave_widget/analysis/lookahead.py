@@ -417,6 +417,9 @@ class Evaluation:
             raise SetupError(
                 f"budget must be a number of samples or a Budget, not {excerpt(budget)}"
             )
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise SetupError(f"seed must be an integer or None (fresh entropy), not "
+                             f"{excerpt(seed)}")
         b = Budget(samples=budget) if isinstance(budget, int) else budget
         opts = self.options = _options(options, changes)
         self._t0 = time.perf_counter()

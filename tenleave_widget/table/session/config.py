@@ -93,13 +93,19 @@ def _bots(game: Game, bots: object, humans: Sequence[int]) -> dict[int, str]:
     return out
 
 
+MAX_BOT_DELAY = 60.0
+"""The longest wait between two bot turns, in seconds."""
+
+
 def check_delay(bot_delay: object) -> float:
-    """The seconds between two bot turns; raise :class:`WidgetMessageError` if not >= 0."""
+    """The seconds between two bot turns; raise :class:`WidgetMessageError` if not a
+    number 0..:data:`MAX_BOT_DELAY` (NaN, infinities and huge integers included)."""
     if isinstance(bot_delay, bool) or not isinstance(bot_delay, (int, float)) or not (
-        0 <= bot_delay < float("inf")
+        0 <= bot_delay <= MAX_BOT_DELAY
     ):
         raise WidgetMessageError(
-            f"bot_delay must be a number of seconds >= 0, not {excerpt(bot_delay)}"
+            f"bot_delay must be a number of seconds 0..{MAX_BOT_DELAY:g}, not "
+            f"{excerpt(bot_delay)}"
         )
     return float(bot_delay)
 
