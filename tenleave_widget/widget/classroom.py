@@ -217,7 +217,8 @@ def classroom(url: str, token: str, *, timeout: float = 10.0,
         The classroom (:class:`Classroom`).
 
     Raises:
-        WidgetMessageError: a bad argument, or no answer within ``timeout``.
+        WidgetMessageError: a bad argument; the dealer cannot be reached (said as soon as
+            a first try fails, with why); or no answer within ``timeout``.
         WireError: the dealer refused the token (``bad-token``).
     """
     check_url(url)
@@ -244,9 +245,12 @@ def classroom(url: str, token: str, *, timeout: float = 10.0,
 
     link = ThreadLink(url, hello, on_frame, lambda: None, ssl=ssl, again=lambda: hello)
     link.start()
-    if not answered.wait(timeout):
+    end = time.monotonic() + timeout
+    fault = link.first_fault(timeout)  # a first try that failed is said at once
+    if fault is not None or not answered.wait(max(0.0, end - time.monotonic())):
         link.close()
-        raise WidgetMessageError(f"the dealer at {url} did not answer within {timeout:g} s")
+        raise WidgetMessageError(f"cannot reach the dealer at {url}: {fault}" if fault else
+                                 f"the dealer at {url} did not answer within {timeout:g} s")
     if not state.hello:
         link.close()
         raise WireError(*(state.error or ("malformed", "the dealer sent no classroom")))

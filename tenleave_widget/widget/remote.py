@@ -176,7 +176,9 @@ def join(url: str, code: str | None = None, name: str | None = None, *,
         The table (:class:`RemoteTable`), once the dealer has seated this kernel.
 
     Raises:
-        WidgetMessageError: a bad argument, or no answer within ``timeout``.
+        WidgetMessageError: a bad argument; the dealer cannot be reached (said as soon as
+            a first try fails, with why: nothing listens there, an unknown host, not a
+            dealer, ...); or no answer within ``timeout``.
         WireError: the dealer refused (``w.fault``: ``bad-code``, ``table-full``,
             ``bad-token``, ...), in its words.
     """
@@ -184,7 +186,9 @@ def join(url: str, code: str | None = None, name: str | None = None, *,
     j = _Joining()
     j.link = ThreadLink(url, hello, j.on_frame, lambda: j.remote.token, ssl=ssl)
     j.link.start()
-    j.answered.wait(timeout)
+    end = time.monotonic() + timeout
+    if j.link.first_fault(timeout) is None:  # a first try that failed is said at once
+        j.answered.wait(max(0.0, end - time.monotonic()))
     return j.table(url, timeout, _serving_loop(), show_odds=show_odds, coach=coach,
                    coach_samples=coach_samples, size=size)
 
@@ -215,7 +219,9 @@ async def join_async(url: str, code: str | None = None, name: str | None = None,
         The table (:class:`RemoteTable`).
 
     Raises:
-        WidgetMessageError: a bad argument, or no answer within ``timeout``.
+        WidgetMessageError: a bad argument; the dealer cannot be reached (said as soon as
+            a first try fails, with why: nothing listens there, an unknown host, not a
+            dealer, ...); or no answer within ``timeout``.
         WireError: the dealer refused (its ``fault``), in its words.
     """
     hello = _hello(url, code, name, token, seat, timeout)
@@ -227,7 +233,8 @@ async def join_async(url: str, code: str | None = None, name: str | None = None,
         j.link = ThreadLink(url, hello, j.on_frame, lambda: j.remote.token)
     j.link.start()
     end = time.monotonic() + timeout
-    while not j.answered.is_set() and time.monotonic() < end:
+    while not j.answered.is_set() and time.monotonic() < end and not (
+            j.link.fault and not j.link.connects):  # a first try that failed: at once
         await asyncio.sleep(0.02)  # the page's loop (or the link's thread) answers
     return j.table(url, timeout, None if browser else asyncio.get_running_loop(),
                    show_odds=show_odds, coach=coach, coach_samples=coach_samples, size=size)
@@ -290,8 +297,10 @@ class _Joining:
         """The table, once the dealer has answered; raises as :func:`join` says."""
         assert self.link is not None
         if not self.answered.is_set():
+            fault = self.link.fault
             self.link.close()
-            raise WidgetMessageError(f"the dealer at {url} did not answer within {timeout:g} s")
+            raise WidgetMessageError(f"cannot reach the dealer at {url}: {fault}" if fault else
+                                     f"the dealer at {url} did not answer within {timeout:g} s")
         remote = self.remote
         if remote.view is None or remote.seat is None:
             self.link.close()

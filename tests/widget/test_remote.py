@@ -615,3 +615,52 @@ def test_a_students_table_keeps_its_peek_through_a_killed_dealer(tmp_path: Any) 
     record = load_record(next((tmp_path / "class-records").iterdir()))
     assert Game.from_record(record).finished
     assert record["turns"][k]["peek"] == [peek["queue"], peek["position"]]
+
+
+def test_a_dealer_that_cannot_be_reached_is_said_at_once_with_why() -> None:
+    """Nothing listening on the port, or a server that is not a dealer (a web page's):
+    ``join`` and ``classroom`` say so as soon as the first try fails, in words a student
+    can act on, long before their timeout, and the link's thread ends without a
+    traceback."""
+    import http.server
+    import socket
+
+    from tenleave_widget.widget.classroom import classroom
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # a web page, not a WebSocket
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"<p>not a dealer</p>")
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    page = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=page.serve_forever, daemon=True).start()
+    with socket.socket() as free:  # a port nothing listens on
+        free.bind(("127.0.0.1", 0))
+        closed = free.getsockname()[1]
+    crashed: list[threading.ExceptHookArgs] = []
+    hook, threading.excepthook = threading.excepthook, crashed.append
+    try:
+        for port, why in [(closed, "nothing listens at that address and port: is tenleave "
+                                   "serve running there?"),
+                          (page.server_address[1], "something answers there, but not a "
+                                                   "dealer: use the address tenleave serve "
+                                                   "printed, not a web page's")]:
+            url = f"ws://127.0.0.1:{port}"
+            for teacher in (False, True):
+                t0 = time.monotonic()
+                with pytest.raises(WidgetMessageError) as e:
+                    if teacher:
+                        classroom(url, "token", timeout=30)
+                    else:
+                        join(url, "ABCD22", "Ana", timeout=30)
+                assert str(e.value) == f"cannot reach the dealer at {url}: {why}"
+                assert time.monotonic() - t0 < 10  # not the 30 s of the timeout
+    finally:
+        threading.excepthook = hook
+        page.shutdown()
+        page.server_close()
+    assert crashed == []

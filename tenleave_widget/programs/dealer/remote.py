@@ -223,6 +223,37 @@ class RemoteSession(Session):
         self.say(f"The dealer refused it ({fault}): {message}", "error")
 
 
+
+def why_not(e: BaseException) -> str:
+    """Why a try to connect to a dealer failed, in words a student can act on: nothing
+    listens there, an unknown host, a certificate not trusted, something that is not a
+    dealer, no answer; else the system's own words."""
+    import socket
+    import ssl
+
+    from websockets.exceptions import InvalidHandshake, InvalidURI
+
+    if isinstance(e, ConnectionRefusedError):
+        return "nothing listens at that address and port: is tenleave serve running there?"
+    if isinstance(e, socket.gaierror):
+        return "that host name is not known: check the address tenleave serve printed"
+    if isinstance(e, ssl.SSLCertVerificationError):
+        return (f"its TLS certificate is not trusted ({e.verify_message}): pass ssl= a "
+                "context that trusts it")
+    if isinstance(e, ssl.SSLError):
+        return (f"the TLS handshake failed ({e.reason or e}): does the dealer serve wss:// "
+                "(tenleave serve --certfile)? Else use ws://")
+    if isinstance(e, InvalidURI):
+        return "that is not a WebSocket address: use the one tenleave serve printed"
+    if isinstance(e, InvalidHandshake):
+        return ("something answers there, but not a dealer: use the address tenleave serve "
+                "printed, not a web page's")
+    if isinstance(e, (TimeoutError, asyncio.TimeoutError)):
+        return "no answer to the connection within 5 s"
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror
+    return type(e).__name__
+
 class ThreadLink:
     """One seat's WebSocket to the dealer at ``url``, in a daemon thread with its own
     event loop: sends ``hello`` (a ``join`` or ``resume`` frame's fields) first, hands every
@@ -246,6 +277,9 @@ class ThreadLink:
         self.retry = retry
         self.connects = 0
         self.failures = 0
+        self.fault: str | None = None
+        """Why the last try to connect failed, in words (None once connected)."""
+        self._tried = threading.Event()  # the first try has ended, connected or not
         self._loop: asyncio.AbstractEventLoop | None = None
         self._queue: asyncio.Queue[str] | None = None
         self._ws: Any = None
@@ -258,6 +292,12 @@ class ThreadLink:
         """Start the thread (it connects at once)."""
         self._thread.start()
         self._ready.wait(5)
+
+    def first_fault(self, timeout: float) -> str | None:
+        """Wait (at most ``timeout`` seconds) for the first try to connect to end: why it
+        failed (:attr:`fault`), or None once connected (or still trying)."""
+        self._tried.wait(timeout)
+        return self.fault if self._tried.is_set() and not self.connects else None
 
     def send(self, kind: str, fields: dict[str, Any]) -> None:
         """Send a frame of ``kind`` with ``fields`` (from any thread; queued while the line
@@ -289,7 +329,7 @@ class ThreadLink:
 
     async def _main(self) -> None:
         from websockets.asyncio.client import connect
-        from websockets.exceptions import ConnectionClosed
+        from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
         self._loop = asyncio.get_running_loop()
         self._queue = asyncio.Queue()
@@ -304,6 +344,8 @@ class ThreadLink:
                 async with connect(self.url, **kwargs) as ws:
                     self._ws = ws
                     self.connects += 1
+                    self.fault = None
+                    self._tried.set()
                     kind = hello["kind"]
                     fields = {k: v for k, v in hello.items() if k != "kind"}
                     await ws.send(json.dumps({"wire": WIRE, "kind": kind, **fields}))
@@ -318,11 +360,19 @@ class ThreadLink:
                                 break
                     finally:
                         writer.cancel()
-            except (OSError, ConnectionClosed, asyncio.TimeoutError) as e:
+            except (OSError, ConnectionClosed, asyncio.TimeoutError, InvalidHandshake) as e:
                 log.info("the dealer's line dropped: %r", e)
+                if self._ws is None:
+                    self.fault = why_not(e)
+            except InvalidURI as e:  # no try can succeed
+                self.fault = why_not(e)
+                self._tried.set()
+                break
             except TenLeaveError as e:  # the seat cannot go on (a refused join)
                 log.info("the seat stopped: %s", e)
+                self._tried.set()
                 break
+            self._tried.set()
             self._ws = None
             if self._closed.is_set():
                 break
@@ -370,6 +420,8 @@ class BrowserLink:
         self.again = again or (lambda: {"kind": "resume", "token": self.token()})
         self.connects = 0
         self.failures = 0
+        self.fault: str | None = None
+        """The browser's WebSocket tells no reason a try failed: always None."""
         self._ws: Any = None
         self._queue: list[str] = []
         self._closed = False
