@@ -617,6 +617,7 @@ def save_record(record: dict[str, Any], path: str | os.PathLike[str]) -> None:
         RecordError: ``record`` is not a record (its top level fails :func:`parse_record`:
             nothing is written), or cannot be written as strict JSON (a value that is not
             a finite number, or a lone surrogate).
+        SetupError: ``path`` is not a file's path (:func:`write_atomically`).
         OSError: the file could not be written (the old one is left as it was).
     """
     parse_record(record)
@@ -626,6 +627,31 @@ def save_record(record: dict[str, Any], path: str | os.PathLike[str]) -> None:
 _write = os.write  # the one call that writes a file's bytes (a test makes it fail mid-way)
 
 
+def check_path(path: object) -> str:
+    """Check a file's path to write: a text or a ``Path``, not empty, without a NUL.
+
+    Args:
+        path: the path as it was passed.
+
+    Returns:
+        The path as text.
+
+    Raises:
+        SetupError: ``path`` is not such a path (the message names what it is).
+
+    Example:
+        >>> check_path("game.json")
+        'game.json'
+    """
+    text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+    if not isinstance(text, str) or not text or "\x00" in text:
+        plain = path is None or isinstance(path, (str, int, float, list, dict, bytes))
+        shown = excerpt(path) if plain else f"a {type(path).__name__}"
+        raise SetupError(f"the path to write must be a file's path (a text or a Path), not "
+                         f"{shown}")
+    return text
+
+
 def write_atomically(path: str | os.PathLike[str], data: bytes) -> Path:
     """Write ``data`` to ``path`` so that an error leaves ``path`` exactly as it was: into
     a new temporary file in the same folder, then renamed over ``path``
@@ -633,7 +659,9 @@ def write_atomically(path: str | os.PathLike[str], data: bytes) -> Path:
     symbolic link has its target replaced; one that exists and is not a regular file (a
     terminal, ``/dev/null``, a pipe) is written directly — there is no page to keep.
     A new file gets the usual permissions (the umask's); a replaced one keeps its own.
-    Raises :class:`OSError` (the caller names what it was writing).
+    Raises :class:`SetupError` for a ``path`` that is not a file's path (not a text or a
+    ``Path``, empty, or holding a NUL), before anything is written, and :class:`OSError`
+    (the caller names what it was writing).
 
     Args:
         path: the file to write.
@@ -642,7 +670,7 @@ def write_atomically(path: str | os.PathLike[str], data: bytes) -> Path:
     Returns:
         The path written (a symbolic link's target).
     """
-    target = Path(os.path.realpath(path))
+    target = Path(os.path.realpath(check_path(path)))
     try:
         old: os.stat_result | None = os.stat(target)
     except FileNotFoundError:

@@ -63,7 +63,7 @@ from typing import Any
 
 from ..engine.errors import TenLeaveError, excerpt
 from ..engine.game import Game
-from ..engine.record import RecordSource, write_atomically
+from ..engine.record import RecordSource, check_path, write_atomically
 from ..table.protocol import TableState
 from ..table.session.config import check_config
 from ..table.session.machine import Session
@@ -391,9 +391,11 @@ def export_html(
 
     The page is made completely, within :func:`size_limit`, then written atomically (a
     temporary file in the same folder, renamed over ``path``): on any error — an invalid
-    record, a full disk, a failure mid-write — ``path`` is left exactly as it was."""
+    record, a full disk, a failure mid-write — ``path`` is left exactly as it was. A
+    ``path`` that is not a file's path is refused before the page is made
+    (:func:`~tenleave_widget.engine.record.check_path`)."""
+    out = Path(check_path(path))
     page = render_html(record, perspective)
-    out = Path(path)
     try:
         data = page.encode("utf-8")
     except UnicodeEncodeError as e:  # not from a valid record: every text is checked

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -400,7 +401,7 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
     @coach_threshold.setter
     def coach_threshold(self, points: float) -> None:
         if isinstance(points, bool) or not isinstance(points, (int, float)) or not (
-                0 <= points < float("inf")):
+                0 <= points <= sys.float_info.max):  # NaN, infinities, ints no float holds
             raise WidgetMessageError(
                 f"coach_threshold must be a number of points >= 0, not {excerpt(points)}")
         self.session.coach.check.threshold = float(points)
@@ -429,6 +430,8 @@ class TenLeaveWidget(LessonControls, KernelOwned, ipywidgets.VBox):  # type: ign
 
         Raises:
             WidgetMessageError: the table is not in replay mode.
+            SetupError: ``samples`` or ``seed`` is not one a review takes (named); the
+                table is left as it was.
         """
         if self.review_panel is None:
             raise WidgetMessageError("the review is for replay mode: use replay(record)")

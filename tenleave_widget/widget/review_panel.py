@@ -32,7 +32,7 @@ from typing import Any
 
 import ipywidgets
 
-from ..analysis.review import DEFAULT_SAMPLES, Review, review, review_steps
+from ..analysis.review import DEFAULT_SAMPLES, Review, check_budget, review, review_steps
 from ..table import tasks
 from ..table.session.machine import Session
 from ..table.words.review_breakdown import breakdown_words, summary_table
@@ -128,6 +128,7 @@ class ReviewPanel(KernelOwned, ipywidgets.VBox):  # type: ignore[misc]
         if self.running:
             return
         k = int(self.samples.value) if samples is None else samples
+        check_budget(k, seed, "margin")  # before anything is shown
         record = self.session.live.to_record()
         total = len(record["turns"])
         self.progress.max = max(1, total)

@@ -52,7 +52,7 @@ record) and :mod:`.puzzle`.
 
 from __future__ import annotations
 
-from .evaluator import DEFAULT_SAMPLES, ScreenLoss, decision
+from .evaluator import DEFAULT_SAMPLES, ScreenLoss, check_budget, decision
 from .judge import (
     Decision,
     assemble_review,
@@ -97,6 +97,7 @@ __all__ = [
     "Puzzle",
     "assemble_review",
     "attach_review",
+    "check_budget",
     "decision",
     "decisions",
     "turn_text",

@@ -6,7 +6,7 @@ analysis's (:mod:`tenleave_widget.analysis.analyse`)."""
 
 from __future__ import annotations
 
-import math
+import sys
 from dataclasses import dataclass
 
 from ...engine.errors import SetupError, excerpt
@@ -16,7 +16,7 @@ from ..lookahead import MAX_SAMPLES
 from ..position import MODELS
 from .results import OBJECTIVES
 
-__all__ = ["DEFAULT_SAMPLES", "ScreenLoss", "decision"]
+__all__ = ["DEFAULT_SAMPLES", "ScreenLoss", "check_budget", "decision"]
 
 DEFAULT_SAMPLES = Settings().first
 """The default budget: worlds every decision is first valued on (the one analysis's
@@ -56,13 +56,17 @@ class ScreenLoss:
     forced: bool
 
 
-def _check_budget(samples: int | None, seed: int, objective: str, model: str = "uniform",
+def check_budget(samples: int | None, seed: int, objective: str, model: str = "uniform",
                   beta: object = "fitted") -> int:
-    """The budget per decision (``samples`` or the default), the arguments checked."""
+    """The budget per decision of a review: ``samples``, or :data:`DEFAULT_SAMPLES` for
+    ``None``. Raises :class:`SetupError` naming an argument a review refuses: ``samples``
+    outside 1..``MAX_SAMPLES``, a ``seed`` that is not an integer, an unknown
+    ``objective`` or ``model``, a ``beta`` that is neither ``"fitted"`` nor a number >= 0
+    a float holds."""
     if model not in MODELS:
         raise SetupError(f"model must be one of {', '.join(MODELS)}, not {excerpt(model)}")
     if beta != "fitted" and (isinstance(beta, bool) or not isinstance(beta, (int, float))
-                             or not 0 <= beta < math.inf):
+                             or not 0 <= beta <= sys.float_info.max):
         raise SetupError(f"beta must be a number >= 0 or 'fitted', not {excerpt(beta)}")
     if samples is not None and (type(samples) is not int or not 1 <= samples <= MAX_SAMPLES):
         raise SetupError(

@@ -18,7 +18,7 @@ from ...engine.view import View, has_history
 from ..analyse import Verdict, _to_end, settings_for
 from ..analyse import judge_steps as verdict_steps
 from ..infer import with_history
-from .evaluator import _check_budget
+from .evaluator import check_budget
 from .luck import replay_luck
 from .replay import Replay, replay
 from .results import Review, TurnReview, _summaries
@@ -134,7 +134,7 @@ def judge_steps(
     :func:`~tenleave_widget.analysis.analyse.judge_steps`): a background job that takes
     turns with others in one thread (the coach, :mod:`tenleave_widget.table.coach.verdicts`);
     its result is :func:`judge_decision`'s."""
-    budget = _check_budget(samples, seed, objective, model, beta)
+    budget = check_budget(samples, seed, objective, model, beta)
     if model == "inferred" and not has_history(d.view):
         raise SetupError("the inferred model reads the public history: judge the decisions "
                          "of decisions(record, history=True)")
@@ -157,7 +157,7 @@ def assemble_review(
 ) -> Review:
     """The review of a record from its judged decisions (:func:`judge_decision`, in the
     order of :func:`decisions`): the luck of every swat and each seat's summary added."""
-    _check_budget(samples, seed, objective, model, beta)
+    check_budget(samples, seed, objective, model, beta)
     return _assemble(replay(record), judged, samples=samples, seed=seed, objective=objective,
                      model=model, beta=beta)
 
@@ -167,7 +167,7 @@ def _assemble(
     objective: str, model: str, beta: float | str,
 ) -> Review:
     """:func:`assemble_review` of a record already replayed."""
-    budget = _check_budget(samples, seed, objective, model, beta)
+    budget = check_budget(samples, seed, objective, model, beta)
     if [(t.turn, t.seat) for t in judged] != [(k, t.seat) for k, t in enumerate(rp.turns)]:
         raise SetupError("the judged decisions are not those of the record, in order")
     wakes = replay_luck(rp)
@@ -206,7 +206,7 @@ def review_steps(
     1 1
     1
     """
-    _check_budget(samples, seed, objective, model, beta)
+    check_budget(samples, seed, objective, model, beta)
     rp = replay(record)  # once: the decisions and the luck read its positions
     ds = replay_decisions(rp, history=model == "inferred")
     judged: list[TurnReview] = []

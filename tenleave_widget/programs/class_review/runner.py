@@ -31,7 +31,7 @@ from ...analysis.review import (
     judge_decision,
     saved_review,
 )
-from ...analysis.review.evaluator import _check_budget
+from ...analysis.review.evaluator import check_budget
 from ...engine.errors import TenLeaveError, one_line
 from ...engine.record import RecordSource, record_digest, record_object
 from ..pool import Runner, Task
@@ -184,7 +184,7 @@ def review_many(
     together is worked out in one pass over the spool, keeping 8 bytes a decision and
     the positions worth discussing so far.
     """
-    budget = _check_budget(samples, seed, objective, model, beta)
+    budget = check_budget(samples, seed, objective, model, beta)
     inferred = model == "inferred"
     where = Runner(workers, scheduler, client, preload=[__name__])  # checked here
     named = (list(records.items()) if isinstance(records, Mapping)
