@@ -520,11 +520,21 @@ def _simulate(args: argparse.Namespace) -> Stats:
 
 
 def _review(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from ..analysis.review import decisions
     from ..engine.errors import SetupError
-    from ..engine.record import write_atomically
+    from ..engine.record import check_path, write_atomically
     from .class_review import review_many, scan_records, shown_name
 
+    if args.report is not None:  # before the review's work, not after it
+        report = Path(check_path(args.report)).resolve()
+        if report.is_dir():
+            raise SetupError(f"cannot write the report to {shown_name(args.report)}: it "
+                             "is a folder (name a file in it, such as report.html)")
+        if not report.parent.is_dir():
+            raise SetupError(f"cannot write the report to {shown_name(args.report)}: "
+                             f"there is no folder {shown_name(str(report.parent))}")
     files: list[str] = []
     for f in args.file:
         found, skipped = (["-"], []) if f == "-" else scan_records([f])

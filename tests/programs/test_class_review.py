@@ -441,3 +441,25 @@ def test_a_batch_by_several_models_names_each(serial: ClassReview) -> None:
     assert c.summary()["judged_by"].startswith("the rules alone (") and \
         c.summary()["judged_by"].endswith("; the inferred model (the hidden cards as the "
                                           "players' choices suggest; beta 4)")
+
+
+@pytest.mark.parametrize(("report", "said"), [
+    ("", "the path to write must be a file's path (a text or a Path), not ''"),
+    ("{tmp}", "cannot write the report to {tmp}: it is a folder (name a file in it, such as "
+              "report.html)"),
+    ("{tmp}/no/report.html", "cannot write the report to {tmp}/no/report.html: there is no "
+                             "folder {tmp}/no"),
+])
+def test_a_report_that_cannot_be_written_is_said_before_the_review(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        report: str, said: str) -> None:
+    import tenleave_widget.programs.class_review as class_review
+
+    def no_review(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the review ran before the report's path was checked")
+
+    monkeypatch.setattr(class_review, "review_many", no_review)
+    tmp = str(tmp_path)
+    rc = main(["review", str(THREE), "--no-progress", "--report", report.format(tmp=tmp)])
+    assert (rc, capsys.readouterr().err) == (2, f"tenleave: {said.format(tmp=tmp)}\n")
+    assert list(tmp_path.iterdir()) == []
