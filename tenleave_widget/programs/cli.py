@@ -533,8 +533,8 @@ def _review(args: argparse.Namespace) -> int:
             raise SetupError(f"cannot write the report to {shown_name(args.report)}: it "
                              "is a folder (name a file in it, such as report.html)")
         if not report.parent.is_dir():
-            raise SetupError(f"cannot write the report to {shown_name(args.report)}: "
-                             f"there is no folder {shown_name(str(report.parent))}")
+            raise SetupError(f"cannot write the report to {shown_name(args.report)}: there "
+                             f"is no folder {shown_name(str(Path(args.report).parent))}")
     files: list[str] = []
     for f in args.file:
         found, skipped = (["-"], []) if f == "-" else scan_records([f])

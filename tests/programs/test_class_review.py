@@ -445,10 +445,9 @@ def test_a_batch_by_several_models_names_each(serial: ClassReview) -> None:
 
 @pytest.mark.parametrize(("report", "said"), [
     ("", "the path to write must be a file's path (a text or a Path), not ''"),
-    ("{tmp}", "cannot write the report to {tmp}: it is a folder (name a file in it, such as "
-              "report.html)"),
-    ("{tmp}/no/report.html", "cannot write the report to {tmp}/no/report.html: there is no "
-                             "folder {tmp}/no"),
+    ("out", "cannot write the report to out: it is a folder (name a file in it, such as "
+            "report.html)"),
+    ("no/report.html", "cannot write the report to no/report.html: there is no folder no"),
 ])
 def test_a_report_that_cannot_be_written_is_said_before_the_review(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
@@ -459,7 +458,8 @@ def test_a_report_that_cannot_be_written_is_said_before_the_review(
         raise AssertionError("the review ran before the report's path was checked")
 
     monkeypatch.setattr(class_review, "review_many", no_review)
-    tmp = str(tmp_path)
-    rc = main(["review", str(THREE), "--no-progress", "--report", report.format(tmp=tmp)])
-    assert (rc, capsys.readouterr().err) == (2, f"tenleave: {said.format(tmp=tmp)}\n")
-    assert list(tmp_path.iterdir()) == []
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "out").mkdir()
+    rc = main(["review", str(THREE), "--no-progress", "--report", report])
+    assert (rc, capsys.readouterr().err) == (2, f"tenleave: {said}\n")
+    assert [p.name for p in tmp_path.iterdir()] == ["out"] and not any((tmp_path / "out").iterdir())
