@@ -76,6 +76,7 @@ import itertools
 import json
 import math
 import operator
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -87,6 +88,7 @@ from typing import Any, TypedDict, TypeVar, cast
 from ..engine.errors import IllegalActionError, SetupError, excerpt
 from ..engine.turn import Turn, TurnObject, play_pair
 from ..engine.view import View, ViewWithHistory, check_view, has_history
+from .infer import COSTS
 from .lookahead import _immediate, _moves_of, immediate_by_play
 from .odds import move_evaluation
 from .playout import Move, Policy, Simulator
@@ -536,21 +538,36 @@ class _Peek:
         self.choice: dict[int, int] = {}  # per value, the plain group chosen on every world
 
 
+def _check(view: View, model: object, beta: object, seed: object, cost: object,
+           objective: object) -> None:
+    """Raise :class:`SetupError` for an argument of an analysis it refuses (``beta`` and
+    ``cost`` too, which only the inferred model reads), before any cache is read; and
+    :class:`InvalidViewError` for what is not a seat's view."""
+    check_view(view)
+    if objective not in OBJECTIVES:
+        raise SetupError(f"objective must be one of {', '.join(OBJECTIVES)}, not "
+                         f"{excerpt(objective)}")
+    if model not in MODELS:
+        raise SetupError(f"model must be one of {', '.join(MODELS)}, not {excerpt(model)}")
+    if type(seed) is not int:
+        raise SetupError(f"seed must be an integer, not {excerpt(seed)}")
+    if not (beta == "fitted" or isinstance(beta, Mapping) or (
+            isinstance(beta, (int, float)) and not isinstance(beta, bool)
+            and 0 <= beta <= sys.float_info.max)):  # read by the inferred model only
+        raise SetupError(f"beta must be a number >= 0 or 'fitted', not {excerpt(beta)}")
+    if not (isinstance(cost, Mapping) or cost in COSTS):
+        raise SetupError(f"cost must be one of {', '.join(COSTS)}, not {excerpt(cost)}")
+    if model == "inferred" and not has_history(view):
+        raise SetupError("the inferred model reads the public history: analyse a view "
+                         "with its history (infer.with_history)")
+
+
 class _Run:
     """An analysis in progress."""
 
     def __init__(self, view: View, settings: Settings, model: str, beta: float | str,
                  seed: int, cost: str, objective: str = "margin") -> None:
-        if objective not in OBJECTIVES:
-            raise SetupError(f"objective must be one of {', '.join(OBJECTIVES)}, not "
-                             f"{excerpt(objective)}")
-        if model not in MODELS:
-            raise SetupError(f"model must be one of {', '.join(MODELS)}, not {excerpt(model)}")
-        if type(seed) is not int:
-            raise SetupError(f"seed must be an integer, not {excerpt(seed)}")
-        if model == "inferred" and not has_history(view):
-            raise SetupError("the inferred model reads the public history: analyse a view "
-                             "with its history (infer.with_history)")
+        _check(view, model, beta, seed, cost, objective)
         self.view = view
         self.settings = settings
         self.model = model
@@ -936,6 +953,7 @@ def analyse_steps(view: View, settings: Settings | None = None, *, model: str = 
     """:func:`analyse` a chunk of play-outs per ``next`` (for a front end without threads);
     the same result however it is stepped. A cached position returns at once."""
     s = _settings(settings)
+    _check(view, model, beta, seed, cost, objective)
     digest = view_digest(view, model=model, beta=beta, seed=seed, settings=s, cost=cost,
                          objective=objective)
     hit = _cached(digest)
@@ -990,6 +1008,7 @@ class Analysing:
                  model: str = "uniform", beta: float | str = "fitted", seed: int = 0,
                  cost: str = BELIEF_COST) -> None:
         s = _settings(settings)
+        _check(view, model, beta, seed, cost, "margin")
         self.settings = s
         """The budget (part of the digest)."""
         self.digest = view_digest(view, model=model, beta=beta, seed=seed, settings=s,

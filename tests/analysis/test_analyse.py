@@ -399,3 +399,20 @@ def test_settings_that_are_not_settings_are_refused_by_name(settings: object) ->
     with pytest.raises(SetupError, match=r"^settings must be an analysis Settings \(first, "
                                          r"batch, cap, judge_cap\), not "):
         an.analyse(Game(3, seed=1).view(0), settings)  # type: ignore[arg-type]
+
+
+def test_a_bad_beta_or_cost_is_refused_even_where_the_cache_has_the_position() -> None:
+    """``beta`` and ``cost`` are read by the inferred model only, but a value no model
+    takes is refused with the uniform one too, before the cache answers."""
+    view = Game(3, seed=1).view(0)
+    small = an.Settings(first=16, batch=16, cap=16, judge_cap=16)
+    an.analyse(view, small)  # now in the cache
+    for kwargs, said in [({"beta": "x"}, "beta must be a number >= 0 or 'fitted', not 'x'"),
+                         ({"beta": -1}, "beta must be a number >= 0 or 'fitted', not -1"),
+                         ({"cost": "x"}, "cost must be one of one-swat, lookahead, fitted, "
+                                         "not 'x'")]:
+        for call in (lambda: an.analyse(view, small, **kwargs),  # noqa: B023
+                     lambda: an.Analysing(view, small, **kwargs)):  # noqa: B023
+            with pytest.raises(SetupError) as e:
+                call()
+            assert str(e.value) == said
