@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets
 
+from ..analysis.review import check_budget
 from ..engine.errors import excerpt
 from ..programs.class_review import review_many
 from ..programs.dealer.classroom import ClassState, create_fields, progress
-from ..programs.dealer.remote import ThreadLink, check_url
+from ..programs.dealer.remote import ThreadLink, check_timeout, check_url
 from ..programs.dealer.wire import WireError
 from ..table.protocol import WidgetMessageError
 from .remote import on_loop
@@ -137,8 +138,12 @@ class Classroom(ipywidgets.VBox):  # type: ignore[misc]
             The class review (:class:`~tenleave_widget.programs.class_review.ClassReview`).
 
         Raises:
-            WidgetMessageError: no finished game yet, or no answer within ``timeout``.
+            WidgetMessageError: no finished game yet, no answer within ``timeout``, or a
+                ``timeout`` :func:`~..programs.dealer.remote.check_timeout` refuses.
+            SetupError: ``samples`` is not one a review takes.
         """
+        check_timeout(timeout)
+        check_budget(samples, 0, "margin")
         with self.state.lock:
             self.state.records = None
         self.link.send("records", {})
@@ -225,8 +230,7 @@ def classroom(url: str, token: str, *, timeout: float = 10.0,
     if not isinstance(token, str) or not token:
         raise WidgetMessageError(f"token must be the teacher's token (tenleave serve prints "
                                  f"it), not {excerpt(token)}")
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout:
-        raise WidgetMessageError(f"timeout must be seconds > 0, not {excerpt(timeout)}")
+    check_timeout(timeout)
     state = ClassState()
     answered = threading.Event()
     rooms: list[Classroom] = []

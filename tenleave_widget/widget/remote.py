@@ -31,6 +31,7 @@ from ..programs.dealer.remote import (
     RemoteSeat,
     RemoteSession,
     ThreadLink,
+    check_timeout,
     check_url,
 )
 from ..programs.dealer.stand_in import stand_in
@@ -261,8 +262,7 @@ def _hello(url: object, code: object, name: object, token: object, seat: object,
             if type(seat) is not int:
                 raise WidgetMessageError(f"seat must be a seat number, not {excerpt(seat)}")
             hello["seat"] = seat
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout:
-        raise WidgetMessageError(f"timeout must be seconds > 0, not {excerpt(timeout)}")
+    check_timeout(timeout)
     return hello
 
 

@@ -76,3 +76,24 @@ def test_classroom_refuses_a_bad_token_and_bad_arguments() -> None:
                 classroom(*args)  # type: ignore[arg-type]
         with pytest.raises(WidgetMessageError, match="timeout"):
             classroom(s.url, s.token, timeout=0)
+
+
+@pytest.mark.parametrize("timeout", [0, -1, True, "10", float("nan"), float("inf"), 10**400,
+                                     3601])
+def test_every_wait_for_the_dealer_refuses_a_timeout_no_clock_can_time(timeout: object) -> None:
+    """``join``, ``classroom`` and the classroom's ``report``: a timeout outside (0, 3600]
+    seconds (NaN and an infinite or huge one raised ``OverflowError`` from the clock, or
+    never ended) is refused at once, naming it, before anything is sent."""
+    said = r"^timeout must be seconds, more than 0 and at most 3600, not "
+    with served_in_thread(seed=43) as s:
+        with pytest.raises(WidgetMessageError, match=said):
+            classroom(s.url, s.token, timeout=timeout)  # type: ignore[arg-type]
+        with pytest.raises(WidgetMessageError, match=said):
+            join(s.url, "ABCD22", "Ana", timeout=timeout)  # type: ignore[arg-type]
+        room = classroom(s.url, s.token)
+        try:
+            with pytest.raises(WidgetMessageError, match=said):
+                room.report(timeout=timeout)  # type: ignore[arg-type]
+            assert room.report_view.value == ""
+        finally:
+            room.close()

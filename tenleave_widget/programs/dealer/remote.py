@@ -66,6 +66,25 @@ def check_url(url: object) -> str:
     return url
 
 
+MAX_TIMEOUT = 3600.0
+"""The longest wait for a dealer's answer, in seconds."""
+
+
+def check_timeout(timeout: object) -> float:
+    """``timeout``, seconds to wait for a dealer: a number in (0, :data:`MAX_TIMEOUT`];
+    raises :class:`WidgetMessageError` naming it otherwise (NaN, an infinite or huge
+    wait, which no clock can time, included).
+
+    >>> check_timeout(10)
+    10.0
+    """
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not (
+            0 < timeout <= MAX_TIMEOUT):
+        raise WidgetMessageError(f"timeout must be seconds, more than 0 and at most "
+                                 f"{MAX_TIMEOUT:g}, not {excerpt(timeout)}")
+    return float(timeout)
+
+
 class RemoteSeat:
     """What a student's kernel knows of its seat, from the dealer's frames: the seat, its
     token, the table's code, the seat's view with its public history (``view``), the turn
