@@ -212,13 +212,29 @@ def test_a_failed_review_is_shown_and_the_panel_stays_usable() -> None:
 
 
 def a_failed_review() -> None:
+    """A bad argument is refused before anything is shown; a review that fails on its
+    way says so, and the panel is usable again."""
+    from unittest import mock
+
+    import tenleave_widget.widget.review_panel as review_panel
+
     w = replay(GAME, turn=0)
     panel = w.review_panel
     assert panel is not None
     with pytest.raises(ValueError, match="samples"):
         w.review(samples=0)
     assert not panel.running and not panel.button.disabled
-    assert "failed" in panel.summary.value and w.review_result is None
+    assert panel.summary.value == "" and panel.progress.layout.display == "none"
+
+    def broken(*args: object, **kwargs: object) -> Review:
+        raise RuntimeError("the worlds ran out")
+
+    with mock.patch.object(review_panel, "review", broken), \
+            pytest.raises(RuntimeError, match="the worlds ran out"):
+        w.review(samples=2)
+    assert not panel.running and not panel.button.disabled
+    assert "The review failed" in panel.summary.value and "the worlds ran out" in \
+        panel.summary.value and w.review_result is None
 
 
 def test_a_loop_marked_running_but_not_running_does_not_swallow_the_review() -> None:
