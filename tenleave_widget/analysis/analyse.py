@@ -85,7 +85,7 @@ from dataclasses import asdict, dataclass
 from statistics import NormalDist
 from typing import Any, TypedDict, TypeVar, cast
 
-from ..engine.errors import IllegalActionError, SetupError, excerpt
+from ..engine.errors import IllegalActionError, SetupError, excerpt, shown
 from ..engine.turn import Turn, TurnObject, play_pair
 from ..engine.view import View, ViewWithHistory, check_view, has_history
 from .infer import COSTS
@@ -185,10 +185,8 @@ def _settings(settings: object) -> Settings:
     if settings is None:
         return Settings()
     if not isinstance(settings, Settings):
-        shown = excerpt(settings) if isinstance(settings, (str, int, float, list, dict)) \
-            else f"a {type(settings).__name__}"
         raise SetupError(f"settings must be an analysis Settings (first, batch, cap, "
-                         f"judge_cap), not {shown}")
+                         f"judge_cap), not {shown(settings)}")
     return settings
 
 

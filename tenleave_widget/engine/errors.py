@@ -162,6 +162,27 @@ def json_kind(value: object) -> str:
     return f"a Python {type(value).__name__}"
 
 
+def shown(value: object) -> str:
+    """An argument as an error message quotes it: a plain value (``None``, a number, a
+    text, a list, a dict, bytes) by its :func:`excerpt`, anything else by its type alone,
+    so an object's text (which could hold anything) never reaches the message.
+
+    Args:
+        value: the argument.
+
+    Returns:
+        Its excerpt, or ``"a <type>"`` (``"an <type>"`` before a vowel).
+
+    Example:
+        >>> shown(None), shown("x"), shown(object())
+        ('null', "'x'", 'an object')
+    """
+    if value is None or isinstance(value, (str, int, float, list, tuple, dict, bytes)):
+        return excerpt(value)
+    name = type(value).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
 def one_line(text: str, limit: int = 200) -> str:
     """``text`` as one printable line of at most ``limit`` characters (control characters
     escaped): the last guard before a message reaches a terminal or the table.

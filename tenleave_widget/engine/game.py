@@ -22,7 +22,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .errors import IllegalActionError, RecordError, SetupError, TenLeaveError, excerpt
+from .errors import IllegalActionError, RecordError, SetupError, TenLeaveError, excerpt, shown
 from .legal import FILL_WEIGHTS, LegalTurns, Shape, tables_for, turn_at
 from .record import (
     RECORD_FORMAT,
@@ -58,14 +58,6 @@ _NO_TOKENS = "the record's 'defense' list has no more tokens to reveal"
 
 class _TokenShortage(Exception):
     """A record's ``defense`` list ran out (raised mid-turn; the turn is rolled back)."""
-
-
-def _shown(value: object) -> str:
-    """``value`` in an error message: quoted when a plain JSON-like value, else named by
-    its type (an object's text could hold anything)."""
-    if value is None or isinstance(value, (str, int, float, list, tuple, dict)):
-        return excerpt(value)
-    return f"a {type(value).__name__}"
 
 
 def _is_index(k: object) -> bool:
@@ -116,7 +108,7 @@ class Game:
                 raise SetupError(f"a game has {_SEATS} seats, not {excerpt(players)}")
         elif isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
             raise SetupError(f"players must be a number of seats ({_SEATS}) or a list of "
-                             f"names, not {_shown(players)}")
+                             f"names, not {shown(players)}")
         else:
             names = list(players)
             if not MIN_SEATS <= len(names) <= MAX_SEATS:
@@ -130,17 +122,17 @@ class Game:
             raise SetupError(f"first seat must be 0..{n - 1}, not {excerpt(first)}")
         if rules is not None and not isinstance(rules, Rules):
             raise SetupError(f"rules must be a Rules (or None: the printed rules), not "
-                             f"{_shown(rules)}")
+                             f"{shown(rules)}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
             raise SetupError(f"seed must be a whole number or a text (None: fresh entropy), "
-                             f"not {_shown(seed)}")
+                             f"not {shown(seed)}")
         if not isinstance(strict_defense, bool):
             raise SetupError(f"strict_defense must be True or False, not "
-                             f"{_shown(strict_defense)}")
+                             f"{shown(strict_defense)}")
         if notes is not None:
             if not isinstance(notes, dict) or not all(_is_index(k) for k in notes):
                 raise SetupError("notes must be a dict of turn index (0, 1, ...) -> text, "
-                                 f"not {_shown(notes)}")
+                                 f"not {shown(notes)}")
             try:
                 check_notes({str(k): v for k, v in notes.items()})
             except RecordError as e:

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from .cards import card_back
-from .errors import RecordError, SetupError, excerpt, json_kind, one_line
+from .errors import RecordError, SetupError, excerpt, json_kind, one_line, shown
 from .lesson import MAX_MOMENTS, MAX_TEXT_LENGTH, Lesson, check_lesson
 from .rules import (
     DECK_SIZE,
@@ -645,10 +645,8 @@ def check_path(path: object) -> str:
     """
     text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
     if not isinstance(text, str) or not text or "\x00" in text:
-        plain = path is None or isinstance(path, (str, int, float, list, dict, bytes))
-        shown = excerpt(path) if plain else f"a {type(path).__name__}"
         raise SetupError(f"the path to write must be a file's path (a text or a Path), not "
-                         f"{shown}")
+                         f"{shown(path)}")
     return text
 
 

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Protocol, TypeAlias, TypedDict, TypeGuard
 
 from .cards import COLOURS, MARKED, PLAIN, Back
-from .errors import IllegalActionError, InvalidViewError, excerpt
+from .errors import IllegalActionError, InvalidViewError, excerpt, shown
 from .rules import QUEUE_CAPACITY, Rules
 from .swat import outcome as swat_outcome
 
@@ -209,10 +209,8 @@ def check_view(view: object, what: str = "a seat's view") -> View:
         a seat's view must be a tenleave-view/1 object (Game.view(seat)), not null
     """
     if not isinstance(view, Mapping):
-        plain = view is None or isinstance(view, (str, int, float, list, tuple))
-        shown = excerpt(view) if plain else f"a {type(view).__name__}"
         raise InvalidViewError(f"{what} must be a {VIEW_FORMAT} object (Game.view(seat)), "
-                               f"not {shown}")
+                               f"not {shown(view)}")
     if view.get("format") != VIEW_FORMAT:
         raise InvalidViewError(f"{what}: 'format' must be {VIEW_FORMAT!r}, not "
                                f"{excerpt(view.get('format'))}")

@@ -242,7 +242,6 @@ class RemoteSession(Session):
         self.say(f"The dealer refused it ({fault}): {message}", "error")
 
 
-
 def why_not(e: BaseException) -> str:
     """Why a try to connect to a dealer failed, in words a student can act on: nothing
     listens there, an unknown host, a certificate not trusted, something that is not a
@@ -272,6 +271,7 @@ def why_not(e: BaseException) -> str:
     if isinstance(e, OSError) and e.strerror:
         return e.strerror
     return type(e).__name__
+
 
 class ThreadLink:
     """One seat's WebSocket to the dealer at ``url``, in a daemon thread with its own
