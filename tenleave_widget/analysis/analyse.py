@@ -76,7 +76,6 @@ import itertools
 import json
 import math
 import operator
-import sys
 import threading
 import time
 from collections import OrderedDict
@@ -88,7 +87,7 @@ from typing import Any, TypedDict, TypeVar, cast
 from ..engine.errors import IllegalActionError, SetupError, excerpt, shown
 from ..engine.turn import Turn, TurnObject, play_pair
 from ..engine.view import View, ViewWithHistory, check_view, has_history
-from .infer import COSTS
+from .infer import COSTS, check_beta
 from .lookahead import _immediate, _moves_of, immediate_by_play
 from .odds import move_evaluation
 from .playout import Move, Policy, Simulator
@@ -549,10 +548,7 @@ def _check(view: View, model: object, beta: object, seed: object, cost: object,
         raise SetupError(f"model must be one of {', '.join(MODELS)}, not {excerpt(model)}")
     if type(seed) is not int:
         raise SetupError(f"seed must be an integer, not {excerpt(seed)}")
-    if not (beta == "fitted" or isinstance(beta, Mapping) or (
-            isinstance(beta, (int, float)) and not isinstance(beta, bool)
-            and 0 <= beta <= sys.float_info.max)):  # read by the inferred model only
-        raise SetupError(f"beta must be a number >= 0 or 'fitted', not {excerpt(beta)}")
+    check_beta(beta)  # read by the inferred model only
     if not (isinstance(cost, Mapping) or cost in COSTS):
         raise SetupError(f"cost must be one of {', '.join(COSTS)}, not {excerpt(cost)}")
     if model == "inferred" and not has_history(view):

@@ -425,6 +425,22 @@ def check_bot(name: object) -> str:
     return name
 
 
+MAX_BOT_DELAY = 60.0
+"""The longest a bot waits before its turn, in seconds (a table's and a server's)."""
+
+
+def check_bot_delay(seconds: object, what: str = "the bots' delay") -> float:
+    """``seconds`` as a bot's wait before its turn: a number 0..:data:`MAX_BOT_DELAY`,
+    else :class:`SetupError` naming it (``what``: how the message calls it) — a negative,
+    NaN, infinite or huge wait, a boolean, a text: the one place bot delays are checked
+    (a table's ``bot_delay``, ``tenleave serve --bot-delay``)."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not (
+            0 <= seconds <= MAX_BOT_DELAY):
+        raise SetupError(f"{what} must be a number of seconds 0..{MAX_BOT_DELAY:g}, not "
+                         f"{excerpt(seconds)}")
+    return float(seconds)
+
+
 def make_bot(name: str, seed: int | None = None) -> Bot:
     """A bot by name (one of :data:`BOT_NAMES`); raises :class:`SetupError` for another."""
     return BOTS[check_bot(name)](seed)

@@ -586,6 +586,15 @@ class _Prior:
         return sum(b * math.exp(lp) for b, lp in zip(self.grid, self.log_prior, strict=True))
 
 
+def check_beta(beta: object, per_seat: bool = True) -> None:
+    """Raise :class:`SetupError` unless ``beta`` is ``"fitted"`` or a number >= 0 a float
+    holds (:func:`_number`) — or, with ``per_seat``, a mapping (seat to beta), whose
+    seats and values :func:`infer` checks against the opponents."""
+    if beta == "fitted" or (per_seat and isinstance(beta, Mapping)):
+        return
+    _number(beta, "beta")
+
+
 def _number(x: object, what: str) -> float:
     if isinstance(x, bool) or not isinstance(x, (int, float)) or not (
             0 <= x <= sys.float_info.max):  # NaN, infinities and integers no float holds

@@ -22,7 +22,7 @@ from ..analysis.review import check_budget
 from ..engine.errors import excerpt
 from ..programs.class_review import review_many
 from ..programs.dealer.classroom import ClassState, create_fields, progress
-from ..programs.dealer.remote import ThreadLink, check_timeout, check_url
+from ..programs.dealer.remote import ThreadLink, check_timeout, check_url, unanswered
 from ..programs.dealer.wire import WireError
 from ..table.protocol import WidgetMessageError
 from .remote import on_loop
@@ -249,12 +249,9 @@ def classroom(url: str, token: str, *, timeout: float = 10.0,
 
     link = ThreadLink(url, hello, on_frame, lambda: None, ssl=ssl, again=lambda: hello)
     link.start()
-    end = time.monotonic() + timeout
-    fault = link.first_fault(timeout)  # a first try that failed is said at once
-    if fault is not None or not answered.wait(max(0.0, end - time.monotonic())):
+    if not link.wait(answered, timeout):  # a first try that failed is said at once
         link.close()
-        raise WidgetMessageError(f"cannot reach the dealer at {url}: {fault}" if fault else
-                                 f"the dealer at {url} did not answer within {timeout:g} s")
+        raise unanswered(url, timeout, link.fault)
     if not state.hello:
         link.close()
         raise WireError(*(state.error or ("malformed", "the dealer sent no classroom")))

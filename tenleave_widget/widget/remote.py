@@ -33,6 +33,7 @@ from ..programs.dealer.remote import (
     ThreadLink,
     check_timeout,
     check_url,
+    unanswered,
 )
 from ..programs.dealer.stand_in import stand_in
 from ..programs.dealer.wire import WireError
@@ -187,9 +188,7 @@ def join(url: str, code: str | None = None, name: str | None = None, *,
     j = _Joining()
     j.link = ThreadLink(url, hello, j.on_frame, lambda: j.remote.token, ssl=ssl)
     j.link.start()
-    end = time.monotonic() + timeout
-    if j.link.first_fault(timeout) is None:  # a first try that failed is said at once
-        j.answered.wait(max(0.0, end - time.monotonic()))
+    j.link.wait(j.answered, timeout)  # a first try that failed is said at once
     return j.table(url, timeout, _serving_loop(), show_odds=show_odds, coach=coach,
                    coach_samples=coach_samples, size=size)
 
@@ -297,10 +296,8 @@ class _Joining:
         """The table, once the dealer has answered; raises as :func:`join` says."""
         assert self.link is not None
         if not self.answered.is_set():
-            fault = self.link.fault
             self.link.close()
-            raise WidgetMessageError(f"cannot reach the dealer at {url}: {fault}" if fault else
-                                     f"the dealer at {url} did not answer within {timeout:g} s")
+            raise unanswered(url, timeout, self.link.fault)
         remote = self.remote
         if remote.view is None or remote.seat is None:
             self.link.close()

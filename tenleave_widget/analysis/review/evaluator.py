@@ -6,12 +6,12 @@ analysis's (:mod:`tenleave_widget.analysis.analyse`)."""
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 from ...engine.errors import SetupError, excerpt
 from ...engine.turn import AFTER, BEFORE, Turn
 from ..analyse import Settings
+from ..infer import check_beta
 from ..lookahead import MAX_SAMPLES
 from ..position import MODELS
 from .results import OBJECTIVES
@@ -65,9 +65,7 @@ def check_budget(samples: int | None, seed: int, objective: str, model: str = "u
     a float holds."""
     if model not in MODELS:
         raise SetupError(f"model must be one of {', '.join(MODELS)}, not {excerpt(model)}")
-    if beta != "fitted" and (isinstance(beta, bool) or not isinstance(beta, (int, float))
-                             or not 0 <= beta <= sys.float_info.max):
-        raise SetupError(f"beta must be a number >= 0 or 'fitted', not {excerpt(beta)}")
+    check_beta(beta, per_seat=False)
     if samples is not None and (type(samples) is not int or not 1 <= samples <= MAX_SAMPLES):
         raise SetupError(
             f"samples must be a whole number 1..{MAX_SAMPLES}, not {excerpt(samples)} "

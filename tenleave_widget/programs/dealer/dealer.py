@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, cast
 
-from ...analysis.bots import Bot, check_bot, decide, make_bot
+from ...analysis.bots import Bot, check_bot, check_bot_delay, decide, make_bot
 from ...analysis.infer import with_history
 from ...engine.errors import SetupError, TenLeaveError, excerpt
 from ...engine.game import Game
@@ -190,21 +190,6 @@ class Table:
         return {"table": self.id, "code": self.code, "seats": seats,
                 "turns_applied": g.turns_applied, "finished": g.finished,
                 "view": public_view(g)}
-
-
-MAX_BOT_DELAY = 60.0
-"""The longest a server's bots may wait before their turn, in seconds."""
-
-
-def check_bot_delay(seconds: object) -> float:
-    """``seconds`` as a bot's wait before its turn: a number 0..:data:`MAX_BOT_DELAY`.
-    Raises :class:`SetupError` naming the value otherwise (a negative, NaN or infinite
-    wait, a boolean, a string)."""
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not (
-            0 <= seconds <= MAX_BOT_DELAY):
-        raise SetupError(f"the bots' delay must be a number of seconds 0..{MAX_BOT_DELAY:g}, "
-                         f"not {excerpt(seconds)}")
-    return float(seconds)
 
 
 class Dealer:

@@ -24,6 +24,7 @@ import asyncio
 import json
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
@@ -242,6 +243,13 @@ class RemoteSession(Session):
         self.say(f"The dealer refused it ({fault}): {message}", "error")
 
 
+def unanswered(url: str, timeout: float, fault: str | None) -> WidgetMessageError:
+    """The error of a dealer that did not answer: why it could not be reached (a link's
+    ``fault``), or that it said nothing within ``timeout`` seconds."""
+    return WidgetMessageError(f"cannot reach the dealer at {url}: {fault}" if fault else
+                              f"the dealer at {url} did not answer within {timeout:g} s")
+
+
 def why_not(e: BaseException) -> str:
     """Why a try to connect to a dealer failed, in words a student can act on: nothing
     listens there, an unknown host, a certificate not trusted, something that is not a
@@ -312,11 +320,15 @@ class ThreadLink:
         self._thread.start()
         self._ready.wait(5)
 
-    def first_fault(self, timeout: float) -> str | None:
-        """Wait (at most ``timeout`` seconds) for the first try to connect to end: why it
-        failed (:attr:`fault`), or None once connected (or still trying)."""
+    def wait(self, answered: threading.Event, timeout: float) -> bool:
+        """Wait at most ``timeout`` seconds for ``answered`` (the dealer's first answer),
+        but no longer than the first try to connect if it failed (its :attr:`fault` says
+        why); whether the dealer answered."""
+        end = time.monotonic() + timeout
         self._tried.wait(timeout)
-        return self.fault if self._tried.is_set() and not self.connects else None
+        if self.fault is None or self.connects:
+            answered.wait(max(0.0, end - time.monotonic()))
+        return answered.is_set()
 
     def send(self, kind: str, fields: dict[str, Any]) -> None:
         """Send a frame of ``kind`` with ``fields`` (from any thread; queued while the line
@@ -385,13 +397,12 @@ class ThreadLink:
                     self.fault = why_not(e)
             except InvalidURI as e:  # no try can succeed
                 self.fault = why_not(e)
-                self._tried.set()
                 break
             except TenLeaveError as e:  # the seat cannot go on (a refused join)
                 log.info("the seat stopped: %s", e)
-                self._tried.set()
                 break
-            self._tried.set()
+            finally:
+                self._tried.set()
             self._ws = None
             if self._closed.is_set():
                 break

@@ -23,8 +23,9 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
+from ...analysis.bots import check_bot_delay
 from ...engine.errors import SetupError, excerpt
-from .dealer import BURST, RATE, Dealer, Randomness, check_bot_delay
+from .dealer import BURST, RATE, Dealer, Randomness
 from .store import Store
 from .wire import DEFAULT_PORT, HARD_MAX_FRAME, WIRE
 
@@ -147,8 +148,8 @@ async def run(host: str = "127.0.0.1", port: int = DEFAULT_PORT, *, store: str |
     ``rate``/``burst``: the flood limit of each connection. Raises
     :class:`SetupError` for a store or certificate that cannot be used, :class:`OSError`
     for an address that cannot be bound, and :class:`SetupError` for a port outside
-    0..65535 or a bot delay :func:`.dealer.check_bot_delay` refuses, before anything is
-    opened."""
+    0..65535 or a bot delay :func:`~tenleave_widget.analysis.bots.check_bot_delay`
+    refuses, before anything is opened."""
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
         raise SetupError(f"the port must be a whole number 0..65535 (0: any free port), "
                          f"not {excerpt(port)}")

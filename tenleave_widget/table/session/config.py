@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from ...analysis.bots import check_bot
+from ...analysis.bots import check_bot, check_bot_delay
 from ...analysis.lookahead import MAX_SAMPLES
 from ...engine.errors import SetupError, TenLeaveError, excerpt, json_kind
 from ...engine.game import Game
@@ -93,21 +93,14 @@ def _bots(game: Game, bots: object, humans: Sequence[int]) -> dict[int, str]:
     return out
 
 
-MAX_BOT_DELAY = 60.0
-"""The longest wait between two bot turns, in seconds."""
-
-
 def check_delay(bot_delay: object) -> float:
-    """The seconds between two bot turns; raise :class:`WidgetMessageError` if not a
-    number 0..:data:`MAX_BOT_DELAY` (NaN, infinities and huge integers included)."""
-    if isinstance(bot_delay, bool) or not isinstance(bot_delay, (int, float)) or not (
-        0 <= bot_delay <= MAX_BOT_DELAY
-    ):
-        raise WidgetMessageError(
-            f"bot_delay must be a number of seconds 0..{MAX_BOT_DELAY:g}, not "
-            f"{excerpt(bot_delay)}"
-        )
-    return float(bot_delay)
+    """The seconds between two bot turns
+    (:func:`~tenleave_widget.analysis.bots.check_bot_delay`); raise
+    :class:`WidgetMessageError` naming ``bot_delay`` otherwise."""
+    try:
+        return check_bot_delay(bot_delay, "bot_delay")
+    except SetupError as e:
+        raise WidgetMessageError(str(e)) from None
 
 
 def check_config(
